@@ -1,0 +1,43 @@
+/**
+ * The ports: interfaces through which core use cases reach the world. Adapters under
+ * core/adapters/ implement them for one runtime; wiring (local/wiring.ts, functions/*) picks one
+ * adapter per port, once. Each port has one contract test suite under test/contracts/.
+ */
+
+/** Log levels of spec document 3, in decreasing detail order reversed: error is the least verbose. */
+export const LOG_LEVELS = ["error", "warn", "info", "verbose", "debug", "silly"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Structured context appended to a log line as `key=value` pairs. Never put secrets here. */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/** An injected logger. Nothing in Steward logs through a global. */
+export interface Logger {
+  error(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  verbose(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  silly(message: string, fields?: LogFields): void;
+  /** True when a message at `level` would be written; guards expensive log arguments. */
+  isLevelEnabled(level: LogLevel): boolean;
+  /** A logger whose lines carry `scope` (e.g. "audit-ingest"), sharing the same sinks. */
+  child(scope: string): Logger;
+}
+
+/** Opaque handle returned by Clock.setTimeout. */
+export type TimerHandle = { readonly __timer: unique symbol } | ReturnType<typeof setTimeout>;
+
+/** Time, injected so that tests control it (rate-limit windows, ttl expiry, cron firing). */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** Anything long-running: started by `start(deps)`, stopped once, in order, by local/main.ts. */
+export interface Service {
+  /** Stops accepting work, finishes or flushes what is in flight, releases resources. Idempotent. */
+  stop(): Promise<void>;
+}
