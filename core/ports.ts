@@ -41,3 +41,70 @@ export interface Service {
   /** Stops accepting work, finishes or flushes what is in flight, releases resources. Idempotent. */
   stop(): Promise<void>;
 }
+
+// ---- management REST ports (key-value, schedules, messaging, observability, chat) ----
+
+/**
+ * Namespaced string key-value store with optional expiry. Expiry is exact: once
+ * `clock.now() >= expiresAt` a key is never returned, whatever the backing store has purged.
+ * A namespace exists from its first `set` until `deleteNamespace`, even when all its keys have
+ * gone. Listings are sorted by UTF-16 code unit order so that every adapter answers alike.
+ */
+export interface KeyValueStore {
+  /** The live value, or undefined when the namespace or key is missing or expired. */
+  get(namespace: string, key: string): Promise<string | undefined>;
+  /**
+   * Creates or overwrites a key; `ttlMs` > 0 expires it that many ms from now, 0 or absent
+   * never. Overwriting resets both value and ttl. Resolves only once the write is durable.
+   * Throws KeyLimitExceededError when a new key would exceed the namespace's key limit.
+   */
+  set(namespace: string, key: string, value: string, ttlMs?: number): Promise<void>;
+  /** Removes a key; false when the namespace or the (live) key was missing. */
+  deleteKey(namespace: string, key: string): Promise<boolean>;
+  /** Removes a namespace and all its keys; false when it did not exist. */
+  deleteNamespace(namespace: string): Promise<boolean>;
+  /** Live keys of a namespace, sorted; undefined when the namespace does not exist. */
+  listKeys(namespace: string): Promise<string[] | undefined>;
+  /** All namespaces, sorted. */
+  listNamespaces(): Promise<string[]>;
+  /** Releases files or connections. */
+  close(): Promise<void>;
+}
+
+/** Schedule states (CONTRACT §5). */
+export type ScheduleState = "started" | "stopped";
+
+/** A cron schedule that starts a platform task (CONTRACT §5). */
+export interface Schedule {
+  id: string;
+  created: string;
+  name: string;
+  cronSchedule: string;
+  timezone: string;
+  platformTaskId: string;
+  startupState: ScheduleState;
+  tags: string[];
+  lastKnownState: ScheduleState;
+}
+
+/** Persistent schedule storage. `list` answers in creation order (created, then id). */
+export interface ScheduleStore {
+  list(): Promise<Schedule[]>;
+  get(id: string): Promise<Schedule | undefined>;
+  /** Inserts or replaces the schedule with this id; resolves once durable. */
+  put(schedule: Schedule): Promise<void>;
+  /** False when no schedule had this id. */
+  delete(id: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Starts a platform (reload) task; the platform client implements it. */
+export interface TaskStarter {
+  startTask(taskId: string): Promise<void>;
+}
+
+/** Publishes a message to a broker topic. Throws an upstream error when the broker refuses. */
+export interface MessagePublisher {
+  publish(topic: string, message: string): Promise<void>;
+  close(): Promise<void>;
+}

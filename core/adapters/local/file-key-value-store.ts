@@ -1,0 +1,239 @@
+/**
+ * KeyValueStore kept in memory and made durable by a write-ahead log (`<storeFile>.wal`, JSON
+ * lines) plus a snapshot (`<storeFile>`). A write is acknowledged only after its log record is
+ * appended and fdatasync'ed; concurrent writes share one append + one sync (group commit).
+ * When the log grows past a threshold it is compacted: the snapshot is written to a temp file,
+ * synced and renamed over the old one, then the log is truncated.
+ *
+ * Chosen over "snapshot per write" by measurement on the dev box: append + fdatasync of one
+ * record took ~0.2 ms, while a 50 KB snapshot + fsync + rename took ~0.9 ms and grows with the
+ * store. One process owns the files; two processes on the same files are not supported.
+ */
+import { type FileHandle, mkdir, open, readFile, rename } from "node:fs/promises";
+import { dirname } from "node:path";
+import { KeyLimitExceededError, KeyValueStoreError } from "../../kv/errors.ts";
+import type { Clock, KeyValueStore } from "../../ports.ts";
+import {
+  applyRecord,
+  type LogRecord,
+  type Namespaces,
+  parseLog,
+  parseSnapshot,
+  serializeRecord,
+  serializeSnapshot,
+} from "./key-value-log.ts";
+
+export interface FileKeyValueStoreOptions {
+  /** Snapshot path (`keyValueStore.storeFile`); the log sits beside it with `.wal` appended. */
+  file: string;
+  clock: Clock;
+  maxKeysPerNamespace: number;
+  /** Compact once the log holds this many records (default 10 000). */
+  compactAfterRecords?: number;
+}
+
+interface PendingWrite {
+  text: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens (creating parent directories and files as needed) and replays the store. */
+export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): Promise<KeyValueStore> {
+  const logPath = `${options.file}.wal`;
+  try {
+    await mkdir(dirname(options.file), { recursive: true });
+    const snapshotText = await readOptional(options.file);
+    const namespaces: Namespaces = snapshotText === undefined ? new Map() : parseSnapshot(snapshotText);
+    const logText = (await readOptional(logPath)) ?? "";
+    const { records, validLength } = parseLog(logText);
+    for (const record of records) applyRecord(namespaces, record);
+    const log = await open(logPath, "a");
+    if (validLength < Buffer.byteLength(logText)) {
+      await log.truncate(validLength);
+      await log.sync();
+    }
+    await syncDirectory(dirname(options.file));
+    return new FileKeyValueStore(options, namespaces, log, records.length);
+  } catch (error) {
+    throw new KeyValueStoreError(`Cannot open key-value store ${options.file}`, { cause: error });
+  }
+}
+
+class FileKeyValueStore implements KeyValueStore {
+  private queue: PendingWrite[] = [];
+  private draining: Promise<void> | undefined;
+  /** Set when a write or compaction failed: later calls fail instead of diverging from disk. */
+  private failure: KeyValueStoreError | undefined;
+  private closed = false;
+  private readonly compactAfterRecords: number;
+
+  constructor(
+    private readonly options: FileKeyValueStoreOptions,
+    private readonly namespaces: Namespaces,
+    private readonly log: FileHandle,
+    private logRecords: number,
+  ) {
+    this.compactAfterRecords = options.compactAfterRecords ?? 10_000;
+  }
+
+  async get(namespace: string, key: string): Promise<string | undefined> {
+    this.assertUsable();
+    return this.liveEntry(namespace, key)?.value;
+  }
+
+  async set(namespace: string, key: string, value: string, ttlMs?: number): Promise<void> {
+    this.assertUsable();
+    const keys = this.namespaces.get(namespace);
+    if (this.liveEntry(namespace, key) === undefined) {
+      const count = keys === undefined ? 0 : this.countLive(keys);
+      if (count >= this.options.maxKeysPerNamespace) {
+        throw new KeyLimitExceededError(namespace, this.options.maxKeysPerNamespace);
+      }
+    }
+    const exp = ttlMs !== undefined && ttlMs > 0 ? this.options.clock.now() + ttlMs : null;
+    await this.write({ op: "set", ns: namespace, key, value, exp });
+  }
+
+  async deleteKey(namespace: string, key: string): Promise<boolean> {
+    this.assertUsable();
+    if (this.liveEntry(namespace, key) === undefined) return false;
+    await this.write({ op: "del", ns: namespace, key });
+    return true;
+  }
+
+  async deleteNamespace(namespace: string): Promise<boolean> {
+    this.assertUsable();
+    if (!this.namespaces.has(namespace)) return false;
+    await this.write({ op: "drop", ns: namespace });
+    return true;
+  }
+
+  async listKeys(namespace: string): Promise<string[] | undefined> {
+    this.assertUsable();
+    const keys = this.namespaces.get(namespace);
+    if (keys === undefined) return undefined;
+    const now = this.options.clock.now();
+    const live: string[] = [];
+    for (const [key, entry] of keys) if (entry.expiresAt === null || entry.expiresAt > now) live.push(key);
+    return live.sort();
+  }
+
+  async listNamespaces(): Promise<string[]> {
+    this.assertUsable();
+    return [...this.namespaces.keys()].sort();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.draining;
+    try {
+      if (this.failure === undefined && this.logRecords > 0) await this.compact();
+    } finally {
+      await this.log.close();
+    }
+  }
+
+  private assertUsable(): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.closed) throw new KeyValueStoreError("Key-value store is closed");
+  }
+
+  /** The entry unless missing or expired; expired entries are dropped from memory on sight. */
+  private liveEntry(namespace: string, key: string) {
+    const keys = this.namespaces.get(namespace);
+    const entry = keys?.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt !== null && entry.expiresAt <= this.options.clock.now()) {
+      keys!.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private countLive(keys: Map<string, { expiresAt: number | null }>): number {
+    const now = this.options.clock.now();
+    let count = 0;
+    for (const entry of keys.values()) if (entry.expiresAt === null || entry.expiresAt > now) count++;
+    return count;
+  }
+
+  /**
+   * Applies the record in memory at once (so the order of operations is the order of calls)
+   * and resolves when it is on disk. If the disk write fails the store refuses all further
+   * calls, so memory never silently differs from what a restart would load.
+   */
+  private write(record: LogRecord): Promise<void> {
+    applyRecord(this.namespaces, record);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ text: serializeRecord(record), resolve, reject });
+      this.draining ??= this.drain().finally(() => {
+        this.draining = undefined;
+      });
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      if (this.failure !== undefined) {
+        for (const pending of batch) pending.reject(this.failure);
+        continue;
+      }
+      try {
+        await this.log.appendFile(batch.map((pending) => pending.text).join(""));
+        await this.log.datasync();
+        this.logRecords += batch.length;
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        this.failure = new KeyValueStoreError("Writing the key-value log failed", { cause: error });
+        for (const pending of batch) pending.reject(this.failure);
+        continue;
+      }
+      if (this.logRecords >= this.compactAfterRecords) {
+        try {
+          await this.compact();
+        } catch (error) {
+          this.failure = new KeyValueStoreError("Compacting the key-value store failed", { cause: error });
+        }
+      }
+    }
+  }
+
+  /** Snapshot to temp file, sync, rename, sync directory, then empty the log. */
+  private async compact(): Promise<void> {
+    const temp = `${this.options.file}.tmp`;
+    const handle = await open(temp, "w");
+    try {
+      await handle.writeFile(serializeSnapshot(this.namespaces, this.options.clock.now()));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.options.file);
+    await syncDirectory(dirname(this.options.file));
+    await this.log.truncate(0);
+    await this.log.sync();
+    this.logRecords = 0;
+  }
+}
