@@ -1,0 +1,104 @@
+/**
+ * ScheduleStore in a YAML file (`scheduler.storeFile`): `schedules:` followed by the list in
+ * creation order. Kept in memory; every change rewrites the file atomically (temp file, fsync,
+ * rename, directory fsync) before it is acknowledged, one write at a time.
+ */
+import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { dirname } from "node:path";
+import { parse, stringify } from "yaml";
+import type { Schedule, ScheduleStore } from "../../ports.ts";
+import { ScheduleStoreError } from "../../schedules/errors.ts";
+import { byCreation } from "../../schedules/order.ts";
+import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
+
+export interface YamlScheduleStoreOptions {
+  file: string;
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = `${file}.tmp`;
+  const handle = await open(temp, "w");
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+  const directory = await open(dirname(file), "r");
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+function parseFile(file: string, text: string): Schedule[] {
+  const document = parse(text) as unknown;
+  if (document === null || document === undefined) return [];
+  const list = (document as { schedules?: unknown }).schedules;
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new ScheduleStoreError(`${file}: 'schedules' must be a list`);
+  return list.map((entry, index) => {
+    const result = readStoredSchedule(entry);
+    if (!result.ok)
+      throw new ScheduleStoreError(`${file}: schedule ${index + 1} is invalid: ${result.problem}`);
+    return result.schedule;
+  });
+}
+
+export async function openYamlScheduleStore(options: YamlScheduleStoreOptions): Promise<ScheduleStore> {
+  const { file } = options;
+  let schedules: Schedule[];
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    let text: string | undefined;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    schedules = text === undefined ? [] : parseFile(file, text);
+  } catch (error) {
+    if (error instanceof ScheduleStoreError) throw error;
+    throw new ScheduleStoreError(`Cannot open schedule store ${file}`, { cause: error });
+  }
+
+  let writing: Promise<void> = Promise.resolve();
+  /** Applies a change in memory and queues the file rewrite; resolves when it is durable. */
+  function persist(change: () => void): Promise<void> {
+    change();
+    const text = stringify({ schedules });
+    const next = writing.then(() => writeAtomically(file, text));
+    writing = next.catch(() => {});
+    return next.catch((error: unknown) => {
+      throw new ScheduleStoreError(`Writing schedule store ${file} failed`, { cause: error });
+    });
+  }
+
+  return {
+    list: async () => schedules.map((schedule) => structuredClone(schedule)).sort(byCreation),
+    get: async (id) => {
+      const found = schedules.find((schedule) => schedule.id === id);
+      return found === undefined ? undefined : structuredClone(found);
+    },
+    put: (schedule) =>
+      persist(() => {
+        const copy = structuredClone(schedule);
+        const index = schedules.findIndex((existing) => existing.id === schedule.id);
+        if (index < 0) schedules.push(copy);
+        else schedules[index] = copy;
+      }),
+    delete: async (id) => {
+      const index = schedules.findIndex((schedule) => schedule.id === id);
+      if (index < 0) return false;
+      await persist(() => {
+        schedules.splice(index, 1);
+      });
+      return true;
+    },
+    close: async () => {
+      await writing;
+    },
+  };
+}

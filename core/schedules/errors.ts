@@ -1,0 +1,25 @@
+/** Errors of the schedule use cases, mapped to HTTP statuses at the REST edge. */
+
+/** A cron expression or time zone is not acceptable (400). */
+export class InvalidScheduleError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "InvalidScheduleError";
+  }
+}
+
+/** No schedule has this id (404). */
+export class ScheduleNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(`Schedule '${id}' not found`);
+    this.name = "ScheduleNotFoundError";
+  }
+}
+
+/** The schedule store could not read or write (500). */
+export class ScheduleStoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ScheduleStoreError";
+  }
+}
