@@ -1,0 +1,66 @@
+/**
+ * Path rules for file operations: inputs are checked for NUL bytes, over-long names and UNC
+ * form, normalised (`..` resolved) against the working directory, and then their symlinks are
+ * resolved — realpath of the longest existing ancestor plus the not-yet-existing rest — before
+ * they are compared with approved directories resolved the same way. So neither `..` nor a
+ * symlink inside an approved directory that points outside lets an operation escape.
+ *
+ * Known limit: the check and the operation are separate system calls; a local user who can
+ * swap a directory for a symlink in between could still race it. Approved directories should
+ * not be writable by untrusted local users.
+ */
+import { realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { InvalidPathError } from "./errors.ts";
+
+/** Linux PATH_MAX and NAME_MAX. */
+export const MAX_PATH_BYTES = 4096;
+export const MAX_NAME_BYTES = 255;
+
+/** Checks the raw input and returns it normalised to an absolute path (symlinks untouched). */
+export function normalisePath(input: string, what: string): string {
+  if (input.length === 0) throw new InvalidPathError(`${what} must not be empty`);
+  if (input.includes("\0")) throw new InvalidPathError(`${what} must not contain NUL bytes`);
+  if (Buffer.byteLength(input) > MAX_PATH_BYTES) {
+    throw new InvalidPathError(`${what} is longer than ${MAX_PATH_BYTES} bytes`);
+  }
+  if (process.platform !== "win32" && (input.startsWith("\\\\") || input.startsWith("//"))) {
+    throw new InvalidPathError(`${what}: UNC paths are not supported on this operating system`);
+  }
+  for (const name of input.split(/[\\/]/)) {
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
+      throw new InvalidPathError(`${what} has a name longer than ${MAX_NAME_BYTES} bytes`);
+    }
+  }
+  return resolve(input);
+}
+
+/** The real path: symlinks of the longest existing ancestor resolved, the rest appended. */
+export async function resolveReal(absolutePath: string): Promise<string> {
+  const rest: string[] = [];
+  let current = absolutePath;
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return rest.length === 0 ? real : join(real, ...rest.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+      const parent = dirname(current);
+      if (parent === current) return absolutePath;
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** True when `path` is strictly below `directory` (both real, absolute). */
+export function isStrictlyInside(path: string, directory: string): boolean {
+  const rel = relative(directory, path);
+  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
+}
+
+/** True when `path` is `directory` itself or below it. */
+export function isInsideOrEqual(path: string, directory: string): boolean {
+  return path === directory || isStrictlyInside(path, directory);
+}
