@@ -1,0 +1,121 @@
+/**
+ * Posts REST observability events and metrics to the observability platform's ingest APIs
+ * (New Relic format), once per destination account, in parallel:
+ * - event:  POST {event.url}/v1/accounts/{accountId}/events, body one flat JSON object
+ *           {...static attributes, ...request attributes, eventType, timestamp};
+ * - metric: POST {metric.url}, body [{common: {timestamp, interval.ms?, attributes}, metrics: [{name, type, value}]}].
+ * Headers: Content-Type, the configured headers, then `Api-Key` of the account (last, so a
+ * configured header cannot replace it). Any failed account → UpstreamError (502), naming the
+ * accounts that failed; the API key never appears in errors or logs.
+ */
+import type {
+  NameValue,
+  ObservabilityDestination,
+  ObservabilityEvent,
+  ObservabilityMetric,
+  ObservabilityPoster,
+  ObservabilityResult,
+} from "../../observability/observability.ts";
+import type { Clock } from "../../ports.ts";
+import { FeatureDisabledError, UpstreamError } from "../../upstream-error.ts";
+
+export interface ObservabilityPosterOptions {
+  event: ObservabilityDestination;
+  metric: ObservabilityDestination;
+  clock: Clock;
+  fetch?: typeof fetch;
+  /** Per-request time limit (default 5000 ms). */
+  timeoutMs?: number;
+}
+
+const UPSTREAM = "observability platform";
+
+function attributesObject(...lists: readonly (readonly NameValue[])[]): Record<string, string> {
+  const merged: Record<string, string> = Object.create(null);
+  for (const list of lists) for (const { name, value } of list) merged[name] = value;
+  return { ...merged };
+}
+
+export function createObservabilityPoster(options: ObservabilityPosterOptions): ObservabilityPoster {
+  const send = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 5000;
+
+  async function postToAll(
+    kind: "event" | "metric",
+    destination: ObservabilityDestination,
+    request: (accountId: string) => { url: string; body: unknown },
+  ): Promise<ObservabilityResult> {
+    if (destination.accounts.length === 0) {
+      throw new FeatureDisabledError(`No observability destination account is configured for ${kind}s`);
+    }
+    const outcomes = await Promise.all(
+      destination.accounts.map(async (account) => {
+        const { url, body } = request(String(account.accountId));
+        const headers = new Headers({ "Content-Type": "application/json; charset=utf-8" });
+        for (const header of destination.headers) headers.set(header.name, header.value);
+        headers.set("Api-Key", account.insertApiKey);
+        try {
+          const response = await send(url, {
+            method: "POST",
+            headers,
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          await response.body?.cancel();
+          return {
+            account: account.accountName,
+            status: response.status,
+            text: response.statusText,
+            error: undefined,
+          };
+        } catch (error) {
+          return { account: account.accountName, status: 0, text: "", error };
+        }
+      }),
+    );
+    const failed = outcomes.filter((outcome) => outcome.status < 200 || outcome.status > 299);
+    if (failed.length > 0) {
+      const detail = failed
+        .map(
+          (outcome) =>
+            `${outcome.account}: ${outcome.status === 0 ? "no response" : `HTTP ${outcome.status}`}`,
+        )
+        .join(", ");
+      throw new UpstreamError(UPSTREAM, `Posting the ${kind} failed for ${detail}`, {
+        cause: failed[0]?.error,
+      });
+    }
+    const first = outcomes[0]!;
+    return {
+      observabilityResultCode: String(first.status),
+      observabilityResultText: first.text || "Accepted",
+    };
+  }
+
+  const timestampOf = (timestamp: number | undefined) =>
+    timestamp !== undefined && timestamp > 0 ? timestamp : options.clock.now();
+
+  return {
+    postEvent(event) {
+      const body = {
+        ...attributesObject(options.event.staticAttributes, event.attributes),
+        eventType: event.eventType,
+        timestamp: timestampOf(event.timestamp),
+      };
+      const base = options.event.url.replace(/\/+$/, "");
+      return postToAll("event", options.event, (accountId) => ({
+        url: `${base}/v1/accounts/${encodeURIComponent(accountId)}/events`,
+        body,
+      }));
+    },
+    postMetric(metric) {
+      const common: Record<string, unknown> = {
+        timestamp: timestampOf(metric.timestamp),
+        attributes: attributesObject(options.metric.staticAttributes, metric.attributes),
+      };
+      if (metric.interval !== undefined && metric.interval > 0) common["interval.ms"] = metric.interval;
+      const body = [{ common, metrics: [{ name: metric.name, type: metric.type, value: metric.value }] }];
+      return postToAll("metric", options.metric, () => ({ url: options.metric.url, body }));
+    },
+  };
+}
