@@ -11,8 +11,6 @@
 import type {
   NameValue,
   ObservabilityDestination,
-  ObservabilityEvent,
-  ObservabilityMetric,
   ObservabilityPoster,
   ObservabilityResult,
 } from "../../observability/observability.ts";
