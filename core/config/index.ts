@@ -11,6 +11,7 @@
 export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
 export type { Env } from "./env.ts";
 export { checkCertificateFiles, checkConfigFile, loadConfigFile, needsCertificates } from "./load.ts";
+export { MASK, obfuscateConfig } from "./obfuscate.ts";
 export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
 export {
   ConfigError,
@@ -25,3 +26,4 @@ export { LOG_EVENT_LEVELS } from "./schema/log-events.ts";
 export type { NameValue } from "./schema/primitives.ts";
 export { ENDPOINT_KEYS, type EndpointKey, PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
 export { TIMESERIESDB_VERSIONS, type TimeseriesdbVersion } from "./schema/timeseriesdb.ts";
+export { documentationOf, renderTemplate } from "./template.ts";
