@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { defaultConfig } from "./defaults.ts";
 import { serviceSchema } from "./schema/config.ts";
 import { type AnySchema, arrayItem, listLeaves, objectEntries, schemaDefault } from "./schema-walk.ts";
-import { LIST_EXAMPLES, lookupByPath, SETTING_DOCS } from "./template-docs.ts";
+import { envRef, LIST_EXAMPLES, lookupByPath, SETTING_DOCS } from "./template-docs.ts";
 
 const HEADER = [
   "# Steward configuration file (YAML, extension .yaml or .yml). Check it with: npx steward check-config FILE",
@@ -16,7 +16,7 @@ const HEADER = [
   "# - Every setting is optional: a missing one takes the default shown in its comment.",
   "# - Names are case sensitive; unknown keys are errors.",
   "# - A section whose `enable` is not true is not validated at all, so placeholders may stay there.",
-  "# - Secrets (tokens, passwords, API keys, passphrases) can be given as ${ENV_NAME}; the value is",
+  `# - Secrets (tokens, passwords, API keys, passphrases) can be given as ${envRef("ENV_NAME")}; the value is`,
   "#   then read from the environment when the section is enabled.",
   "# - Relative paths resolve from the working directory.",
 ];
