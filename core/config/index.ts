@@ -11,7 +11,7 @@
 export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
 export type { Env } from "./env.ts";
 export { checkCertificateFiles, checkConfigFile, loadConfigFile, needsCertificates } from "./load.ts";
-export { MASK, obfuscateConfig } from "./obfuscate.ts";
+export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
 export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
 export {
   ConfigError,

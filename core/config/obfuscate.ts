@@ -11,6 +11,11 @@ export const MASK = "**********";
 const SECRET_KEY =
   /password|passwd|pwd|secret|token|api[-_]?key|passphrase|access[-_]?key|client[-_]?secret|webhook/i;
 
+/** True for key names that hold secrets (apiToken, insertApiKey, password, clientCertPassphrase, ...). */
+export function isSecretKey(name: string): boolean {
+  return SECRET_KEY.test(name);
+}
+
 /** Paths (under `Service`, `[]` for list items, `*` for any map key) whose values are secrets. */
 const SECRET_PATHS = [
   "obsPlatform.event.header[].value",
@@ -54,7 +59,7 @@ function matches(pattern: string, path: readonly Segment[]): boolean {
 
 function isSecret(path: readonly Segment[]): boolean {
   const key = [...path].reverse().find((s) => s !== "[]");
-  if (key !== undefined && SECRET_KEY.test(key)) return true;
+  if (key !== undefined && isSecretKey(key)) return true;
   return SECRET_PATHS.some(
     (p) => path.length === p.replaceAll("[]", ".[]").split(".").length && matches(p, path),
   );

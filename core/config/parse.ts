@@ -7,14 +7,13 @@ import { parseDocument } from "yaml";
 import { crossCheck } from "./cross-checks.ts";
 import type { Env } from "./env.ts";
 import { computeActivity, isPlainObject } from "./gates.ts";
+import { isSecretKey } from "./obfuscate.ts";
 import { describeValue, preprocessService } from "./preprocess.ts";
 import { type ConfigProblem, type PathSegment, problem, sortProblems } from "./problems.ts";
 import { type Config, serviceSchema } from "./schema/config.ts";
 import { suggestKey } from "./suggest.ts";
 
 export type ParseResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
-
-const SECRET_KEY = /password|passwd|pwd|secret|token|api[-_]?key|passphrase|webhook/i;
 
 const EXPECTED_NAMES: Readonly<Record<string, string>> = { Object: "a mapping", Array: "a list" };
 
@@ -25,7 +24,7 @@ function issueMessage(issue: v.BaseIssue<unknown>, path: readonly PathSegment[])
   const expected =
     issue.expected === null ? "another type" : (EXPECTED_NAMES[issue.expected] ?? issue.expected);
   const last = path[path.length - 1];
-  const secret = typeof last === "string" && SECRET_KEY.test(last);
+  const secret = typeof last === "string" && isSecretKey(last);
   return secret ? `expected ${expected}` : `expected ${expected}, received ${describeValue(issue.input)}`;
 }
 

@@ -57,9 +57,7 @@ function readFlag(
     return child !== undefined && schemaDefault(child) === true;
   }
   if (typeof raw === "boolean") return raw;
-  ctx.problems.push(
-    problem([...path, key], `expected boolean (true or false), received ${describeValue(raw)}`),
-  );
+  ctx.problems.push(problem([...path, key], `expected boolean, received ${describeValue(raw)}`));
   return false;
 }
 
@@ -77,10 +75,7 @@ function gateActive(
       const raw = rawAt(node, flag);
       if (raw !== undefined && typeof raw !== "boolean") {
         ctx.problems.push(
-          problem(
-            [...path, ...flag.split(".")],
-            `expected boolean (true or false), received ${describeValue(raw)}`,
-          ),
+          problem([...path, ...flag.split(".")], `expected boolean, received ${describeValue(raw)}`),
         );
       }
     }

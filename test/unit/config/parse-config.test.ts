@@ -143,7 +143,7 @@ describe("parseConfig: problems", () => {
     const problems = problemsOf({ heartbeat: { enable: "true" } });
 
     // Assess
-    expect(problems).toEqual(['Service.heartbeat.enable: expected boolean (true or false), received "true"']);
+    expect(problems).toEqual(['Service.heartbeat.enable: expected boolean, received "true"']);
   });
 
   it("rejects bad host names, URLs, ports and negative durations", () => {
