@@ -5,8 +5,8 @@
  */
 
 import type { AuditEnvelope } from "./accepted-event.ts";
-import { isJsonObject } from "./envelope-schema.ts";
 import { isRecognisedEventType } from "./event-types.ts";
+import { isJsonObject } from "./json-object.ts";
 import { isUuid } from "./uuid.ts";
 
 /** One item of a 422 body's `details.errors`. */

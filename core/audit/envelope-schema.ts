@@ -8,46 +8,36 @@
 
 import * as v from "valibot";
 import type { AuditEnvelope } from "./accepted-event.ts";
+import { looseObjectOf, objectOf } from "./json-object.ts";
 import { issuePointer } from "./json-pointer.ts";
 import { isRfc3339DateTime } from "./rfc3339.ts";
 
 export const SOURCE_KINDS = ["qlik-sense-extension"] as const;
 export const SOURCE_NAMES = ["audit-qs"] as const;
 
-/** A JSON object (not an array, not null); kept as received, members unchecked. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+const sourceSchema = objectOf({
+  kind: v.exactOptional(v.picklist(SOURCE_KINDS, `must be one of: ${SOURCE_KINDS.join(", ")}`)),
+  name: v.exactOptional(v.picklist(SOURCE_NAMES, `must be one of: ${SOURCE_NAMES.join(", ")}`)),
+  version: v.exactOptional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"))),
+});
 
-const sourceSchema = v.object(
-  {
-    kind: v.exactOptional(v.picklist(SOURCE_KINDS, `must be one of: ${SOURCE_KINDS.join(", ")}`)),
-    name: v.exactOptional(v.picklist(SOURCE_NAMES, `must be one of: ${SOURCE_NAMES.join(", ")}`)),
-    version: v.exactOptional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"))),
-  },
-  "must be an object",
-);
-
-export const envelopeSchema = v.object(
-  {
-    schemaVersion: v.pipe(
-      v.number("must be a number"),
-      v.integer("must be an integer"),
-      v.minValue(1, "must be >= 1"),
-    ),
-    eventId: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty")),
-    timestamp: v.pipe(
-      v.string("must be a string"),
-      v.check(isRfc3339DateTime, "must be an RFC 3339 date-time with a time zone"),
-      v.metadata({ format: "date-time" }),
-    ),
-    type: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty")),
-    payload: v.looseObject({}, "must be an object"),
-    correlationId: v.exactOptional(v.string("must be a string")),
-    source: v.exactOptional(sourceSchema),
-  },
-  "must be an object",
-);
+export const envelopeSchema = objectOf({
+  schemaVersion: v.pipe(
+    v.number("must be a number"),
+    v.integer("must be an integer"),
+    v.minValue(1, "must be >= 1"),
+  ),
+  eventId: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty")),
+  timestamp: v.pipe(
+    v.string("must be a string"),
+    v.check(isRfc3339DateTime, "must be an RFC 3339 date-time with a time zone"),
+    v.metadata({ format: "date-time" }),
+  ),
+  type: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty")),
+  payload: looseObjectOf({}),
+  correlationId: v.exactOptional(v.string("must be a string")),
+  source: v.exactOptional(sourceSchema),
+});
 
 /** One item of a 400 body's `details.errors`. */
 export interface SchemaViolation {

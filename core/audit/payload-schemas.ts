@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import type { ConstraintViolation } from "./envelope-constraints.ts";
 import { toSchemaViolation } from "./envelope-schema.ts";
+import { looseObjectOf } from "./json-object.ts";
 import { isRfc3339DateTime } from "./rfc3339.ts";
 import { UUID_PATTERN } from "./uuid.ts";
 
@@ -49,17 +50,14 @@ function isAbsoluteUri(value: string): boolean {
 }
 
 const context = v.exactOptional(
-  v.looseObject(
-    {
-      appId: v.exactOptional(v.string("must be a string")),
-      appName: v.exactOptional(text(64)),
-      sheetId: v.exactOptional(text(64)),
-      sheetName: v.exactOptional(text(64)),
-      user: v.exactOptional(text(256)),
-      userAgent: v.exactOptional(text(512)),
-    },
-    "must be an object",
-  ),
+  looseObjectOf({
+    appId: v.exactOptional(v.string("must be a string")),
+    appName: v.exactOptional(text(64)),
+    sheetId: v.exactOptional(text(64)),
+    sheetName: v.exactOptional(text(64)),
+    user: v.exactOptional(text(256)),
+    userAgent: v.exactOptional(text(512)),
+  }),
 );
 
 function cropSide(exclusiveZero: boolean) {
@@ -70,21 +68,18 @@ function cropSide(exclusiveZero: boolean) {
     : v.pipe(number, v.minValue(0, "must be greater than or equal to 0"), v.maxValue(CROP_MAX, max));
 }
 
-const crop = v.looseObject(
-  {
-    width: cropSide(true),
-    height: cropSide(true),
-    top: v.exactOptional(cropSide(false)),
-    left: v.exactOptional(cropSide(false)),
-    scrollTop: v.exactOptional(cropSide(false)),
-    scrollAreaOffsetY: v.exactOptional(cropSide(false)),
-    renderingOverflow: v.exactOptional(cropSide(false)),
-  },
-  "must be an object",
-);
+const crop = looseObjectOf({
+  width: cropSide(true),
+  height: cropSide(true),
+  top: v.exactOptional(cropSide(false)),
+  left: v.exactOptional(cropSide(false)),
+  scrollTop: v.exactOptional(cropSide(false)),
+  scrollAreaOffsetY: v.exactOptional(cropSide(false)),
+  renderingOverflow: v.exactOptional(cropSide(false)),
+});
 
 function payloadWith(event: v.ObjectEntries) {
-  return v.looseObject({ context, event: v.looseObject(event, "must be an object") }, "must be an object");
+  return looseObjectOf({ context, event: looseObjectOf(event) });
 }
 
 export const payloadSchemas = {

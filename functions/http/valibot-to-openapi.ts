@@ -65,6 +65,9 @@ function convertNode(node: SchemaNode): OpenApiSchema {
       schema = { type: node.type };
       break;
     case "unknown":
+    case "custom":
+      // A custom check (e.g. "JSON object, not array") contributes nothing; a schema later in
+      // its pipe describes the value.
       schema = {};
       break;
     case "picklist":
@@ -99,7 +102,10 @@ function convertNode(node: SchemaNode): OpenApiSchema {
     default:
       throw new Error(`valibot schema type "${node.type}" has no OpenAPI conversion`);
   }
-  for (const action of node.pipe?.slice(1) ?? []) applyAction(schema, action);
+  for (const item of node.pipe?.slice(1) ?? []) {
+    if (item.kind === "schema") Object.assign(schema, convertNode(item));
+    else applyAction(schema, item);
+  }
   return schema;
 }
 
