@@ -45,6 +45,34 @@ export function isRetryableSqsError(error: unknown): boolean {
   return status >= 500 || status === 429;
 }
 
+/** The SQS message attributes an event travels with (see createSqsEventQueue). */
+export interface SqsEventMessage {
+  Body?: string | undefined;
+  MessageAttributes?: Record<string, { StringValue?: string | undefined }> | undefined;
+}
+
+/**
+ * The AcceptedEvent an SQS message carries, for the queue consumer. The body was validated before
+ * it was sent; this only checks that the message is one of ours.
+ */
+export function decodeSqsEventMessage(message: SqsEventMessage): AcceptedEvent {
+  const clientIp = message.MessageAttributes?.clientIp?.StringValue;
+  const receivedAt = message.MessageAttributes?.receivedAt?.StringValue;
+  if (message.Body === undefined || clientIp === undefined || receivedAt === undefined) {
+    throw new EventQueueError("SQS message lacks the body or the clientIp/receivedAt attributes");
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(message.Body);
+  } catch (error) {
+    throw new EventQueueError("SQS message body is not JSON", { cause: error });
+  }
+  if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
+    throw new EventQueueError("SQS message body is not an audit envelope");
+  }
+  return { envelope: envelope as AcceptedEvent["envelope"], clientIp, receivedAt };
+}
+
 export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {
   const { client, queueUrl } = options;
   return {
