@@ -38,7 +38,10 @@ describe("createLogger", () => {
   it("formats time, level, scope, message and fields on one line", () => {
     const sink = memorySink();
     const logger = createLogger({ level: "info", sinks: [sink], now: at("2026-11-22T10:00:00.000Z") });
-    logger.child("audit").child("queue").warn("backpressure", { pct: 85, queue: "audit events", skip: undefined });
+    logger
+      .child("audit")
+      .child("queue")
+      .warn("backpressure", { pct: 85, queue: "audit events", skip: undefined });
     expect(sink.lines[0]?.line).toBe(
       '2026-11-22T10:00:00.000Z warn: [audit/queue] backpressure pct=85 queue="audit events"',
     );

@@ -3,7 +3,11 @@ import { redactText } from "../../../core/logging/redact.ts";
 
 describe("redactText", () => {
   it.each([
-    ["connect failed http://admin:s3cret@influx.local:8086/write", "http://[REDACTED]@influx.local:8086/write", "s3cret"],
+    [
+      "connect failed http://admin:s3cret@influx.local:8086/write",
+      "http://[REDACTED]@influx.local:8086/write",
+      "s3cret",
+    ],
     ["header Authorization: Bearer abcdefgh12345678", "Bearer [REDACTED]", "abcdefgh12345678"],
     ["Token tok_9f8e7d6c5b4a", "Token [REDACTED]", "tok_9f8e7d6c5b4a"],
     ['{"apiToken":"hunter22","port":8181}', '"apiToken":"[REDACTED]"', "hunter22"],
