@@ -8,6 +8,7 @@
 import type { Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
+import type { EndpointsEnableConfig } from "../../../core/config/index.ts";
 import { dumpApp, listApps, requestAppReload } from "../../../core/platform/apps.ts";
 import { AppNotFoundError, PlatformError } from "../../../core/platform/errors.ts";
 import {
@@ -25,12 +26,10 @@ export interface PlatformRoutesDeps {
   /** The key-value store when `keyValueStore.enable` is true; undefined ignores keyvaluestore items. */
   readonly kv?: TaskStartKeyValueStore | undefined;
   readonly logger: Logger;
-  readonly endpointsEnable: {
-    readonly appReload: boolean;
-    readonly appDump: boolean;
-    readonly appList: boolean;
-    readonly reloadTaskStart: boolean;
-  };
+  readonly endpointsEnable: Pick<
+    EndpointsEnableConfig,
+    "appReload" | "appDump" | "appList" | "reloadTaskStart"
+  >;
   /** Receives each background app reload, so that shutdown can wait for it. */
   readonly trackBackgroundWork?: (work: Promise<unknown>) => void;
 }

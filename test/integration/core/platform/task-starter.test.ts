@@ -12,7 +12,7 @@ import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../../../fixtures/platform/simulated-platform.ts";
-import { createRecordingLogger } from "../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let sim: SimulatedPlatform;
 let client: ClosablePlatformClient;
@@ -23,7 +23,7 @@ beforeAll(async () => {
     connection: sim.connection({ timeoutMs: 300 }),
     tls: await loadPlatformTlsMaterial(sim.certificates),
     clock: systemClock,
-    logger: createRecordingLogger(),
+    logger: recordingLogger(),
   });
 });
 

@@ -21,11 +21,11 @@ import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../../../../fixtures/platform/simulated-platform.ts";
-import { createRecordingLogger, type LogEntry } from "../../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
 let sim: SimulatedPlatform;
 let client: ClosablePlatformClient;
-const logEntries: LogEntry[] = [];
+const testLogger = recordingLogger();
 const openClients: ClosablePlatformClient[] = [];
 
 async function makeClient(
@@ -36,7 +36,7 @@ async function makeClient(
     connection: sim.connection(overrides),
     tls: await loadPlatformTlsMaterial(certificates),
     clock: systemClock,
-    logger: createRecordingLogger(logEntries),
+    logger: testLogger,
   });
   openClients.push(made);
   return made;
@@ -225,7 +225,7 @@ describe("platform failures", () => {
     sim.repository.fault = "status500";
     const error = await client.findTaskById(TASK_SALES).catch((e: unknown) => e as Error);
     const key = (await readFile(sim.pki.clientKeyPath, "utf8")).split("\n")[1] ?? "";
-    const text = `${String(error)} ${JSON.stringify(logEntries)}`;
+    const text = `${String(error)} ${JSON.stringify(testLogger.entries)}`;
     expect(key.length).toBeGreaterThan(20);
     expect(text).not.toContain(key);
     expect(text).not.toContain("PRIVATE KEY");

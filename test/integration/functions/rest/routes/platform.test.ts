@@ -27,7 +27,7 @@ import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../../../../fixtures/platform/simulated-platform.ts";
-import { createRecordingLogger } from "../../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
 const ALL_ON = { appReload: true, appDump: true, appList: true, reloadTaskStart: true };
 const EMPTY_RESULT = {
@@ -50,7 +50,7 @@ async function platformClient(
     connection: sim.connection(overrides),
     tls: await loadPlatformTlsMaterial(sim.certificates),
     clock: systemClock,
-    logger: createRecordingLogger(),
+    logger: recordingLogger(),
   });
   clients.push(client);
   return client;
@@ -68,7 +68,7 @@ async function buildApp(
         stored.push({ namespace, key, value, ttlMs });
       },
     },
-    logger: createRecordingLogger(),
+    logger: recordingLogger(),
     endpointsEnable: ALL_ON,
     trackBackgroundWork: (work) => background.push(work),
     ...overrides,
