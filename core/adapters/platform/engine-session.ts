@@ -115,6 +115,11 @@ export function openEngineSession(options: EngineSessionOptions, appId = ""): Pr
   const session: EngineSession = {
     call(handle, method, params = {}) {
       if (failure !== undefined) return Promise.reject(failure);
+      if (socket.readyState !== WebSocket.OPEN) {
+        return Promise.reject(
+          new PlatformConnectionClosedError(`${where} connection is closing; ${method} not sent`),
+        );
+      }
       const id = nextId++;
       return new Promise<unknown>((resolve, reject) => {
         const timer = clock.setTimeout(() => {
@@ -170,7 +175,9 @@ export function openEngineSession(options: EngineSessionOptions, appId = ""): Pr
             ? new PlatformTimeoutError(`${where} did not open a session within ${connection.timeoutMs} ms`, {
                 cause: error,
               })
-            : new PlatformUnreachableError(`${where} unreachable: ${error.message}`, { cause: error }),
+            : new PlatformUnreachableError(`${where} unreachable: ${error.message}${hintFor(error)}`, {
+                cause: error,
+              }),
         );
       } else {
         failAll(
@@ -179,4 +186,12 @@ export function openEngineSession(options: EngineSessionOptions, appId = ""): Pr
       }
     });
   });
+}
+
+/** A platform that does not trust the client certificate hangs up during the TLS 1.3 handshake. */
+function hintFor(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ECONNRESET" || error.message === "socket hang up"
+    ? " (check that the platform trusts the client certificate)"
+    : "";
 }

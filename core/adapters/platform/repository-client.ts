@@ -161,9 +161,11 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
 
 function classifyRequestError(error: NodeJS.ErrnoException, where: string, call: string): Error {
   if (error.code === "ECONNRESET" || error.message === "socket hang up") {
-    return new PlatformConnectionClosedError(`${where} closed the connection during ${call}`, {
-      cause: error,
-    });
+    // A platform that does not trust the client certificate drops the connection this way (TLS 1.3).
+    return new PlatformConnectionClosedError(
+      `${where} closed the connection before answering ${call} (check that the platform trusts the client certificate)`,
+      { cause: error },
+    );
   }
   // error.message carries the reason (ECONNREFUSED, certificate verification, ...) and no key material.
   return new PlatformUnreachableError(`${where} unreachable: ${error.message}`, { cause: error });
