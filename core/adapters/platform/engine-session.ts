@@ -4,6 +4,7 @@
  * otherwise ignored. Every call is bounded by `timeoutMs`. A closed socket, a malformed message
  * or an engine error rejects the pending calls with a typed error.
  */
+import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import {
   PlatformConnectionClosedError,
@@ -49,11 +50,19 @@ export interface EngineSession {
   close(): Promise<void>;
 }
 
-/** Opens a session on `/app/<appId>` (or `/app/` for the Global object alone). */
-export function openEngineSession(options: EngineSessionOptions, appId = ""): Promise<EngineSession> {
+/**
+ * Opens a session on `/app/<appId>/identity/<random>` (`engineData` instead of an app id for the
+ * Global object alone). The engine shares sessions per user and path; a fresh identity keeps two
+ * concurrent operations (two reloads, a dump during a reload) from attaching to one another's
+ * session, where OpenDoc would fail with "App already open".
+ */
+export function openEngineSession(
+  options: EngineSessionOptions,
+  appId = "engineData",
+): Promise<EngineSession> {
   const { connection, tls, clock, logger } = options;
   const where = `engine at ${connection.host}:${connection.enginePort}`;
-  const url = `wss://${connection.host}:${connection.enginePort}/app/${encodeURIComponent(appId)}`;
+  const url = `wss://${connection.host}:${connection.enginePort}/app/${encodeURIComponent(appId)}/identity/steward-${randomUUID()}`;
   const socket = new WebSocket(url, {
     cert: tls.cert,
     key: tls.key,

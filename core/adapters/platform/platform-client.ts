@@ -132,7 +132,7 @@ export function createQlikPlatformClient(options: QlikPlatformClientOptions): Cl
       return (await listEntities("/qrs/app", filterById(appId)))[0];
     },
     listApps() {
-      return withSession("", async (session) => {
+      return withSession("engineData", async (session) => {
         const result = (await session.call(GLOBAL_HANDLE, "GetDocList")) as { qDocList?: unknown };
         if (!Array.isArray(result?.qDocList))
           throw new PlatformResponseError("engine answered GetDocList without a list");

@@ -97,12 +97,16 @@ describe("repository calls on the wire", () => {
 });
 
 describe("engine calls on the wire", () => {
-  it("opens the app's own session, reloads with the requested mode and saves after success", async () => {
+  it("opens a session of its own on the app, reloads with the requested mode and saves after success", async () => {
     await client.reloadApp(APP_SALES, { mode: 2, partial: true });
-    expect(sim.engine.calls.map((c) => [c.path, c.method, c.params])).toEqual([
-      [`/app/${APP_SALES}`, "OpenDoc", { qDocName: APP_SALES, qNoData: false }],
-      [`/app/${APP_SALES}`, "DoReload", { qMode: 2, qPartial: true, qDebug: false }],
-      [`/app/${APP_SALES}`, "DoSave", { qFileName: "" }],
+    expect(sim.engine.calls.map((c) => [c.method, c.params])).toEqual([
+      ["OpenDoc", { qDocName: APP_SALES, qNoData: false }],
+      ["DoReload", { qMode: 2, qPartial: true, qDebug: false }],
+      ["DoSave", { qFileName: "" }],
+    ]);
+    const paths = new Set(sim.engine.calls.map((c) => c.path));
+    expect([...paths]).toEqual([
+      expect.stringMatching(new RegExp(`^/app/${APP_SALES}/identity/steward-[0-9a-f-]{36}$`)),
     ]);
   });
 
@@ -131,6 +135,16 @@ describe("engine calls on the wire", () => {
     expect(dump.appprops).toHaveLength(3);
     expect((dump.fields as unknown[]).length).toBe(3);
     expect(dump.variables).not.toContainEqual(expect.objectContaining({ qIsConfig: expect.anything() }));
+  });
+
+  it("reloads and dumps the same app concurrently, each in a session of its own", async () => {
+    const [reloaded, dump] = await Promise.all([
+      client.reloadApp(APP_SALES, { mode: 0, partial: false }),
+      client.dumpApp(APP_SALES),
+      client.reloadApp(APP_SALES, { mode: 0, partial: false }),
+    ]);
+    expect(reloaded).toBe(true);
+    expect(dump.appId).toBe(APP_SALES);
   });
 
   it("omits lineage when the engine does not support it", async () => {
