@@ -5,7 +5,7 @@
  * Each group is registered only when its endpointsEnable key is true (otherwise: 404).
  * Errors: 400 invalid input, 404 unknown app, 502 platform unreachable/failed (with the reason).
  */
-import type { Context, Hono } from "hono";
+import type { Context, Env, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
 import type { EndpointsEnableConfig } from "../../../core/config/index.ts";
@@ -82,7 +82,8 @@ function handleErrors(logger: Logger, handler: (c: Context) => Promise<Response>
   };
 }
 
-export function registerPlatformRoutes(app: Hono, deps: PlatformRoutesDeps): void {
+/** Registers the enabled platform routes on `app` (whatever Env the REST app declares). */
+export function registerPlatformRoutes<E extends Env>(app: Hono<E>, deps: PlatformRoutesDeps): void {
   const { platform, logger, endpointsEnable } = deps;
   const useCaseDeps = { platform, logger };
 

@@ -60,7 +60,8 @@ async function buildApp(
   overrides: Partial<PlatformRoutesDeps> = {},
   connection: Partial<PlatformConnectionOptions> = {},
 ) {
-  const app = new Hono();
+  // An Env of its own, as the REST app declares one: the routes must register on any Hono app.
+  const app = new Hono<{ Variables: { requestId: string } }>();
   registerPlatformRoutes(app, {
     platform: await platformClient(connection),
     kv: {
@@ -76,7 +77,12 @@ async function buildApp(
   return app;
 }
 
-function send(app: Hono, method: string, path: string, body?: unknown): Promise<Response> {
+function send(
+  app: Hono<{ Variables: { requestId: string } }>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   return Promise.resolve(
     app.request(path, {
       method,
@@ -90,7 +96,7 @@ function send(app: Hono, method: string, path: string, body?: unknown): Promise<
   );
 }
 
-let app: Hono;
+let app: Hono<{ Variables: { requestId: string } }>;
 
 beforeAll(async () => {
   sim = await startSimulatedPlatform();
