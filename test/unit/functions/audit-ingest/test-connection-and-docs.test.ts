@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RateLimitStore } from "../../../../core/ports.ts";
 import { createApp } from "../../../../functions/audit-ingest/app.ts";
-import { createTestIngestApp, DEFAULT_TEST_SETTINGS, readBody } from "../../../helpers/ingest-app.ts";
+import { createTestIngestApp, DEFAULT_TEST_SETTINGS } from "../../../helpers/ingest-app.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
