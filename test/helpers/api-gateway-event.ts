@@ -50,3 +50,10 @@ export const lambdaContext = {
   awsRequestId: "req-1",
   getRemainingTimeInMillis: () => 3000,
 } as unknown as LambdaContext;
+
+/** What a handler built with hono/aws-lambda's `handle` resolves to for an API Gateway v2 event. */
+export interface LambdaResult {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string>;
+}
