@@ -42,6 +42,87 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+// ---- audit ingest ports (ingest engineer) ----
+
+import type { AcceptedEvent } from "./audit/accepted-event.ts";
+
+/**
+ * How a queue took an event. `full` and `rate-limited` are answers, not errors: the edge maps
+ * them to 503 and 429. A queue that cannot be reached throws instead (see core/audit/queue-errors.ts:
+ * `EventQueueUnavailableError` is retryable → 503; anything else → 500).
+ */
+export type EnqueueResult = "queued" | "full" | "rate-limited";
+
+/** Where accepted audit events go: the in-process queue locally, SQS in the cloud. */
+export interface EventQueue {
+  /** Resolves only once the event is durably in the queue ("queued"): a 202 is never false. */
+  enqueue(event: AcceptedEvent): Promise<EnqueueResult>;
+}
+
+/** Processes one accepted event (the destinations fan-out); injected into the local queue. */
+export type AcceptedEventHandler = (event: AcceptedEvent) => Promise<void>;
+
+/** Counters behind fixed-window rate limits, shared by every instance that uses the same store. */
+export interface RateLimitStore {
+  /**
+   * Atomically adds one hit for `key` in the window starting at `windowStartMs` (lasting
+   * `windowMs`) and returns the window's count including this hit.
+   */
+  increment(key: string, windowStartMs: number, windowMs: number): Promise<number>;
+}
+
+// ---- platform ports ----
+
+/** A task known to the BI platform's repository (reload task, external program task, ...). */
+export interface PlatformTask {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** An app (document) known to the platform. */
+export interface PlatformApp {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Engine DoReload qMode: 0 default error handling, 1 stop on first script error (ABEND), 2 ignore errors. */
+export type ReloadMode = 0 | 1 | 2;
+
+export interface AppReloadOptions {
+  readonly mode: ReloadMode;
+  readonly partial: boolean;
+}
+
+/** One JSON object describing an app: properties, script, sheets, fields, connections... */
+export type AppDump = Readonly<Record<string, unknown>>;
+
+/**
+ * The BI platform (Qlik Sense Enterprise on Windows): repository API for tasks and apps, engine
+ * API for reloads and dumps. Adapters throw the typed errors of core/platform/errors.ts.
+ */
+export interface PlatformClient {
+  /** The task with this id, or undefined when the repository does not know it. */
+  findTaskById(taskId: string): Promise<PlatformTask | undefined>;
+  /** Every task carrying the tag `tag` (exact name). */
+  findTasksByTag(tag: string): Promise<PlatformTask[]>;
+  /** Every task whose custom property `name` holds `value`. */
+  findTasksByCustomProperty(name: string, value: string): Promise<PlatformTask[]>;
+  /** Asks the platform's scheduler to start the task; resolves once the platform accepted the start. */
+  startTask(taskId: string): Promise<void>;
+  /** The app with this id, or undefined when the repository does not know it. */
+  findAppById(appId: string): Promise<PlatformApp | undefined>;
+  /** Apps the configured platform user can open (engine document list). */
+  listApps(): Promise<PlatformApp[]>;
+  /** Reloads the app in the engine and saves it when the reload succeeded; resolves to that success. */
+  reloadApp(appId: string, options: AppReloadOptions): Promise<boolean>;
+  /** Reads the app (without data) and describes it as one JSON object. */
+  dumpApp(appId: string): Promise<AppDump>;
+}
+
+/** Starts a platform task by id; what the scheduler calls when a schedule fires. */
+export interface TaskStarter {
+  startTask(taskId: string): Promise<void>;
+}
 // ---- management REST ports (key-value, schedules, messaging, observability, chat) ----
 
 /**
@@ -87,7 +168,7 @@ export interface Schedule {
   lastKnownState: ScheduleState;
 }
 
-/** Persistent schedule storage. `list` answers in creation order (created, then id). */
+/** Persistent schedule storage (TaskStarter, which a firing schedule calls, is in the platform block). `list` answers in creation order (created, then id). */
 export interface ScheduleStore {
   list(): Promise<Schedule[]>;
   get(id: string): Promise<Schedule | undefined>;
@@ -96,11 +177,6 @@ export interface ScheduleStore {
   /** False when no schedule had this id. */
   delete(id: string): Promise<boolean>;
   close(): Promise<void>;
-}
-
-/** Starts a platform (reload) task; the platform client implements it. */
-export interface TaskStarter {
-  startTask(taskId: string): Promise<void>;
 }
 
 /** Publishes a message to a broker topic. Throws an upstream error when the broker refuses. */

@@ -4,26 +4,26 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KeyLimitExceededError } from "../../core/kv/errors.ts";
 import type { KeyValueStore } from "../../core/ports.ts";
-import { createManualClock, type ManualClock } from "../helpers/manual-clock.ts";
+import { createSteppingClock, type SteppingClock } from "../helpers/stepping-clock.ts";
 
 export interface KeyValueStoreFactory {
   /** A fresh, empty store. */
-  create(options: { clock: ManualClock; maxKeysPerNamespace: number }): Promise<KeyValueStore>;
+  create(options: { clock: SteppingClock; maxKeysPerNamespace: number }): Promise<KeyValueStore>;
   /** A new instance over the same persisted data as `store` (which is closed first). */
   reopen?(
     store: KeyValueStore,
-    options: { clock: ManualClock; maxKeysPerNamespace: number },
+    options: { clock: SteppingClock; maxKeysPerNamespace: number },
   ): Promise<KeyValueStore>;
 }
 
 export function describeKeyValueStoreContract(name: string, factory: KeyValueStoreFactory): void {
   describe(`KeyValueStore contract: ${name}`, () => {
-    let clock: ManualClock;
+    let clock: SteppingClock;
     let store: KeyValueStore;
     const options = () => ({ clock, maxKeysPerNamespace: 3 });
 
     beforeEach(async () => {
-      clock = createManualClock();
+      clock = createSteppingClock();
       store = await factory.create(options());
     });
     afterEach(async () => {

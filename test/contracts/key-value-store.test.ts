@@ -16,7 +16,7 @@ beforeAll(async () => {
   dynamo = await startDynalite();
 });
 afterAll(async () => {
-  await dynamo.stop();
+  await dynamo.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,5 @@
-/** dynalite (in-memory DynamoDB) on an ephemeral loopback port, with table creation helpers. */
+/** An in-memory DynamoDB stand-in (dynalite) on a loopback ephemeral port. */
+
 import type { AddressInfo } from "node:net";
 import {
   CreateTableCommand,
@@ -13,12 +14,12 @@ export interface DynaliteServer {
   client: DynamoDBClient;
   /** Creates a table whose key attributes are all strings; returns its name. */
   createTable(name: string, hashKey: string, rangeKey?: string): Promise<string>;
-  stop(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export async function startDynalite(): Promise<DynaliteServer> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({
@@ -43,7 +44,7 @@ export async function startDynalite(): Promise<DynaliteServer> {
       await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1, maxDelay: 1 }, { TableName: name });
       return name;
     },
-    async stop() {
+    async close() {
       client.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

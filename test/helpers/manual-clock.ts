@@ -1,58 +1,40 @@
-/**
- * A Clock whose time moves only when a test says so. `advance(ms)` runs every timer that falls
- * due, in due-time order, with `now()` equal to the timer's due time while it runs; timers set
- * by those callbacks run too when they fall inside the window.
- */
+/** A Clock tests move by hand; timers fire when `advance` passes their due time. */
+
 import type { Clock, TimerHandle } from "../../core/ports.ts";
 
-interface Timer {
-  id: number;
-  due: number;
-  callback: () => void;
-}
-
 export interface ManualClock extends Clock {
-  advance(ms: number): Promise<void>;
-  /** Moves time to an absolute epoch ms (must not go back). */
-  advanceTo(epochMs: number): Promise<void>;
-  pendingTimers(): number;
+  advance(ms: number): void;
+  set(ms: number): void;
 }
 
 export function createManualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
   let now = startMs;
   let nextId = 1;
-  const timers = new Map<number, Timer>();
-
-  async function advanceTo(target: number): Promise<void> {
-    if (target < now) throw new Error("ManualClock cannot go back in time");
-    for (;;) {
-      let next: Timer | undefined;
-      for (const timer of timers.values()) {
-        if (timer.due <= target && (next === undefined || timer.due < next.due)) next = timer;
-      }
-      if (next === undefined) break;
-      timers.delete(next.id);
-      now = Math.max(now, next.due);
-      next.callback();
-      // Let promise chains started by the callback settle before the next timer.
-      for (let i = 0; i < 20; i++) await Promise.resolve();
-      await new Promise((resolve) => setImmediate(resolve));
+  const timers = new Map<number, { due: number; callback: () => void }>();
+  const fireDue = () => {
+    for (const [id, timer] of [...timers].sort((a, b) => a[1].due - b[1].due)) {
+      if (timer.due > now) break;
+      timers.delete(id);
+      timer.callback();
     }
-    now = target;
-  }
-
+  };
   return {
     now: () => now,
-    setTimeout(callback: () => void, ms: number): TimerHandle {
+    setTimeout(callback, ms): TimerHandle {
       const id = nextId++;
-      timers.set(id, { id, due: now + Math.max(0, ms), callback });
+      timers.set(id, { due: now + ms, callback });
       return id;
     },
-    clearTimeout(handle: TimerHandle) {
+    clearTimeout(handle) {
       timers.delete(handle as number);
     },
-    advance: (ms) => advanceTo(now + ms),
-    advanceTo,
-    pendingTimers: () => timers.size,
+    advance(ms) {
+      now += ms;
+      fireDue();
+    },
+    set(ms) {
+      now = ms;
+      fireDue();
+    },
   };
 }

@@ -4,7 +4,7 @@ import { createMqttPublisher } from "../../../../core/adapters/mqtt.ts";
 import { InvalidTopicError } from "../../../../core/messaging/errors.ts";
 import { UpstreamError } from "../../../../core/upstream-error.ts";
 import { type AedesBroker, startAedes } from "../../../helpers/aedes-broker.ts";
-import { createRecordingLogger } from "../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let broker: AedesBroker;
 
@@ -29,7 +29,7 @@ describe("mqtt publisher against aedes (MQTT 3.1.1)", () => {
     const received: { topic: string; message: string }[] = [];
     subscriber.on("message", (topic, payload) => received.push({ topic, message: payload.toString() }));
     await subscriber.subscribeAsync("steward/#", { qos: 1 });
-    const logger = createRecordingLogger();
+    const logger = recordingLogger();
     const publisher = createMqttPublisher({ brokerHost: "127.0.0.1", brokerPort: broker.port, logger });
     await until(() => logger.entries.some((entry) => entry.message === "Connected to MQTT broker"));
     await publisher.publish("steward/test", "hello ✓");
@@ -42,7 +42,7 @@ describe("mqtt publisher against aedes (MQTT 3.1.1)", () => {
   it("fails at once with UpstreamError while the broker is unreachable, and recovers after reconnecting", async () => {
     const own = await startAedes();
     const port = own.port;
-    const logger = createRecordingLogger();
+    const logger = recordingLogger();
     const publisher = createMqttPublisher({
       brokerHost: "127.0.0.1",
       brokerPort: port,
@@ -68,7 +68,7 @@ describe("mqtt publisher against aedes (MQTT 3.1.1)", () => {
     const publisher = createMqttPublisher({
       brokerHost: "127.0.0.1",
       brokerPort: broker.port,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
     for (const topic of ["a/#", "a/+/b", "", "a\0b"]) {
       await expect(publisher.publish(topic, "m")).rejects.toBeInstanceOf(InvalidTopicError);

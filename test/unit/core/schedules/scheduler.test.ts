@@ -7,8 +7,8 @@ import type { TaskStarter } from "../../../../core/ports.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../../../core/schedules/errors.ts";
 import { createScheduleManager, type NewSchedule } from "../../../../core/schedules/schedule-manager.ts";
 import { startScheduler } from "../../../../core/schedules/scheduler.ts";
-import { createManualClock, type ManualClock } from "../../../helpers/manual-clock.ts";
-import { createRecordingLogger } from "../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { createSteppingClock, type SteppingClock } from "../../../helpers/stepping-clock.ts";
 
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
 let dir: string;
@@ -21,7 +21,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function recordingStarter(clock: ManualClock) {
+function recordingStarter(clock: SteppingClock) {
   const starts: { taskId: string; at: string }[] = [];
   const starter: TaskStarter = {
     async startTask(taskId) {
@@ -32,11 +32,11 @@ function recordingStarter(clock: ManualClock) {
 }
 
 async function setUp(start = Date.UTC(2026, 0, 1)) {
-  const clock = createManualClock(start);
+  const clock = createSteppingClock(start);
   const file = join(dir, `case-${count++}`, "schedules.yaml");
   const store = await openYamlScheduleStore({ file });
   const { starter, starts } = recordingStarter(clock);
-  const logger = createRecordingLogger();
+  const logger = recordingLogger();
   const scheduler = await startScheduler({ store, clock, taskStarter: starter, logger });
   let ids = 0;
   const manager = createScheduleManager({
@@ -139,14 +139,14 @@ describe("scheduler", () => {
     await first.scheduler.stop();
     await first.store.close();
     // restart on the same file
-    const clock = createManualClock(first.clock.now());
+    const clock = createSteppingClock(first.clock.now());
     const store = await openYamlScheduleStore({ file: first.file });
     const { starter, starts } = recordingStarter(clock);
     const scheduler = await startScheduler({
       store,
       clock,
       taskStarter: starter,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
     expect((await store.get(started.id))?.lastKnownState).toBe("started");
     expect((await store.get(stopped.id))?.lastKnownState).toBe("stopped");
@@ -157,9 +157,9 @@ describe("scheduler", () => {
   });
 
   it("logs a failed task start and keeps the schedule running", async () => {
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
-    const logger = createRecordingLogger();
+    const logger = recordingLogger();
     let attempts = 0;
     const scheduler = await startScheduler({
       store,
@@ -212,7 +212,7 @@ describe("scheduler", () => {
   });
 
   it("derives status from the store when no runner is attached (Lambda)", async () => {
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
     const manager = createScheduleManager({ store, clock, newId: () => "id-1" });
     await manager.create(input({ cronSchedule: "0 * * * *" }));

@@ -3,10 +3,10 @@ import { createObservabilityPoster } from "../../../../../core/adapters/http-pos
 import type { ObservabilityDestination } from "../../../../../core/observability/observability.ts";
 import { FeatureDisabledError, UpstreamError } from "../../../../../core/upstream-error.ts";
 import { type CaptureServer, startCaptureServer } from "../../../../helpers/capture-server.ts";
-import { createManualClock } from "../../../../helpers/manual-clock.ts";
+import { createSteppingClock } from "../../../../helpers/stepping-clock.ts";
 
 let server: CaptureServer;
-const clock = createManualClock(Date.UTC(2026, 0, 1));
+const clock = createSteppingClock(Date.UTC(2026, 0, 1));
 const accounts = [
   { accountName: "prod", insertApiKey: "key-prod-secret", accountId: 1111 },
   { accountName: "test", insertApiKey: "key-test-secret", accountId: "2222" },

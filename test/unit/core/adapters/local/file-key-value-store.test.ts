@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFileKeyValueStore } from "../../../../../core/adapters/local/file-key-value-store.ts";
 import { KeyValueStoreError } from "../../../../../core/kv/errors.ts";
-import { createManualClock } from "../../../../helpers/manual-clock.ts";
+import { createSteppingClock } from "../../../../helpers/stepping-clock.ts";
 
 let dir: string;
 let count = 0;
@@ -21,7 +21,7 @@ describe("file key-value store durability", () => {
   it("keeps every acknowledged write when the process dies without closing the store", async () => {
     // Prepare
     const file = freshFile();
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const crashed = await openFileKeyValueStore({ file, clock, maxKeysPerNamespace: 100 });
     // Act: acknowledged writes, then no close() (a crash)
     await Promise.all(Array.from({ length: 50 }, (_, i) => crashed.set("ns", `k${i}`, `v${i}`)));
@@ -34,7 +34,7 @@ describe("file key-value store durability", () => {
 
   it("drops a torn final log record and keeps appending cleanly after it", async () => {
     const file = freshFile();
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const first = await openFileKeyValueStore({ file, clock, maxKeysPerNamespace: 100 });
     await first.set("ns", "a", "1");
     await appendFile(`${file}.wal`, '{"op":"set","ns":"ns","key":"torn"'); // crash mid-write
@@ -47,7 +47,7 @@ describe("file key-value store durability", () => {
 
   it("refuses to open a log corrupted before its last record", async () => {
     const file = freshFile();
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const store = await openFileKeyValueStore({ file, clock, maxKeysPerNamespace: 100 });
     await store.set("ns", "a", "1");
     await store.set("ns", "b", "2");
@@ -60,7 +60,7 @@ describe("file key-value store durability", () => {
 
   it("compacts the log into the snapshot, purging expired keys, without losing state", async () => {
     const file = freshFile();
-    const clock = createManualClock();
+    const clock = createSteppingClock();
     const store = await openFileKeyValueStore({
       file,
       clock,
@@ -86,7 +86,7 @@ describe("file key-value store durability", () => {
     await expect(
       openFileKeyValueStore({
         file: join(blocker, "kv.json"),
-        clock: createManualClock(),
+        clock: createSteppingClock(),
         maxKeysPerNamespace: 1,
       }),
     ).rejects.toBeInstanceOf(KeyValueStoreError);
