@@ -1,36 +1,191 @@
 /**
  * The management REST API (/v4) as a Hono app, built by `createApp(deps)` from Web APIs only, so
  * the same app runs under @hono/node-server (local/) and in Lambda (handler.ts).
+ *
+ * Order per request: X-HTTP-Method-Override (POST → PUT/DELETE, re-dispatched) → request log →
+ * security headers → CORS → rate limit → bearer token (/v4 only) → route (415/413/400 body,
+ * schema 400) → use case. An endpoint is served when its `endpointsEnable` key is true AND the
+ * service it needs was wired (files are not wired in Lambda): otherwise 404, and it is not listed
+ * by GET /v4/configfile/endpointsenabled.
  */
-import { Hono } from "hono";
-import type { Config } from "../../core/config/index.ts";
-import type { Logger } from "../../core/ports.ts";
+import { Hono, type MiddlewareHandler } from "hono";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import type { ChatPoster } from "../../core/chat/chat.ts";
+import { ENDPOINT_KEYS, type EndpointKey, type RestServerConfig } from "../../core/config/index.ts";
+import type { FileOperations } from "../../core/files/file-operations.ts";
+import type { ObservabilityPoster } from "../../core/observability/observability.ts";
+import type { Clock, KeyValueStore, Logger, MessagePublisher, RateLimitStore } from "../../core/ports.ts";
+import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
+import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
+import { bearerAuth } from "../http/bearer-auth.ts";
+import { cors } from "../http/cors.ts";
+import { errorHandler } from "../http/error-handler.ts";
+import type { ClientIpResolver } from "../http/problem.ts";
+import { rateLimit } from "../http/rate-limit.ts";
+import { securityHeaders } from "../http/security-headers.ts";
+import { methodOverride } from "./method-override.ts";
+import { buildRestOpenApi, renderDocumentationPage } from "./openapi.ts";
+import { requestLog } from "./request-log.ts";
+import { formatRestError } from "./rest-errors.ts";
+import { type RouteSpec, registerRoute } from "./route.ts";
+import { fileRoutes } from "./routes/files.ts";
+import { keyValueRoutes } from "./routes/key-value.ts";
+import { brokerRoutes, chatRoutes, observabilityRoutes } from "./routes/messaging.ts";
+import { type PlatformRoutesDeps, registerPlatformRoutes } from "./routes/platform.ts";
+import { scheduleRoutes } from "./routes/schedules.ts";
+import { systemRoutes } from "./routes/system.ts";
 
-export interface RestAppDeps {
-  config: Config["restServer"];
-  logger: Logger;
+export { PING_RESPONSE } from "./routes/system.ts";
+
+/** The slice of `config.restServer` the app reads. */
+export type RestSettings = Pick<
+  RestServerConfig,
+  "apiToken" | "maxBodyBytes" | "cors" | "rateLimit" | "endpointsEnable"
+>;
+
+/** The use cases behind the endpoint groups; a group whose service is absent is not served. */
+export interface RestServices {
+  keyValues?: KeyValueStore;
+  schedules?: ScheduleManager;
+  files?: FileOperations;
+  publisher?: MessagePublisher;
+  observability?: ObservabilityPoster;
+  chat?: ChatPoster;
+  platform?: Omit<PlatformRoutesDeps, "logger" | "endpointsEnable">;
 }
 
-export const PING_RESPONSE = "Steward reporting for duty";
+export interface RestAppDeps {
+  config: RestSettings;
+  logger: Logger;
+  clock?: Clock;
+  /** Client address for the per-IP rate limit (nodeClientIp locally, lambdaClientIp in Lambda). */
+  clientIp?: ClientIpResolver;
+  /** Rate-limit counters; default in-process (DynamoDB in Lambda so instances share them). */
+  rateLimitStore?: RateLimitStore;
+  services?: RestServices;
+}
+
+export const REST_OPENAPI_PATH = "/documentation/json";
+export const REST_DOCUMENTATION_PATH = "/documentation";
+
+const FILE_KEYS = new Set<EndpointKey>([
+  "fileCopy",
+  "fileMove",
+  "fileDelete",
+  "createDirTableData",
+  "createDir",
+]);
+const SCHEDULE_KEYS = new Set<EndpointKey>([
+  "scheduleCreate",
+  "scheduleGet",
+  "scheduleDelete",
+  "scheduleStart",
+  "scheduleStop",
+  "scheduleStatus",
+]);
+const PLATFORM_KEYS = new Set<EndpointKey>(["appReload", "appDump", "appList", "reloadTaskStart"]);
+
+/** Whether the service an endpoint key needs is wired. */
+function isAvailable(key: EndpointKey, services: RestServices): boolean {
+  if (FILE_KEYS.has(key)) return services.files !== undefined;
+  if (SCHEDULE_KEYS.has(key)) return services.schedules !== undefined;
+  if (PLATFORM_KEYS.has(key)) return services.platform !== undefined;
+  switch (key) {
+    case "keyValueStore":
+      return services.keyValues !== undefined;
+    case "mqttPublishMessage":
+      return services.publisher !== undefined;
+    case "observabilityEvent":
+    case "observabilityMetric":
+      return services.observability !== undefined;
+    case "chatPostMessage":
+      return services.chat !== undefined;
+    default:
+      return true;
+  }
+}
+
+/** The endpoint keys this app serves, in config order. */
+export function servedEndpoints(config: RestSettings, services: RestServices): EndpointKey[] {
+  return ENDPOINT_KEYS.filter((key) => config.endpointsEnable[key] && isAvailable(key, services));
+}
+
+function routesFor(services: RestServices, served: readonly EndpointKey[]): RouteSpec[] {
+  const routes = systemRoutes(() => served);
+  if (services.keyValues) routes.push(...keyValueRoutes(services.keyValues));
+  if (services.schedules) routes.push(...scheduleRoutes(services.schedules));
+  if (services.files) routes.push(...fileRoutes(services.files));
+  if (services.publisher) routes.push(...brokerRoutes(services.publisher));
+  if (services.observability) routes.push(...observabilityRoutes(services.observability));
+  if (services.chat) routes.push(...chatRoutes(services.chat));
+  const enabled = new Set(served);
+  return routes.filter((route) => enabled.has(route.endpoint));
+}
 
 export function createApp(deps: RestAppDeps): Hono {
-  const app = new Hono();
-  const enabled = deps.config.endpointsEnable;
-
-  if (enabled.ping) {
-    app.get("/v4/ping", (c) => c.json({ response: PING_RESPONSE, serviceVersion: SERVICE_VERSION }));
+  const { config, logger } = deps;
+  const services = deps.services ?? {};
+  const clock = deps.clock ?? systemClock;
+  const clientIp = deps.clientIp ?? (() => "unknown");
+  const served = servedEndpoints(config, services);
+  const unavailable = ENDPOINT_KEYS.filter(
+    (key) => config.endpointsEnable[key] && !isAvailable(key, services),
+  );
+  if (unavailable.length > 0) {
+    logger.warn("Enabled endpoints not available in this runtime; not served", {
+      endpoints: unavailable.join(","),
+    });
+  }
+  if (deps.clientIp === undefined && config.rateLimit.enable) {
+    logger.warn("No client IP resolver wired: all REST clients share one rate-limit counter");
   }
 
+  const app = new Hono();
+  app.onError(errorHandler({ logger, formatError: formatRestError, reason: "Internal error" }));
   app.notFound((c) =>
-    c.json(
-      { statusCode: 404, error: "Not Found", message: `Route ${c.req.method}:${c.req.path} not found` },
-      404,
-    ),
+    formatRestError(c, { status: 404, reason: `Route ${c.req.method}:${c.req.path} not found` }),
   );
-  app.onError((error, c) => {
-    deps.logger.error("unhandled error in REST API", { path: c.req.path, error: error.message });
-    return c.json({ statusCode: 500, error: "Internal Server Error", message: "Internal server error" }, 500);
-  });
+
+  app.use("*", methodOverride(app));
+  app.use("*", requestLog({ logger, clock, clientIp }));
+  app.use("*", securityHeaders());
+  app.use(
+    "*",
+    cors({
+      allowedOrigins: config.cors.allowedOrigins,
+      formatError: formatRestError,
+      allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+    }),
+  );
+  if (config.rateLimit.enable) {
+    const limiter = createFixedWindowLimiter(
+      { maxPerWindow: config.rateLimit.maxPerMinute },
+      { store: deps.rateLimitStore ?? createMemoryRateLimitStore(), clock },
+    );
+    app.use("*", rateLimit({ limiter, clientIp, clock, formatError: formatRestError }));
+  }
+  app.use(
+    "/v4/*",
+    bearerAuth({
+      token: config.apiToken,
+      formatError: formatRestError,
+      logger,
+      clientIp,
+    }) as MiddlewareHandler,
+  );
+
+  const routes = routesFor(services, served);
+  for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
+  if (services.platform !== undefined) {
+    registerPlatformRoutes(app, { ...services.platform, logger, endpointsEnable: config.endpointsEnable });
+  }
+
+  const document = buildRestOpenApi(routes, SERVICE_VERSION);
+  const documentJson = JSON.stringify(document);
+  const page = renderDocumentationPage(document);
+  app.get(REST_OPENAPI_PATH, (c) => c.body(documentJson, 200, { "Content-Type": "application/json" }));
+  app.get(REST_DOCUMENTATION_PATH, (c) => c.html(page));
   return app;
 }

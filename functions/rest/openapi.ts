@@ -1,0 +1,129 @@
+/**
+ * The OpenAPI 3.0 document of the REST API, built from the same route declarations (and so the
+ * same valibot schemas) that validate requests, plus a plain, script-free HTML rendering of it
+ * for /documentation (the security headers forbid scripts and styles; plain HTML needs neither).
+ */
+import * as v from "valibot";
+import { type OpenApiSchema, toOpenApiSchema } from "../http/valibot-to-openapi.ts";
+import type { RouteSpec } from "./route.ts";
+
+const ErrorSchema = v.object({ statusCode: v.number(), error: v.string(), message: v.string() });
+const errorRef = { $ref: "#/components/schemas/Error" };
+const COMMON_ERRORS: Record<number, string> = {
+  400: "Invalid input",
+  401: "Bearer token required (restServer.apiToken set)",
+  413: "Body larger than restServer.maxBodyBytes",
+  415: "Body is not application/json",
+  429: "Rate limit exceeded",
+  500: "Internal error",
+};
+
+interface ObjectNode {
+  entries?: Record<string, { type: string }>;
+}
+
+function parameters(schema: object | undefined, location: "path" | "query"): OpenApiSchema[] {
+  const entries = (schema as ObjectNode | undefined)?.entries ?? {};
+  return Object.entries(entries).map(([name, entry]) => ({
+    name,
+    in: location,
+    required: location === "path" || entry.type !== "optional",
+    schema: toOpenApiSchema(entry),
+  }));
+}
+
+function operation(route: RouteSpec): OpenApiSchema {
+  const responses: Record<string, OpenApiSchema> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    const entry: OpenApiSchema = { description: response.description };
+    if (response.schema !== undefined) {
+      entry.content = { "application/json": { schema: toOpenApiSchema(response.schema) } };
+    } else if (response.text) {
+      entry.content = { "text/plain": { schema: { type: "string" } } };
+    } else if (Number(status) >= 400) {
+      entry.content = { "application/json": { schema: errorRef } };
+    }
+    responses[status] = entry;
+  }
+  for (const [status, description] of Object.entries(COMMON_ERRORS)) {
+    if (status === "413" || status === "415") {
+      if (route.body === undefined) continue;
+    }
+    responses[status] ??= { description, content: { "application/json": { schema: errorRef } } };
+  }
+  const op: OpenApiSchema = {
+    tags: [route.tag],
+    summary: route.summary,
+    description: `Served when restServer.endpointsEnable.${route.endpoint} is true (otherwise 404).`,
+    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query")],
+    responses,
+  };
+  if (route.body !== undefined) {
+    op.requestBody = {
+      required: true,
+      content: { "application/json": { schema: toOpenApiSchema(route.body) } },
+    };
+  }
+  return op;
+}
+
+export function buildRestOpenApi(routes: readonly RouteSpec[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, OpenApiSchema>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: "Steward management REST API",
+      version,
+      description:
+        "Management API (/v4). Errors are {statusCode, error, message}. POST with X-HTTP-Method-Override: PUT or DELETE " +
+        "is handled as that method.",
+    },
+    paths,
+    components: {
+      schemas: { Error: toOpenApiSchema(ErrorSchema) },
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    },
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A browsable page: every operation with its parameters, body schema and responses. */
+export function renderDocumentationPage(document: Record<string, unknown>): string {
+  const info = document.info as { title: string; version: string; description: string };
+  const paths = document.paths as Record<string, Record<string, OpenApiSchema>>;
+  const sections: string[] = [];
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(operations)) {
+      const parameterList = (op.parameters as OpenApiSchema[])
+        .map(
+          (p) =>
+            `<li><code>${escapeHtml(String(p.name))}</code> (${escapeHtml(String(p.in))}${p.required ? ", required" : ""})</li>`,
+        )
+        .join("");
+      const body = op.requestBody
+        ? `<h4>Request body</h4><pre>${escapeHtml(JSON.stringify((op.requestBody as OpenApiSchema).content, null, 2))}</pre>`
+        : "";
+      const responses = Object.entries(op.responses as Record<string, OpenApiSchema>)
+        .map(([status, response]) => `<li><b>${status}</b> ${escapeHtml(String(response.description))}</li>`)
+        .join("");
+      sections.push(
+        `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>` +
+          `<p>${escapeHtml(String(op.summary))}</p><p><i>${escapeHtml(String(op.description))}</i></p>` +
+          (parameterList ? `<h4>Parameters</h4><ul>${parameterList}</ul>` : "") +
+          body +
+          `<h4>Responses</h4><ul>${responses}</ul></section>`,
+      );
+    }
+  }
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)}</title></head>` +
+    `<body><h1>${escapeHtml(info.title)} ${escapeHtml(info.version)}</h1><p>${escapeHtml(info.description)}</p>` +
+    `<p>Machine-readable: <a href="/documentation/json">/documentation/json</a> (OpenAPI 3.0)</p>` +
+    `${sections.join("\n")}</body></html>`
+  );
+}

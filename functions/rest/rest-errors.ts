@@ -1,0 +1,86 @@
+/**
+ * The REST API's error answers (CONTRACT §5): `{statusCode, error, message}` with the reason
+ * phrase as `error`, and the one place where typed errors from core become HTTP statuses.
+ * Errors not listed here (store I/O failures, bugs) reach the app's onError: 500 without internals.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { InvalidDigitError } from "../../core/base-conversion/base-conversion.ts";
+import {
+  FilePermissionError,
+  InvalidPathError,
+  PathNotApprovedError,
+  SourceNotFoundError,
+  TargetExistsError,
+} from "../../core/files/errors.ts";
+import { KeyLimitExceededError } from "../../core/kv/errors.ts";
+import { InvalidTopicError } from "../../core/messaging/errors.ts";
+import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
+import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
+import type { HttpProblem } from "../http/problem.ts";
+
+export const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+/** Request members that fail their schema (400). */
+export class RequestValidationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RequestValidationError";
+  }
+}
+
+/** A namespace or key that does not exist (404). */
+export class ResourceNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResourceNotFoundError";
+  }
+}
+
+export function formatRestError(c: Context, problem: HttpProblem): Response {
+  const statusCode = problem.status;
+  return c.json(
+    { statusCode, error: REASON_PHRASES[statusCode] ?? "Error", message: problem.reason },
+    statusCode as ContentfulStatusCode,
+  );
+}
+
+const BY_STATUS: readonly [HttpProblem["status"], readonly (abstract new (...args: never[]) => Error)[]][] = [
+  [
+    400,
+    [
+      RequestValidationError,
+      InvalidDigitError,
+      KeyLimitExceededError,
+      InvalidScheduleError,
+      InvalidPathError,
+      InvalidTopicError,
+    ],
+  ],
+  [403, [PathNotApprovedError, FilePermissionError]],
+  [404, [ResourceNotFoundError, ScheduleNotFoundError, SourceNotFoundError]],
+  [409, [TargetExistsError]],
+  [502, [UpstreamError]],
+  [503, [FeatureDisabledError]],
+];
+
+/** The HTTP problem for a known error, or undefined (→ 500 by the app's error handler). */
+export function problemOf(error: unknown): HttpProblem | undefined {
+  if (!(error instanceof Error)) return undefined;
+  for (const [status, classes] of BY_STATUS) {
+    if (classes.some((errorClass) => error instanceof errorClass)) return { status, reason: error.message };
+  }
+  return undefined;
+}

@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../../../core/config/index.ts";
+import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import { createSteppingClock } from "../../../helpers/stepping-clock.ts";
+
+let t: RestTestApp;
+beforeAll(async () => {
+  t = await createRestTestApp();
+});
+afterAll(async () => {
+  await t.close();
+  await removeDir(t.dir);
+});
+
+function restConfig(restServer: Record<string, unknown>) {
+  const parsed = parseConfig({ Service: { restServer } });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.config.restServer;
+}
+
+describe("system endpoints", () => {
+  it("lists the served endpoint keys in config order", async () => {
+    const response = await t.app.request("/v4/configfile/endpointsenabled");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      "apiListEnabledEndpoints",
+      "ping",
+      "base62ToBase16",
+      "base16ToBase62",
+      "fileCopy",
+      "fileMove",
+      "fileDelete",
+      "createDirTableData",
+      "createDir",
+      "keyValueStore",
+      "scheduleCreate",
+      "scheduleGet",
+      "scheduleDelete",
+      "scheduleStart",
+      "scheduleStop",
+      "scheduleStatus",
+    ]);
+  });
+
+  it("omits enabled endpoints whose service is not wired (files in Lambda) and warns once", async () => {
+    const logger = recordingLogger();
+    const app = createApp({
+      config: restConfig({ endpointsEnable: { fileCopy: true, mqttPublishMessage: true } }),
+      logger,
+      clientIp: () => "x",
+    });
+    const listed = (await (await app.request("/v4/configfile/endpointsenabled")).json()) as string[];
+    expect(listed).not.toContain("fileCopy");
+    expect(listed).not.toContain("mqttPublishMessage");
+    expect((await app.request("/v4/filecopy", json("PUT", {}))).status).toBe(404);
+    const warned = String(logger.at("warn")[0]?.fields?.endpoints).split(",");
+    expect(warned).toEqual(expect.arrayContaining(["fileCopy", "mqttPublishMessage", "keyValueStore"]));
+  });
+
+  it("answers ping with the service version", async () => {
+    const response = await t.app.request("/v4/ping");
+    expect(await response.json()).toEqual({ response: PING_RESPONSE, serviceVersion: "15.0.0" });
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it.each([
+    [
+      "/v4/base62tobase16?base62=6DMW88LpSok9Z7P7hUK0wv7bF",
+      { base62: "6DMW88LpSok9Z7P7hUK0wv7bF", base16: "3199af08bfeeaf5d420f27ed9c01e74370077" },
+    ],
+    ["/v4/base16tobase62?base16=00ff", { base62: "47", base16: "00ff" }],
+    ["/v4/base62tobase16?base62=", { base62: "", base16: "0" }],
+  ])("converts %s", async (url, expected) => {
+    const response = await t.app.request(url);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(expected);
+  });
+
+  it.each([
+    ["/v4/base16tobase62?base16=ABCDEF", "Invalid base16 digit 'A'"],
+    ["/v4/base62tobase16?base62=a-b", "Invalid base62 digit '-'"],
+    ["/v4/base62tobase16", "querystring/base62: required"],
+    [`/v4/base16tobase62?base16=${"f".repeat(5000)}`, "querystring/base16: at most 4096 digits"],
+  ])("answers 400 for %s", async (url, message) => {
+    const response = await t.app.request(url);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ statusCode: 400, error: "Bad Request", message });
+  });
+
+  it("answers 404 in the error shape for a disabled endpoint and an unknown route", async () => {
+    const app = createApp({
+      config: restConfig({ endpointsEnable: { ping: false } }),
+      logger: recordingLogger(),
+    });
+    const response = await app.request("/v4/ping");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      statusCode: 404,
+      error: "Not Found",
+      message: "Route GET:/v4/ping not found",
+    });
+    expect((await t.app.request("/v4/nothing")).status).toBe(404);
+  });
+});
+
+describe("cross-cutting behaviour", () => {
+  it("requires the bearer token on /v4 when apiToken is set (401), comparing it exactly", async () => {
+    const app = createApp({ config: restConfig({ apiToken: "s3cret-token" }), logger: recordingLogger() });
+    const missing = await app.request("/v4/ping");
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ statusCode: 401, error: "Unauthorized", message: "Unauthorized" });
+    expect((await app.request("/v4/ping", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect(
+      (await app.request("/v4/ping", { headers: { authorization: "Bearer s3cret-token" } })).status,
+    ).toBe(200);
+    expect((await app.request("/documentation/json")).status).toBe(200);
+  });
+
+  it("refuses a browser origin not in restServer.cors.allowedOrigins with 403 and allows a listed one", async () => {
+    const app = createApp({
+      config: restConfig({ cors: { allowedOrigins: ["https://sense.example.com"] } }),
+      logger: recordingLogger(),
+    });
+    const refused = await app.request("/v4/ping", { headers: { origin: "https://evil.example.com" } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toBe("Forbidden");
+    const preflight = await app.request("/v4/keyvalues/ns", {
+      method: "OPTIONS",
+      headers: { origin: "https://sense.example.com", "access-control-request-method": "DELETE" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, PUT, DELETE, OPTIONS");
+  });
+
+  it("rate-limits per client IP with headers, then 429 with retry-after", async () => {
+    const clock = createSteppingClock(Date.UTC(2026, 0, 1, 0, 0, 30));
+    let ip = "198.51.100.1";
+    const app = createApp({
+      config: restConfig({ rateLimit: { enable: true, maxPerMinute: 2 } }),
+      logger: recordingLogger(),
+      clock,
+      clientIp: () => ip,
+    });
+    const first = await app.request("/v4/ping");
+    expect(first.headers.get("x-ratelimit-limit")).toBe("2");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("1");
+    expect(first.headers.get("x-ratelimit-reset")).toBe(String(Date.UTC(2026, 0, 1, 0, 1) / 1000));
+    await app.request("/v4/ping");
+    const limited = await app.request("/v4/ping");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(((await limited.json()) as { error: string }).error).toBe("Too Many Requests");
+    ip = "198.51.100.2";
+    expect((await app.request("/v4/ping")).status).toBe(200);
+  });
+
+  it("answers 415 for a non-JSON body, 400 for malformed JSON and 413 for a body over maxBodyBytes", async () => {
+    const small = await createRestTestApp({ restServer: { maxBodyBytes: 100 } });
+    const notJson = await small.app.request("/v4/keyvalues/ns", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "k=v",
+    });
+    expect(notJson.status).toBe(415);
+    expect(((await notJson.json()) as { error: string }).error).toBe("Unsupported Media Type");
+    const malformed = await small.app.request("/v4/keyvalues/ns", json("POST", '{"key": "k", '));
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({
+      statusCode: 400,
+      error: "Bad Request",
+      message: "Malformed JSON body",
+    });
+    const huge = await small.app.request(
+      "/v4/keyvalues/ns",
+      json("POST", { key: "k", value: "x".repeat(200) }),
+    );
+    expect(huge.status).toBe(413);
+    expect(await small.kv.listNamespaces()).toEqual([]);
+    await small.close();
+    await removeDir(small.dir);
+  });
+
+  it("honours X-HTTP-Method-Override: DELETE and PUT on POST, and refuses other overrides", async () => {
+    await t.kv.set("override", "a", "1");
+    const deleted = await t.app.request("/v4/keyvalues/override/a", {
+      method: "POST",
+      headers: { "x-http-method-override": "DELETE" },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await t.kv.get("override", "a")).toBeUndefined();
+    const created = await t.app.request(
+      "/v4/createdir",
+      json("POST", { directory: t.path("made", "by", "put") }),
+    );
+    expect(created.status).toBe(201);
+    const put = await t.app.request(
+      "/v4/schedules/stopall",
+      json("POST", {}, { "x-http-method-override": "put" }),
+    );
+    expect(put.status).toBe(200);
+    const refused = await t.app.request("/v4/ping", {
+      method: "POST",
+      headers: { "x-http-method-override": "GET" },
+    });
+    expect(refused.status).toBe(400);
+  });
+
+  it("logs requests at verbose without headers, query strings or bodies", async () => {
+    t.logger.entries.length = 0;
+    await t.app.request("/v4/keyvalues/ns/keyexists?key=secret-key", {
+      headers: { authorization: "Bearer tok" },
+    });
+    const entry = t.logger.entries.find((e) => e.message === "REST request");
+    expect(entry?.level).toBe("verbose");
+    expect(entry?.fields).toMatchObject({
+      method: "GET",
+      path: "/v4/keyvalues/ns/keyexists",
+      status: 200,
+      ip: "192.0.2.1",
+    });
+    expect(JSON.stringify(t.logger.entries)).not.toContain("secret-key");
+    expect(JSON.stringify(t.logger.entries)).not.toContain("Bearer tok");
+  });
+});
+
+describe("documentation", () => {
+  it("serves an OpenAPI 3.0 document generated from the request schemas", async () => {
+    const response = await t.app.request("/documentation/json");
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    };
+    expect(document.openapi).toMatch(/^3\.0\./);
+    expect(Object.keys(document.paths)).toContain("/v4/keyvalues/{namespace}");
+    expect(
+      document.paths["/v4/keyvalues/{namespace}"]?.post?.requestBody?.content["application/json"]?.schema,
+    ).toMatchObject({
+      type: "object",
+      required: ["key", "value"],
+      properties: {
+        key: { type: "string", minLength: 1 },
+        value: { type: "string" },
+        ttl: { type: "integer", minimum: 0 },
+      },
+    });
+    expect(document.paths["/v4/schedules"]?.post).toBeDefined();
+  });
+
+  it("serves a browsable HTML page listing every operation", async () => {
+    const response = await t.app.request("/documentation");
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain("<code>POST /v4/keyvalues/{namespace}</code>");
+    expect(html).toContain("<code>PUT /v4/filecopy</code>");
+    expect(html).not.toContain("<script");
+  });
+});
