@@ -64,6 +64,10 @@ export function describeIssues(where: string, issues: readonly v.BaseIssue<unkno
 
 function validate(schema: AnySchema | undefined, input: unknown, where: string): unknown {
   if (schema === undefined) return undefined;
+  // valibot's object() accepts arrays (typeof "object"); a JSON array is never an object body.
+  if (Array.isArray(input) && schema.type === "object") {
+    throw new RequestValidationError(`${where}: Invalid type: Expected Object but received Array`);
+  }
   const result = v.safeParse(schema, input);
   if (!result.success) throw new RequestValidationError(describeIssues(where, result.issues));
   return result.output;

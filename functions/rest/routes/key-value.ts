@@ -15,8 +15,16 @@ export const MAX_VALUE_BYTES = 256 * 1024;
 
 const byteLimited = (max: number, what: string) =>
   v.check<string, string>((text) => Buffer.byteLength(text) <= max, `${what} is longer than ${max} bytes`);
+/** Lone UTF-16 surrogates cannot be stored as UTF-8 (DynamoDB refuses them): 400, not 500. */
+const wellFormed = (what: string) =>
+  v.check<string, string>((text) => !/\p{Cs}/u.test(text), `${what} is not valid Unicode (lone surrogate)`);
 const Name = (what: string) =>
-  v.pipe(v.string(), v.minLength(1, `${what} must not be empty`), byteLimited(MAX_NAME_BYTES, what));
+  v.pipe(
+    v.string(),
+    v.minLength(1, `${what} must not be empty`),
+    byteLimited(MAX_NAME_BYTES, what),
+    wellFormed(what),
+  );
 
 const NamespaceParams = v.object({ namespace: Name("namespace") });
 const KeyParams = v.object({ namespace: Name("namespace"), key: Name("key") });
@@ -24,7 +32,7 @@ const KeyQuery = v.object({ key: Name("key") });
 const Entry = v.object({ namespace: v.string(), key: v.string(), value: v.string() });
 const SetBody = v.object({
   key: Name("key"),
-  value: v.pipe(v.string(), byteLimited(MAX_VALUE_BYTES, "value")),
+  value: v.pipe(v.string(), byteLimited(MAX_VALUE_BYTES, "value"), wellFormed("value")),
   ttl: v.optional(
     v.pipe(v.number(), v.integer("ttl must be an integer (ms)"), v.minValue(0, "ttl must be ≥ 0")),
   ),
