@@ -1,9 +1,55 @@
-/** The management REST API (/v4) function and its routes. */
+/**
+ * The management REST API (/v4) function and its routes: one function for every group but
+ * files (local only, CONTRACT §6), linked to the config secret, the key-value, schedule and
+ * rate-limit tables. Every PUT/DELETE path also gets a POST route so that
+ * `X-HTTP-Method-Override` reaches the function. The REST OpenAPI document is not routed here:
+ * `/documentation/json` on this API belongs to the ingest function (see the lead's notes).
+ */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
+import { rateLimitTable } from "./tables.ts";
+import { keyValueTable, scheduleTable } from "./tables-rest.ts";
 
-export const restRoutes = ["GET /v4/ping"] as const;
+export const restRoutes = [
+  "GET /v4/configfile/endpointsenabled",
+  "GET /v4/ping",
+  "GET /v4/base62tobase16",
+  "GET /v4/base16tobase62",
+  "GET /v4/keyvaluesnamespaces",
+  "GET /v4/keyvalues/{namespace}",
+  "POST /v4/keyvalues/{namespace}",
+  "DELETE /v4/keyvalues/{namespace}",
+  "GET /v4/keyvalues/{namespace}/keyexists",
+  "DELETE /v4/keyvalues/{namespace}/{key}",
+  "GET /v4/keylist/{namespace}",
+  "PUT /v4/mqttpublishmessage",
+  "POST /v4/observability/event",
+  "POST /v4/observability/metric",
+  "PUT /v4/chatpostmessage",
+  "GET /v4/schedules",
+  "POST /v4/schedules",
+  "GET /v4/schedules/status",
+  "PUT /v4/schedules/startall",
+  "PUT /v4/schedules/stopall",
+  "PUT /v4/schedules/{scheduleId}/start",
+  "PUT /v4/schedules/{scheduleId}/stop",
+  "DELETE /v4/schedules/{scheduleId}",
+] as const;
 
-export const restHandler = { ...functionDefaults, handler: "functions/rest/handler.handler" };
+/** POST twins of PUT/DELETE paths without a POST route of their own (X-HTTP-Method-Override). */
+export const methodOverrideRoutes = [
+  ...new Set(
+    restRoutes
+      .filter((route) => route.startsWith("PUT ") || route.startsWith("DELETE "))
+      .map((route) => `POST ${route.slice(route.indexOf(" ") + 1)}`)
+      .filter((route) => !(restRoutes as readonly string[]).includes(route)),
+  ),
+];
 
-for (const route of restRoutes) api.route(route, restHandler);
+export const restHandler = {
+  ...functionDefaults,
+  handler: "functions/rest/handler.handler",
+  link: [...functionDefaults.link, keyValueTable, scheduleTable, rateLimitTable],
+};
+
+for (const route of [...restRoutes, ...methodOverrideRoutes]) api.route(route, restHandler);

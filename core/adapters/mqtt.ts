@@ -16,6 +16,11 @@ export interface MqttPublisherOptions {
   reconnectPeriodMs?: number;
   /** Longest wait for the broker's acknowledgement (default 5000 ms). */
   publishTimeoutMs?: number;
+  /**
+   * How long a publish waits for a connection still being made (default 0: fail at once).
+   * Lambda sets it, since its first request arrives while the cold-start connection is opening.
+   */
+  connectWaitMs?: number;
 }
 
 const UPSTREAM = "mqtt broker";
@@ -44,10 +49,28 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
 
   const publishTimeoutMs = options.publishTimeoutMs ?? 5000;
 
+  /** Resolves true once connected, false after `waitMs`. */
+  function connected(waitMs: number): Promise<boolean> {
+    if (waitMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onConnect = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        client.off("connect", onConnect);
+        resolve(false);
+      }, waitMs);
+      client.once("connect", onConnect);
+    });
+  }
+
   return {
     async publish(topic, message) {
       assertPublishTopic(topic);
-      if (!client.connected) throw new UpstreamError(UPSTREAM, `Not connected to the MQTT broker at ${url}`);
+      if (!client.connected && !(await connected(options.connectWaitMs ?? 0))) {
+        throw new UpstreamError(UPSTREAM, `Not connected to the MQTT broker at ${url}`);
+      }
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           reject(

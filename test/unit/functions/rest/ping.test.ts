@@ -1,9 +1,7 @@
-import type { APIGatewayProxyResultV2 } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
 import { type HttpListener, startHttpListener } from "../../../../local/http-listener.ts";
-import { apiGatewayEvent, lambdaContext } from "../../../helpers/api-gateway-event.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 function restConfig(endpointsEnable: Record<string, boolean> = {}) {
@@ -49,18 +47,6 @@ describe("GET /v4/ping", () => {
       expect(await response.json()).toEqual(expectedPing);
     });
   });
-
-  it("answers through the Lambda handler with an API Gateway v2 event", async () => {
-    process.env.SST_RESOURCE_StewardConfig = JSON.stringify({
-      type: "sst.sst.Secret",
-      value: "Service:\n  logLevel: warn\n  restServer:\n    endpointsEnable:\n      ping: true\n",
-    });
-    const { handler } = await import("../../../../functions/rest/handler.ts");
-    const result = (await handler(
-      apiGatewayEvent({ method: "GET", path: "/v4/ping" }),
-      lambdaContext,
-    )) as Exclude<APIGatewayProxyResultV2, string>;
-    expect(result.statusCode).toBe(200);
-    expect(JSON.parse(result.body ?? "")).toEqual(expectedPing);
-  });
+  // The Lambda path (handler.ts with its linked tables) is covered by
+  // test/integration/functions/rest/lambda-handler.test.ts.
 });

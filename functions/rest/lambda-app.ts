@@ -1,0 +1,63 @@
+/**
+ * The REST app as the Lambda runs it — one function for every group except files:
+ * key-value entries and schedules in DynamoDB (shared with an on-prem agent that fires the
+ * schedules; Lambda never fires them, so schedule status is derived from the stored states),
+ * rate-limit counters in DynamoDB (shared by all instances), the client IP from API Gateway.
+ * Files are not wired: the approved directories live on the on-prem servers, not in a Lambda's
+ * ephemeral /tmp, so those endpoints are neither served nor listed here (CONTRACT §6).
+ * Separate from handler.ts so tests run it against dynalite.
+ */
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { Hono } from "hono";
+import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-value-store.ts";
+import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
+import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { lambdaClientIp } from "../http/lambda-client-ip.ts";
+import { createApp } from "./app.ts";
+import { buildChatPoster, buildObservabilityPoster, buildPublisher } from "./outbound-services.ts";
+
+export interface LambdaRestAppOptions {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  dynamo: DynamoDBClient;
+  keyValueTable: string;
+  scheduleTable: string;
+  rateLimitTable: string;
+}
+
+/** A Lambda's first request may arrive while the broker connection is still opening. */
+const LAMBDA_BROKER_CONNECT_WAIT_MS = 3000;
+
+export function createLambdaRestApp(options: LambdaRestAppOptions): Hono {
+  const { config, logger, clock, dynamo } = options;
+  const endpoints = config.restServer.endpointsEnable;
+  const scheduleStore = createDynamoScheduleStore({ client: dynamo, tableName: options.scheduleTable });
+  return createApp({
+    config: config.restServer,
+    logger,
+    clock,
+    clientIp: lambdaClientIp,
+    rateLimitStore: createDynamoRateLimitStore({ client: dynamo, tableName: options.rateLimitTable }),
+    services: {
+      keyValues: createDynamoKeyValueStore({
+        client: dynamo,
+        tableName: options.keyValueTable,
+        clock,
+        maxKeysPerNamespace: config.keyValueStore.maxKeysPerNamespace,
+      }),
+      schedules: createScheduleManager({ store: scheduleStore, clock }),
+      // Outbound clients are built only when their endpoint is on (no idle broker connection).
+      ...(endpoints.mqttPublishMessage
+        ? { publisher: buildPublisher(config, logger, { connectWaitMs: LAMBDA_BROKER_CONNECT_WAIT_MS }) }
+        : {}),
+      ...(endpoints.observabilityEvent || endpoints.observabilityMetric
+        ? { observability: buildObservabilityPoster(config, clock, logger) }
+        : {}),
+      ...(endpoints.chatPostMessage ? { chat: buildChatPoster(config) } : {}),
+    },
+  });
+}

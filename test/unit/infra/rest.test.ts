@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { buildRestOpenApi } from "../../../functions/rest/openapi.ts";
+import { createRestTestApp, removeDir } from "../../helpers/rest-app.ts";
+import { installSstStub, type RecordedResource, type SstStub } from "../../helpers/sst-stub.ts";
+
+describe("infra/rest.ts", () => {
+  let stub: SstStub;
+  let routes: Map<unknown, unknown>;
+
+  beforeAll(async () => {
+    stub = installSstStub("test");
+    // Computed specifier: infra files are evaluated under the SST stub, not type-checked here.
+    const modulePath = "../../../infra/rest.ts";
+    await import(modulePath);
+    const api = stub.find("aws.ApiGatewayV2", "Api");
+    routes = new Map(
+      api.calls.filter((call) => call.method === "route").map((call) => [call.args[0], call.args[1]]),
+    );
+  });
+  afterAll(() => stub.uninstall());
+
+  it("defines the key-value table (pk/sk, TTL on expiresAt) and the schedule table (id)", () => {
+    expect(stub.find("aws.Dynamo", "KeyValueTable").args).toEqual({
+      fields: { pk: "string", sk: "string" },
+      primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+      ttl: "expiresAt",
+    });
+    expect(stub.find("aws.Dynamo", "ScheduleTable").args).toEqual({
+      fields: { id: "string" },
+      primaryIndex: { hashKey: "id" },
+    });
+  });
+
+  it("routes exactly the app's non-file operations, plus POST twins for method override", async () => {
+    const t = await createRestTestApp({
+      services: {
+        publisher: { publish: async () => {}, close: async () => {} },
+        observability: {
+          postEvent: async () => ({ observabilityResultCode: "202", observabilityResultText: "" }),
+          postMetric: async () => ({ observabilityResultCode: "202", observabilityResultText: "" }),
+        },
+        chat: { postMessage: async () => {} },
+      },
+    });
+    const document = (await (await t.app.request("/documentation/json")).json()) as ReturnType<
+      typeof buildRestOpenApi
+    >;
+    await t.close();
+    await removeDir(t.dir);
+    const appRoutes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const fileRoutes = [
+      "PUT /v4/filecopy",
+      "PUT /v4/filemove",
+      "DELETE /v4/filedelete",
+      "POST /v4/createdirqvd",
+      "POST /v4/createdir",
+    ];
+    const expected = appRoutes.filter((route) => !fileRoutes.includes(route));
+    const routed = [...routes.keys()] as string[];
+    expect(routed.filter((route) => expected.includes(route)).sort()).toEqual([...expected].sort());
+    const twins = routed.filter((route) => !expected.includes(route));
+    expect(twins.sort()).toEqual(
+      [
+        "POST /v4/chatpostmessage",
+        "POST /v4/keyvalues/{namespace}/{key}",
+        "POST /v4/mqttpublishmessage",
+        "POST /v4/schedules/startall",
+        "POST /v4/schedules/stopall",
+        "POST /v4/schedules/{scheduleId}",
+        "POST /v4/schedules/{scheduleId}/start",
+        "POST /v4/schedules/{scheduleId}/stop",
+      ].sort(),
+    );
+  });
+
+  it("runs every route on the REST handler, Node 20, linked to config, kv, schedule and rate-limit tables", () => {
+    for (const handler of routes.values()) {
+      const fn = handler as { handler: string; runtime: string; link: RecordedResource[] };
+      expect(fn).toMatchObject({ handler: "functions/rest/handler.handler", runtime: "nodejs20.x" });
+      expect(fn.link.map((linked) => `${linked.kind} ${linked.name}`)).toEqual([
+        "Secret StewardConfig",
+        "aws.Dynamo KeyValueTable",
+        "aws.Dynamo ScheduleTable",
+        "aws.Dynamo RateLimitTable",
+      ]);
+    }
+  });
+});
