@@ -8,7 +8,7 @@
  * service it needs was wired (files are not wired in Lambda): otherwise 404, and it is not listed
  * by GET /v4/configfile/endpointsenabled.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { ChatPoster } from "../../core/chat/chat.ts";
 import { ENDPOINT_KEYS, type EndpointKey, type RestServerConfig } from "../../core/config/index.ts";
@@ -24,10 +24,10 @@ import { cors } from "../http/cors.ts";
 import { errorHandler } from "../http/error-handler.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
-import { securityHeaders } from "../http/security-headers.ts";
 import { methodOverride } from "./method-override.ts";
 import { buildRestOpenApi, renderDocumentationPage } from "./openapi.ts";
 import { requestLog } from "./request-log.ts";
+import { restSecurityHeaders } from "./respond.ts";
 import { formatRestError } from "./rest-errors.ts";
 import { type RouteSpec, registerRoute } from "./route.ts";
 import { fileRoutes } from "./routes/files.ts";
@@ -148,9 +148,11 @@ export function createApp(deps: RestAppDeps): Hono {
     formatRestError(c, { status: 404, reason: `Route ${c.req.method}:${c.req.path} not found` }),
   );
 
-  app.use("*", methodOverride(app));
-  app.use("*", requestLog({ logger, clock, clientIp }));
-  app.use("*", securityHeaders());
+  // POST only: GETs skip the check entirely (every middleware layer costs a little per request).
+  app.post("*", methodOverride(app));
+  // The level is fixed at start (config / --log-level), so the log layer exists only when used.
+  if (logger.isLevelEnabled("verbose")) app.use("*", requestLog({ logger, clock, clientIp }));
+  app.use("*", restSecurityHeaders());
   app.use(
     "*",
     cors({
@@ -166,15 +168,10 @@ export function createApp(deps: RestAppDeps): Hono {
     );
     app.use("*", rateLimit({ limiter, clientIp, clock, formatError: formatRestError }));
   }
-  app.use(
-    "/v4/*",
-    bearerAuth({
-      token: config.apiToken,
-      formatError: formatRestError,
-      logger,
-      clientIp,
-    }) as MiddlewareHandler,
-  );
+  // Registered only with a token: an always-passing middleware would still cost every request.
+  if (config.apiToken !== "") {
+    app.use("/v4/*", bearerAuth({ token: config.apiToken, formatError: formatRestError, logger, clientIp }));
+  }
 
   const routes = routesFor(services, served);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });

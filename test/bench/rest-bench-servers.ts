@@ -4,7 +4,8 @@
  * app as `npm start` serves it — @hono/node-server, the durable WAL key-value store in a temp
  * dir, schedules on YAML — with the rate limit off (the load generator is one IP and would be
  * limited after 600 requests) and the logger at `info` with no sink (no per-request line at
- * that level). Prints `{"baseline": port, "steward": port, "dir": path}` on stdout.
+ * that level), plus (3) the trivial server sending Steward's response headers, to show how much
+ * of the gap is bytes on the wire. Prints the ports and the temp dir as JSON on stdout.
  */
 
 import { mkdtemp } from "node:fs/promises";
@@ -21,6 +22,7 @@ import { createScheduleManager } from "../../core/schedules/schedule-manager.ts"
 import { startScheduler } from "../../core/schedules/scheduler.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
+import { SECURITY_HEADERS } from "../../functions/http/security-headers.ts";
 import { createApp } from "../../functions/rest/app.ts";
 import { startHttpListener } from "../../local/http-listener.ts";
 
@@ -36,6 +38,21 @@ const baseline = createServer((req, res) => {
   });
 });
 await new Promise<void>((resolve) => baseline.listen(0, "127.0.0.1", resolve));
+
+/** The same trivial server, but sending the response headers Steward sends (security headers). */
+const sameHeaders = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    const body = JSON.stringify({ response: "ok", value: "v" });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    });
+    res.end(body);
+  });
+});
+await new Promise<void>((resolve) => sameHeaders.listen(0, "127.0.0.1", resolve));
 
 const parsed = parseConfig({ Service: { restServer: { rateLimit: { enable: false } } } });
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
@@ -65,8 +82,9 @@ const app = createApp({
 const steward = await startHttpListener({ name: "REST API", app, host: "127.0.0.1", port: 0, logger });
 await kv.set("bench", "key", "value");
 
+const portOf = (server: typeof baseline) => (server.address() as AddressInfo).port;
 process.stdout.write(
-  `${JSON.stringify({ baseline: (baseline.address() as AddressInfo).port, steward: steward.port, dir })}\n`,
+  `${JSON.stringify({ baseline: portOf(baseline), sameHeaders: portOf(sameHeaders), steward: steward.port, dir })}\n`,
 );
 process.on("SIGTERM", () => {
   void (async () => {
@@ -74,6 +92,7 @@ process.on("SIGTERM", () => {
     await scheduler.stop();
     await kv.close();
     baseline.close();
+    sameHeaders.close();
     process.exit(0);
   })();
 });

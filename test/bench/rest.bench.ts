@@ -3,8 +3,10 @@
  *   GET /v4/ping ≥ 0.6×, GET /v4/keyvalues/{ns}?key= ≥ 0.5×, POST /v4/keyvalues/{ns} (durable:
  *   acknowledged after fdatasync) ≥ 0.3×.
  * Both servers run in one child process (rest-bench-servers.ts); autocannon drives them from
- * this process, one scenario at a time, baseline first. `BENCH_SECONDS` (default 5) and
- * `BENCH_CONNECTIONS` (default 50) tune the runs.
+ * this process, one scenario at a time. The machine is shared, so throughput drifts between
+ * runs: each scenario alternates baseline and Steward for `BENCH_ROUNDS` (default 3) rounds of
+ * `BENCH_SECONDS` (default 3) and reports the median of the per-round ratios.
+ * `BENCH_CONNECTIONS` (default 50) sets the concurrency.
  */
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -16,12 +18,16 @@ interface Figure {
   baselineRps: number;
   stewardRps: number;
   ratio: number;
+  /** Against the trivial server sending the same response headers (security headers). */
+  sameHeadersRps: number;
+  ratioSameHeaders: number;
   target: number;
   stewardP99Ms: number;
   stewardNon2xx: number;
 }
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 async function startServers() {
@@ -36,7 +42,7 @@ async function startServers() {
     child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
     createInterface({ input: child.stdout }).once("line", resolve);
   });
-  const ports = JSON.parse(line) as { baseline: number; steward: number; dir: string };
+  const ports = JSON.parse(line) as { baseline: number; sameHeaders: number; steward: number; dir: string };
   return {
     ...ports,
     async stop() {
@@ -48,7 +54,13 @@ async function startServers() {
   };
 }
 
-async function measure(url: string, options: { method?: string; body?: (i: number) => string }) {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function measure(
+  url: string,
+  options: { method?: string; body?: (i: number) => string },
+  warmUp: boolean,
+) {
   let counter = 0;
   const request =
     options.body === undefined
@@ -59,7 +71,7 @@ async function measure(url: string, options: { method?: string; body?: (i: numbe
           setupRequest: (req: object) => ({ ...req, body: options.body!(counter++) }),
         };
   // A short warm-up so JIT and connection set-up do not count.
-  await autocannon({ url, connections, duration: 1, requests: [request] });
+  if (warmUp) await autocannon({ url, connections, duration: 1, requests: [request] });
   return autocannon({ url, connections, duration: seconds, requests: [request] });
 }
 
@@ -79,21 +91,41 @@ export async function run(): Promise<Record<string, Figure>> {
   const figures: Record<string, Figure> = {};
   try {
     for (const [name, path, target, options] of scenarios) {
-      const baseline = await measure(`${base(servers.baseline)}${path}`, options);
-      const steward = await measure(`${base(servers.steward)}${path}`, options);
+      const baselineRps: number[] = [];
+      const stewardRps: number[] = [];
+      const ratios: number[] = [];
+      const sameHeadersRps: number[] = [];
+      const sameHeadersRatios: number[] = [];
+      let p99 = 0;
+      let failures = 0;
+      for (let round = 0; round < rounds; round++) {
+        const baseline = await measure(`${base(servers.baseline)}${path}`, options, round === 0);
+        const steward = await measure(`${base(servers.steward)}${path}`, options, round === 0);
+        const same = await measure(`${base(servers.sameHeaders)}${path}`, options, round === 0);
+        sameHeadersRps.push(same.requests.average);
+        sameHeadersRatios.push(steward.requests.average / same.requests.average);
+        baselineRps.push(baseline.requests.average);
+        stewardRps.push(steward.requests.average);
+        ratios.push(steward.requests.average / baseline.requests.average);
+        p99 = Math.max(p99, steward.latency.p99);
+        failures += steward.non2xx + steward.errors;
+      }
       const figure = {
-        baselineRps: Math.round(baseline.requests.average),
-        stewardRps: Math.round(steward.requests.average),
-        ratio: Number((steward.requests.average / baseline.requests.average).toFixed(2)),
+        baselineRps: Math.round(median(baselineRps)),
+        stewardRps: Math.round(median(stewardRps)),
+        ratio: Number(median(ratios).toFixed(2)),
+        sameHeadersRps: Math.round(median(sameHeadersRps)),
+        ratioSameHeaders: Number(median(sameHeadersRatios).toFixed(2)),
         target,
-        stewardP99Ms: steward.latency.p99,
-        stewardNon2xx: steward.non2xx + steward.errors,
+        stewardP99Ms: p99,
+        stewardNon2xx: failures,
       };
       figures[name] = figure;
       console.log(
         `${name.padEnd(36)} baseline ${String(figure.baselineRps).padStart(6)} req/s  steward ${String(figure.stewardRps).padStart(6)} req/s  ` +
           `ratio ${figure.ratio.toFixed(2)}× (target ≥ ${target}×) ${figure.ratio >= target ? "ok" : "BELOW TARGET"}  ` +
-          `p99 ${figure.stewardP99Ms} ms  non-2xx ${figure.stewardNon2xx}`,
+          `p99 ${figure.stewardP99Ms} ms  non-2xx ${figure.stewardNon2xx}  ` +
+          `| vs same headers ${figure.sameHeadersRps} req/s: ${figure.ratioSameHeaders.toFixed(2)}×`,
       );
     }
   } finally {

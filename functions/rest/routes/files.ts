@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import type { FileOperations } from "../../../core/files/file-operations.ts";
+import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
 const Path = (what: string) => v.pipe(v.string(), v.minLength(1, `${what} must not be empty`));
@@ -44,7 +45,7 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         404: { description: "fromFile does not exist" },
         409: { description: "toFile exists and overwrite is false" },
       },
-      handler: async ({ body }, c) => c.json(await files.copy(body), 201),
+      handler: async ({ body }) => jsonResponse(await files.copy(body), 201),
     }),
     defineRoute({
       method: "PUT",
@@ -59,7 +60,7 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         404: { description: "fromFile does not exist" },
         409: { description: "toFile exists and overwrite is false" },
       },
-      handler: async ({ body }, c) => c.json(await files.move(body), 201),
+      handler: async ({ body }) => jsonResponse(await files.move(body), 201),
     }),
     defineRoute({
       method: "DELETE",
@@ -73,9 +74,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         ...errors,
         404: { description: "The file does not exist" },
       },
-      handler: async ({ body }, c) => {
+      handler: async ({ body }) => {
         await files.delete(body.deleteFile);
-        return c.json({});
+        return jsonResponse({});
       },
     }),
     defineRoute({
@@ -90,9 +91,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         ...errors,
         503: { description: "No table-data directory configured" },
       },
-      handler: async ({ body }, c) => {
+      handler: async ({ body }) => {
         await files.createDirTableData(body.directory);
-        return c.json({ directory: body.directory }, 201);
+        return jsonResponse({ directory: body.directory }, 201);
       },
     }),
     defineRoute({
@@ -103,9 +104,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
       summary: "Creates a directory anywhere the service may write (spec); nothing happens if it exists",
       body: NonEmptyDirectoryBody,
       responses: { 201: { description: "Created or already there", schema: DirectoryBody }, ...errors },
-      handler: async ({ body }, c) => {
+      handler: async ({ body }) => {
         await files.createDir(body.directory);
-        return c.json({ directory: body.directory }, 201);
+        return jsonResponse({ directory: body.directory }, 201);
       },
     }),
   ];

@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import type { KeyValueStore } from "../../../core/ports.ts";
+import { emptyResponse, jsonResponse } from "../respond.ts";
 import { ResourceNotFoundError } from "../rest-errors.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
@@ -55,7 +56,7 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       tag,
       summary: "All namespaces",
       responses: { 200: { description: "Namespace names", schema: v.array(v.string()) } },
-      handler: async (_input, c) => c.json(await kv.listNamespaces()),
+      handler: async () => jsonResponse(await kv.listNamespaces()),
     }),
     defineRoute({
       method: "GET",
@@ -66,13 +67,13 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       params: NamespaceParams,
       query: KeyQuery,
       responses: { 200: { description: "The entry", schema: Entry }, 404: notFound },
-      handler: async ({ params, query }, c) => {
+      handler: async ({ params, query }) => {
         const value = await kv.get(params.namespace, query.key);
         if (value === undefined) {
           if ((await kv.listKeys(params.namespace)) === undefined) throw namespaceMissing(params.namespace);
           throw keyMissing(params.namespace, query.key);
         }
-        return c.json({ namespace: params.namespace, key: query.key, value });
+        return jsonResponse({ namespace: params.namespace, key: query.key, value });
       },
     }),
     defineRoute({
@@ -87,10 +88,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
         201: { description: "Stored", schema: v.object({ ...Entry.entries, ttl: v.number() }) },
         400: { description: "Invalid input or key limit of the namespace reached" },
       },
-      handler: async ({ params, body }, c) => {
+      handler: async ({ params, body }) => {
         const ttl = body.ttl ?? 0;
         await kv.set(params.namespace, body.key, body.value, ttl);
-        return c.json({ namespace: params.namespace, key: body.key, value: body.value, ttl }, 201);
+        return jsonResponse({ namespace: params.namespace, key: body.key, value: body.value, ttl }, 201);
       },
     }),
     defineRoute({
@@ -101,9 +102,9 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "Deletes a namespace and all its keys",
       params: NamespaceParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
-      handler: async ({ params }, c) => {
+      handler: async ({ params }) => {
         if (!(await kv.deleteNamespace(params.namespace))) throw namespaceMissing(params.namespace);
-        return c.body(null, 204);
+        return emptyResponse();
       },
     }),
     defineRoute({
@@ -120,10 +121,13 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
           schema: v.object({ keyExists: v.boolean(), keyValue: v.partial(Entry) }),
         },
       },
-      handler: async ({ params, query }, c) => {
+      handler: async ({ params, query }) => {
         const value = await kv.get(params.namespace, query.key);
-        if (value === undefined) return c.json({ keyExists: false, keyValue: {} });
-        return c.json({ keyExists: true, keyValue: { namespace: params.namespace, key: query.key, value } });
+        if (value === undefined) return jsonResponse({ keyExists: false, keyValue: {} });
+        return jsonResponse({
+          keyExists: true,
+          keyValue: { namespace: params.namespace, key: query.key, value },
+        });
       },
     }),
     defineRoute({
@@ -134,12 +138,12 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "Deletes a key",
       params: KeyParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
-      handler: async ({ params }, c) => {
+      handler: async ({ params }) => {
         if (!(await kv.deleteKey(params.namespace, params.key))) {
           if ((await kv.listKeys(params.namespace)) === undefined) throw namespaceMissing(params.namespace);
           throw keyMissing(params.namespace, params.key);
         }
-        return c.body(null, 204);
+        return emptyResponse();
       },
     }),
     defineRoute({
@@ -156,10 +160,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
         },
         404: notFound,
       },
-      handler: async ({ params }, c) => {
+      handler: async ({ params }) => {
         const keys = await kv.listKeys(params.namespace);
         if (keys === undefined) throw namespaceMissing(params.namespace);
-        return c.json({ namespace: params.namespace, keys: keys.map((key) => ({ key })) });
+        return jsonResponse({ namespace: params.namespace, keys: keys.map((key) => ({ key })) });
       },
     }),
   ];

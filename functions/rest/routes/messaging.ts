@@ -7,6 +7,7 @@ import * as v from "valibot";
 import type { ChatPoster } from "../../../core/chat/chat.ts";
 import type { ObservabilityPoster } from "../../../core/observability/observability.ts";
 import type { MessagePublisher } from "../../../core/ports.ts";
+import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
 /** The observability platform's limits: names ≤ 255 characters, string values ≤ 4096. */
@@ -69,9 +70,9 @@ export function brokerRoutes(publisher: MessagePublisher): RouteSpec[] {
         400: { description: "Bad topic" },
         ...upstream,
       },
-      handler: async ({ body }, c) => {
+      handler: async ({ body }) => {
         await publisher.publish(body.topic, body.message);
-        return c.json({ topic: body.topic, message: body.message }, 201);
+        return jsonResponse({ topic: body.topic, message: body.message }, 201);
       },
     }),
   ];
@@ -87,7 +88,7 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts an event to every configured destination account",
       body: EventBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }, c) => c.json(await poster.postEvent(defined(body)), 202),
+      handler: async ({ body }) => jsonResponse(await poster.postEvent(defined(body)), 202),
     }),
     defineRoute({
       method: "POST",
@@ -97,7 +98,7 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts a gauge metric to every configured destination account",
       body: MetricBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }, c) => c.json(await poster.postMetric(defined(body)), 202),
+      handler: async ({ body }) => jsonResponse(await poster.postMetric(defined(body)), 202),
     }),
   ];
 }
@@ -112,10 +113,10 @@ export function chatRoutes(chat: ChatPoster): RouteSpec[] {
       summary: "Posts a message to the configured chat webhook",
       body: ChatBody,
       responses: { 201: { description: "Posted", schema: ChatBody }, ...upstream },
-      handler: async ({ body }, c) => {
+      handler: async ({ body }) => {
         const message = defined(body);
         await chat.postMessage(message);
-        return c.json(message, 201);
+        return jsonResponse(message, 201);
       },
     }),
   ];

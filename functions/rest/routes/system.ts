@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { base16ToBase62, base62ToBase16 } from "../../../core/base-conversion/base-conversion.ts";
 import type { EndpointKey } from "../../../core/config/index.ts";
 import { SERVICE_VERSION } from "../../../core/version.ts";
+import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
 export const PING_RESPONSE = "Steward reporting for duty";
@@ -23,7 +24,7 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
       tag: "System",
       summary: "Keys (as in the config file) of the endpoints this instance serves",
       responses: { 200: { description: "Enabled endpoint keys", schema: v.array(v.string()) } },
-      handler: (_input, c) => c.json(enabledEndpoints()),
+      handler: () => jsonResponse(enabledEndpoints()),
     }),
     defineRoute({
       method: "GET",
@@ -34,7 +35,7 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
       responses: {
         200: { description: "Alive", schema: v.object({ response: v.string(), serviceVersion: v.string() }) },
       },
-      handler: (_input, c) => c.json({ response: PING_RESPONSE, serviceVersion: SERVICE_VERSION }),
+      handler: () => jsonResponse({ response: PING_RESPONSE, serviceVersion: SERVICE_VERSION }),
     }),
     defineRoute({
       method: "GET",
@@ -47,9 +48,9 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
         200: { description: "Both forms", schema: Conversion },
         400: { description: "Bad digit" },
       },
-      handler: ({ query }, c) => {
+      handler: ({ query }) => {
         const base62 = String(query.base62);
-        return c.json({ base62, base16: base62ToBase16(base62) });
+        return jsonResponse({ base62, base16: base62ToBase16(base62) });
       },
     }),
     defineRoute({
@@ -63,9 +64,9 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
         200: { description: "Both forms", schema: Conversion },
         400: { description: "Bad digit" },
       },
-      handler: ({ query }, c) => {
+      handler: ({ query }) => {
         const base16 = String(query.base16);
-        return c.json({ base62: base16ToBase62(base16), base16 });
+        return jsonResponse({ base62: base16ToBase62(base16), base16 });
       },
     }),
   ];

@@ -225,6 +225,23 @@ describe("cross-cutting behaviour", () => {
   });
 });
 
+describe("security headers", () => {
+  it.each([
+    ["a route answer", "/v4/ping", {}],
+    ["a validation error", "/v4/base16tobase62?base16=XYZ", {}],
+    ["an unknown route", "/v4/nothing", {}],
+    ["a 204", "/v4/keyvalues/none", { method: "DELETE" }],
+    ["the documentation page", "/documentation", {}],
+  ] as const)("are on %s", async (_name, url, init) => {
+    const response = await t.app.request(url, init);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+});
+
 describe("documentation", () => {
   it("serves an OpenAPI 3.0 document generated from the request schemas", async () => {
     const response = await t.app.request("/documentation/json");
