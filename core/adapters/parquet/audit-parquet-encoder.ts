@@ -40,7 +40,8 @@ export const auditParquetEncoder: TableFileEncoder = {
     try {
       const schema = schemaFromColumnData({ columnData, schemaOverrides: { timestamp: timestampElement } });
       const buffer = parquetWriteBuffer({
-        columnData,
+        // hyparquet-writer takes either typed columns or a schema: the schema carries the types.
+        columnData: columnData.map(({ name, data }) => ({ name, data })),
         schema,
         codec: "SNAPPY",
         createdBy: `${SERVICE_NAME} ${SERVICE_VERSION}`,
