@@ -3,13 +3,14 @@
  * `maxBatchSize` events are buffered or `writeFrequency` ms after the first buffered event,
  * whichever comes first (`writeFrequency: 0` = every event; CONTRACT §4). A failed batch stays
  * and is written again with exponential backoff; failures are logged and counted, never dropped.
+ * Events a destination refuses as data are logged with their ids and counted as rejected.
  * `stop()` flushes everything; if the destination stays down past `stopTimeoutMs` it rejects
  * with UnwrittenEventsError naming how many events were not written.
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Service, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
-import type { AuditBatch, DestinationWriter } from "./destination-writer.ts";
+import { type AuditBatch, DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
 
 export interface BatchingOptions {
   maxBatchSize: number;
@@ -33,6 +34,8 @@ export interface BatcherStats {
   buffered: number;
   written: number;
   failedWrites: number;
+  /** Events the destination refused as data (DestinationWriteError.permanent): logged, not retried. */
+  rejected: number;
 }
 
 export interface Batcher extends Service {
@@ -74,7 +77,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
   let lastError: unknown;
   let wakeRetry: (() => void) | undefined;
   let spaceWaiters: (() => void)[] = [];
-  const stats = { written: 0, failedWrites: 0 };
+  const stats = { written: 0, failedWrites: 0, rejected: 0 };
 
   const pending = () => buffer.length + (current?.events.length ?? 0);
   const due = () =>
@@ -114,11 +117,11 @@ export function startBatcher(options: BatcherOptions): Batcher {
       const events = buffer.splice(0, maxBatchSize);
       firstBufferedAt = buffer.length > 0 ? clock.now() : undefined;
       current = { id: newBatchId(), flushedAt: new Date(clock.now()), events };
-      await writeWithRetry(current);
+      const rejected = await writeWithRetry(current);
       if (abandoned) {
         buffer.unshift(...current.events);
       } else {
-        stats.written += events.length;
+        stats.written += events.length - rejected;
         const waiters = spaceWaiters;
         spaceWaiters = [];
         for (const wake of waiters) wake();
@@ -127,14 +130,23 @@ export function startBatcher(options: BatcherOptions): Batcher {
     }
   }
 
-  async function writeWithRetry(batch: AuditBatch): Promise<void> {
+  /** Resolves with the number of events the destination refused outright. */
+  async function writeWithRetry(batch: AuditBatch): Promise<number> {
     let delay = initialRetryDelayMs;
     for (;;) {
       try {
         await writer.write(batch);
-        if (stats.failedWrites > 0) logger.debug("batch written after retry", { destination: writer.name });
-        return;
+        return 0;
       } catch (error) {
+        if (error instanceof DestinationWriteError && error.permanent) {
+          stats.rejected += error.failedEvents.length;
+          logger.error("destination refused audit events; they cannot be written there", {
+            destination: writer.name,
+            eventIds: error.failedEvents.map((event) => event.envelope.eventId).join(","),
+            error: error.message,
+          });
+          return error.failedEvents.length;
+        }
         stats.failedWrites += 1;
         lastError = error;
         logger.error("writing audit events failed; will retry", {
@@ -143,7 +155,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
           retryInMs: delay,
           error: error instanceof Error ? error.message : String(error),
         });
-        if (abandoned) return;
+        if (abandoned) return 0;
         await new Promise<void>((resolve) => {
           const handle = clock.setTimeout(resolve, delay);
           wakeRetry = () => {
@@ -152,7 +164,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
           };
         });
         wakeRetry = undefined;
-        if (abandoned) return;
+        if (abandoned) return 0;
         delay = Math.min(delay * 2, maxRetryDelayMs);
       }
     }
@@ -169,7 +181,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
       schedule();
     },
 
-    stats: () => ({ buffered: pending(), written: stats.written, failedWrites: stats.failedWrites }),
+    stats: () => ({ buffered: pending(), ...stats }),
 
     async stop() {
       if (!stopping) {

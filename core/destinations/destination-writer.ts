@@ -26,13 +26,19 @@ export class DestinationWriteError extends Error {
     readonly destination: string,
     /** The events of the batch that were not stored (all of them unless the writer knows better). */
     readonly failedEvents: readonly AcceptedEvent[],
-    options: { cause: unknown },
+    options: { cause: unknown; permanent?: boolean },
   ) {
-    super(
-      `${destination}: ${failedEvents.length} event(s) not written: ${describeCause(options.cause)}`,
-      options,
-    );
+    super(`${destination}: ${failedEvents.length} event(s) not written: ${describeCause(options.cause)}`, {
+      cause: options.cause,
+    });
+    this.permanent = options.permanent ?? false;
   }
+
+  /**
+   * True when the destination refused these events' data itself (e.g. InfluxDB rejecting a
+   * point): writing them again cannot succeed. Everything else in the batch was written.
+   */
+  readonly permanent: boolean;
 }
 
 function describeCause(cause: unknown): string {

@@ -50,7 +50,7 @@ describe("startBatcher", () => {
       ids(events.slice(0, 3)),
       ids(events.slice(3, 6)),
     ]);
-    expect(batcher.stats()).toEqual({ buffered: 1, written: 6, failedWrites: 0 });
+    expect(batcher.stats()).toEqual({ buffered: 1, written: 6, failedWrites: 0, rejected: 0 });
     await batcher.stop();
   });
 
@@ -121,7 +121,7 @@ describe("startBatcher", () => {
     await clock.advance(400);
 
     expect(writer.batches.map((batch) => ids(batch.events))).toEqual([[event.envelope.eventId]]);
-    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 3 });
+    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 3, rejected: 0 });
     expect(logger.entries.filter((entry) => entry.level === "error")).toHaveLength(3);
     await batcher.stop();
   });
