@@ -18,6 +18,8 @@ export interface DestinationWriter {
   readonly name: string;
   /** Stores the batch; throws DestinationWriteError naming the events that were not stored. */
   write(batch: AuditBatch): Promise<void>;
+  /** Creates what the destination needs (a database) before the first write; optional. */
+  prepare?(): Promise<void>;
 }
 
 export class DestinationWriteError extends Error {

@@ -37,9 +37,25 @@ export function createTimeSeriesDestination(options: TimeSeriesDestinationOption
   const sizes = [maxBatchSize, ...SMALLER_SIZES.filter((size) => size < maxBatchSize)];
   const pointOptions = { measurementName: options.measurementName, staticTags: options.staticTags };
 
+  // The database is created at start (prepare); if the server was down then, before the first write.
+  let ensured: Promise<void> | undefined;
+  const ensureDatabase = () => {
+    ensured ??= series.ensureDatabase().catch((error: unknown) => {
+      ensured = undefined;
+      throw error;
+    });
+    return ensured;
+  };
+
   return {
     name: "timeseriesdb",
+    prepare: ensureDatabase,
     async write(batch) {
+      try {
+        await ensureDatabase();
+      } catch (error) {
+        throw new DestinationWriteError("timeseriesdb", batch.events, { cause: error });
+      }
       const rejected: AcceptedEvent[] = [];
       const entries: Entry[] = [];
       let firstRefusal: unknown;
