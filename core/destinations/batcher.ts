@@ -10,6 +10,7 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Service, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
+import { describeError } from "./describe-error.ts";
 import { type AuditBatch, DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
 
 export interface BatchingOptions {
@@ -143,7 +144,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
           logger.error("destination refused audit events; they cannot be written there", {
             destination: writer.name,
             eventIds: error.failedEvents.map((event) => event.envelope.eventId).join(","),
-            error: error.message,
+            error: describeError(error),
           });
           return error.failedEvents.length;
         }
@@ -153,7 +154,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
           destination: writer.name,
           events: batch.events.length,
           retryInMs: delay,
-          error: error instanceof Error ? error.message : String(error),
+          error: describeError(error),
         });
         if (abandoned) return 0;
         await new Promise<void>((resolve) => {

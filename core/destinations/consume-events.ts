@@ -7,6 +7,7 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Logger } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
+import { describeError } from "./describe-error.ts";
 import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
 
 export interface ConsumeOutcome {
@@ -31,7 +32,7 @@ export async function consumeEvents(
     logger.error("audit destination write failed; the events will be retried", {
       destination: writers[i]?.name,
       events: failedEvents.length,
-      error: error instanceof Error ? error.message : String(error),
+      error: describeError(error),
     });
   });
   return { failed };

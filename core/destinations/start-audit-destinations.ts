@@ -6,6 +6,7 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
 import { type Batcher, type BatcherStats, startBatcher } from "./batcher.ts";
+import { describeError } from "./describe-error.ts";
 import type { SelectedDestination } from "./select-destinations.ts";
 
 export interface AuditDestinations extends Service {
@@ -34,7 +35,7 @@ export async function startAuditDestinations(
         // Not fatal: the writer prepares again before its first write.
         logger.error("preparing audit destination failed; will retry before the first write", {
           destination: writer.name,
-          error: error instanceof Error ? error.message : String(error),
+          error: describeError(error),
         });
       }
     }),
