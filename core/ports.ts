@@ -42,6 +42,35 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+// ---- audit ingest ports (ingest engineer) ----
+
+import type { AcceptedEvent } from "./audit/accepted-event.ts";
+
+/**
+ * How a queue took an event. `full` and `rate-limited` are answers, not errors: the edge maps
+ * them to 503 and 429. A queue that cannot be reached throws instead (see core/audit/queue-errors.ts:
+ * `EventQueueUnavailableError` is retryable → 503; anything else → 500).
+ */
+export type EnqueueResult = "queued" | "full" | "rate-limited";
+
+/** Where accepted audit events go: the in-process queue locally, SQS in the cloud. */
+export interface EventQueue {
+  /** Resolves only once the event is durably in the queue ("queued"): a 202 is never false. */
+  enqueue(event: AcceptedEvent): Promise<EnqueueResult>;
+}
+
+/** Processes one accepted event (the destinations fan-out); injected into the local queue. */
+export type AcceptedEventHandler = (event: AcceptedEvent) => Promise<void>;
+
+/** Counters behind fixed-window rate limits, shared by every instance that uses the same store. */
+export interface RateLimitStore {
+  /**
+   * Atomically adds one hit for `key` in the window starting at `windowStartMs` (lasting
+   * `windowMs`) and returns the window's count including this hit.
+   */
+  increment(key: string, windowStartMs: number, windowMs: number): Promise<number>;
+}
+
 // ---- audit destination ports ----
 
 import type { Point } from "./destinations/line-protocol.ts";

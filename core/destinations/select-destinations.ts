@@ -4,9 +4,10 @@
  * `json.objectdata.enable`. Runtime-specific pieces (object stores, the Parquet encoder, the
  * InfluxDB adapter) come in through `DestinationAdapters`.
  */
+
+import type { AuditDestinationConfig, AuditDestinationType, TimeseriesdbConfig } from "../config/index.ts";
 import type { Logger, ObjectStore, TimeSeriesWriter } from "../ports.ts";
 import type { BatchingOptions } from "./batcher.ts";
-import type { AuditDestinationConfig, DestinationType, TimeseriesDbConfig } from "./destination-config.ts";
 import type { DestinationWriter } from "./destination-writer.ts";
 import { createObjectDataWriter } from "./objectdata-writer.ts";
 import { auditQvdEncoder } from "./qvd/audit-qvd-encoder.ts";
@@ -19,7 +20,7 @@ export interface DestinationAdapters {
   objectStoreFor(exportDirectory: string): ObjectStore;
   parquetEncoder: TableFileEncoder;
   /** Called only when timeseriesdb is selected (its connection settings are then required). */
-  timeSeriesWriter(config: TimeseriesDbConfig): TimeSeriesWriter;
+  timeSeriesWriter(config: TimeseriesdbConfig): TimeSeriesWriter;
   sleep(ms: number): Promise<void>;
   logger: Logger;
 }
@@ -31,11 +32,11 @@ export interface SelectedDestination {
 
 type Builder = (
   destination: AuditDestinationConfig,
-  timeseriesdb: TimeseriesDbConfig,
+  timeseriesdb: TimeseriesdbConfig,
   adapters: DestinationAdapters,
 ) => SelectedDestination | undefined;
 
-const BUILDERS: Record<DestinationType, Builder> = {
+const BUILDERS: Record<AuditDestinationType, Builder> = {
   timeseriesdb: ({ timeseriesdb: settings }, connection, adapters) => ({
     writer: createTimeSeriesDestination({
       series: adapters.timeSeriesWriter(connection),
@@ -80,7 +81,7 @@ const BUILDERS: Record<DestinationType, Builder> = {
 
 export function selectDestinations(
   destination: AuditDestinationConfig,
-  timeseriesdb: TimeseriesDbConfig,
+  timeseriesdb: TimeseriesdbConfig,
   adapters: DestinationAdapters,
 ): SelectedDestination[] {
   if (!destination.enable) return [];

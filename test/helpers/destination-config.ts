@@ -1,32 +1,30 @@
-/** A complete auditEvents.destination slice for tests, with the contract's defaults. */
-import type { AuditDestinationConfig, DestinationType } from "../../core/destinations/destination-config.ts";
+/** An auditEvents.destination slice for tests, parsed by the real config schema (defaults fill the rest). */
+import {
+  type AuditDestinationConfig,
+  type AuditDestinationType,
+  parseConfig,
+} from "../../core/config/index.ts";
 
 export function destinationConfig(
-  types: DestinationType[],
+  types: AuditDestinationType[],
   root: string,
   enable = true,
 ): AuditDestinationConfig {
-  return {
-    enable,
-    type: types,
-    timeseriesdb: {
-      maxBatchSize: 1000,
-      writeFrequency: 20_000,
-      measurementName: "audit_event",
-      staticTags: [],
+  const parsed = parseConfig({
+    Service: {
+      auditEvents: {
+        enable: true,
+        destination: {
+          enable,
+          type: types.join(","),
+          parquet: { exportDirectory: `${root}/parquet` },
+          tablefile: { exportDirectory: `${root}/tablefile` },
+          json: { objectdata: { enable: true, exportDirectory: `${root}/json` } },
+        },
+      },
+      timeseriesdbConfig: { version: 1, v1Config: { dbName: "steward_audit", auth: { username: "u" } } },
     },
-    parquet: {
-      maxBatchSize: 1000,
-      writeFrequency: 20_000,
-      exportDirectory: `${root}/parquet`,
-      staticTags: [],
-    },
-    tablefile: {
-      maxBatchSize: 1000,
-      writeFrequency: 20_000,
-      exportDirectory: `${root}/tablefile`,
-      staticTags: [],
-    },
-    json: { objectdata: { enable: true, exportDirectory: `${root}/json`, staticTags: [] } },
-  };
+  });
+  if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
+  return parsed.config.auditEvents.destination;
 }

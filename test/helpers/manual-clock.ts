@@ -1,54 +1,40 @@
-/** A Clock whose time moves only when a test advances it; due timers fire in time order. */
+/** A Clock tests move by hand; timers fire when `advance` passes their due time. */
+
 import type { Clock, TimerHandle } from "../../core/ports.ts";
 
 export interface ManualClock extends Clock {
-  /** Moves time forward by `ms`, firing due timers and letting promise chains settle. */
-  advance(ms: number): Promise<void>;
-  /** Lets pending promise chains run without moving time. */
-  settle(): Promise<void>;
-  pendingTimers(): number;
+  advance(ms: number): void;
+  set(ms: number): void;
 }
 
-interface Timer {
-  id: number;
-  at: number;
-  callback: () => void;
-}
-
-export function createManualClock(start = Date.parse("2026-03-08T16:46:26.181Z")): ManualClock {
-  let now = start;
+export function createManualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
+  let now = startMs;
   let nextId = 1;
-  const timers = new Map<number, Timer>();
-  const settle = async () => {
-    for (let i = 0; i < 20; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  const timers = new Map<number, { due: number; callback: () => void }>();
+  const fireDue = () => {
+    for (const [id, timer] of [...timers].sort((a, b) => a[1].due - b[1].due)) {
+      if (timer.due > now) break;
+      timers.delete(id);
+      timer.callback();
+    }
   };
   return {
     now: () => now,
     setTimeout(callback, ms): TimerHandle {
       const id = nextId++;
-      timers.set(id, { id, at: now + Math.max(0, ms), callback });
+      timers.set(id, { due: now + ms, callback });
       return id;
     },
     clearTimeout(handle) {
       timers.delete(handle as number);
     },
-    settle,
-    pendingTimers: () => timers.size,
-    async advance(ms) {
-      const target = now + ms;
-      await settle();
-      for (;;) {
-        const next = [...timers.values()]
-          .filter((t) => t.at <= target)
-          .sort((a, b) => a.at - b.at || a.id - b.id)[0];
-        if (next === undefined) break;
-        timers.delete(next.id);
-        now = next.at;
-        next.callback();
-        await settle();
-      }
-      now = target;
-      await settle();
+    advance(ms) {
+      now += ms;
+      fireDue();
+    },
+    set(ms) {
+      now = ms;
+      fireDue();
     },
   };
 }

@@ -1,30 +1,34 @@
-/** A Logger that records every entry so tests can assert what was logged. */
 import type { LogFields, Logger, LogLevel } from "../../core/ports.ts";
 
 export interface LogEntry {
   level: LogLevel;
+  scope: string | undefined;
   message: string;
   fields: LogFields | undefined;
-  scope: string;
 }
 
+/** A Logger that keeps every entry (all levels) so tests can assert what was logged. */
 export interface RecordingLogger extends Logger {
   entries: LogEntry[];
+  at(level: LogLevel): LogEntry[];
 }
 
-export function createRecordingLogger(scope = "", entries: LogEntry[] = []): RecordingLogger {
-  const log = (level: LogLevel) => (message: string, fields?: LogFields) => {
-    entries.push({ level, message, fields, scope });
+export function recordingLogger(): RecordingLogger {
+  const entries: LogEntry[] = [];
+  const build = (scope: string | undefined): Logger => {
+    const log = (level: LogLevel) => (message: string, fields?: LogFields) => {
+      entries.push({ level, scope, message, fields });
+    };
+    return {
+      error: log("error"),
+      warn: log("warn"),
+      info: log("info"),
+      verbose: log("verbose"),
+      debug: log("debug"),
+      silly: log("silly"),
+      isLevelEnabled: () => true,
+      child: (child) => build(scope === undefined ? child : `${scope}/${child}`),
+    };
   };
-  return {
-    entries,
-    error: log("error"),
-    warn: log("warn"),
-    info: log("info"),
-    verbose: log("verbose"),
-    debug: log("debug"),
-    silly: log("silly"),
-    isLevelEnabled: () => true,
-    child: (child: string) => createRecordingLogger(scope === "" ? child : `${scope}.${child}`, entries),
-  };
+  return { ...build(undefined), entries, at: (level) => entries.filter((entry) => entry.level === level) };
 }

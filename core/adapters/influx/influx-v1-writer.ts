@@ -3,7 +3,7 @@
  * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
  * configured retention policy its default (spec document 3, item 5).
  */
-import type { TimeseriesDbConfig } from "../../destinations/destination-config.ts";
+import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
 import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
 import type { TimeSeriesWriter } from "../../ports.ts";
@@ -11,7 +11,7 @@ import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV1Writer(config: TimeseriesDbConfig): TimeSeriesWriter {
+export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
   const { dbName, retentionPolicy, auth } = config.v1Config;
   const base = baseUrl(config.host, config.port);
   const headers: Record<string, string> = auth.enable

@@ -2,7 +2,7 @@
  * InfluxDB 2.x: `POST /api/v2/write?org=&bucket=&precision=ms` with `Authorization: Token`; on
  * start, looks up the org and creates the bucket with its retention when missing.
  */
-import type { TimeseriesDbConfig } from "../../destinations/destination-config.ts";
+import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
 import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
 import type { TimeSeriesWriter } from "../../ports.ts";
@@ -10,7 +10,7 @@ import { baseUrl, durationSeconds, influxRequest } from "./influx-http.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV2Writer(config: TimeseriesDbConfig): TimeSeriesWriter {
+export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
   const { org, bucket, description, token, retentionDuration } = config.v2Config;
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Token ${token}` };

@@ -3,12 +3,12 @@
  * on start, lists databases and creates the configured one (with its retention period) when
  * missing, through `/api/v3/configure/database`.
  */
-import type { TimeseriesDbConfig } from "../../destinations/destination-config.ts";
+import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
 import type { TimeSeriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest } from "./influx-http.ts";
 
-export function createInfluxV3Writer(config: TimeseriesDbConfig): TimeSeriesWriter {
+export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
   const { database, token, retentionDuration, writeTimeout } = config.v3Config;
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Bearer ${token}` };

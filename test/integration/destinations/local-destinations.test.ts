@@ -21,11 +21,11 @@ import {
   startAuditDestinations,
 } from "../../../core/destinations/start-audit-destinations.ts";
 import { systemClock } from "../../../core/system-clock.ts";
+import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../helpers/audit-events.ts";
 import { destinationConfig } from "../../helpers/destination-config.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
-import { createManualClock } from "../../helpers/manual-clock.ts";
-import { createRecordingLogger } from "../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { timeseriesConfig } from "../../helpers/timeseries-config.ts";
 
 const qvdrs = createRequire(import.meta.url)("qvdrs-linux-x64-gnu") as {
@@ -51,7 +51,7 @@ function adapters(): DestinationAdapters {
     parquetEncoder: auditParquetEncoder,
     timeSeriesWriter: createTimeSeriesWriter,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    logger: createRecordingLogger(),
+    logger: recordingLogger(),
   };
 }
 
@@ -82,7 +82,7 @@ describe.skipIf(skip)("local audit destinations", () => {
         adapters(),
       ),
       clock: systemClock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
     const handle = createAcceptedEventHandler(destinations);
 
@@ -113,7 +113,7 @@ describe.skipIf(skip)("local audit destinations", () => {
   });
 
   it("delays writes while InfluxDB is down and loses none once it is back", async () => {
-    const clock = createManualClock(Date.now());
+    const clock = createAsyncManualClock(Date.now());
     const config = destinationConfig(["timeseriesdb"], path.join(root, "down"));
     const destinations = await startAuditDestinations({
       destinations: selectDestinations(
@@ -125,7 +125,7 @@ describe.skipIf(skip)("local audit destinations", () => {
         adapters(),
       ),
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       initialRetryDelayMs: 1000,
     });
     await influxd.stop();

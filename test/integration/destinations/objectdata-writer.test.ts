@@ -8,7 +8,7 @@ import { DestinationWriteError } from "../../../core/destinations/destination-wr
 import { createObjectDataWriter, objectDataFileName } from "../../../core/destinations/objectdata-writer.ts";
 import type { ObjectStore } from "../../../core/ports.ts";
 import { acceptedEvent, objectDataEvent } from "../../helpers/audit-events.ts";
-import { createRecordingLogger } from "../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../helpers/recording-logger.ts";
 
 let root: string;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe("objectData json writer", () => {
         { name: "env", value: "prod" },
         { name: "", value: "ignored" },
       ],
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
 
     await writer.write(batch([event, acceptedEvent()]));
@@ -96,7 +96,7 @@ describe("objectData json writer", () => {
     const writer = createObjectDataWriter({
       store: createDirectoryObjectStore(directory),
       staticTags: [],
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
 
     await writer.write(batch([objectDataEvent({ objectType: "table", measures: [{ label: "m", values }] })]));
@@ -119,7 +119,7 @@ describe("objectData json writer", () => {
     const writer = createObjectDataWriter({
       store: failing,
       staticTags: [],
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
     });
 
     const error = await writer.write(batch([event])).catch((e: unknown) => e);

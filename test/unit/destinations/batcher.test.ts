@@ -6,9 +6,9 @@ import {
   UnwrittenEventsError,
 } from "../../../core/destinations/batcher.ts";
 import type { AuditBatch, DestinationWriter } from "../../../core/destinations/destination-writer.ts";
+import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../helpers/audit-events.ts";
-import { createManualClock } from "../../helpers/manual-clock.ts";
-import { createRecordingLogger } from "../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../helpers/recording-logger.ts";
 
 function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatch[]; attempts: number } {
   let remainingFailures = failures;
@@ -32,12 +32,12 @@ const ids = (events: readonly AcceptedEvent[]) => events.map((event) => event.en
 
 describe("startBatcher", () => {
   it("writes a batch as soon as maxBatchSize events are buffered", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter();
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 3,
       writeFrequency: 20_000,
     });
@@ -55,12 +55,12 @@ describe("startBatcher", () => {
   });
 
   it("writes writeFrequency ms after the first buffered event, not before", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter();
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 100,
       writeFrequency: 1000,
     });
@@ -78,12 +78,12 @@ describe("startBatcher", () => {
   });
 
   it("writes every event at once when writeFrequency is 0", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter();
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 1000,
       writeFrequency: 0,
     });
@@ -96,8 +96,8 @@ describe("startBatcher", () => {
   });
 
   it("retries a failed batch with doubling backoff, logs and counts each failure, loses nothing", async () => {
-    const clock = createManualClock();
-    const logger = createRecordingLogger();
+    const clock = createAsyncManualClock();
+    const logger = recordingLogger();
     const writer = recordingWriter(3);
     const batcher = startBatcher({
       writer,
@@ -127,7 +127,7 @@ describe("startBatcher", () => {
   });
 
   it("keeps the batch id across retries so a rewrite replaces the same files", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const seen: string[] = [];
     let fail = true;
     const writer: DestinationWriter = {
@@ -143,7 +143,7 @@ describe("startBatcher", () => {
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 1,
       writeFrequency: 0,
     });
@@ -157,12 +157,12 @@ describe("startBatcher", () => {
   });
 
   it("flushes what is buffered on stop and refuses events afterwards", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter();
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 100,
       writeFrequency: 60_000,
     });
@@ -176,12 +176,12 @@ describe("startBatcher", () => {
   });
 
   it("makes add() wait while the buffer is full and the destination is down", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter(1);
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 2,
       writeFrequency: 0,
       maxBuffered: 2,
@@ -205,12 +205,12 @@ describe("startBatcher", () => {
   });
 
   it("rejects stop with UnwrittenEventsError when the destination stays down past the stop timeout", async () => {
-    const clock = createManualClock();
+    const clock = createAsyncManualClock();
     const writer = recordingWriter(Number.POSITIVE_INFINITY);
     const batcher = startBatcher({
       writer,
       clock,
-      logger: createRecordingLogger(),
+      logger: recordingLogger(),
       maxBatchSize: 10,
       writeFrequency: 60_000,
       stopTimeoutMs: 5000,

@@ -6,7 +6,7 @@ import {
 } from "../../../core/destinations/select-destinations.ts";
 import type { ObjectStore } from "../../../core/ports.ts";
 import { destinationConfig } from "../../helpers/destination-config.ts";
-import { createRecordingLogger } from "../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { timeseriesConfig } from "../../helpers/timeseries-config.ts";
 
 function adapters() {
@@ -23,7 +23,7 @@ function adapters() {
       return { ensureDatabase: async () => {}, write: async () => {} };
     },
     sleep: async () => {},
-    logger: createRecordingLogger(),
+    logger: recordingLogger(),
   };
   return { calls, value };
 }

@@ -16,7 +16,7 @@ import {
 import { createAuditConsumer } from "../../../../functions/audit-consumer/consumer.ts";
 import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
-import { createRecordingLogger } from "../../../helpers/recording-logger.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { type LocalS3, startS3rver } from "../../../helpers/s3rver.ts";
 import { type LocalSqs, startLocalSqs } from "../../../helpers/sqs-records.ts";
 import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 function consumerFor(client: S3Client, bucketPrefix: string) {
-  const logger = createRecordingLogger();
+  const logger = recordingLogger();
   const config = destinationConfig(["parquet", "json"], "audit-events");
   const writers = selectDestinations(
     config,

@@ -1,0 +1,105 @@
+/**
+ * The cloud EventQueue: one SQS `SendMessage` per accepted event, body = the envelope JSON,
+ * message attributes `clientIp` and `receivedAt`. "queued" only once SQS returned a MessageId,
+ * so a 202 is never false. Throttling, 5xx and network failures throw
+ * EventQueueUnavailableError (retryable, 503); anything else throws EventQueueError (500).
+ * SQS has no capacity limit to report, so this adapter never answers "full" or "rate-limited".
+ */
+
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { AcceptedEvent } from "../../audit/accepted-event.ts";
+import { EventQueueError, EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import type { EnqueueResult, EventQueue } from "../../ports.ts";
+
+export interface SqsEventQueueOptions {
+  client: SQSClient;
+  queueUrl: string;
+}
+
+const THROTTLING_ERRORS = new Set([
+  "ThrottlingException",
+  "Throttling",
+  "RequestThrottled",
+  "KmsThrottled",
+  "RequestLimitExceeded",
+  "ServiceUnavailable",
+  "InternalError",
+]);
+
+interface SdkErrorShape {
+  name?: unknown;
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: unknown;
+  code?: unknown;
+}
+
+/** Whether a failed SendMessage is worth retrying later (throttled, server-side or network). */
+export function isRetryableSqsError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as SdkErrorShape;
+  if (typeof e.name === "string" && THROTTLING_ERRORS.has(e.name)) return true;
+  if (e.$retryable !== undefined) return true;
+  const status = e.$metadata?.httpStatusCode;
+  // No HTTP status at all: the request never got an answer (DNS, refused, reset, timeout).
+  if (status === undefined) return e.$metadata !== undefined || typeof e.code === "string";
+  return status >= 500 || status === 429;
+}
+
+/** The SQS message attributes an event travels with (see createSqsEventQueue). */
+export interface SqsEventMessage {
+  Body?: string | undefined;
+  MessageAttributes?: Record<string, { StringValue?: string | undefined }> | undefined;
+}
+
+/**
+ * The AcceptedEvent an SQS message carries, for the queue consumer. The body was validated before
+ * it was sent; this only checks that the message is one of ours.
+ */
+export function decodeSqsEventMessage(message: SqsEventMessage): AcceptedEvent {
+  const clientIp = message.MessageAttributes?.clientIp?.StringValue;
+  const receivedAt = message.MessageAttributes?.receivedAt?.StringValue;
+  if (message.Body === undefined || clientIp === undefined || receivedAt === undefined) {
+    throw new EventQueueError("SQS message lacks the body or the clientIp/receivedAt attributes");
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(message.Body);
+  } catch (error) {
+    throw new EventQueueError("SQS message body is not JSON", { cause: error });
+  }
+  if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
+    throw new EventQueueError("SQS message body is not an audit envelope");
+  }
+  return { envelope: envelope as AcceptedEvent["envelope"], clientIp, receivedAt };
+}
+
+export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {
+  const { client, queueUrl } = options;
+  return {
+    async enqueue(event: AcceptedEvent): Promise<EnqueueResult> {
+      let messageId: string | undefined;
+      try {
+        const output = await client.send(
+          new SendMessageCommand({
+            QueueUrl: queueUrl,
+            MessageBody: JSON.stringify(event.envelope),
+            MessageAttributes: {
+              clientIp: { DataType: "String", StringValue: event.clientIp },
+              receivedAt: { DataType: "String", StringValue: event.receivedAt },
+            },
+          }),
+        );
+        messageId = output.MessageId;
+      } catch (error) {
+        if (isRetryableSqsError(error)) {
+          throw new EventQueueUnavailableError("SQS SendMessage failed, retryable", { cause: error });
+        }
+        throw new EventQueueError("SQS SendMessage failed", { cause: error });
+      }
+      if (messageId === undefined || messageId === "") {
+        throw new EventQueueError("SQS SendMessage returned no MessageId");
+      }
+      return "queued";
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The local EventQueue: a bounded in-process queue (reference audit-ingest §3, CONTRACT §3).
+ * `maxSize` events may wait and `maxConcurrent` run the injected handler at once; an optional
+ * global fixed-window limiter (`rateLimit`) caps throughput. Full → "full", limited →
+ * "rate-limited": answers, not errors. Backpressure is logged (WARN) when waiting events reach
+ * `backpressureThreshold` % of `maxSize`. `stop()` refuses new events and waits until every
+ * accepted one has been handled, so shutdown loses nothing that got a 202.
+ */
+
+import type { AcceptedEvent } from "../../audit/accepted-event.ts";
+import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import type { AcceptedEventHandler, Clock, EnqueueResult, EventQueue, Logger, Service } from "../../ports.ts";
+
+export interface InProcessEventQueueOptions {
+  maxSize: number;
+  maxConcurrent: number;
+  /** Percent of maxSize at which backpressure is reported. */
+  backpressureThreshold: number;
+  rateLimit: { enable: boolean; maxPerMinute: number };
+}
+
+export interface InProcessEventQueueDeps {
+  handler: AcceptedEventHandler;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** Cumulative counters since start plus current gauges, for the queue-metrics writer. */
+export interface EventQueueMetrics {
+  received: number;
+  queued: number;
+  processed: number;
+  failed: number;
+  droppedTotal: number;
+  droppedRateLimit: number;
+  droppedQueueFull: number;
+  waiting: number;
+  maxSize: number;
+  running: number;
+  utilisationPct: number;
+  backpressureActive: boolean;
+  /** Over the last 1000 handled events; 0 when none. */
+  processingTimeAvgMs: number;
+  processingTimeP95Ms: number;
+  processingTimeMaxMs: number;
+}
+
+export interface InProcessEventQueue extends EventQueue, Service {
+  metrics(): EventQueueMetrics;
+  /** Resolves once nothing waits and nothing runs. */
+  drain(): Promise<void>;
+}
+
+const MINUTE_MS = 60_000;
+const TIMING_SAMPLES = 1000;
+
+export function createInProcessEventQueue(
+  options: InProcessEventQueueOptions,
+  deps: InProcessEventQueueDeps,
+): InProcessEventQueue {
+  const { handler, logger, clock } = deps;
+  // FIFO with a moving head: O(1) take without Array#shift.
+  let waiting: AcceptedEvent[] = [];
+  let head = 0;
+  let running = 0;
+  let stopping = false;
+  let idleWaiters: Array<() => void> = [];
+
+  let rateWindowStart = 0;
+  let rateWindowCount = 0;
+
+  let backpressureActive = false;
+  let lastBackpressureWarnAt = 0;
+
+  const timings: number[] = [];
+  let timingNext = 0;
+  const counters = {
+    received: 0,
+    queued: 0,
+    processed: 0,
+    failed: 0,
+    droppedRateLimit: 0,
+    droppedQueueFull: 0,
+  };
+
+  const waitingCount = () => waiting.length - head;
+
+  function takeGlobalRateSlot(): boolean {
+    if (!options.rateLimit.enable) return true;
+    const now = clock.now();
+    if (now - rateWindowStart >= MINUTE_MS) {
+      rateWindowStart = now;
+      rateWindowCount = 0;
+    }
+    if (rateWindowCount >= options.rateLimit.maxPerMinute) return false;
+    rateWindowCount += 1;
+    return true;
+  }
+
+  function checkBackpressure(): void {
+    const utilisation = (waitingCount() / options.maxSize) * 100;
+    const now = clock.now();
+    if (utilisation >= options.backpressureThreshold) {
+      if (!backpressureActive || now - lastBackpressureWarnAt >= MINUTE_MS) {
+        backpressureActive = true;
+        lastBackpressureWarnAt = now;
+        logger.warn("Audit event queue backpressure", {
+          waiting: waitingCount(),
+          maxSize: options.maxSize,
+          utilisationPct: Math.round(utilisation),
+          running,
+        });
+      }
+    } else if (backpressureActive && utilisation < options.backpressureThreshold * 0.8) {
+      backpressureActive = false;
+      logger.info("Audit event queue backpressure cleared", { waiting: waitingCount() });
+    }
+  }
+
+  function recordTiming(ms: number): void {
+    timings[timingNext] = ms;
+    timingNext = (timingNext + 1) % TIMING_SAMPLES;
+  }
+
+  async function runOne(event: AcceptedEvent): Promise<void> {
+    const started = clock.now();
+    try {
+      await handler(event);
+      counters.processed += 1;
+    } catch (error) {
+      counters.failed += 1;
+      logger.error("Audit event processing failed", {
+        eventId: event.envelope.eventId,
+        type: event.envelope.type,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      recordTiming(clock.now() - started);
+    }
+  }
+
+  function pump(): void {
+    while (running < options.maxConcurrent && waitingCount() > 0) {
+      const event = waiting[head] as AcceptedEvent;
+      waiting[head] = undefined as unknown as AcceptedEvent;
+      head += 1;
+      if (head > 1024 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head);
+        head = 0;
+      }
+      running += 1;
+      void runOne(event).then(() => {
+        running -= 1;
+        if (backpressureActive) checkBackpressure();
+        pump();
+      });
+    }
+    if (running === 0 && waitingCount() === 0 && idleWaiters.length > 0) {
+      const resolvers = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of resolvers) resolve();
+    }
+  }
+
+  return {
+    async enqueue(event): Promise<EnqueueResult> {
+      if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
+      counters.received += 1;
+      if (!takeGlobalRateSlot()) {
+        counters.droppedRateLimit += 1;
+        return "rate-limited";
+      }
+      if (waitingCount() >= options.maxSize) {
+        counters.droppedQueueFull += 1;
+        checkBackpressure();
+        return "full";
+      }
+      waiting.push(event);
+      counters.queued += 1;
+      checkBackpressure();
+      pump();
+      return "queued";
+    },
+
+    metrics() {
+      const samples = timings.slice().sort((a, b) => a - b);
+      const n = samples.length;
+      const sum = samples.reduce((total, ms) => total + ms, 0);
+      return {
+        ...counters,
+        droppedTotal: counters.droppedRateLimit + counters.droppedQueueFull,
+        waiting: waitingCount(),
+        maxSize: options.maxSize,
+        running,
+        utilisationPct: (waitingCount() / options.maxSize) * 100,
+        backpressureActive,
+        processingTimeAvgMs: n === 0 ? 0 : sum / n,
+        processingTimeP95Ms: n === 0 ? 0 : (samples[Math.ceil(0.95 * n) - 1] ?? 0),
+        processingTimeMaxMs: n === 0 ? 0 : (samples[n - 1] ?? 0),
+      };
+    },
+
+    drain() {
+      if (running === 0 && waitingCount() === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+
+    async stop() {
+      stopping = true;
+      await this.drain();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The audit event types Steward accepts (reference audit-ingest §1.2; CONTRACT §3). */
+
+export const KNOWN_EVENT_TYPES = [
+  "selection.state.changed",
+  "object.visibility.changed",
+  "object.view.duration",
+  "navigation.sheet.loaded",
+  "app.model.validated",
+  "screenshot.url.received",
+  "event.bookmark",
+  "event.unsupported.visualization",
+  "audit.event",
+] as const;
+
+const KNOWN = new Set<string>(KNOWN_EVENT_TYPES);
+
+/** `event.` followed by at least one character: custom client events. */
+const CUSTOM_EVENT = /^event\..+$/s;
+
+export function isRecognisedEventType(type: string): boolean {
+  return KNOWN.has(type) || CUSTOM_EVENT.test(type);
+}

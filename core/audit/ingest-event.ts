@@ -1,0 +1,125 @@
+/**
+ * The ingest use case: one parsed request body in, one typed outcome out; the edge maps the
+ * outcome to a response. Checks run in CONTRACT §3 order: envelope schema (400), then content
+ * in three groups (envelope constraints → client version → per-type payload; the first failing
+ * group is reported as 422), then the queue (429 rate-limited, 503 full or unavailable).
+ */
+
+import type { EventQueue, Logger } from "../ports.ts";
+import type { AcceptedEvent } from "./accepted-event.ts";
+import { type CompatibilityRule, isClientVersionCompatible } from "./client-version.ts";
+import { type ConstraintViolation, checkEnvelopeConstraints } from "./envelope-constraints.ts";
+import { parseEnvelope, type SchemaViolation } from "./envelope-schema.ts";
+import type { MissingVersionLog } from "./missing-version-log.ts";
+import { checkPayload } from "./payload-schemas.ts";
+import { EventQueueUnavailableError } from "./queue-errors.ts";
+
+export interface IngestEventOptions {
+  correlationIdMaxLength: number;
+  compatibility: readonly CompatibilityRule[];
+  serverVersion: string;
+}
+
+export interface IngestEventDeps {
+  queue: EventQueue;
+  logger: Logger;
+  missingVersionLog: MissingVersionLog;
+}
+
+export interface IngestRequest {
+  /** The request body after JSON parsing. */
+  body: unknown;
+  /** The normalised version header, if any (see normaliseVersionHeader). */
+  clientVersion: string | undefined;
+  clientIp: string;
+  /** ISO 8601 time the request arrived. */
+  receivedAt: string;
+}
+
+export type IngestOutcome =
+  | { kind: "accepted" }
+  | { kind: "invalid-schema"; violations: SchemaViolation[] }
+  | { kind: "constraint-violation"; violations: ConstraintViolation[] }
+  | { kind: "incompatible-version"; serverVersion: string; auditClientVersion: string }
+  | { kind: "queue-rate-limited" }
+  | { kind: "queue-full" }
+  | { kind: "queue-unavailable"; error: unknown }
+  | { kind: "enqueue-failed"; error: unknown };
+
+export type IngestEvent = (request: IngestRequest) => Promise<IngestOutcome>;
+
+export function createIngestEvent(options: IngestEventOptions, deps: IngestEventDeps): IngestEvent {
+  const { queue, logger, missingVersionLog } = deps;
+  const constraintOptions = { correlationIdMaxLength: options.correlationIdMaxLength };
+
+  return async function ingestEvent(request) {
+    const parsed = parseEnvelope(request.body);
+    if (!parsed.ok) {
+      logger.warn("Audit event rejected: schema validation failed", {
+        ip: request.clientIp,
+        errors: parsed.violations.map((v) => `${v.instancePath} ${v.message}`).join("; "),
+      });
+      return { kind: "invalid-schema", violations: parsed.violations };
+    }
+    const envelope = parsed.envelope;
+    const fields = { type: envelope.type, eventId: envelope.eventId, ip: request.clientIp };
+
+    const constraintViolations = checkEnvelopeConstraints(envelope, constraintOptions);
+    if (constraintViolations.length > 0) {
+      logger.warn("Audit event rejected: constraint violations", {
+        ...fields,
+        errors: constraintViolations.map((v) => v.message).join("; "),
+      });
+      return { kind: "constraint-violation", violations: constraintViolations };
+    }
+
+    // The header wins over the envelope's own claim (reference §2.8).
+    const clientVersion = request.clientVersion ?? envelope.source?.version;
+    if (clientVersion === undefined) {
+      missingVersionLog.record({ ...fields, serverVersion: options.serverVersion });
+    } else if (!isClientVersionCompatible(options.serverVersion, clientVersion, options.compatibility)) {
+      logger.warn("Audit event rejected: incompatible client version", {
+        ...fields,
+        serverVersion: options.serverVersion,
+        auditClientVersion: clientVersion,
+      });
+      return {
+        kind: "incompatible-version",
+        serverVersion: options.serverVersion,
+        auditClientVersion: clientVersion,
+      };
+    }
+
+    const payloadViolations = checkPayload(envelope.type, envelope.payload);
+    if (payloadViolations.length > 0) {
+      logger.warn("Audit event rejected: payload validation failed", {
+        ...fields,
+        errors: payloadViolations.map((v) => v.message).join("; "),
+      });
+      return { kind: "constraint-violation", violations: payloadViolations };
+    }
+
+    const event: AcceptedEvent = { envelope, receivedAt: request.receivedAt, clientIp: request.clientIp };
+    let result: Awaited<ReturnType<EventQueue["enqueue"]>>;
+    try {
+      result = await queue.enqueue(event);
+    } catch (error) {
+      if (error instanceof EventQueueUnavailableError) {
+        logger.warn("Audit event not accepted: event queue unavailable", { ...fields, error: error.message });
+        return { kind: "queue-unavailable", error };
+      }
+      logger.error("Audit event not accepted: enqueue failed", { ...fields, error: String(error) });
+      return { kind: "enqueue-failed", error };
+    }
+    if (result === "rate-limited") {
+      logger.warn("Dropped audit event due to queue rate limit", fields);
+      return { kind: "queue-rate-limited" };
+    }
+    if (result === "full") {
+      logger.warn("Dropped audit event due to full queue", fields);
+      return { kind: "queue-full" };
+    }
+    if (logger.isLevelEnabled("debug")) logger.debug("Audit event queued", fields);
+    return { kind: "accepted" };
+  };
+}

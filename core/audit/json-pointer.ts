@@ -1,0 +1,17 @@
+/** RFC 6901 JSON pointers built from valibot issue paths. */
+
+import type { BaseIssue } from "valibot";
+
+/** Escapes one reference token: `~` → `~0`, `/` → `~1` (in that order, RFC 6901 §3). */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** The JSON pointer of the member an issue is about, e.g. `/source/kind`; `""` for the root. */
+export function issuePointer(issue: BaseIssue<unknown>, prefix = ""): string {
+  let pointer = prefix;
+  for (const item of issue.path ?? []) {
+    pointer += `/${escapePointerToken(String(item.key))}`;
+  }
+  return pointer;
+}

@@ -1,0 +1,42 @@
+/**
+ * Bearer token authentication (spec 1 "Authentication"): with a token configured, requests need
+ * `Authorization: Bearer <token>` (scheme case-insensitive, token trimmed); otherwise 401
+ * "Unauthorized". An empty configured token turns the check off.
+ */
+
+import type { MiddlewareHandler } from "hono";
+import type { Logger } from "../../core/ports.ts";
+import { createSecretMatcher } from "./constant-time.ts";
+import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
+
+export interface BearerAuthOptions {
+  token: string;
+  formatError: ErrorBodyFormatter;
+  logger: Logger;
+  clientIp: ClientIpResolver;
+}
+
+/** The token of an `Authorization: Bearer …` header, or undefined. */
+export function bearerTokenOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*bearer\s+(.*)$/is.exec(header);
+  const token = match?.[1]?.trim();
+  return token === undefined || token === "" ? undefined : token;
+}
+
+export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
+  const { token, formatError, logger, clientIp } = options;
+  const matches = createSecretMatcher(token);
+  return async function bearerAuth(c, next) {
+    if (token === "") {
+      await next();
+      return;
+    }
+    const candidate = bearerTokenOf(c.req.header("authorization"));
+    if (candidate === undefined || !(await matches(candidate))) {
+      logger.warn("Unauthorized request", { ip: clientIp(c), method: c.req.method, path: c.req.path });
+      return formatError(c, { status: 401, reason: "Unauthorized" });
+    }
+    await next();
+  };
+}

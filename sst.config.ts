@@ -1,0 +1,18 @@
+/// <reference path="./.sst/platform/config.d.ts" />
+// Cloud deployment (SST v4): one Lambda per endpoint group behind API Gateway v2. Resources are
+// defined in infra/*.ts, one group per file; this file only imports them.
+export default $config({
+  app(input) {
+    return {
+      name: "steward",
+      removal: input?.stage === "production" ? "retain" : "remove",
+      protect: input?.stage === "production",
+      home: "aws",
+    };
+  },
+  async run() {
+    const { api } = await import("./infra/api.ts");
+    await import("./infra/rest.ts");
+    return { api: api.url };
+  },
+});

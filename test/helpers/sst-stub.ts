@@ -1,0 +1,119 @@
+/**
+ * Evaluates sst.config.ts offline: installs recording fakes for SST's globals ($config, $app,
+ * $interpolate, sst.*), so a test can run `app()` and `run()` and assert which resources, routes,
+ * links and subscriptions the infrastructure defines (toolchain-probe "Tier 1").
+ */
+
+export interface RecordedCall {
+  method: string;
+  args: unknown[];
+}
+
+export interface RecordedResource {
+  /** Component path, e.g. "aws.ApiGatewayV2" or "Secret". */
+  kind: string;
+  name: string;
+  args: unknown;
+  calls: RecordedCall[];
+}
+
+export interface SstStub {
+  resources: RecordedResource[];
+  find(kind: string, name: string): RecordedResource;
+  uninstall(): void;
+}
+
+/** Methods that components expose and infra files call; everything else reads as an output. */
+const METHODS = new Set(["route", "subscribe", "addRoute", "addSubscriber", "nodes", "getSSTLink"]);
+const GLOBALS = ["$config", "$app", "$dev", "$interpolate", "$concat", "$jsonStringify", "sst"] as const;
+
+export function installSstStub(stage = "test"): SstStub {
+  const resources: RecordedResource[] = [];
+  const scope = globalThis as Record<string, unknown>;
+  const saved = new Map(GLOBALS.map((name) => [name, scope[name]]));
+
+  const component = (kind: string) =>
+    function Component(name: string, args?: unknown) {
+      const record: RecordedResource = { kind, name, args, calls: [] };
+      resources.push(record);
+      return new Proxy(record, {
+        get(target, prop) {
+          if (typeof prop === "symbol" || prop === "then") return undefined;
+          if (prop in target) return target[prop as keyof RecordedResource];
+          if (METHODS.has(prop)) {
+            return (...callArgs: unknown[]) => {
+              target.calls.push({ method: prop, args: callArgs });
+              return component(`${kind}.${prop}`)(`${name}.${prop}`, callArgs);
+            };
+          }
+          return `${kind}:${name}.${prop}`;
+        },
+      });
+    };
+
+  const namespace = (prefix: string): unknown =>
+    new Proxy(
+      {},
+      {
+        get: (_target, prop) =>
+          typeof prop === "string" ? component(prefix ? `${prefix}.${prop}` : prop) : undefined,
+      },
+    );
+
+  scope.$config = (config: unknown) => config;
+  scope.$app = { name: "steward", stage };
+  scope.$dev = false;
+  scope.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) =>
+    strings.reduce(
+      (out, part, index) => out + part + (index < values.length ? String(values[index]) : ""),
+      "",
+    );
+  scope.$concat = (...parts: unknown[]) => parts.map(String).join("");
+  scope.$jsonStringify = (value: unknown) => JSON.stringify(value);
+  scope.sst = new Proxy(
+    { aws: namespace("aws") },
+    {
+      get: (target, prop) =>
+        prop === "aws" ? target.aws : typeof prop === "string" ? component(prop) : undefined,
+    },
+  );
+
+  return {
+    resources,
+    find(kind, name) {
+      const found = resources.find((resource) => resource.kind === kind && resource.name === name);
+      if (found === undefined) {
+        const known = resources.map((resource) => `${resource.kind} ${resource.name}`).join(", ");
+        throw new Error(`no ${kind} named ${name}; defined: ${known}`);
+      }
+      return found;
+    },
+    uninstall() {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete scope[name];
+        else scope[name] = value;
+      }
+    },
+  };
+}
+
+interface SstAppConfig {
+  app(input: { stage: string }): Record<string, unknown>;
+  run(): Promise<Record<string, unknown>>;
+}
+
+/** Loads sst.config.ts under the stub and runs it; returns the app settings and outputs. */
+export async function runSstConfig(stage = "test"): Promise<{
+  stub: SstStub;
+  app: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}> {
+  const stub = installSstStub(stage);
+  // A computed specifier keeps tsc from type-checking sst.config.ts, whose types come from
+  // `.sst/platform`, which exists only after `sst install`.
+  const configPath = "../../sst.config.ts";
+  const module = (await import(configPath)) as { default: SstAppConfig };
+  const app = module.default.app({ stage });
+  const outputs = await module.default.run();
+  return { stub, app, outputs };
+}

@@ -1,0 +1,86 @@
+/**
+ * ARCHITECTURE rule 1: core/ (outside core/adapters/) never imports runtime-specific libraries,
+ * and never reaches into the adapters; the arrows point edge → use case → port → adapter.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const FORBIDDEN = [
+  /^hono(\/|$)/,
+  /^@hono\//,
+  /^@aws-sdk\//,
+  /^mqtt(\/|$)/,
+  /^@influxdata\//,
+  /^influx(db)?(-client)?(\/|$)/,
+  /^hyparquet-writer(\/|$)/,
+  /^(node:)?dgram$/,
+  /^sst(\/|$)/,
+];
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+
+function importsOf(source: string): string[] {
+  return [...source.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+function violations(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(join(ROOT, "core"))) {
+    const path = relative(ROOT, file).split(sep).join("/");
+    if (path.startsWith("core/adapters/")) continue;
+    for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+      if (FORBIDDEN.some((pattern) => pattern.test(specifier))) found.push(`${path} imports ${specifier}`);
+      if (specifier.startsWith(".") && /(^|\/)adapters(\/|$)/.test(join(path, "..", specifier))) {
+        found.push(`${path} imports an adapter (${specifier})`);
+      }
+    }
+  }
+  return found;
+}
+
+describe("core import boundary", () => {
+  it("finds import specifiers in every form the code uses", () => {
+    const source = [
+      'import { Hono } from "hono";',
+      'import type { X } from "@aws-sdk/client-sqs";',
+      'export { y } from "./y.ts";',
+      'const m = await import("mqtt");',
+      'import "node:dgram";',
+      "import {\n  a,\n  b,\n} from 'hyparquet-writer';",
+    ].join("\n");
+    expect(importsOf(source)).toEqual([
+      "hono",
+      "@aws-sdk/client-sqs",
+      "./y.ts",
+      "mqtt",
+      "node:dgram",
+      "hyparquet-writer",
+    ]);
+  });
+
+  it("flags forbidden libraries", () => {
+    const flagged = [
+      "hono/aws-lambda",
+      "@aws-sdk/client-s3",
+      "mqtt",
+      "@influxdata/influxdb3-client",
+      "hyparquet-writer",
+      "node:dgram",
+      "dgram",
+    ];
+    for (const specifier of flagged) expect(FORBIDDEN.some((pattern) => pattern.test(specifier))).toBe(true);
+    expect(FORBIDDEN.some((pattern) => pattern.test("valibot"))).toBe(false);
+  });
+
+  it("holds for every file under core/ outside core/adapters/", () => {
+    expect(violations()).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RecordedResource, runSstConfig, type SstStub } from "../../helpers/sst-stub.ts";
+
+describe("sst.config.ts", () => {
+  let stub: SstStub;
+  let app: Record<string, unknown>;
+  let outputs: Record<string, unknown>;
+
+  beforeAll(async () => {
+    ({ stub, app, outputs } = await runSstConfig("production"));
+  });
+  afterAll(() => stub.uninstall());
+
+  const routes = (api: RecordedResource) =>
+    new Map(api.calls.filter((call) => call.method === "route").map((call) => [call.args[0], call.args[1]]));
+
+  it("names the app and protects and retains the production stage", () => {
+    expect(app).toMatchObject({ name: "steward", home: "aws", protect: true, removal: "retain" });
+  });
+
+  it("defines one HTTP API and outputs its URL", () => {
+    const api = stub.find("aws.ApiGatewayV2", "Api");
+    expect(outputs.api).toBe("aws.ApiGatewayV2:Api.url");
+    expect(stub.resources.filter((resource) => resource.kind === "aws.ApiGatewayV2")).toEqual([api]);
+  });
+
+  it("routes GET /v4/ping to the REST handler on Node 20 with the config secret linked", () => {
+    const ping = routes(stub.find("aws.ApiGatewayV2", "Api")).get("GET /v4/ping") as {
+      handler: string;
+      runtime: string;
+      link: RecordedResource[];
+    };
+    expect(ping).toMatchObject({ handler: "functions/rest/handler.handler", runtime: "nodejs20.x" });
+    stub.find("Secret", "StewardConfig");
+    expect(ping.link.map((linked) => `${linked.kind} ${linked.name}`)).toContain("Secret StewardConfig");
+  });
+});
