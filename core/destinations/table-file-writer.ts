@@ -34,8 +34,12 @@ export function createTableFileWriter({
       const partitions = new Map<string, { events: AcceptedEvent[]; rows: AuditRow[] }>();
       for (const event of batch.events) {
         const facts = extractAuditFacts(event);
-        // A validated envelope always has a parseable timestamp; receivedAt is the fallback.
-        const date = isoUtcDate(facts.timestampMs ?? Date.parse(event.receivedAt));
+        // A validated envelope always has a parseable timestamp; receivedAt, then the flush
+        // time, are fallbacks so that an odd event can never make the whole batch unwritable.
+        const receivedMs = Date.parse(event.receivedAt);
+        const date = isoUtcDate(
+          facts.timestampMs ?? (Number.isFinite(receivedMs) ? receivedMs : batch.flushedAt.getTime()),
+        );
         let partition = partitions.get(date);
         if (partition === undefined) {
           partition = { events: [], rows: [] };
