@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createInProcessEventQueue } from "../../../core/adapters/local/in-process-event-queue.ts";
 import { parseConfig } from "../../../core/config/index.ts";
 import { encodePoint, type Point } from "../../../core/destinations/line-protocol.ts";
 import {
@@ -7,6 +8,7 @@ import {
 } from "../../../core/destinations/queue-metrics-writer.ts";
 import { TimeSeriesWriteError } from "../../../core/destinations/time-series-write-error.ts";
 import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
+import { acceptedEvent } from "../../helpers/audit-events.ts";
 import { parseLineProtocol } from "../../helpers/line-protocol-parser.ts";
 import { recordingLogger } from "../../helpers/recording-logger.ts";
 
@@ -106,6 +108,39 @@ describe("queue metrics writer", () => {
       timestamp: clock.now() - 5000,
     });
     expect(series.points[1]?.fields.messages_processed).toEqual({ kind: "integer", value: 20 });
+  });
+
+  it("takes the in-process queue's metrics as they are", async () => {
+    const clock = createAsyncManualClock();
+    const series = seriesSpy();
+    const queue = createInProcessEventQueue(
+      {
+        maxSize: 10,
+        maxConcurrent: 1,
+        backpressureThreshold: 80,
+        rateLimit: { enable: false, maxPerMinute: 600 },
+      },
+      { handler: async () => {}, logger: recordingLogger(), clock },
+    );
+    await queue.enqueue(acceptedEvent());
+    await queue.drain();
+    const service = startQueueMetricsWriter({
+      config: metricsConfig(),
+      metrics: () => queue.metrics(),
+      series,
+      clock,
+      logger: recordingLogger(),
+      host: "h",
+    });
+
+    await service.stop();
+    await queue.stop();
+
+    expect(series.points[0]?.fields).toMatchObject({
+      messages_received: { kind: "integer", value: 1 },
+      messages_processed: { kind: "integer", value: 1 },
+      queue_max_size: { kind: "integer", value: 10 },
+    });
   });
 
   it("logs a failed write and keeps writing afterwards", async () => {
