@@ -112,12 +112,6 @@ function walk(
     }
     const out: Record<string, unknown> = {};
     const known = Object.keys(entries);
-    for (const [key, child] of Object.entries(entries)) {
-      const value = raw[key];
-      if ((value === undefined || value === null || value === "") && isRequiredWhenActive(child)) {
-        ctx.problems.push(problem([...path, key], "required"));
-      }
-    }
     for (const [key, value] of Object.entries(raw)) {
       const child = entries[key];
       if (child === undefined) {
@@ -136,6 +130,13 @@ function walk(
       if (key in raw) continue;
       const value = walk(child, undefined, [...path, key], [...schemaPath, key], ctx);
       if (value !== undefined) out[key] = value;
+    }
+    // After substitution, so that `${TOKEN}` with TOKEN set to "" counts as missing.
+    for (const [key, child] of Object.entries(entries)) {
+      const value = out[key];
+      if ((value === undefined || value === null || value === "") && isRequiredWhenActive(child)) {
+        ctx.problems.push(problem([...path, key], "required"));
+      }
     }
     return out;
   }
