@@ -108,5 +108,12 @@ export function checkConfigText(text: string, fileName: string, env: Env = proce
       }),
     };
   }
-  return parseConfig(doc.toJS({ maxAliasCount: 100 }), env);
+  let tree: unknown;
+  try {
+    tree = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // e.g. an alias expanding beyond maxAliasCount (a "billion laughs" document).
+    return { ok: false, problems: [{ path: fileName, message: `YAML error: ${(error as Error).message}` }] };
+  }
+  return parseConfig(tree, env);
 }

@@ -22,7 +22,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
   return String(value);
 }
 
@@ -99,8 +100,12 @@ function walk(
     return walk(schema, {}, path, schemaPath, ctx);
   }
   if (raw === null) {
-    if (type === "array") return [];
-    if (type === "object" || type === "record") return {};
+    // A key whose items are all commented out; only defaulted lists/maps, so that a null list
+    // item (`- `) is still reported as the wrong type.
+    const fallback = schemaDefault(schema);
+    if (type === "array" && Array.isArray(fallback)) return [];
+    if ((type === "object" || type === "record") && isPlainObject(fallback))
+      return walk(schema, {}, path, schemaPath, ctx);
     return null;
   }
   const entries = objectEntries(schema);

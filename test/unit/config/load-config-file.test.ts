@@ -94,6 +94,24 @@ describe("loadConfigFile", () => {
     ]);
   });
 
+  it("refuses a document whose aliases expand without bound", () => {
+    // Prepare
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "Service: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(bomb, "bomb.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      expect.stringMatching(/^bomb\.yaml: YAML error: /),
+    ]);
+  });
+
   it("throws a ConfigError listing every schema problem", async () => {
     // Prepare
     const path = await writeConfig("wrong.yaml", "Service:\n  logLevel: loud\n  restServer:\n    prot: 1\n");
