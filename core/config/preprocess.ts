@@ -129,7 +129,9 @@ function walk(
         );
         continue;
       }
-      out[key] = walk(child, value, [...path, key], [...schemaPath, key], ctx);
+      // A non-boolean gate flag was reported by the gate already; do not report it twice.
+      const badFlag = key === gate?.flagKey && typeof value !== "boolean";
+      out[key] = badFlag ? false : walk(child, value, [...path, key], [...schemaPath, key], ctx);
     }
     for (const [key, child] of Object.entries(entries)) {
       if (key in raw) continue;
