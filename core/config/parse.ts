@@ -95,7 +95,8 @@ export function checkExtension(fileName: string): ConfigProblem | undefined {
 export function checkConfigText(text: string, fileName: string, env: Env = process.env): ParseResult {
   const extension = checkExtension(fileName);
   if (extension !== undefined) return { ok: false, problems: [extension] };
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for the reference use them.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,

@@ -84,6 +84,33 @@ describe("loadConfigFile", () => {
     );
   });
 
+  it("supports anchors, aliases and merge keys", () => {
+    // Prepare
+    const text = [
+      "Service:",
+      "  auditEvents:",
+      "    destination:",
+      "      parquet: &batch",
+      "        maxBatchSize: 500",
+      "        writeFrequency: 1000",
+      "      tablefile:",
+      "        <<: *batch",
+      "        exportDirectory: qvd",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(text, "anchors.yaml", {});
+
+    // Assess
+    if (!result.ok) expect.fail(lines(result.problems).join("\n"));
+    expect(result.config.auditEvents.destination.tablefile).toEqual({
+      maxBatchSize: 500,
+      writeFrequency: 1000,
+      exportDirectory: "qvd",
+      staticTags: [],
+    });
+  });
+
   it("reports duplicate keys as a YAML error", () => {
     // Act
     const result = checkConfigText("Service:\n  logLevel: info\n  logLevel: warn\n", "dup.yaml", {});
