@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { parseDocument } from "yaml";
 import { crossCheck } from "./cross-checks.ts";
-import type { Env } from "./env.ts";
+import { type Env, processEnv } from "./env.ts";
 import { computeActivity, isPlainObject } from "./gates.ts";
 import { isSecretKey } from "./obfuscate.ts";
 import { describeValue, preprocessService } from "./preprocess.ts";
@@ -41,7 +41,7 @@ function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
  * Validates a raw tree (the whole file: `{ Service: {...} }`) and returns the typed config with
  * every default applied, or every problem found.
  */
-export function parseConfig(raw: unknown, env: Env = process.env): ParseResult {
+export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult {
   const problems: ConfigProblem[] = [];
   const root = raw ?? {};
   if (!isPlainObject(root)) {
@@ -92,7 +92,7 @@ export function checkExtension(fileName: string): ConfigProblem | undefined {
  * Checks YAML text as read from `fileName`: extension, YAML syntax (with line and column), the
  * `Service` top key and the whole schema. File-level problems carry the file name as their path.
  */
-export function checkConfigText(text: string, fileName: string, env: Env = process.env): ParseResult {
+export function checkConfigText(text: string, fileName: string, env: Env = processEnv()): ParseResult {
   const extension = checkExtension(fileName);
   if (extension !== undefined) return { ok: false, problems: [extension] };
   // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for the reference use them.
