@@ -54,9 +54,6 @@ export const serviceSchema = v.object({
   cloud: cloudSchema,
 });
 
-/** The file's root: a single `Service` mapping. */
-export const fileSchema = v.object({ Service: v.optional(serviceSchema, {}) });
-
 /** The typed, fully-defaulted configuration (the tree under `Service`). */
 export type Config = v.InferOutput<typeof serviceSchema>;
 

@@ -58,9 +58,14 @@ describe("defaultConfig", () => {
     // Act
     const a = defaultConfig();
     a.restServer.port = 1;
+    a.auditEvents.compatibility.push({ serverRange: "*", clientRange: "*" });
+    a.logEvents.categorise.ruleDefault.category.push({ name: "n", value: "v" });
+    const b = defaultConfig();
 
     // Assess
-    expect(defaultConfig().restServer.port).toBe(8081);
+    expect(b.restServer.port).toBe(8081);
+    expect(b.auditEvents.compatibility).toHaveLength(1);
+    expect(b.logEvents.categorise.ruleDefault.category).toHaveLength(1);
   });
 
   it("is valid as a file tree", () => {

@@ -1,0 +1,34 @@
+/**
+ * The ingest app as the Lambda runs it: events go to SQS, rate-limit counters to DynamoDB (shared
+ * by every instance), the client IP comes from API Gateway. Built once per cold start by
+ * handler.ts; separate from it so tests can run it against local stand-ins.
+ */
+
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
+import { createSqsEventQueue } from "../../core/adapters/aws/sqs-event-queue.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import { lambdaClientIp } from "../http/lambda-client-ip.ts";
+import { type AuditIngestSettings, createApp } from "./app.ts";
+
+export interface LambdaIngestAppOptions {
+  settings: AuditIngestSettings;
+  sqs: SQSClient;
+  queueUrl: string;
+  dynamo: DynamoDBClient;
+  rateLimitTable: string;
+  logger: Logger;
+  clock: Clock;
+}
+
+export function createLambdaIngestApp(options: LambdaIngestAppOptions): ReturnType<typeof createApp> {
+  return createApp({
+    settings: options.settings,
+    queue: createSqsEventQueue({ client: options.sqs, queueUrl: options.queueUrl }),
+    rateLimitStore: createDynamoRateLimitStore({ client: options.dynamo, tableName: options.rateLimitTable }),
+    clientIp: lambdaClientIp,
+    logger: options.logger,
+    clock: options.clock,
+  });
+}

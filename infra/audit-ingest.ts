@@ -1,0 +1,20 @@
+/** The audit event ingest function and its routes, linked to the queue and the rate-limit table. */
+import { api } from "./api.ts";
+import { functionDefaults } from "./functions.ts";
+import { auditEventQueue } from "./queue.ts";
+import { rateLimitTable } from "./tables.ts";
+
+export const auditIngestRoutes = [
+  "POST /api/v1/audit-event",
+  "OPTIONS /api/v1/audit-event",
+  "GET /api/v1/test-connection",
+  "GET /documentation/json",
+] as const;
+
+export const auditIngestHandler = {
+  ...functionDefaults,
+  handler: "functions/audit-ingest/handler.handler",
+  link: [...functionDefaults.link, auditEventQueue, rateLimitTable],
+};
+
+for (const route of auditIngestRoutes) api.route(route, auditIngestHandler);

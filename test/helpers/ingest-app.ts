@@ -1,0 +1,97 @@
+/** Builds the ingest app for tests: in-memory adapters, a manual clock, a recording logger. */
+
+import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
+import type { EventQueue } from "../../core/ports.ts";
+import { type AuditIngestSettings, createApp } from "../../functions/audit-ingest/app.ts";
+import { createManualClock, type ManualClock } from "./manual-clock.ts";
+import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
+
+export const DEFAULT_TEST_SETTINGS: AuditIngestSettings = {
+  apiToken: "",
+  maxBodyBytes: 1_048_576,
+  correlationIdMaxLength: 64,
+  compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
+  cors: { allowedOrigins: [] },
+  rateLimit: { enable: true, maxPerMinute: 300 },
+};
+
+export interface TestIngestApp {
+  app: ReturnType<typeof createApp>;
+  logger: RecordingLogger;
+  clock: ManualClock;
+  /** Events the queue's handler received. */
+  handled: AcceptedEvent[];
+  queue: EventQueue;
+  /** POST /api/v1/audit-event with a JSON body from `ip`. */
+  post(body: unknown, headers?: Record<string, string>, ip?: string): Promise<Response>;
+  get(path: string, headers?: Record<string, string>, ip?: string): Promise<Response>;
+}
+
+export interface TestIngestAppOptions {
+  settings?: Partial<AuditIngestSettings>;
+  queue?: EventQueue;
+}
+
+export function createTestIngestApp(options: TestIngestAppOptions = {}): TestIngestApp {
+  const logger = recordingLogger();
+  const clock = createManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+  const handled: AcceptedEvent[] = [];
+  const queue =
+    options.queue ??
+    createInProcessEventQueue(
+      {
+        maxSize: 200,
+        maxConcurrent: 10,
+        backpressureThreshold: 80,
+        rateLimit: { enable: false, maxPerMinute: 600 },
+      },
+      { handler: async (event) => void handled.push(event), logger, clock },
+    );
+  let currentIp = "203.0.113.5";
+  const app = createApp({
+    settings: { ...DEFAULT_TEST_SETTINGS, ...options.settings },
+    queue,
+    rateLimitStore: createMemoryRateLimitStore(),
+    clientIp: () => currentIp,
+    logger,
+    clock,
+    serverVersion: "15.0.0",
+  });
+  return {
+    app,
+    logger,
+    clock,
+    handled,
+    queue,
+    post(body, headers = {}, ip = "203.0.113.5") {
+      currentIp = ip;
+      const text = typeof body === "string" ? body : JSON.stringify(body);
+      return Promise.resolve(
+        app.request("/api/v1/audit-event", {
+          method: "POST",
+          body: text,
+          headers: { "content-type": "application/json", ...headers },
+        }),
+      );
+    },
+    get(path, headers = {}, ip = "203.0.113.5") {
+      currentIp = ip;
+      return Promise.resolve(app.request(path, { headers }));
+    },
+  };
+}
+
+/** An ingestion response body as tests read it. */
+export interface IngestionBodyForTest {
+  status: string;
+  receivedAt: string;
+  outcome: string;
+  reason?: string;
+  details?: { errors?: Array<{ instancePath?: string; message: string }>; [key: string]: unknown };
+}
+
+export async function readBody(response: Response): Promise<IngestionBodyForTest> {
+  return (await response.json()) as IngestionBodyForTest;
+}

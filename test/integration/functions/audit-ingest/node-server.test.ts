@@ -1,0 +1,149 @@
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
+import { createMemoryRateLimitStore } from "../../../../core/adapters/local/memory-rate-limit-store.ts";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { createApp } from "../../../../functions/audit-ingest/app.ts";
+import { nodeClientIp } from "../../../../functions/http/node-client-ip.ts";
+import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
+import { DEFAULT_TEST_SETTINGS } from "../../../helpers/ingest-app.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+
+let server: ServerType;
+let base: string;
+let port: number;
+const handled: AcceptedEvent[] = [];
+
+/** A raw HTTP/1.1 request, so duplicate header lines and chunked bodies reach the server as sent. */
+function rawRequest(options: {
+  method: string;
+  path: string;
+  headers: Array<[string, string]>;
+  chunks?: string[];
+}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method: options.method, path: options.path },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    for (const [name, value] of options.headers) req.appendHeader(name, value);
+    for (const chunk of options.chunks ?? []) req.write(chunk);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  const logger = recordingLogger();
+  const queue = createInProcessEventQueue(
+    {
+      maxSize: 10,
+      maxConcurrent: 2,
+      backpressureThreshold: 80,
+      rateLimit: { enable: false, maxPerMinute: 600 },
+    },
+    { handler: async (event) => void handled.push(event), logger, clock: systemClock },
+  );
+  const app = createApp({
+    settings: {
+      ...DEFAULT_TEST_SETTINGS,
+      apiToken: "tok",
+      maxBodyBytes: 2048,
+      rateLimit: { enable: true, maxPerMinute: 1000 },
+    },
+    queue,
+    rateLimitStore: createMemoryRateLimitStore(),
+    clientIp: nodeClientIp,
+    logger,
+    clock: systemClock,
+  });
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const headers = {
+  "content-type": "application/json",
+  authorization: "Bearer tok",
+  "x-audit-client-version": "0.3.0",
+};
+
+describe("ingest API on @hono/node-server", () => {
+  it("accepts a valid event with 202 and records the socket peer as client IP", async () => {
+    const response = await fetch(`${base}/api/v1/audit-event`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(validEnvelope()),
+    });
+
+    expect(response.status).toBe(202);
+    expect(response.headers.get("x-ratelimit-limit")).toBe("1000");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled.at(-1)?.clientIp).toBe("127.0.0.1");
+  });
+
+  it("answers 401 without the token and 400 for malformed JSON", async () => {
+    const noToken = await fetch(`${base}/api/v1/audit-event`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const malformed = await fetch(`${base}/api/v1/audit-event`, { method: "POST", headers, body: "{oops" });
+
+    expect(noToken.status).toBe(401);
+    expect(malformed.status).toBe(400);
+  });
+
+  it("refuses a chunked body over maxBodyBytes with 413", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/api/v1/audit-event",
+      headers: [...Object.entries(headers), ["transfer-encoding", "chunked"]],
+      chunks: Array.from({ length: 10 }, () => " ".repeat(500)),
+    });
+
+    expect(response.status).toBe(413);
+  });
+
+  it("uses the first of duplicated version header lines", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/api/v1/audit-event",
+      headers: [
+        ["content-type", "application/json"],
+        ["authorization", "Bearer tok"],
+        ["x-audit-client-version", "0.2.0"],
+        ["x-audit-client-version", "0.3.0"],
+      ],
+      chunks: [JSON.stringify(validEnvelope())],
+    });
+
+    expect(response.status).toBe(422);
+    expect(JSON.parse(response.body).details.auditClientVersion).toBe("0.2.0");
+  });
+
+  it("answers test-connection with 200", async () => {
+    const response = await fetch(`${base}/api/v1/test-connection`, {
+      headers: { authorization: "Bearer tok" },
+    });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok" });
+  });
+});
