@@ -4,7 +4,8 @@
  * destination batchers) to the last Parquet row and JSON file on disk (after stop() flushed).
  * One event in ten carries objectData, so 10,000 JSON files are written. A second pass feeds the
  * same events straight to the destinations handler (consumer side only). Row counts are checked
- * with DuckDB afterwards, outside the timing.
+ * with DuckDB afterwards, outside the timing. `BENCH_EVENTS` and `BENCH_CONCURRENCY` (concurrent
+ * POSTs, default 8) override the defaults.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
@@ -30,7 +31,7 @@ import { systemClock } from "../../core/system-clock.ts";
 import { createApp } from "../../functions/audit-ingest/app.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
-const CONCURRENCY = 64;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
 export interface DestinationsBenchFigures {
   events: number;
