@@ -3,6 +3,8 @@
  * `measurement,tag=v field=1.5,n=2i,ok=true,s="x" <epoch ms>`, written with precision=ms.
  * Escaping follows the InfluxDB parser: measurement escapes `,` and space; tag keys, tag values
  * and field keys escape `,`, `=` and space; string field values escape `"` and `\`.
+ * Known limit of the format: in names and tag values, a backslash directly before `,`, `=`, a
+ * space or the end cannot be written faithfully (InfluxDB has no escape for the backslash there).
  */
 
 export type FieldValue =

@@ -1,6 +1,6 @@
 /**
  * A strict line-protocol parser for the tests' InfluxDB stand-in, following InfluxDB's own
- * parser: unescaped `,`/space end measurement and tags, `\` escapes the next special character,
+ * parser: unescaped `,`/space end measurement and tags, `\` escapes `,`, `=` and space,
  * string fields are double-quoted with `\"` and `\\`, integers end in `i`, booleans are
  * t/T/true/True/TRUE/f/F/false/False/FALSE, anything else must be a finite float.
  */
@@ -56,8 +56,11 @@ function parseLine(line: string): ParsedPoint {
   const readUntil = (stops: string): string => {
     let out = "";
     while (at < line.length && !stops.includes(line[at]!)) {
-      if (line[at] === "\\" && at + 1 < line.length && `, ="\\`.includes(line[at + 1]!)) {
-        out += line[at + 1];
+      // As InfluxDB 1.x: a backslash always takes the next character with it (so it never ends
+      // the name), and only `\,`, `\ ` and `\=` are unescaped; any other pair stays as written.
+      if (line[at] === "\\" && at + 1 < line.length) {
+        const next = line[at + 1]!;
+        out += ", =".includes(next) ? next : `\\${next}`;
         at += 2;
       } else {
         out += line[at];

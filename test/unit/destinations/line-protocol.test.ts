@@ -10,6 +10,7 @@ import {
   stringField,
 } from "../../../core/destinations/line-protocol.ts";
 import { acceptedEvent } from "../../helpers/audit-events.ts";
+import { LineProtocolSyntaxError, parseLineProtocol } from "../../helpers/line-protocol-parser.ts";
 
 describe("encodePoint", () => {
   it("writes typed fields, sorted tags and a ms timestamp", () => {
@@ -43,6 +44,51 @@ describe("encodePoint", () => {
     expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: integerField(1.5) } })).toThrow(
       LineProtocolError,
     );
+  });
+});
+
+describe("encodePoint against a strict line-protocol parser", () => {
+  const awkward = [
+    "plain",
+    "with space",
+    "a,b",
+    "k=v",
+    'say "hi"',
+    "back\\slash",
+    "東京 📈",
+    "=,= ,",
+    "LAB\\anna",
+  ];
+
+  it.each(awkward)(
+    "round-trips %j as measurement, tag key, tag value, field key and string value",
+    (text) => {
+      const line = encodePoint({
+        measurement: text,
+        tags: { [text]: text, other: "1" },
+        fields: { [text]: stringField(`${text}\n"${text}"\\`), n: integerField(-3) },
+        timestampMs: 1,
+      });
+
+      expect(parseLineProtocol(line)).toEqual([
+        {
+          measurement: text,
+          tags: { [text]: text, other: "1" },
+          fields: {
+            [text]: { type: "string", value: `${text}\n"${text}"\\` },
+            n: { type: "integer", value: -3 },
+          },
+          timestamp: 1,
+        },
+      ]);
+    },
+  );
+
+  it("has the stand-in's parser refuse what InfluxDB refuses", () => {
+    expect(() => parseLineProtocol("m,t=a b v=1")).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol('m v="open')).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol("m v=1x")).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol("m,t= v=1")).toThrow(LineProtocolSyntaxError);
   });
 });
 
