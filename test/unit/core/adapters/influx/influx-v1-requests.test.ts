@@ -6,9 +6,9 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeSeriesWriter } from "../../../core/adapters/influx/create-time-series-writer.ts";
-import { parseConfig } from "../../../core/config/index.ts";
-import { floatField } from "../../../core/destinations/line-protocol.ts";
+import { createTimeSeriesWriter } from "../../../../../core/adapters/influx/create-time-series-writer.ts";
+import { parseConfig } from "../../../../../core/config/index.ts";
+import { floatField } from "../../../../../core/destinations/line-protocol.ts";
 
 const seen: { method: string; url: URL; headers: IncomingHttpHeaders; body: string }[] = [];
 const server = createServer(async (request, response) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { AcceptedEvent } from "../../../core/audit/accepted-event.ts";
-import { DestinationWriteError } from "../../../core/destinations/destination-writer.ts";
-import type { Point } from "../../../core/destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../../core/destinations/time-series-write-error.ts";
-import { createTimeSeriesDestination } from "../../../core/destinations/timeseries-destination.ts";
-import type { TimeSeriesWriter } from "../../../core/ports.ts";
-import { acceptedEvent } from "../../helpers/audit-events.ts";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { DestinationWriteError } from "../../../../core/destinations/destination-writer.ts";
+import type { Point } from "../../../../core/destinations/line-protocol.ts";
+import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import { createTimeSeriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
+import type { TimeSeriesWriter } from "../../../../core/ports.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
 
 /** Refuses (400) any request holding a point whose appName is "bad"; fails (no answer) while down. */
 function seriesSpy() {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { createInProcessEventQueue } from "../../../core/adapters/local/in-process-event-queue.ts";
-import { parseConfig } from "../../../core/config/index.ts";
-import { encodePoint, type Point } from "../../../core/destinations/line-protocol.ts";
+import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
+import { parseConfig } from "../../../../core/config/index.ts";
+import { encodePoint, type Point } from "../../../../core/destinations/line-protocol.ts";
 import {
   type QueueMetricsSnapshot,
   startQueueMetricsWriter,
-} from "../../../core/destinations/queue-metrics-writer.ts";
-import { TimeSeriesWriteError } from "../../../core/destinations/time-series-write-error.ts";
-import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
-import { acceptedEvent } from "../../helpers/audit-events.ts";
-import { parseLineProtocol } from "../../helpers/line-protocol-parser.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
+} from "../../../../core/destinations/queue-metrics-writer.ts";
+import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 function metricsConfig() {
   const parsed = parseConfig({

@@ -9,14 +9,14 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDirectoryObjectStore } from "../../../core/adapters/local/directory-object-store.ts";
-import { auditParquetEncoder } from "../../../core/adapters/parquet/audit-parquet-encoder.ts";
-import type { AcceptedEvent } from "../../../core/audit/accepted-event.ts";
-import { extractAuditFacts } from "../../../core/audit/audit-facts.ts";
-import { AUDIT_COLUMNS, type AuditRow, toAuditRow } from "../../../core/audit/audit-row.ts";
-import { auditQvdEncoder } from "../../../core/destinations/qvd/audit-qvd-encoder.ts";
-import { createTableFileWriter } from "../../../core/destinations/table-file-writer.ts";
-import { acceptedEvent, objectDataEvent, oddEvents } from "../../helpers/audit-events.ts";
+import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
+import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
+import { AUDIT_COLUMNS, type AuditRow, toAuditRow } from "../../../../core/audit/audit-row.ts";
+import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
+import { createTableFileWriter } from "../../../../core/destinations/table-file-writer.ts";
+import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 
 interface QvdrsTable {
   numRows: number;

@@ -8,20 +8,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeSeriesWriter } from "../../../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../../../core/adapters/local/directory-object-store.ts";
-import { createInProcessEventQueue } from "../../../core/adapters/local/in-process-event-queue.ts";
-import { auditParquetEncoder } from "../../../core/adapters/parquet/audit-parquet-encoder.ts";
-import { selectDestinations } from "../../../core/destinations/select-destinations.ts";
+import { createTimeSeriesWriter } from "../../../../core/adapters/influx/create-time-series-writer.ts";
+import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
+import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
+import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
+import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
 import {
   createAcceptedEventHandler,
   startAuditDestinations,
-} from "../../../core/destinations/start-audit-destinations.ts";
-import { systemClock } from "../../../core/system-clock.ts";
-import { acceptedEvent, objectDataEvent } from "../../helpers/audit-events.ts";
-import { destinationConfig } from "../../helpers/destination-config.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
-import { timeseriesConfig } from "../../helpers/timeseries-config.ts";
+} from "../../../../core/destinations/start-audit-destinations.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
+import { destinationConfig } from "../../../helpers/destination-config.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
 
 let root: string;
 beforeAll(async () => {

@@ -9,24 +9,24 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTimeSeriesWriter } from "../../../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../../../core/adapters/local/directory-object-store.ts";
-import { auditParquetEncoder } from "../../../core/adapters/parquet/audit-parquet-encoder.ts";
+import { createTimeSeriesWriter } from "../../../../core/adapters/influx/create-time-series-writer.ts";
+import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
+import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
 import {
   type DestinationAdapters,
   selectDestinations,
-} from "../../../core/destinations/select-destinations.ts";
+} from "../../../../core/destinations/select-destinations.ts";
 import {
   createAcceptedEventHandler,
   startAuditDestinations,
-} from "../../../core/destinations/start-audit-destinations.ts";
-import { systemClock } from "../../../core/system-clock.ts";
-import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
-import { acceptedEvent, objectDataEvent, oddEvents } from "../../helpers/audit-events.ts";
-import { destinationConfig } from "../../helpers/destination-config.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
-import { timeseriesConfig } from "../../helpers/timeseries-config.ts";
+} from "../../../../core/destinations/start-audit-destinations.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
+import { destinationConfig } from "../../../helpers/destination-config.ts";
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
 
 const qvdrs = createRequire(import.meta.url)("qvdrs-linux-x64-gnu") as {
   readQvdSync(path: string): { numRows: number };

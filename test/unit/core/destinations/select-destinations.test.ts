@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { auditQvdEncoder } from "../../../core/destinations/qvd/audit-qvd-encoder.ts";
+import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
 import {
   type DestinationAdapters,
   selectDestinations,
-} from "../../../core/destinations/select-destinations.ts";
-import type { ObjectStore } from "../../../core/ports.ts";
-import { destinationConfig } from "../../helpers/destination-config.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
-import { timeseriesConfig } from "../../helpers/timeseries-config.ts";
+} from "../../../../core/destinations/select-destinations.ts";
+import type { ObjectStore } from "../../../../core/ports.ts";
+import { destinationConfig } from "../../../helpers/destination-config.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
 
 function adapters() {
   const calls = { stores: [] as string[], series: 0 };

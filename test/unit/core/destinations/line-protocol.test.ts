@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractAuditFacts } from "../../../core/audit/audit-facts.ts";
-import { toAuditPoint } from "../../../core/destinations/audit-point.ts";
+import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
+import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
 import {
   booleanField,
   encodePoint,
@@ -8,9 +8,9 @@ import {
   integerField,
   LineProtocolError,
   stringField,
-} from "../../../core/destinations/line-protocol.ts";
-import { acceptedEvent } from "../../helpers/audit-events.ts";
-import { LineProtocolSyntaxError, parseLineProtocol } from "../../helpers/line-protocol-parser.ts";
+} from "../../../../core/destinations/line-protocol.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
 
 describe("encodePoint", () => {
   it("writes typed fields, sorted tags and a ms timestamp", () => {

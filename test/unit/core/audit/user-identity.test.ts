@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseUserIdentity } from "../../../core/audit/user-identity.ts";
+import { parseUserIdentity } from "../../../../core/audit/user-identity.ts";
 
 describe("parseUserIdentity", () => {
   it.each([

@@ -2,13 +2,16 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDirectoryObjectStore } from "../../../core/adapters/local/directory-object-store.ts";
-import { extractAuditFacts } from "../../../core/audit/audit-facts.ts";
-import { DestinationWriteError } from "../../../core/destinations/destination-writer.ts";
-import { createObjectDataWriter, objectDataFileName } from "../../../core/destinations/objectdata-writer.ts";
-import type { ObjectStore } from "../../../core/ports.ts";
-import { acceptedEvent, objectDataEvent } from "../../helpers/audit-events.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
+import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
+import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
+import { DestinationWriteError } from "../../../../core/destinations/destination-writer.ts";
+import {
+  createObjectDataWriter,
+  objectDataFileName,
+} from "../../../../core/destinations/objectdata-writer.ts";
+import type { ObjectStore } from "../../../../core/ports.ts";
+import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let root: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { extractAuditFacts, parseTimestamp } from "../../../core/audit/audit-facts.ts";
-import { AUDIT_COLUMNS, toAuditRow } from "../../../core/audit/audit-row.ts";
-import { acceptedEvent, objectDataEvent, oddEvents } from "../../helpers/audit-events.ts";
+import { extractAuditFacts, parseTimestamp } from "../../../../core/audit/audit-facts.ts";
+import { AUDIT_COLUMNS, toAuditRow } from "../../../../core/audit/audit-row.ts";
+import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 
 describe("toAuditRow", () => {
   it("maps an object.view.duration event onto the reference's 25 columns", () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { AcceptedEvent } from "../../../core/audit/accepted-event.ts";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import {
   BatcherStoppedError,
   startBatcher,
   UnwrittenEventsError,
-} from "../../../core/destinations/batcher.ts";
-import type { AuditBatch, DestinationWriter } from "../../../core/destinations/destination-writer.ts";
-import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
-import { acceptedEvent } from "../../helpers/audit-events.ts";
-import { recordingLogger } from "../../helpers/recording-logger.ts";
+} from "../../../../core/destinations/batcher.ts";
+import type { AuditBatch, DestinationWriter } from "../../../../core/destinations/destination-writer.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatch[]; attempts: number } {
   let remainingFailures = failures;

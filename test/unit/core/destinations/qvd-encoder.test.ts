@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeQvd } from "../../../core/destinations/qvd/qvd-encoder.ts";
-import { headerElementNames, readQvdBytes } from "../../helpers/qvd-reader.ts";
+import { encodeQvd } from "../../../../core/destinations/qvd/qvd-encoder.ts";
+import { headerElementNames, readQvdBytes } from "../../../helpers/qvd-reader.ts";
 
 interface QvdrsTable {
   numRows: number;
@@ -16,7 +16,7 @@ const qvdrs = createRequire(import.meta.url)("qvdrs-linux-x64-gnu") as {
   readQvdSync(path: string): QvdrsTable;
 };
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../shared/fixtures/qvd");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../../../shared/fixtures/qvd");
 const fixturesPresent = existsSync(FIXTURES);
 if (!fixturesPresent)
   console.warn(`\n*** QVD fixtures absent at ${FIXTURES}: Qlik-file comparisons skipped ***\n`);
