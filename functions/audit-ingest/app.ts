@@ -6,7 +6,6 @@
  */
 
 import { Hono, type MiddlewareHandler } from "hono";
-import { every } from "hono/combine";
 import type { CompatibilityRule } from "../../core/audit/client-version.ts";
 import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
 import { testConnection } from "../../core/audit/connection-test.ts";
@@ -21,6 +20,7 @@ import { errorHandler, notFoundHandler } from "../http/error-handler.ts";
 import { jsonBody } from "../http/json-body.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
+import { respond, respondJson } from "../http/response-headers.ts";
 import { securityHeaders } from "../http/security-headers.ts";
 import {
   formatIngestionError,
@@ -93,13 +93,18 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
     );
     guards.push(rateLimit({ limiter, clientIp, clock, formatError }));
   }
-  guards.push(bearerAuth({ token: settings.apiToken, formatError, logger, clientIp }));
-  // Rate limit, then token: one middleware shared by both endpoints (one counter per client).
-  const guard = every(...guards);
+  if (settings.apiToken !== "") {
+    guards.push(bearerAuth({ token: settings.apiToken, formatError, logger, clientIp }));
+  }
+  // Rate limit, then token, on both endpoints (one counter per client), registered per route so
+  // CORS preflights are never counted or authenticated.
+  for (const guard of guards) {
+    app.post(AUDIT_EVENT_PATH, guard);
+    app.get(TEST_CONNECTION_PATH, guard);
+  }
 
   app.post(
     AUDIT_EVENT_PATH,
-    guard,
     jsonBody({ maxBytes: settings.maxBodyBytes, formatError }),
     async function postAuditEvent(c) {
       const outcome = await ingestEvent({
@@ -113,17 +118,21 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
   );
 
   // A plain OPTIONS (no CORS preflight headers): nothing to process, nothing to count.
-  app.options(AUDIT_EVENT_PATH, (c) => c.body(null, 204));
+  app.options(AUDIT_EVENT_PATH, (c) => respond(c, null, 204));
 
-  app.get(TEST_CONNECTION_PATH, guard, function getTestConnection(c) {
+  app.get(TEST_CONNECTION_PATH, function getTestConnection(c) {
     const clientVersion = clientVersionOf((name) => c.req.header(name));
     const now = new Date(clock.now()).toISOString();
-    return c.json(
-      testConnection(clientVersion, now, { serverVersion, compatibility: settings.compatibility }, logger),
+    const result = testConnection(
+      clientVersion,
+      now,
+      { serverVersion, compatibility: settings.compatibility },
+      logger,
     );
+    return respondJson(c, result, 200);
   });
 
-  app.get(OPENAPI_PATH, (c) => c.body(openApiDocument, 200, { "Content-Type": "application/json" }));
+  app.get(OPENAPI_PATH, (c) => respond(c, openApiDocument, 200, "application/json"));
 
   return app;
 }

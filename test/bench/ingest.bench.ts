@@ -1,0 +1,163 @@
+/**
+ * Ingest benchmark (issue 3): autocannon, 50 connections, POST /api/v1/audit-event with a valid
+ * ~1 KB envelope (token and version header on, rate limit high) against our node server, and a
+ * trivial node:http 202 server in the same run. Servers run in child processes so the peak RSS
+ * (VmHWM) is theirs. Targets: ≥ 0.5× the trivial server, p99 ≤ 10 ms, peak RSS ≤ 120 MB, no
+ * per-request log line at info.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+
+const CONNECTIONS = 50;
+const WARMUP_S = 2;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const TOKEN = "bench-token-0123456789";
+
+export interface IngestBenchFigures {
+  trivialRps: number;
+  ingestRps: number;
+  ratio: number;
+  ingestP50Ms: number;
+  ingestP99Ms: number;
+  trivialP99Ms: number;
+  ingestPeakRssMb: number;
+  ingestNon2xx: number;
+  ingestLogLines: number;
+}
+
+/** A valid selection.state.changed envelope padded to about 1 KB. */
+export function benchEnvelope(): string {
+  const details = Array.from({ length: 6 }, (_, i) => ({
+    qField: `Dimension field ${i}`,
+    qSelectedCount: i + 1,
+    qSelected: `Value ${i} of the selection, ${"x".repeat(8)}`,
+  }));
+  return JSON.stringify({
+    schemaVersion: 1,
+    eventId: "0b6f2b4e-1c1d-4d3e-9a7b-2f7c1d2e3f4a",
+    timestamp: "2026-01-01T12:00:00.123Z",
+    type: "selection.state.changed",
+    correlationId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    source: { kind: "qlik-sense-extension", name: "audit-qs", version: "0.3.2" },
+    payload: {
+      context: {
+        appId: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        appName: "Sales",
+        sheetId: "sheet-1",
+        user: "DOMAIN\\user",
+      },
+      event: { selectionTxnId: "7c9e6679-7425-40de-944b-e07fc1f90ae7", details },
+    },
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  output: string[];
+}
+
+async function startChild(kind: "ingest" | "trivial"): Promise<Child> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "ingest-server.ts"), kind],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const output: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 20_000);
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => output.push(chunk));
+    child.stdout?.on("data", (chunk: string) => {
+      output.push(chunk);
+      const match = /READY (\d+)/.exec(chunk);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${kind} server exited with ${code}: ${output.join("")}`)));
+  });
+  return { process: child, port, output };
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function stopChild(child: Child): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.process.once("exit", () => resolve());
+    child.process.kill("SIGTERM");
+  });
+}
+
+async function load(port: number, path: string, duration: number) {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    duration,
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${TOKEN}`,
+      "x-audit-client-version": "0.3.2",
+    },
+    body: benchEnvelope(),
+  });
+}
+
+export async function run(): Promise<IngestBenchFigures> {
+  const trivial = await startChild("trivial");
+  await load(trivial.port, "/", WARMUP_S);
+  const trivialResult = await load(trivial.port, "/", DURATION_S);
+  await stopChild(trivial);
+
+  const ingest = await startChild("ingest");
+  await load(ingest.port, "/api/v1/audit-event", WARMUP_S);
+  const linesBefore = ingest.output
+    .join("")
+    .split("\n")
+    .filter((line) => line.trim() !== "").length;
+  const ingestResult = await load(ingest.port, "/api/v1/audit-event", DURATION_S);
+  const logLines =
+    ingest.output
+      .join("")
+      .split("\n")
+      .filter((line) => line.trim() !== "").length - linesBefore;
+  const rss = peakRssMb(ingest.process.pid as number);
+  await stopChild(ingest);
+
+  const figures: IngestBenchFigures = {
+    trivialRps: Math.round(trivialResult.requests.average),
+    ingestRps: Math.round(ingestResult.requests.average),
+    ratio: Number((ingestResult.requests.average / trivialResult.requests.average).toFixed(3)),
+    ingestP50Ms: ingestResult.latency.p50,
+    ingestP99Ms: ingestResult.latency.p99,
+    trivialP99Ms: trivialResult.latency.p99,
+    ingestPeakRssMb: Number(rss.toFixed(1)),
+    ingestNon2xx: ingestResult.non2xx + ingestResult.errors,
+    ingestLogLines: logLines,
+  };
+  console.log(
+    `ingest benchmark (${CONNECTIONS} connections, ${DURATION_S} s, ${benchEnvelope().length}-byte envelope)`,
+  );
+  console.log(`  trivial node:http 202: ${figures.trivialRps} req/s, p99 ${figures.trivialP99Ms} ms`);
+  console.log(
+    `  POST /api/v1/audit-event: ${figures.ingestRps} req/s, p50 ${figures.ingestP50Ms} ms, p99 ${figures.ingestP99Ms} ms`,
+  );
+  console.log(
+    `  ratio ${figures.ratio}x (target >= 0.5), peak RSS ${figures.ingestPeakRssMb} MB (target <= 120)`,
+  );
+  console.log(
+    `  non-2xx/errors ${figures.ingestNon2xx}, log lines during load ${figures.ingestLogLines} (target 0)`,
+  );
+  return figures;
+}
