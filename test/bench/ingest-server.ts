@@ -1,11 +1,13 @@
 /**
  * Child process for the ingest benchmark: `ingest` serves the real ingest app on
  * @hono/node-server (in-process queue, in-memory rate limiter, token on, info-level console
- * logging), `trivial` a bare node:http server answering 202. Prints `READY <port>` when listening.
+ * logging), `trivial` a bare node:http server answering 202, `hono` a bare Hono app parsing the
+ * body and answering 202 (the framework's own cost). Prints `READY <port>` when listening.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { Hono } from "hono";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
@@ -80,5 +82,20 @@ function startTrivial(): void {
   });
 }
 
-if (process.argv[2] === "trivial") startTrivial();
+/** The framework floor: Hono on @hono/node-server parsing the JSON body and answering 202. */
+function startBareHono(): void {
+  const app = new Hono();
+  app.post("/", async (c) => {
+    JSON.parse(await c.req.text());
+    return c.json({ status: "accepted", receivedAt: new Date().toISOString(), outcome: "processed" }, 202);
+  });
+  serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+    process.stdout.write(`READY ${info.port}\n`);
+  });
+  process.on("SIGTERM", () => process.exit(0));
+}
+
+const kind = process.argv[2];
+if (kind === "trivial") startTrivial();
+else if (kind === "hono") startBareHono();
 else startIngest();
