@@ -70,3 +70,56 @@ export interface RateLimitStore {
    */
   increment(key: string, windowStartMs: number, windowMs: number): Promise<number>;
 }
+
+// ---- platform ports ----
+
+/** A task known to the BI platform's repository (reload task, external program task, ...). */
+export interface PlatformTask {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** An app (document) known to the platform. */
+export interface PlatformApp {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Engine DoReload qMode: 0 default error handling, 1 stop on first script error (ABEND), 2 ignore errors. */
+export type ReloadMode = 0 | 1 | 2;
+
+export interface AppReloadOptions {
+  readonly mode: ReloadMode;
+  readonly partial: boolean;
+}
+
+/** One JSON object describing an app: properties, script, sheets, fields, connections... */
+export type AppDump = Readonly<Record<string, unknown>>;
+
+/**
+ * The BI platform (Qlik Sense Enterprise on Windows): repository API for tasks and apps, engine
+ * API for reloads and dumps. Adapters throw the typed errors of core/platform/errors.ts.
+ */
+export interface PlatformClient {
+  /** The task with this id, or undefined when the repository does not know it. */
+  findTaskById(taskId: string): Promise<PlatformTask | undefined>;
+  /** Every task carrying the tag `tag` (exact name). */
+  findTasksByTag(tag: string): Promise<PlatformTask[]>;
+  /** Every task whose custom property `name` holds `value`. */
+  findTasksByCustomProperty(name: string, value: string): Promise<PlatformTask[]>;
+  /** Asks the platform's scheduler to start the task; resolves once the platform accepted the start. */
+  startTask(taskId: string): Promise<void>;
+  /** The app with this id, or undefined when the repository does not know it. */
+  findAppById(appId: string): Promise<PlatformApp | undefined>;
+  /** Apps the configured platform user can open (engine document list). */
+  listApps(): Promise<PlatformApp[]>;
+  /** Reloads the app in the engine and saves it when the reload succeeded; resolves to that success. */
+  reloadApp(appId: string, options: AppReloadOptions): Promise<boolean>;
+  /** Reads the app (without data) and describes it as one JSON object. */
+  dumpApp(appId: string): Promise<AppDump>;
+}
+
+/** Starts a platform task by id; what the scheduler calls when a schedule fires. */
+export interface TaskStarter {
+  startTask(taskId: string): Promise<void>;
+}

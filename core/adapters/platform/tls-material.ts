@@ -1,0 +1,33 @@
+/** Reads the platform client certificate, key and CA once, at wiring time. */
+import { readFile } from "node:fs/promises";
+import { PlatformCertificateError } from "../../platform/errors.ts";
+import type { PlatformCertificateOptions, PlatformTlsMaterial } from "./options.ts";
+
+async function readPem(setting: string, path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "read failed";
+    // The path is configuration, not a secret; the file content never reaches the message.
+    throw new PlatformCertificateError(`Service.cert.${setting}: cannot read ${path} (${code})`, {
+      cause: error,
+    });
+  }
+}
+
+/** Loads the PEM files named in `cert.*`. The CA is optional (empty path = system roots). */
+export async function loadPlatformTlsMaterial(
+  options: PlatformCertificateOptions,
+): Promise<PlatformTlsMaterial> {
+  const [cert, key, ca] = await Promise.all([
+    readPem("clientCert", options.clientCert),
+    readPem("clientCertKey", options.clientCertKey),
+    options.clientCertCA === "" ? Promise.resolve(undefined) : readPem("clientCertCA", options.clientCertCA),
+  ]);
+  return {
+    cert,
+    key,
+    ca,
+    passphrase: options.clientCertPassphrase === "" ? undefined : options.clientCertPassphrase,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Rules that span settings, run on the typed config once every section is valid. Disabled
+ * sections hold their defaults with `enable: false`, so each rule only needs the flags it names.
+ */
+
+import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
+import type { Config } from "./schema/config.ts";
+import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
+import { suggestKey } from "./suggest.ts";
+
+const S = "Service";
+
+function checkTelemetry(config: Config, out: ConfigProblem[]): void {
+  if (config.anonTelemetry && !config.systemInfo.enable) {
+    out.push(problem([S, "anonTelemetry"], "anonymous telemetry needs systemInfo.enable: true"));
+  }
+}
+
+function checkServerTags(config: Config, out: ConfigProblem[]): void {
+  const { serverTagsDefinition, servers } = config.serversToMonitor;
+  const defined = new Set(serverTagsDefinition);
+  servers.forEach((server, i) => {
+    const base: PathSegment[] = [S, "serversToMonitor", "servers", i, "serverTags"];
+    for (const name of serverTagsDefinition) {
+      if (!Object.hasOwn(server.serverTags, name)) {
+        out.push(problem(base, `tag "${name}" from serverTagsDefinition is missing`));
+      }
+    }
+    for (const name of Object.keys(server.serverTags)) {
+      if (!defined.has(name)) out.push(problem([...base, name], "tag is not listed in serverTagsDefinition"));
+    }
+  });
+}
+
+interface AccountUse {
+  readonly path: PathSegment[];
+  readonly names: readonly string[];
+  readonly active: boolean;
+}
+
+function checkAccounts(config: Config, out: ConfigProblem[]): void {
+  const known = config.thirdPartyToolsCredentials.obsPlatform.map((a) => a.accountName);
+  const rest = config.restServer;
+  const logEventsActive = Object.values(config.logEvents.source).some((s) => s.enable);
+  const uses: AccountUse[] = [
+    {
+      path: [S, "restServer", "observability", "event", "destinationAccount"],
+      names: rest.observability.event.destinationAccount,
+      active: rest.enable && rest.endpointsEnable.observabilityEvent,
+    },
+    {
+      path: [S, "restServer", "observability", "metric", "destinationAccount"],
+      names: rest.observability.metric.destinationAccount,
+      active: rest.enable && rest.endpointsEnable.observabilityMetric,
+    },
+    {
+      path: [S, "userEvents", "sendToObsPlatform", "destinationAccount"],
+      names: config.userEvents.sendToObsPlatform.destinationAccount,
+      active: config.userEvents.enable && config.userEvents.sendToObsPlatform.enable,
+    },
+    {
+      path: [S, "logEvents", "sendToObsPlatform", "destinationAccount"],
+      names: config.logEvents.sendToObsPlatform.destinationAccount,
+      active: logEventsActive && config.logEvents.sendToObsPlatform.enable,
+    },
+    {
+      path: [S, "uptimeMonitor", "storeObsPlatform", "destinationAccount"],
+      names: config.uptimeMonitor.storeObsPlatform.destinationAccount,
+      active: config.uptimeMonitor.enable && config.uptimeMonitor.storeObsPlatform.enable,
+    },
+    {
+      path: [S, "obsPlatform", "metric", "destinationAccount"],
+      names: config.obsPlatform.metric.destinationAccount,
+      active: config.obsPlatform.enable,
+    },
+  ];
+  for (const use of uses) {
+    if (!use.active) continue;
+    use.names.forEach((name, i) => {
+      if (known.includes(name)) return;
+      const hint = suggestKey(name, known);
+      out.push(
+        problem(
+          [...use.path, i],
+          `account "${name}" is not defined in thirdPartyToolsCredentials.obsPlatform` +
+            (hint === undefined ? "" : ` (did you mean "${hint}"?)`),
+        ),
+      );
+    });
+  }
+}
+
+function checkEndpointNeeds(config: Config, out: ConfigProblem[]): void {
+  const rest = config.restServer;
+  if (!rest.enable) return;
+  const platformUsers = PLATFORM_ENDPOINT_KEYS.filter((k) => rest.endpointsEnable[k]);
+  if (platformUsers.length > 0 && config.platform.host === "") {
+    out.push(
+      problem(
+        [S, "platform", "host"],
+        `required when restServer.endpointsEnable.${platformUsers.join("/")} is enabled`,
+      ),
+    );
+  }
+  if (rest.endpointsEnable.createDirTableData && config.fileOperations.tableDataDirectory === "") {
+    out.push(
+      problem(
+        [S, "fileOperations", "tableDataDirectory"],
+        "required when restServer.endpointsEnable.createDirTableData is enabled",
+      ),
+    );
+  }
+}
+
+interface Listener {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+const ANY_HOST = new Set(["0.0.0.0", "::", "[::]"]);
+
+const sameHost = (a: string, b: string) => a === b || ANY_HOST.has(a) || ANY_HOST.has(b);
+
+/** Two enabled TCP listeners of this process on the same host and port cannot both start. */
+function checkListeners(config: Config, out: ConfigProblem[]): void {
+  const listeners: Listener[] = [];
+  if (config.auditEvents.enable) listeners.push({ name: "auditEvents", ...config.auditEvents });
+  if (config.restServer.enable) listeners.push({ name: "restServer", ...config.restServer });
+  if (config.configVisualisation.enable)
+    listeners.push({ name: "configVisualisation", ...config.configVisualisation });
+  if (config.scrapeEndpoint.enable) listeners.push({ name: "scrapeEndpoint", ...config.scrapeEndpoint });
+  if (config.containerHealthCheck.enable) {
+    listeners.push({ name: "containerHealthCheck", host: "0.0.0.0", port: config.containerHealthCheck.port });
+  }
+  listeners.forEach((later, i) => {
+    const clash = listeners.slice(0, i).find((l) => l.port === later.port && sameHost(l.host, later.host));
+    if (clash !== undefined) {
+      out.push(
+        problem(
+          [S, later.name, "port"],
+          `${later.host}:${later.port} is already used by ${clash.name} (${clash.host}:${clash.port})`,
+        ),
+      );
+    }
+  });
+}
+
+export function crossCheck(config: Config): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  checkTelemetry(config, out);
+  checkServerTags(config, out);
+  checkAccounts(config, out);
+  checkEndpointNeeds(config, out);
+  checkListeners(config, out);
+  return out;
+}

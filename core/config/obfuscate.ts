@@ -1,0 +1,117 @@
+/**
+ * Masking of a configuration tree for logs, crash files and the config UI: secrets are replaced
+ * entirely, host names, paths and similar identifying values keep only their first characters.
+ * Works on a raw tree (with the `Service` top key, placeholders and `${ENV}` references) or on a
+ * parsed `Config`; never mutates its input.
+ */
+
+export const MASK = "**********";
+
+/** Key names whose values are secrets wherever they appear. */
+const SECRET_KEY =
+  /password|passwd|pwd|secret|token|api[-_]?key|passphrase|access[-_]?key|client[-_]?secret|webhook/i;
+
+/** True for key names that hold secrets (apiToken, insertApiKey, password, clientCertPassphrase, ...). */
+export function isSecretKey(name: string): boolean {
+  return SECRET_KEY.test(name);
+}
+
+/** Paths (under `Service`, `[]` for list items, `*` for any map key) whose values are secrets. */
+const SECRET_PATHS = [
+  "obsPlatform.event.header[].value",
+  "obsPlatform.metric.header[].value",
+  "serversToMonitor.servers[].headers.*",
+  "chat.webhookURL",
+];
+
+/** Keys holding host names anywhere in the tree: first 3 characters kept. */
+const HOST_KEYS = new Set(["host", "hostIP", "serverHost", "brokerHost"]);
+
+/** Partially masked values: path suffix → characters kept (reference/agent.md §10.4). */
+const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
+  ["thirdPartyToolsCredentials.obsPlatform[].accountId", 3],
+  ["timeseriesdbConfig.v2Config.org", 3],
+  ["timeseriesdbConfig.v2Config.bucket", 3],
+  ["timeseriesdbConfig.v1Config.auth.username", 3],
+  ["virtualProxies[].virtualProxy", 3],
+  ["udpServerConfig.allowedSources[]", 3],
+  ["appSpecific.app[].include[].appId", 5],
+  ["appSpecific.app[].include[].appName", 5],
+  ["heartbeat.remoteURL", 10],
+  ["topic", 10],
+  ["logEvents.sendToMQTT.baseTopic", 10],
+  ["cert.clientCert", 10],
+  ["cert.clientCertKey", 10],
+  ["cert.clientCertCA", 10],
+  ["fileOperations.tableDataDirectory", 10],
+  ["cloud.bucketName", 3],
+  ["cloud.eventQueueUrl", 10],
+];
+
+type Segment = string;
+
+function matches(pattern: string, path: readonly Segment[]): boolean {
+  const wanted = pattern.replaceAll("[]", ".[]").split(".");
+  if (wanted.length > path.length) return false;
+  const tail = path.slice(path.length - wanted.length);
+  return wanted.every((w, i) => w === "*" || w === tail[i]);
+}
+
+function isSecret(path: readonly Segment[]): boolean {
+  const key = [...path].reverse().find((s) => s !== "[]");
+  if (key !== undefined && isSecretKey(key)) return true;
+  return SECRET_PATHS.some(
+    (p) => path.length === p.replaceAll("[]", ".[]").split(".").length && matches(p, path),
+  );
+}
+
+function partialLength(path: readonly Segment[]): number | undefined {
+  const last = path[path.length - 1];
+  if (last !== undefined && HOST_KEYS.has(last)) return 3;
+  return PARTIAL_PATHS.find(([p]) => matches(p, path))?.[1];
+}
+
+const isEmpty = (value: unknown) => value === "" || value === null || value === undefined;
+
+/** Every leaf replaced by the mask (empty values stay empty: they reveal only that it is unset). */
+function maskAll(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskAll);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskAll(v)]));
+  }
+  return isEmpty(value) ? value : MASK;
+}
+
+/** First `keep` characters, never more than half of a short value, then the mask. */
+function maskPartly(value: unknown, keep: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskPartly(v, keep));
+  if (typeof value === "object" && value !== null) return maskAll(value);
+  if (isEmpty(value)) return value;
+  const text = String(value);
+  return `${text.slice(0, Math.min(keep, Math.floor(text.length / 2)))}${MASK}`;
+}
+
+function walk(value: unknown, path: Segment[]): unknown {
+  if (path.length > 0) {
+    if (isSecret(path)) return maskAll(value);
+    const keep = partialLength(path);
+    if (keep !== undefined && (typeof value !== "object" || value === null)) return maskPartly(value, keep);
+  }
+  if (Array.isArray(value)) return value.map((item) => walk(item, [...path, "[]"]));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+  }
+  return value;
+}
+
+/**
+ * A masked deep copy of a config tree: either the file tree `{Service: {...}}` or a parsed
+ * `Config`. Secrets become `**********`; host names and paths keep their first characters.
+ */
+export function obfuscateConfig<T>(tree: T): T {
+  if (typeof tree === "object" && tree !== null && !Array.isArray(tree) && "Service" in tree) {
+    const { Service, ...rest } = tree as Record<string, unknown>;
+    return { ...(walk(rest, []) as object), Service: walk(Service, []) } as T;
+  }
+  return walk(tree, []) as T;
+}

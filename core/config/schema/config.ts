@@ -1,0 +1,94 @@
+/**
+ * The whole configuration tree under `Service`, one valibot schema, and the types inferred from
+ * it. Sections are defined one file per concept in this folder.
+ */
+import * as v from "valibot";
+import { auditEventsSchema } from "./audit-events.ts";
+import { logEventsSchema } from "./log-events.ts";
+import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema } from "./logging.ts";
+import { obsPlatformSchema, thirdPartyToolsCredentialsSchema } from "./obs-platform.ts";
+import { certSchema, chatSchema, platformSchema } from "./platform.ts";
+import { platformEventsSchema } from "./platform-events.ts";
+import { restServerSchema } from "./rest-server.ts";
+import {
+  configVisualisationSchema,
+  containerHealthCheckSchema,
+  heartbeatSchema,
+  mqttConfigSchema,
+  scrapeEndpointSchema,
+  uptimeMonitorSchema,
+} from "./self-monitoring.ts";
+import { appNamesSchema, serversToMonitorSchema, userSessionsSchema } from "./servers.ts";
+import { cloudSchema, fileOperationsSchema, keyValueStoreSchema, schedulerSchema } from "./stores.ts";
+import { timeseriesdbSchema } from "./timeseriesdb.ts";
+import { userEventsSchema } from "./user-events.ts";
+
+export const serviceSchema = v.object({
+  ...loggingEntries,
+  crashFile: crashFileSchema,
+  systemInfo: systemInfoSchema,
+  configVisualisation: configVisualisationSchema,
+  heartbeat: heartbeatSchema,
+  containerHealthCheck: containerHealthCheckSchema,
+  uptimeMonitor: uptimeMonitorSchema,
+  thirdPartyToolsCredentials: thirdPartyToolsCredentialsSchema,
+  platformEvents: platformEventsSchema,
+  userEvents: userEventsSchema,
+  logEvents: logEventsSchema,
+  cert: certSchema,
+  mqttConfig: mqttConfigSchema,
+  obsPlatform: obsPlatformSchema,
+  scrapeEndpoint: scrapeEndpointSchema,
+  timeseriesdbConfig: timeseriesdbSchema,
+  errorTracking: errorTrackingSchema,
+  appNames: appNamesSchema,
+  userSessions: userSessionsSchema,
+  serversToMonitor: serversToMonitorSchema,
+  auditEvents: auditEventsSchema,
+  restServer: restServerSchema,
+  fileOperations: fileOperationsSchema,
+  keyValueStore: keyValueStoreSchema,
+  scheduler: schedulerSchema,
+  platform: platformSchema,
+  chat: chatSchema,
+  cloud: cloudSchema,
+});
+
+/** The typed, fully-defaulted configuration (the tree under `Service`). */
+export type Config = v.InferOutput<typeof serviceSchema>;
+
+export type LoggingConfig = Pick<Config, "logLevel" | "fileLogging" | "logDirectory" | "anonTelemetry">;
+export type CrashFileConfig = Config["crashFile"];
+export type SystemInfoConfig = Config["systemInfo"];
+export type ConfigVisualisationConfig = Config["configVisualisation"];
+export type HeartbeatConfig = Config["heartbeat"];
+export type ContainerHealthCheckConfig = Config["containerHealthCheck"];
+export type UptimeMonitorConfig = Config["uptimeMonitor"];
+export type ThirdPartyToolsCredentialsConfig = Config["thirdPartyToolsCredentials"];
+export type ObsPlatformAccount = ThirdPartyToolsCredentialsConfig["obsPlatform"][number];
+export type PlatformEventsConfig = Config["platformEvents"];
+export type UserEventsConfig = Config["userEvents"];
+export type LogEventsConfig = Config["logEvents"];
+export type UdpServerConfig = UserEventsConfig["udpServerConfig"] | LogEventsConfig["udpServerConfig"];
+export type CategoriseRule = LogEventsConfig["categorise"]["rules"][number];
+export type EnginePerformanceMonitorConfig = LogEventsConfig["enginePerformanceMonitor"];
+export type CertConfig = Config["cert"];
+export type MqttConfig = Config["mqttConfig"];
+export type ObsPlatformConfig = Config["obsPlatform"];
+export type ScrapeEndpointConfig = Config["scrapeEndpoint"];
+export type TimeseriesdbConfig = Config["timeseriesdbConfig"];
+export type ErrorTrackingConfig = Config["errorTracking"];
+export type AppNamesConfig = Config["appNames"];
+export type UserSessionsConfig = Config["userSessions"];
+export type ServersToMonitorConfig = Config["serversToMonitor"];
+export type MonitoredServerConfig = ServersToMonitorConfig["servers"][number];
+export type AuditEventsConfig = Config["auditEvents"];
+export type AuditDestinationConfig = AuditEventsConfig["destination"];
+export type RestServerConfig = Config["restServer"];
+export type EndpointsEnableConfig = RestServerConfig["endpointsEnable"];
+export type FileOperationsConfig = Config["fileOperations"];
+export type KeyValueStoreConfig = Config["keyValueStore"];
+export type SchedulerConfig = Config["scheduler"];
+export type PlatformConfig = Config["platform"];
+export type ChatConfig = Config["chat"];
+export type CloudConfig = Config["cloud"];

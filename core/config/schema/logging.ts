@@ -1,0 +1,31 @@
+/** Top-level logging keys, crash dumps, systemInfo and error tracking (spec document 3). */
+import * as v from "valibot";
+import { LOG_LEVELS } from "../../ports.ts";
+import { bool, nonEmptyStr, section, str } from "./primitives.ts";
+
+export const logLevelSchema = v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`);
+
+export const loggingEntries = {
+  logLevel: v.optional(logLevelSchema, "info"),
+  fileLogging: bool(false),
+  logDirectory: nonEmptyStr("log"),
+  anonTelemetry: bool(false),
+};
+
+export const crashFileSchema = section({
+  enable: bool(true),
+  crashFileDirectory: str("./crash_dumps"),
+  crashFileCreateJson: bool(true),
+  crashFileCreateText: bool(true),
+});
+
+export const systemInfoSchema = section({ enable: bool(true) });
+
+export const errorTrackingSchema = section({
+  enable: bool(true),
+  logSummary: section({ enable: bool(true) }),
+  timeseriesdb: section({
+    enable: bool(true),
+    measurementName: nonEmptyStr("butler_sos_errors"),
+  }),
+});

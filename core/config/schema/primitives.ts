@@ -1,0 +1,131 @@
+/**
+ * Building blocks shared by every section schema: defaulted scalars, host names, ports, URLs,
+ * durations and the small list shapes the config repeats (name/value pairs, string lists).
+ * Every builder returns an optional schema with a default, so a missing key takes its default.
+ */
+import * as v from "valibot";
+import { isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
+
+export const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
+
+export const str = (fallback: string) => v.optional(v.string(), fallback);
+
+/**
+ * Marks a setting that has no sensible default: it is "" unless set, and must be set (non-empty)
+ * when its section is validated. The check lives in the preprocess walk (which knows which
+ * sections are active), because the schema also builds the defaults of disabled sections.
+ */
+const requiredMarker = () =>
+  v.metadata<string, { readonly requiredWhenActive: true }>({ requiredWhenActive: true });
+
+const requiredFormat = (check: (s: string) => boolean, message: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      requiredMarker(),
+      v.check((s) => s === "" || check(s), message),
+    ),
+    "",
+  );
+
+/** A required string: "" until set, "required" when its section is validated and it is empty. */
+export const requiredText = () => v.optional(v.pipe(v.string(), requiredMarker()), "");
+
+export const requiredHost = () =>
+  requiredFormat(isHost, "must be a host name (RFC 1123) or an IPv4/IPv6 address");
+
+export const requiredHostPort = () => requiredFormat(isHostPort, "must be host or host:port (port 1-65535)");
+
+export const requiredHttpUrl = () => requiredFormat(isHttpUrl, "must be an http(s) URL");
+
+export const nonEmptyStr = (fallback: string) =>
+  v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty")), fallback);
+
+/** An integer in [min, max]; numbers only (no coercion from strings). */
+export const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be an integer"),
+      v.minValue(
+        min,
+        max === Number.MAX_SAFE_INTEGER ? `must be >= ${min}` : `must be between ${min} and ${max}`,
+      ),
+      v.maxValue(max, `must be between ${min} and ${max}`),
+    ),
+    fallback,
+  );
+
+export const positiveInt = (fallback: number) => int(fallback, 1);
+
+/** A duration in milliseconds: a non-negative integer. */
+export const durationMs = (fallback: number) => int(fallback, 0);
+
+export const port = (fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be a port number (integer 1-65535)"),
+      v.minValue(1, "must be a port number (integer 1-65535)"),
+      v.maxValue(65535, "must be a port number (integer 1-65535)"),
+    ),
+    fallback,
+  );
+
+export const hostSchema = v.pipe(
+  v.string(),
+  v.check(isHost, "must be a host name (RFC 1123) or an IPv4/IPv6 address"),
+);
+
+export const host = (fallback: string) => v.optional(hostSchema, fallback);
+
+/** Empty means "not configured"; anything else must be a valid host. */
+export const optionalHost = (fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => s === "" || isHost(s), "must be a host name (RFC 1123) or an IPv4/IPv6 address"),
+    ),
+    fallback,
+  );
+
+/** `host:port` (port optional), e.g. `server1.my.domain:4747`. */
+export const hostPortSchema = v.pipe(
+  v.string(),
+  v.check(isHostPort, "must be host or host:port (port 1-65535)"),
+);
+
+export const hostPort = (fallback: string) => v.optional(hostPortSchema, fallback);
+
+export const httpUrl = (fallback: string) =>
+  v.optional(v.pipe(v.string(), v.check(isHttpUrl, "must be an http(s) URL")), fallback);
+
+/** Retention durations of the time-series database: `0`, `INF` or e.g. `10d`, `1h30m`. */
+export const retentionDuration = (fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isRetentionDuration, 'must be a duration such as "10d", "30m", "1h", "0" or "INF"'),
+    ),
+    fallback,
+  );
+
+export const list = <T extends v.GenericSchema>(item: T) => v.optional(v.array(item), []);
+
+export const nonEmptyList = <T extends v.GenericSchema>(item: T) =>
+  v.pipe(v.array(item), v.minLength(1, "must have at least one item"));
+
+export const requiredStr = v.pipe(v.string(), v.minLength(1, "must not be empty"));
+
+export const nameValue = v.object({ name: requiredStr, value: v.string() });
+
+export type NameValue = v.InferOutput<typeof nameValue>;
+
+export const nameValueList = () => list(nameValue);
+
+export const stringList = () => list(requiredStr);
+
+/** A nested section: all members optional, so `{}` fills every default. */
+export const section = <T extends v.ObjectEntries>(entries: T) =>
+  // Every member is optional with a default, so `{}` is a valid input; TS cannot prove it generically.
+  v.optional(v.object(entries), {} as v.InferInput<v.ObjectSchema<T, undefined>>);

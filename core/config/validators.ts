@@ -1,0 +1,69 @@
+/** Pure format predicates used by the schema (no node: imports; Lambda-safe). */
+
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIPv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+export function isIPv6(s: string): boolean {
+  if (!s.includes(":") || !/^[0-9A-Fa-f:.]+$/.test(s)) return false;
+  try {
+    // The WHATWG URL parser implements the full IPv6 literal grammar.
+    return new URL(`http://[${s}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+/** RFC 1123 host name, IPv4 literal, or IPv6 literal (optionally in brackets). */
+export function isHost(s: string): boolean {
+  if (s.length === 0 || s.length > 253) return false;
+  if (isIPv4(s)) return true;
+  if (s.startsWith("[") && s.endsWith("]")) return isIPv6(s.slice(1, -1));
+  if (isIPv6(s)) return true;
+  const name = s.endsWith(".") ? s.slice(0, -1) : s;
+  const labels = name.split(".");
+  // A name made only of digits and dots is a malformed IPv4 address, not a host name.
+  if (labels.every((l) => /^\d+$/.test(l))) return false;
+  return labels.every((l) => LABEL.test(l));
+}
+
+export function isPortNumber(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= 65535;
+}
+
+/** `host` or `host:port`; IPv6 needs brackets when a port is given. */
+export function isHostPort(s: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(s);
+  if (bracketed) {
+    return isIPv6(bracketed[1] ?? "") && (bracketed[2] === undefined || isPortNumber(Number(bracketed[2])));
+  }
+  const idx = s.lastIndexOf(":");
+  if (idx === -1) return isHost(s);
+  if (s.indexOf(":") !== idx) return isIPv6(s);
+  const portText = s.slice(idx + 1);
+  return isHost(s.slice(0, idx)) && /^\d+$/.test(portText) && isPortNumber(Number(portText));
+}
+
+export function isHttpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function isRetentionDuration(s: string): boolean {
+  return s === "0" || s === "INF" || /^(?:\d+(?:ns|us|µs|ms|s|m|h|d|w))+$/.test(s);
+}
+
+/** A browser origin (`https://host[:port]`, no path) or `*`. */
+export function isOrigin(s: string): boolean {
+  if (s === "*") return true;
+  if (!isHttpUrl(s)) return false;
+  const url = new URL(s);
+  return url.origin === s.replace(/\/$/, "");
+}

@@ -1,0 +1,180 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort, waitForHttp } from "../../helpers/free-port.ts";
+import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+
+const freshDir = () => mkdtempSync(join(tmpdir(), "steward-cli-"));
+const running: StewardProcess[] = [];
+
+afterEach(() => {
+  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
+});
+
+function start(args: string[], cwd: string): StewardProcess {
+  const proc = spawnSteward(args, { cwd });
+  running.push(proc);
+  return proc;
+}
+
+function writeConfig(dir: string, name: string, yaml: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, yaml);
+  return path;
+}
+
+/** A config serving only the REST API's ping on `port`. */
+const pingConfig = (port: number) => `Service:
+  logLevel: info
+  auditEvents:
+    enable: false
+  restServer:
+    port: ${port}
+    endpointsEnable:
+      ping: true
+`;
+
+describe("steward CLI", () => {
+  it("prints its version", async () => {
+    const { code, output } = await runSteward(["--version"], freshDir());
+    expect(code).toBe(0);
+    expect(output.trim()).toBe("steward 15.0.0");
+  });
+
+  it("check-config prints ok for a valid file", async () => {
+    const dir = freshDir();
+    const { code, output } = await runSteward(
+      ["check-config", writeConfig(dir, "good.yaml", pingConfig(8081))],
+      dir,
+    );
+    expect(output.trim()).toBe("ok");
+    expect(code).toBe(0);
+  });
+
+  it("check-config prints every problem as Service.path: message and exits 1, without a stack trace", async () => {
+    const dir = freshDir();
+    const file = writeConfig(
+      dir,
+      "bad.yml",
+      "Service:\n  logLevel: loud\n  restServer:\n    port: 99999\n    endpointsEnabel: {}\n",
+    );
+    const { code, output } = await runSteward(["check-config", file], dir);
+    expect(code).toBe(1);
+    expect(output).toMatch(/^Service\.logLevel: /m);
+    expect(output).toMatch(/^Service\.restServer\.port: /m);
+    expect(output).toMatch(/^Service\.restServer\.endpointsEnabel: .*endpointsEnable/m);
+    expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it("reports a YAML syntax error with its line and column", async () => {
+    const dir = freshDir();
+    const file = writeConfig(dir, "broken.yaml", "Service:\n  logLevel: info\n   fileLogging: [\n");
+    const { code, output } = await runSteward(["check-config", file], dir);
+    expect(code).toBe(1);
+    expect(output).toMatch(/broken\.yaml: YAML syntax error at line \d+, column \d+: /);
+    expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it("reports a missing file clearly", async () => {
+    const dir = freshDir();
+    const { code, output } = await runSteward(["check-config", join(dir, "nope.yaml")], dir);
+    expect(code).toBe(1);
+    expect(output).toMatch(/nope\.yaml/);
+    expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it("init-config prints a template that check-config accepts as printed", async () => {
+    const dir = freshDir();
+    const template = await runSteward(["init-config"], dir);
+    expect(template.code).toBe(0);
+    expect(template.output).toMatch(/^Service:/m);
+    const file = writeConfig(dir, "template.yaml", template.output);
+    const { code, output } = await runSteward(["check-config", file], dir);
+    expect(output.trim()).toBe("ok");
+    expect(code).toBe(0);
+  });
+
+  it("refuses an unknown log level and an unknown command with usage and exit 1", async () => {
+    const dir = freshDir();
+    const badLevel = await runSteward(["start", "--log-level", "loud"], dir);
+    expect(badLevel.code).toBe(1);
+    expect(badLevel.output).toMatch(/--log-level must be one of/);
+    const badCommand = await runSteward(["frobnicate"], dir);
+    expect(badCommand.code).toBe(1);
+    expect(badCommand.output).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it("start with a bad config prints the problems, serves nothing and exits 1", async () => {
+    const dir = freshDir();
+    const file = writeConfig(dir, "bad.yaml", "Service:\n  restServer:\n    port: -1\n");
+    const proc = start(["start", "--config", file], dir);
+    const { code } = await proc.exited();
+    expect(code).toBe(1);
+    expect(proc.output()).toMatch(/^Service\.restServer\.port: /m);
+    expect(proc.output()).not.toMatch(/listening/);
+  });
+
+  it("serves GET /v4/ping from a config file and stops cleanly on SIGTERM within 10 s", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", pingConfig(port))], dir);
+    const [, url] = await proc.waitFor(/REST API listening url=(http:\/\/127\.0\.0\.1:\d+)/);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    await proc.waitFor(/steward ready/);
+    const response = await fetch(`${url}/v4/ping`);
+    expect(await response.json()).toEqual({
+      response: "Steward reporting for duty",
+      serviceVersion: "15.0.0",
+    });
+
+    proc.child.kill("SIGTERM");
+    const { code, ms } = await proc.exited();
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    expect(proc.output()).toMatch(/received SIGTERM, stopping/);
+  });
+
+  it("--log-level overrides logLevel", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const proc = start(
+      ["start", "-c", writeConfig(dir, "steward.yaml", pingConfig(port)), "--log-level", "warn"],
+      dir,
+    );
+    expect((await waitForHttp(`http://127.0.0.1:${port}/v4/ping`)).status).toBe(200);
+    proc.child.kill("SIGTERM");
+    expect((await proc.exited()).code).toBe(0);
+    expect(proc.output()).not.toMatch(/ info: /);
+  });
+
+  it("exits 1 with a clear message, not half-started, when its port is taken", async () => {
+    const dir = freshDir();
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", pingConfig(port))], dir);
+      const { code } = await proc.exited();
+      expect(code).toBe(1);
+      expect(proc.output()).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`));
+      expect(proc.output()).toMatch(/failed to start/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("npm start's embedded default config serves GET /v4/ping on 127.0.0.1:8081 and stops on SIGINT", async () => {
+    const dir = freshDir();
+    const proc = start([], dir);
+    await proc.waitFor(/REST API listening url=http:\/\/127\.0\.0\.1:8081/);
+    await proc.waitFor(/steward ready/);
+    const response = await fetch("http://127.0.0.1:8081/v4/ping");
+    expect(response.status).toBe(200);
+    proc.child.kill("SIGINT");
+    const { code, ms } = await proc.exited();
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+  });
+});
