@@ -6,11 +6,11 @@
  */
 
 import { Hono, type MiddlewareHandler } from "hono";
-import type { CompatibilityRule } from "../../core/audit/client-version.ts";
 import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
 import { testConnection } from "../../core/audit/connection-test.ts";
 import { createIngestEvent } from "../../core/audit/ingest-event.ts";
 import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
+import type { Config } from "../../core/config/pure.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
@@ -30,15 +30,11 @@ import {
 } from "./ingestion-response.ts";
 import { buildIngestOpenApi } from "./openapi.ts";
 
-/** The slice of `config.auditEvents` the app reads (structurally a subset of it). */
-export interface AuditIngestSettings {
-  apiToken: string;
-  maxBodyBytes: number;
-  correlationIdMaxLength: number;
-  compatibility: readonly CompatibilityRule[];
-  cors: { allowedOrigins: readonly string[] };
-  rateLimit: { enable: boolean; maxPerMinute: number };
-}
+/** The slice of `config.auditEvents` the app reads. */
+export type AuditIngestSettings = Pick<
+  Config["auditEvents"],
+  "apiToken" | "maxBodyBytes" | "correlationIdMaxLength" | "compatibility" | "cors" | "rateLimit"
+>;
 
 export interface AuditIngestAppDeps {
   settings: AuditIngestSettings;
