@@ -1,7 +1,8 @@
 /**
  * The ingest app as the local runtime runs it: accepted events go to the bounded in-process queue,
  * whose handler (the destinations fan-out) is injected; rate-limit counters live in memory; the
- * client IP is the socket peer. The queue is a Service: stop it after the HTTP listener so that
+ * client IP is the socket peer. Start-up warnings (no token, inconsistent limiters) are logged
+ * here. The queue is a Service: stop it after the HTTP listener so that
  * every event that got a 202 is handled before the process exits.
  */
 
@@ -11,6 +12,7 @@ import {
   type InProcessEventQueueOptions,
 } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
 import type { AcceptedEventHandler, Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../http/node-client-ip.ts";
 import { type AuditIngestSettings, createApp } from "./app.ts";
@@ -31,6 +33,14 @@ export interface LocalIngest {
 
 export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
   const { settings, logger, clock } = options;
+  for (const warning of rateLimitConsistencyWarnings(settings.rateLimit, settings.queue.rateLimit)) {
+    logger.warn(warning);
+  }
+  if (settings.apiToken === "") {
+    logger.warn(
+      "No auditEvents.apiToken configured: any client that can reach the ingest API may post events",
+    );
+  }
   const queue = createInProcessEventQueue(settings.queue, {
     handler: options.handler,
     logger: logger.child("audit-queue"),
