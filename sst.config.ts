@@ -13,6 +13,7 @@ export default $config({
   async run() {
     const { api } = await import("./infra/api.ts");
     await import("./infra/rest.ts");
+    await import("./infra/audit-ingest.ts");
     return { api: api.url };
   },
 });
