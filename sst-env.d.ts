@@ -7,5 +7,6 @@ declare module "sst" {
     StewardConfig: { type: "sst.sst.Secret"; value: string };
     AuditEventQueue: { type: "sst.aws.Queue"; url: string };
     RateLimitTable: { type: "sst.aws.Dynamo"; name: string };
+    AuditEventsBucket: { type: "sst.aws.Bucket"; name: string };
   }
 }

@@ -14,6 +14,7 @@ export default $config({
     const { api } = await import("./infra/api.ts");
     await import("./infra/rest.ts");
     await import("./infra/audit-ingest.ts");
+    await import("./infra/consumer.ts");
     return { api: api.url };
   },
 });

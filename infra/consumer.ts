@@ -1,18 +1,19 @@
 /**
  * The audit queue consumer: subscribed to the ingest queue with batching and partial batch
  * responses, so only failed messages are retried (and reach the queue's dead-letter queue after
- * its receive limit); linked to the bucket the exported files go to.
+ * 5 receives); linked to the bucket the exported files go to.
  */
 import { functionDefaults } from "./functions.ts";
-import { queue } from "./queue.ts";
+import { auditEventQueue } from "./queue.ts";
 import { auditEventsBucket } from "./storage.ts";
 
-export const auditConsumer = queue.subscribe(
+export const auditConsumer = auditEventQueue.subscribe(
   {
     ...functionDefaults,
     handler: "functions/audit-consumer/handler.handler",
-    // Parquet encoding of a full batch and InfluxDB retries need more than the HTTP default.
-    timeout: "60 seconds",
+    // Encoding a batch of 100 as Parquet + QVD and InfluxDB retries need more than the HTTP
+    // default, and must stay within the queue's 60 s visibility timeout.
+    timeout: "45 seconds",
     memory: "1024 MB",
     link: [...functionDefaults.link, auditEventsBucket],
   },
