@@ -14,8 +14,6 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
 import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
-import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
-import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { AuditEnvelope } from "../../core/audit/accepted-event.ts";
 import { parseConfig } from "../../core/config/index.ts";
@@ -28,10 +26,13 @@ import {
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import { createApp } from "../../functions/audit-ingest/app.ts";
+import { createLocalIngest } from "../../functions/audit-ingest/local-app.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const LOOPBACK_ENV = {
+  incoming: { socket: { remoteAddress: "127.0.0.1", remotePort: 50000, remoteFamily: "IPv4" } },
+};
 
 export interface DestinationsBenchFigures {
   events: number;
@@ -99,14 +100,13 @@ function envelope(i: number): AuditEnvelope {
   };
 }
 
-async function startDestinations(
-  root: string,
-  logger: ReturnType<typeof createLogger>,
-): Promise<AuditDestinations> {
+function benchConfig(root: string) {
   const parsed = parseConfig({
     Service: {
       auditEvents: {
         enable: true,
+        rateLimit: { enable: false },
+        queue: { maxSize: 10_000 },
         destination: {
           enable: true,
           type: "parquet,json",
@@ -117,18 +117,22 @@ async function startDestinations(
     },
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.config;
+}
+
+async function startDestinations(
+  root: string,
+  logger: ReturnType<typeof createLogger>,
+): Promise<AuditDestinations> {
+  const config = benchConfig(root);
   return startAuditDestinations({
-    destinations: selectDestinations(
-      parsed.config.auditEvents.destination,
-      parsed.config.timeseriesdbConfig,
-      {
-        objectStoreFor: (directory) => createDirectoryObjectStore(directory),
-        parquetEncoder: auditParquetEncoder,
-        timeSeriesWriter: createTimeSeriesWriter,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        logger,
-      },
-    ),
+    destinations: selectDestinations(config.auditEvents.destination, config.timeseriesdbConfig, {
+      objectStoreFor: (directory) => createDirectoryObjectStore(directory),
+      parquetEncoder: auditParquetEncoder,
+      timeSeriesWriter: createTimeSeriesWriter,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      logger,
+    }),
     clock: systemClock,
     logger,
   });
@@ -171,27 +175,9 @@ async function endToEnd(root: string, envelopes: AuditEnvelope[]): Promise<PassF
   let destinations: AuditDestinations | undefined;
   const figures = await measure(async () => {
     destinations = await startDestinations(root, logger);
-    const queue = createInProcessEventQueue(
-      {
-        maxSize: 10_000,
-        maxConcurrent: 10,
-        backpressureThreshold: 80,
-        rateLimit: { enable: false, maxPerMinute: 600 },
-      },
-      { handler: createAcceptedEventHandler(destinations), logger, clock: systemClock },
-    );
-    const app = createApp({
-      settings: {
-        apiToken: "",
-        maxBodyBytes: 1_048_576,
-        correlationIdMaxLength: 64,
-        compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
-        cors: { allowedOrigins: [] },
-        rateLimit: { enable: false, maxPerMinute: 300 },
-      },
-      queue,
-      rateLimitStore: createMemoryRateLimitStore(),
-      clientIp: () => "127.0.0.1",
+    const { app, queue } = createLocalIngest({
+      settings: benchConfig(root).auditEvents,
+      handler: createAcceptedEventHandler(destinations),
       logger,
       clock: systemClock,
     });
@@ -200,11 +186,16 @@ async function endToEnd(root: string, envelopes: AuditEnvelope[]): Promise<PassF
       while (next < envelopes.length) {
         const body = JSON.stringify(envelopes[next++]);
         for (;;) {
-          const response = await app.request("/api/v1/audit-event", {
-            method: "POST",
-            headers: { "Content-Type": "application/json", "X-Audit-Client-Version": "0.3.1" },
-            body,
-          });
+          const response = await app.request(
+            "/api/v1/audit-event",
+            {
+              method: "POST",
+              headers: { "Content-Type": "application/json", "X-Audit-Client-Version": "0.3.1" },
+              body,
+            },
+            // What @hono/node-server hands the app: the socket the client IP comes from.
+            LOOPBACK_ENV,
+          );
           if (response.status === 202) break;
           if (response.status !== 503)
             throw new Error(`POST answered ${response.status}: ${await response.text()}`);
