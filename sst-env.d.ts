@@ -5,5 +5,8 @@ import "sst";
 declare module "sst" {
   export interface Resource {
     StewardConfig: { type: "sst.sst.Secret"; value: string };
+    AuditEventQueue: { type: "sst.aws.Queue"; url: string };
+    RateLimitTable: { type: "sst.aws.Dynamo"; name: string };
+    AuditEventsBucket: { type: "sst.aws.Bucket"; name: string };
   }
 }

@@ -13,6 +13,8 @@ export default $config({
   async run() {
     const { api } = await import("./infra/api.ts");
     await import("./infra/rest.ts");
+    await import("./infra/audit-ingest.ts");
+    await import("./infra/consumer.ts");
     return { api: api.url };
   },
 });

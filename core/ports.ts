@@ -184,3 +184,29 @@ export interface MessagePublisher {
   publish(topic: string, message: string): Promise<void>;
   close(): Promise<void>;
 }
+
+// ---- audit destination ports ----
+
+import type { Point } from "./destinations/line-protocol.ts";
+
+/**
+ * Flat key → bytes storage for exported files (Parquet, QVD, objectData JSON). Keys are relative,
+ * `/`-separated paths such as `parquet/date=2026-03-08/x.parquet`; adapters confine them to their
+ * root (a directory, or a prefix in a bucket) and throw ObjectKeyError for anything that could
+ * escape it. A put is atomic: readers see the old object or the whole new one.
+ */
+export interface ObjectStore {
+  put(key: string, body: Uint8Array | string): Promise<void>;
+  /** The object's bytes, or undefined when there is none. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Every key starting with `prefix`, sorted. */
+  list(prefix: string): Promise<string[]>;
+}
+
+/** Writes points to one time-series database (InfluxDB v1, v2 or v3, chosen once at wiring). */
+export interface TimeSeriesWriter {
+  /** Creates the database (v1, v3) or bucket (v2) with its retention when missing. Idempotent. */
+  ensureDatabase(): Promise<void>;
+  /** Writes the points in one request; throws TimeSeriesWriteError when the server refuses. */
+  write(points: readonly Point[]): Promise<void>;
+}

@@ -1,2 +1,6 @@
-/** The HTTP API (API Gateway v2) every endpoint group routes on. */
-export const api = new sst.aws.ApiGatewayV2("Api");
+/**
+ * The HTTP API (API Gateway v2) every endpoint group routes on. CORS is off at the gateway: the
+ * apps answer preflights and refuse foreign origins themselves (CONTRACT §3), which a gateway-level
+ * CORS configuration would bypass.
+ */
+export const api = new sst.aws.ApiGatewayV2("Api", { cors: false });

@@ -17,6 +17,7 @@ import { consoleSink } from "../core/logging/console-sink.ts";
 import { dailyFileSink } from "../core/logging/daily-file-sink.ts";
 import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../core/logging/logger.ts";
 import { LOG_LEVELS, type Service } from "../core/ports.ts";
+import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../core/version.ts";
 import { startLocal } from "./wiring.ts";
 
@@ -117,7 +118,7 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     pid: process.pid,
   });
   try {
-    const service = await startLocal(config, logger);
+    const service = await startLocal(config, logger, { clock: systemClock, cwd: io.cwd });
     logger.info(`${SERVICE_NAME} ready`);
     return { running: { config, logger, service } };
   } catch (error) {

@@ -3,13 +3,21 @@
  * and lists the services to start, in order. Everything here is chosen once, at start.
  */
 import type { Config } from "../core/config/index.ts";
-import type { Logger, Service } from "../core/ports.ts";
+import type { Clock, Logger, Service } from "../core/ports.ts";
+import { systemClock } from "../core/system-clock.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
+import { auditServices } from "./audit-services.ts";
 import { startHttpListener } from "./http-listener.ts";
 import { type NamedService, startInOrder } from "./services.ts";
 
-export function localServices(config: Config, logger: Logger): NamedService[] {
-  const services: NamedService[] = [];
+export interface LocalDeps {
+  clock: Clock;
+  /** Relative paths in the config (export directories, stores) resolve from here. */
+  cwd: string;
+}
+
+export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
+  const services: NamedService[] = [...auditServices(config, logger, deps.clock, deps.cwd)];
   const rest = config.restServer;
   if (rest.enable) {
     services.push({
@@ -27,6 +35,10 @@ export function localServices(config: Config, logger: Logger): NamedService[] {
   return services;
 }
 
-export function startLocal(config: Config, logger: Logger): Promise<Service> {
-  return startInOrder(localServices(config, logger), logger);
+export function startLocal(
+  config: Config,
+  logger: Logger,
+  deps: LocalDeps = { clock: systemClock, cwd: process.cwd() },
+): Promise<Service> {
+  return startInOrder(localServices(config, logger, deps), logger);
 }

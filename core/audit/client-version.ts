@@ -36,3 +36,26 @@ export function isClientVersionCompatible(
   if (rule === undefined) return false;
   return semver.satisfies(client, rule.clientRange);
 }
+
+const MEMO_LIMIT = 256;
+
+/**
+ * `isClientVersionCompatible` for one server version and matrix, remembering recent answers:
+ * clients send few distinct versions, and semver range matching is the costliest step of an
+ * accepted request. The memo is bounded (cleared when full) so hostile version strings cannot
+ * grow it.
+ */
+export function createCompatibilityCheck(
+  serverVersion: string,
+  rules: readonly CompatibilityRule[],
+): (clientVersion: string) => boolean {
+  const memo = new Map<string, boolean>();
+  return function isCompatible(clientVersion) {
+    const known = memo.get(clientVersion);
+    if (known !== undefined) return known;
+    const compatible = isClientVersionCompatible(serverVersion, clientVersion, rules);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(clientVersion, compatible);
+    return compatible;
+  };
+}

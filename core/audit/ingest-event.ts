@@ -7,7 +7,7 @@
 
 import type { EventQueue, Logger } from "../ports.ts";
 import type { AcceptedEvent } from "./accepted-event.ts";
-import { type CompatibilityRule, isClientVersionCompatible } from "./client-version.ts";
+import { type CompatibilityRule, createCompatibilityCheck } from "./client-version.ts";
 import { type ConstraintViolation, checkEnvelopeConstraints } from "./envelope-constraints.ts";
 import { parseEnvelope, type SchemaViolation } from "./envelope-schema.ts";
 import type { MissingVersionLog } from "./missing-version-log.ts";
@@ -51,6 +51,7 @@ export type IngestEvent = (request: IngestRequest) => Promise<IngestOutcome>;
 export function createIngestEvent(options: IngestEventOptions, deps: IngestEventDeps): IngestEvent {
   const { queue, logger, missingVersionLog } = deps;
   const constraintOptions = { correlationIdMaxLength: options.correlationIdMaxLength };
+  const isCompatible = createCompatibilityCheck(options.serverVersion, options.compatibility);
 
   return async function ingestEvent(request) {
     const parsed = parseEnvelope(request.body);
@@ -77,7 +78,7 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
     const clientVersion = request.clientVersion ?? envelope.source?.version;
     if (clientVersion === undefined) {
       missingVersionLog.record({ ...fields, serverVersion: options.serverVersion });
-    } else if (!isClientVersionCompatible(options.serverVersion, clientVersion, options.compatibility)) {
+    } else if (!isCompatible(clientVersion)) {
       logger.warn("Audit event rejected: incompatible client version", {
         ...fields,
         serverVersion: options.serverVersion,

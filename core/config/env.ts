@@ -2,6 +2,11 @@
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The process environment, or none where there is no `process` (edge runtimes). */
+export function processEnv(): Env {
+  return typeof process === "undefined" ? {} : process.env;
+}
+
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export type SubstituteResult = { ok: true; value: string } | { ok: false; missing: string[] };

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { parseDocument } from "yaml";
 import { crossCheck } from "./cross-checks.ts";
-import type { Env } from "./env.ts";
+import { type Env, processEnv } from "./env.ts";
 import { computeActivity, isPlainObject } from "./gates.ts";
 import { isSecretKey } from "./obfuscate.ts";
 import { describeValue, preprocessService } from "./preprocess.ts";
@@ -41,7 +41,7 @@ function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
  * Validates a raw tree (the whole file: `{ Service: {...} }`) and returns the typed config with
  * every default applied, or every problem found.
  */
-export function parseConfig(raw: unknown, env: Env = process.env): ParseResult {
+export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult {
   const problems: ConfigProblem[] = [];
   const root = raw ?? {};
   if (!isPlainObject(root)) {
@@ -92,10 +92,11 @@ export function checkExtension(fileName: string): ConfigProblem | undefined {
  * Checks YAML text as read from `fileName`: extension, YAML syntax (with line and column), the
  * `Service` top key and the whole schema. File-level problems carry the file name as their path.
  */
-export function checkConfigText(text: string, fileName: string, env: Env = process.env): ParseResult {
+export function checkConfigText(text: string, fileName: string, env: Env = processEnv()): ParseResult {
   const extension = checkExtension(fileName);
   if (extension !== undefined) return { ok: false, problems: [extension] };
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for the reference use them.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -108,5 +109,12 @@ export function checkConfigText(text: string, fileName: string, env: Env = proce
       }),
     };
   }
-  return parseConfig(doc.toJS({ maxAliasCount: 100 }), env);
+  let tree: unknown;
+  try {
+    tree = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // e.g. an alias expanding beyond maxAliasCount (a "billion laughs" document).
+    return { ok: false, problems: [{ path: fileName, message: `YAML error: ${(error as Error).message}` }] };
+  }
+  return parseConfig(tree, env);
 }

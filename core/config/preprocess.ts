@@ -22,7 +22,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
   return String(value);
 }
 
@@ -99,8 +100,12 @@ function walk(
     return walk(schema, {}, path, schemaPath, ctx);
   }
   if (raw === null) {
-    if (type === "array") return [];
-    if (type === "object" || type === "record") return {};
+    // A key whose items are all commented out; only defaulted lists/maps, so that a null list
+    // item (`- `) is still reported as the wrong type.
+    const fallback = schemaDefault(schema);
+    if (type === "array" && Array.isArray(fallback)) return [];
+    if ((type === "object" || type === "record") && isPlainObject(fallback))
+      return walk(schema, {}, path, schemaPath, ctx);
     return null;
   }
   const entries = objectEntries(schema);
@@ -112,12 +117,6 @@ function walk(
     }
     const out: Record<string, unknown> = {};
     const known = Object.keys(entries);
-    for (const [key, child] of Object.entries(entries)) {
-      const value = raw[key];
-      if ((value === undefined || value === null || value === "") && isRequiredWhenActive(child)) {
-        ctx.problems.push(problem([...path, key], "required"));
-      }
-    }
     for (const [key, value] of Object.entries(raw)) {
       const child = entries[key];
       if (child === undefined) {
@@ -130,12 +129,21 @@ function walk(
         );
         continue;
       }
-      out[key] = walk(child, value, [...path, key], [...schemaPath, key], ctx);
+      // A non-boolean gate flag was reported by the gate already; do not report it twice.
+      const badFlag = key === gate?.flagKey && typeof value !== "boolean";
+      out[key] = badFlag ? false : walk(child, value, [...path, key], [...schemaPath, key], ctx);
     }
     for (const [key, child] of Object.entries(entries)) {
       if (key in raw) continue;
       const value = walk(child, undefined, [...path, key], [...schemaPath, key], ctx);
       if (value !== undefined) out[key] = value;
+    }
+    // After substitution, so that `${TOKEN}` with TOKEN set to "" counts as missing.
+    for (const [key, child] of Object.entries(entries)) {
+      const value = out[key];
+      if ((value === undefined || value === null || value === "") && isRequiredWhenActive(child)) {
+        ctx.problems.push(problem([...path, key], "required"));
+      }
     }
     return out;
   }

@@ -4,6 +4,9 @@
  * several sections (e.g. `messageQueue.maxSize`), the longest matching key wins.
  */
 /** `${NAME}` written without tripping the "template placeholder in a string" lint. */
+import { serviceSchema } from "./schema/config.ts";
+import { schemaAt } from "./schema-walk.ts";
+
 export const envRef = (name: string) => ["$", "{", name, "}"].join("");
 
 const ENV_REF = envRef("ENV_NAME");
@@ -73,6 +76,17 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "attribute.dynamic.serviceVersion.enable": "Attach the service version as an attribute.",
   "obsPlatform.metric.dynamic.engine": "Engine metric groups, each switched by its enable flag.",
   "obsPlatform.metric.dynamic.apps": "App metric groups, each switched by its enable flag.",
+  "dynamic.engine.memory.enable": "Send engine memory metrics.",
+  "dynamic.engine.cpu.enable": "Send engine CPU metrics.",
+  "dynamic.engine.calls.enable": "Send engine call metrics.",
+  "dynamic.engine.selections.enable": "Send engine selection metrics.",
+  "dynamic.engine.sessions.enable": "Send engine session metrics.",
+  "dynamic.engine.users.enable": "Send engine user metrics.",
+  "dynamic.engine.saturated.enable": "Send the engine saturation metric.",
+  "dynamic.apps.docCount.enable": "Send the app count metric.",
+  "dynamic.apps.activeDocs.enable": "Send active app metrics.",
+  "dynamic.apps.loadedDocs.enable": "Send loaded app metrics.",
+  "dynamic.apps.inMemoryDocs.enable": "Send in-memory app metrics.",
   "obsPlatform.metric.dynamic.cache.cache.enable": "Send cache metrics.",
   "obsPlatform.metric.dynamic.proxy.sessions.enable": "Send proxy session metrics.",
   destinationAccount: "Account names (from thirdPartyToolsCredentials.obsPlatform) to send to.",
@@ -175,6 +189,10 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "logEvents.sendToTimeseriesdb.enable": "Save log events in the time-series database.",
   "logEvents.sendToObsPlatform.enable": "Send log events to the observability platform.",
   "sendToObsPlatform.source": "Per-source and per-level selection.",
+  "sendToObsPlatform.source.engine.enable": "Send engine log events.",
+  "sendToObsPlatform.source.proxy.enable": "Send proxy log events.",
+  "sendToObsPlatform.source.repository.enable": "Send repository log events.",
+  "sendToObsPlatform.source.scheduler.enable": "Send scheduler log events.",
   "logLevel.error": "Send error events.",
   "logLevel.warn": "Send warning events.",
 
@@ -390,11 +408,16 @@ export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
   "attribute.static": [{ name: "env", value: "dev" }],
 };
 
-/** The documentation of a setting, by the longest matching path suffix. */
+/** True when `key` names a real path from the root: its entry then applies there only, never to a nested namesake. */
+const isRootPath = (key: string) =>
+  schemaAt(serviceSchema, key.replaceAll("[]", ".[]").split(".")) !== undefined;
+
+/** The entry for a setting, by the longest matching path suffix. */
 export function lookupByPath<T>(table: Readonly<Record<string, T>>, path: readonly string[]): T | undefined {
   for (let i = 0; i < path.length; i++) {
     const key = path.slice(i).join(".").replaceAll(".[]", "[]");
     if (key.startsWith("[]")) continue;
+    if (i > 0 && isRootPath(key)) continue;
     const found = table[key];
     if (found !== undefined) return found;
   }

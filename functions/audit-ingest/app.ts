@@ -6,12 +6,11 @@
  */
 
 import { Hono, type MiddlewareHandler } from "hono";
-import { every } from "hono/combine";
-import type { CompatibilityRule } from "../../core/audit/client-version.ts";
 import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
 import { testConnection } from "../../core/audit/connection-test.ts";
 import { createIngestEvent } from "../../core/audit/ingest-event.ts";
 import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
+import type { Config } from "../../core/config/pure.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
@@ -21,6 +20,7 @@ import { errorHandler, notFoundHandler } from "../http/error-handler.ts";
 import { jsonBody } from "../http/json-body.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
+import { respond, respondJson } from "../http/response-headers.ts";
 import { securityHeaders } from "../http/security-headers.ts";
 import {
   formatIngestionError,
@@ -30,15 +30,11 @@ import {
 } from "./ingestion-response.ts";
 import { buildIngestOpenApi } from "./openapi.ts";
 
-/** The slice of `config.auditEvents` the app reads (structurally a subset of it). */
-export interface AuditIngestSettings {
-  apiToken: string;
-  maxBodyBytes: number;
-  correlationIdMaxLength: number;
-  compatibility: readonly CompatibilityRule[];
-  cors: { allowedOrigins: readonly string[] };
-  rateLimit: { enable: boolean; maxPerMinute: number };
-}
+/** The slice of `config.auditEvents` the app reads. */
+export type AuditIngestSettings = Pick<
+  Config["auditEvents"],
+  "apiToken" | "maxBodyBytes" | "correlationIdMaxLength" | "compatibility" | "cors" | "rateLimit"
+>;
 
 export interface AuditIngestAppDeps {
   settings: AuditIngestSettings;
@@ -93,13 +89,18 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
     );
     guards.push(rateLimit({ limiter, clientIp, clock, formatError }));
   }
-  guards.push(bearerAuth({ token: settings.apiToken, formatError, logger, clientIp }));
-  // Rate limit, then token: one middleware shared by both endpoints (one counter per client).
-  const guard = every(...guards);
+  if (settings.apiToken !== "") {
+    guards.push(bearerAuth({ token: settings.apiToken, formatError, logger, clientIp }));
+  }
+  // Rate limit, then token, on both endpoints (one counter per client), registered per route so
+  // CORS preflights are never counted or authenticated.
+  for (const guard of guards) {
+    app.post(AUDIT_EVENT_PATH, guard);
+    app.get(TEST_CONNECTION_PATH, guard);
+  }
 
   app.post(
     AUDIT_EVENT_PATH,
-    guard,
     jsonBody({ maxBytes: settings.maxBodyBytes, formatError }),
     async function postAuditEvent(c) {
       const outcome = await ingestEvent({
@@ -113,17 +114,21 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
   );
 
   // A plain OPTIONS (no CORS preflight headers): nothing to process, nothing to count.
-  app.options(AUDIT_EVENT_PATH, (c) => c.body(null, 204));
+  app.options(AUDIT_EVENT_PATH, (c) => respond(c, null, 204));
 
-  app.get(TEST_CONNECTION_PATH, guard, function getTestConnection(c) {
+  app.get(TEST_CONNECTION_PATH, function getTestConnection(c) {
     const clientVersion = clientVersionOf((name) => c.req.header(name));
     const now = new Date(clock.now()).toISOString();
-    return c.json(
-      testConnection(clientVersion, now, { serverVersion, compatibility: settings.compatibility }, logger),
+    const result = testConnection(
+      clientVersion,
+      now,
+      { serverVersion, compatibility: settings.compatibility },
+      logger,
     );
+    return respondJson(c, result, 200);
   });
 
-  app.get(OPENAPI_PATH, (c) => c.body(openApiDocument, 200, { "Content-Type": "application/json" }));
+  app.get(OPENAPI_PATH, (c) => respond(c, openApiDocument, 200, "application/json"));
 
   return app;
 }

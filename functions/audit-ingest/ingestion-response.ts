@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
 import type { ErrorBodyFormatter, HttpProblem } from "../http/problem.ts";
+import { respondJson, setResponseHeader } from "../http/response-headers.ts";
 
 export interface IngestionResponseBody {
   status: "accepted" | "error";
@@ -36,14 +37,15 @@ export const formatIngestionError: ErrorBodyFormatter = (c: Context, problem: Ht
     reason: problem.reason,
   };
   if (problem.details !== undefined) body.details = problem.details;
-  return c.json(body, problem.status);
+  return respondJson(c, body, problem.status);
 };
 
 /** The HTTP answer to an ingest outcome. */
 export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
   switch (outcome.kind) {
     case "accepted":
-      return c.json(
+      return respondJson(
+        c,
         {
           status: "accepted",
           receivedAt: receivedAtOf(c),
@@ -73,22 +75,19 @@ export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
           compatible: false,
         },
       });
-    case "queue-rate-limited": {
-      const response = formatIngestionError(c, {
+    case "queue-rate-limited":
+      setResponseHeader(c, "Retry-After", "60");
+      return formatIngestionError(c, {
         status: 429,
         reason: "Rate limit exceeded",
         details: { retryAfter: 60 },
       });
-      response.headers.set("Retry-After", "60");
-      return response;
-    }
     case "queue-full":
     case "queue-unavailable": {
       const reason =
         outcome.kind === "queue-full" ? "Event queue is full" : "Event queue temporarily unavailable";
-      const response = formatIngestionError(c, { status: 503, reason });
-      response.headers.set("Retry-After", "30");
-      return response;
+      setResponseHeader(c, "Retry-After", "30");
+      return formatIngestionError(c, { status: 503, reason });
     }
     case "enqueue-failed":
       return formatIngestionError(c, { status: 500, reason: INTERNAL_ERROR_REASON });

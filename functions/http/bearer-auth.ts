@@ -33,7 +33,7 @@ export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
       return;
     }
     const candidate = bearerTokenOf(c.req.header("authorization"));
-    if (candidate === undefined || !(await matches(candidate))) {
+    if (candidate === undefined || !matches(candidate)) {
       logger.warn("Unauthorized request", { ip: clientIp(c), method: c.req.method, path: c.req.path });
       return formatError(c, { status: 401, reason: "Unauthorized" });
     }

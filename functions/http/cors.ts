@@ -8,6 +8,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { ErrorBodyFormatter } from "./problem.ts";
+import { respond, setResponseHeader } from "./response-headers.ts";
 
 export interface CorsOptions {
   allowedOrigins: readonly string[];
@@ -41,22 +42,19 @@ export function cors(options: CorsOptions): MiddlewareHandler {
       return options.formatError(c, { status: 403, reason: "Origin not allowed" });
     }
     const requestMethod = c.req.header("access-control-request-method");
+    setResponseHeader(c, "Access-Control-Allow-Origin", origin);
     if (c.req.method === "OPTIONS" && requestMethod !== undefined) {
-      const headers = new Headers({
-        "Access-Control-Allow-Origin": origin,
-        "Access-Control-Allow-Methods": allowMethods,
-        "Access-Control-Max-Age": maxAge,
-        Vary: "Origin, Access-Control-Request-Headers",
-      });
+      setResponseHeader(c, "Access-Control-Allow-Methods", allowMethods);
+      setResponseHeader(c, "Access-Control-Max-Age", maxAge);
+      setResponseHeader(c, "Vary", "Origin, Access-Control-Request-Headers");
       const requestHeaders = c.req.header("access-control-request-headers");
       if (requestHeaders !== undefined && requestHeaders.trim() !== "") {
-        headers.set("Access-Control-Allow-Headers", requestHeaders);
+        setResponseHeader(c, "Access-Control-Allow-Headers", requestHeaders);
       }
-      return new Response(null, { status: 204, headers });
+      return respond(c, null, 204);
     }
+    setResponseHeader(c, "Vary", "Origin");
+    setResponseHeader(c, "Access-Control-Expose-Headers", exposeHeaders);
     await next();
-    c.res.headers.set("Access-Control-Allow-Origin", origin);
-    c.res.headers.append("Vary", "Origin");
-    c.res.headers.set("Access-Control-Expose-Headers", exposeHeaders);
   };
 }

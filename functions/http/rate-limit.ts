@@ -5,11 +5,12 @@
  * `retry-after` (seconds to the reset). Requests that later fail still count.
  */
 
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../../core/ports.ts";
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import type { FixedWindowLimiter, RateLimitDecision } from "../../core/ratelimit/fixed-window-limiter.ts";
 import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
+import { setResponseHeader } from "./response-headers.ts";
 
 export interface RateLimitOptions {
   limiter: FixedWindowLimiter;
@@ -18,24 +19,23 @@ export interface RateLimitOptions {
   formatError: ErrorBodyFormatter;
 }
 
-function setRateLimitHeaders(headers: Headers, decision: RateLimitDecision): void {
-  headers.set("X-RateLimit-Limit", String(decision.limit));
-  headers.set("X-RateLimit-Remaining", String(decision.remaining));
-  headers.set("X-RateLimit-Reset", String(Math.ceil(decision.resetAtMs / 1000)));
+function setRateLimitHeaders(c: Context, decision: RateLimitDecision): void {
+  setResponseHeader(c, "X-RateLimit-Limit", String(decision.limit));
+  setResponseHeader(c, "X-RateLimit-Remaining", String(decision.remaining));
+  setResponseHeader(c, "X-RateLimit-Reset", String(Math.ceil(decision.resetAtMs / 1000)));
 }
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const { limiter, clientIp, clock, formatError } = options;
   return async function rateLimit(c, next) {
     const decision = await limiter.hit(clientKeyOf(clientIp(c)));
+    // Set before the response exists, so whatever answers (even an error) carries them.
+    setRateLimitHeaders(c, decision);
     if (!decision.allowed) {
-      const response = formatError(c, { status: 429, reason: "Rate limit exceeded" });
-      setRateLimitHeaders(response.headers, decision);
       const seconds = Math.max(1, Math.ceil((decision.resetAtMs - clock.now()) / 1000));
-      response.headers.set("Retry-After", String(seconds));
-      return response;
+      setResponseHeader(c, "Retry-After", String(seconds));
+      return formatError(c, { status: 429, reason: "Rate limit exceeded" });
     }
     await next();
-    setRateLimitHeaders(c.res.headers, decision);
   };
 }

@@ -1,6 +1,10 @@
-/** Security headers on every response (CONTRACT §3), whatever produced it. */
+/**
+ * Security headers on every response (CONTRACT §3): recorded before the rest of the chain runs,
+ * so every response built with `respond()` carries them, errors included.
+ */
 
 import type { MiddlewareHandler } from "hono";
+import { setResponseHeader } from "./response-headers.ts";
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
@@ -13,7 +17,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function securityHeaders(extra: Readonly<Record<string, string>> = {}): MiddlewareHandler {
   const headers = Object.entries({ ...SECURITY_HEADERS, ...extra });
   return async function securityHeaders(c, next) {
+    for (const [name, value] of headers) setResponseHeader(c, name, value);
     await next();
-    for (const [name, value] of headers) c.res.headers.set(name, value);
   };
 }

@@ -3,19 +3,14 @@
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
+import { defaultConfig } from "../../core/config/pure.ts";
 import type { EventQueue } from "../../core/ports.ts";
 import { type AuditIngestSettings, createApp } from "../../functions/audit-ingest/app.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 
-export const DEFAULT_TEST_SETTINGS: AuditIngestSettings = {
-  apiToken: "",
-  maxBodyBytes: 1_048_576,
-  correlationIdMaxLength: 64,
-  compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
-  cors: { allowedOrigins: [] },
-  rateLimit: { enable: true, maxPerMinute: 300 },
-};
+/** The default config's ingest settings (CONTRACT §2), as `npm start` uses them. */
+export const DEFAULT_TEST_SETTINGS: AuditIngestSettings = defaultConfig().auditEvents;
 
 export interface TestIngestApp {
   app: ReturnType<typeof createApp>;

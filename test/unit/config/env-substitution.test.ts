@@ -70,6 +70,19 @@ describe("environment variable references", () => {
     expect(problems.join("\n")).not.toContain("do-not-print-me");
   });
 
+  it("treats a required setting whose variable is empty as missing", () => {
+    // Act
+    const problems = problemsOf(
+      {
+        timeseriesdbConfig: { enable: true, version: 3, v3Config: { database: "d", token: envRef("EMPTY") } },
+      },
+      { EMPTY: "" },
+    );
+
+    // Assess
+    expect(problems).toEqual(["Service.timeseriesdbConfig.v3Config.token: required"]);
+  });
+
   it("does not substitute (nor require) variables in disabled sections", () => {
     // Act
     const problems = problemsOf({

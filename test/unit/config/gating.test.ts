@@ -204,6 +204,15 @@ describe("the observability platform section", () => {
     expect(problems).toEqual(["Service.obsPlatform.metric.url: must be an http(s) URL"]);
   });
 
+  it("reports a non-boolean enable once even when another feature makes it validated", () => {
+    expect(
+      problemsOf({
+        restServer: { endpointsEnable: { observabilityEvent: true } },
+        obsPlatform: { enable: "yes" },
+      }),
+    ).toEqual(['Service.obsPlatform.enable: expected boolean, received "yes"']);
+  });
+
   it("is not validated when nothing uses it", () => {
     expect(problemsOf({ obsPlatform: { enable: false, metric: { url: "<metric url>" } } })).toEqual([]);
   });

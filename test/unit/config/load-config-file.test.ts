@@ -84,6 +84,33 @@ describe("loadConfigFile", () => {
     );
   });
 
+  it("supports anchors, aliases and merge keys", () => {
+    // Prepare
+    const text = [
+      "Service:",
+      "  auditEvents:",
+      "    destination:",
+      "      parquet: &batch",
+      "        maxBatchSize: 500",
+      "        writeFrequency: 1000",
+      "      tablefile:",
+      "        <<: *batch",
+      "        exportDirectory: qvd",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(text, "anchors.yaml", {});
+
+    // Assess
+    if (!result.ok) expect.fail(lines(result.problems).join("\n"));
+    expect(result.config.auditEvents.destination.tablefile).toEqual({
+      maxBatchSize: 500,
+      writeFrequency: 1000,
+      exportDirectory: "qvd",
+      staticTags: [],
+    });
+  });
+
   it("reports duplicate keys as a YAML error", () => {
     // Act
     const result = checkConfigText("Service:\n  logLevel: info\n  logLevel: warn\n", "dup.yaml", {});
@@ -91,6 +118,24 @@ describe("loadConfigFile", () => {
     // Assess
     expect(result.ok ? [] : lines(result.problems)).toEqual([
       "dup.yaml: YAML syntax error at line 3, column 3: Map keys must be unique",
+    ]);
+  });
+
+  it("refuses a document whose aliases expand without bound", () => {
+    // Prepare
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "Service: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(bomb, "bomb.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      expect.stringMatching(/^bomb\.yaml: YAML error: /),
     ]);
   });
 

@@ -85,6 +85,14 @@ describe("parseConfig: minimal files and defaults", () => {
     expect(config.auditEvents.cors.allowedOrigins).toEqual([]);
   });
 
+  it("reports a null list item as the wrong type instead of an empty item", () => {
+    // Act
+    const problems = problemsOf({ serversToMonitor: { servers: [null] } });
+
+    // Assess
+    expect(problems).toEqual(["Service.serversToMonitor.servers[0]: expected a mapping, received null"]);
+  });
+
   it("parses the destination type list into a de-duplicated array", () => {
     // Act
     const config = parseOk({ auditEvents: { destination: { type: "json, parquet,json,tablefile" } } });

@@ -50,6 +50,14 @@ describe("renderTemplate", () => {
     expect(missing.map((leaf) => leafName(leaf.path))).toEqual([]);
   });
 
+  it("does not give a nested setting the documentation of a top-level namesake", () => {
+    expect(documentationOf(["logEvents", "source", "scheduler"])).toBeUndefined();
+    expect(documentationOf(["scheduler"])).toBe("Cron schedules that start platform tasks.");
+    expect(documentationOf(["logEvents", "sendToObsPlatform", "source", "scheduler", "enable"])).toBe(
+      "Send scheduler log events.",
+    );
+  });
+
   it("shows the default of each setting", () => {
     // Act
     const text = renderTemplate();

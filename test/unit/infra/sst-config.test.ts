@@ -18,8 +18,9 @@ describe("sst.config.ts", () => {
     expect(app).toMatchObject({ name: "steward", home: "aws", protect: true, removal: "retain" });
   });
 
-  it("defines one HTTP API and outputs its URL", () => {
+  it("defines one HTTP API without gateway CORS (the apps own CORS) and outputs its URL", () => {
     const api = stub.find("aws.ApiGatewayV2", "Api");
+    expect(api.args).toEqual({ cors: false });
     expect(outputs.api).toBe("aws.ApiGatewayV2:Api.url");
     expect(stub.resources.filter((resource) => resource.kind === "aws.ApiGatewayV2")).toEqual([api]);
   });

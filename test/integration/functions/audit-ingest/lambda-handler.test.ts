@@ -60,7 +60,8 @@ beforeAll(async () => {
   process.env.SST_RESOURCE_App = JSON.stringify({ name: "steward", stage: "test" });
   process.env.SST_RESOURCE_StewardConfig = JSON.stringify({
     type: "sst.sst.Secret",
-    value: "Service:\n  auditEvents:\n    apiToken: tok\n    rateLimit:\n      maxPerMinute: 3\n",
+    value:
+      "Service:\n  auditEvents:\n    enable: true\n    apiToken: tok\n    rateLimit:\n      maxPerMinute: 3\n",
   });
   process.env.SST_RESOURCE_AuditEventQueue = JSON.stringify({ type: "sst.aws.Queue", url: queueUrl });
   process.env.SST_RESOURCE_RateLimitTable = JSON.stringify({ type: "sst.aws.Dynamo", name: TABLE });

@@ -2,17 +2,20 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
-import { createMemoryRateLimitStore } from "../../../../core/adapters/local/memory-rate-limit-store.ts";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { parseConfig } from "../../../../core/config/pure.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { createApp } from "../../../../functions/audit-ingest/app.ts";
-import { nodeClientIp } from "../../../../functions/http/node-client-ip.ts";
+import { createLocalIngest } from "../../../../functions/audit-ingest/local-app.ts";
 import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
-import { DEFAULT_TEST_SETTINGS } from "../../../helpers/ingest-app.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let server: ServerType;
+
+function parseConfigOrThrow(raw: unknown) {
+  const result = parseConfig(raw, {});
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+  return result;
+}
 let base: string;
 let port: number;
 const handled: AcceptedEvent[] = [];
@@ -44,27 +47,15 @@ function rawRequest(options: {
 }
 
 beforeAll(async () => {
-  const logger = recordingLogger();
-  const queue = createInProcessEventQueue(
-    {
-      maxSize: 10,
-      maxConcurrent: 2,
-      backpressureThreshold: 80,
-      rateLimit: { enable: false, maxPerMinute: 600 },
+  const { config } = parseConfigOrThrow({
+    Service: {
+      auditEvents: { enable: true, apiToken: "tok", maxBodyBytes: 2048, rateLimit: { maxPerMinute: 1000 } },
     },
-    { handler: async (event) => void handled.push(event), logger, clock: systemClock },
-  );
-  const app = createApp({
-    settings: {
-      ...DEFAULT_TEST_SETTINGS,
-      apiToken: "tok",
-      maxBodyBytes: 2048,
-      rateLimit: { enable: true, maxPerMinute: 1000 },
-    },
-    queue,
-    rateLimitStore: createMemoryRateLimitStore(),
-    clientIp: nodeClientIp,
-    logger,
+  });
+  const { app } = createLocalIngest({
+    settings: config.auditEvents,
+    handler: async (event) => void handled.push(event),
+    logger: recordingLogger(),
     clock: systemClock,
   });
   await new Promise<void>((resolve) => {

@@ -41,3 +41,14 @@ describe("isClientVersionCompatible", () => {
     expect(isClientVersionCompatible("15.2.0", "0.4.9", rules)).toBe(true);
   });
 });
+
+describe("createCompatibilityCheck", () => {
+  it("answers like isClientVersionCompatible, also for many distinct versions", async () => {
+    const { createCompatibilityCheck } = await import("../../../../core/audit/client-version.ts");
+    const check = createCompatibilityCheck("15.0.0", matrix);
+
+    const answers = Array.from({ length: 600 }, (_, i) => check(`0.${i % 5}.${i}`));
+
+    expect(answers).toEqual(Array.from({ length: 600 }, (_, i) => i % 5 === 3));
+  });
+});

@@ -87,3 +87,18 @@ describe("unexpected errors", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
+
+describe("disabled ingest API (auditEvents.enable false)", () => {
+  it("answers every request 404 in the ingestion shape", async () => {
+    const { createDisabledApp } = await import("../../../../functions/audit-ingest/disabled-app.ts");
+
+    const response = await createDisabledApp().request("/api/v1/audit-event", { method: "POST", body: "{}" });
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      status: "error",
+      outcome: "dropped",
+      reason: "Audit event API is disabled",
+    });
+  });
+});

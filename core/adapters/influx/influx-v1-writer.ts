@@ -1,0 +1,71 @@
+/**
+ * InfluxDB 1.x: `POST /write?db=&rp=&precision=ms`, Basic auth when `auth.enable`; on start
+ * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
+ * configured retention policy its default (spec document 3, item 5).
+ */
+import type { TimeseriesdbConfig } from "../../config/index.ts";
+import { encodePoints } from "../../destinations/line-protocol.ts";
+import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
+import type { TimeSeriesWriter } from "../../ports.ts";
+import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
+
+const TIMEOUT_MS = 10_000;
+
+export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+  const { dbName, retentionPolicy, auth } = config.v1Config;
+  const base = baseUrl(config.host, config.port);
+  const headers: Record<string, string> = auth.enable
+    ? { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` }
+    : {};
+
+  async function query(q: string, method: "GET" | "POST"): Promise<unknown> {
+    const url = new URL("/query", base);
+    url.searchParams.set("q", q);
+    const { text } = await influxRequest({ method, url, headers, timeoutMs: TIMEOUT_MS });
+    const result = JSON.parse(text) as {
+      results?: { error?: string; series?: { values?: unknown[][] }[] }[];
+    };
+    const first = result.results?.[0];
+    if (first?.error)
+      throw new TimeSeriesWriteError(`InfluxDB refused "${q.split(" ", 2).join(" ")}": ${first.error}`, 400);
+    return first;
+  }
+
+  return {
+    async ensureDatabase() {
+      const shown = (await query("SHOW DATABASES", "GET")) as { series?: { values?: unknown[][] }[] };
+      const names = (shown.series?.[0]?.values ?? []).map((row) => row[0]);
+      if (names.includes(dbName)) return;
+      let statement = `CREATE DATABASE ${quoteIdentifier(dbName)}`;
+      if (retentionPolicy.name !== "" && retentionPolicy.duration !== "") {
+        if (!isInfluxDuration(retentionPolicy.duration)) {
+          throw new TimeSeriesWriteError(
+            `retention duration ${JSON.stringify(retentionPolicy.duration)} is not an InfluxDB duration`,
+            undefined,
+          );
+        }
+        statement += ` WITH DURATION ${retentionPolicy.duration} REPLICATION 1 NAME ${quoteIdentifier(retentionPolicy.name)}`;
+      }
+      await query(statement, "POST");
+    },
+
+    async write(points) {
+      if (points.length === 0) return;
+      const url = new URL("/write", base);
+      url.searchParams.set("db", dbName);
+      if (retentionPolicy.name !== "") url.searchParams.set("rp", retentionPolicy.name);
+      url.searchParams.set("precision", "ms");
+      await influxRequest({
+        method: "POST",
+        url,
+        headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+        body: encodePoints(points),
+        timeoutMs: TIMEOUT_MS,
+      });
+    },
+  };
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}

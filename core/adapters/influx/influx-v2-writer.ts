@@ -1,0 +1,69 @@
+/**
+ * InfluxDB 2.x: `POST /api/v2/write?org=&bucket=&precision=ms` with `Authorization: Token`; on
+ * start, looks up the org and creates the bucket with its retention when missing.
+ */
+import type { TimeseriesdbConfig } from "../../config/index.ts";
+import { encodePoints } from "../../destinations/line-protocol.ts";
+import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
+import type { TimeSeriesWriter } from "../../ports.ts";
+import { baseUrl, durationSeconds, influxRequest } from "./influx-http.ts";
+
+const TIMEOUT_MS = 10_000;
+
+export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+  const { org, bucket, description, token, retentionDuration } = config.v2Config;
+  const base = baseUrl(config.host, config.port);
+  const auth = { Authorization: `Token ${token}` };
+
+  return {
+    async ensureDatabase() {
+      const orgsUrl = new URL("/api/v2/orgs", base);
+      orgsUrl.searchParams.set("org", org);
+      const orgs = JSON.parse(
+        (await influxRequest({ method: "GET", url: orgsUrl, headers: auth, timeoutMs: TIMEOUT_MS })).text,
+      ) as {
+        orgs?: { id: string; name: string }[];
+      };
+      const orgId = orgs.orgs?.find((candidate) => candidate.name === org)?.id;
+      if (orgId === undefined)
+        throw new TimeSeriesWriteError(`InfluxDB organisation ${JSON.stringify(org)} not found`, 404);
+
+      const bucketsUrl = new URL("/api/v2/buckets", base);
+      bucketsUrl.searchParams.set("orgID", orgId);
+      bucketsUrl.searchParams.set("name", bucket);
+      const buckets = JSON.parse(
+        (await influxRequest({ method: "GET", url: bucketsUrl, headers: auth, timeoutMs: TIMEOUT_MS })).text,
+      ) as { buckets?: { name: string }[] };
+      if (buckets.buckets?.some((candidate) => candidate.name === bucket)) return;
+
+      const everySeconds = durationSeconds(retentionDuration);
+      await influxRequest({
+        method: "POST",
+        url: new URL("/api/v2/buckets", base),
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          orgID: orgId,
+          name: bucket,
+          description,
+          retentionRules: everySeconds > 0 ? [{ type: "expire", everySeconds }] : [],
+        }),
+        timeoutMs: TIMEOUT_MS,
+      });
+    },
+
+    async write(points) {
+      if (points.length === 0) return;
+      const url = new URL("/api/v2/write", base);
+      url.searchParams.set("org", org);
+      url.searchParams.set("bucket", bucket);
+      url.searchParams.set("precision", "ms");
+      await influxRequest({
+        method: "POST",
+        url,
+        headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
+        body: encodePoints(points),
+        timeoutMs: TIMEOUT_MS,
+      });
+    },
+  };
+}

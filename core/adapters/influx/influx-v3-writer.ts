@@ -1,0 +1,51 @@
+/**
+ * InfluxDB 3: `POST /api/v3/write_lp?db=&precision=millisecond` with `Authorization: Bearer`;
+ * on start, lists databases and creates the configured one (with its retention period) when
+ * missing, through `/api/v3/configure/database`.
+ */
+import type { TimeseriesdbConfig } from "../../config/index.ts";
+import { encodePoints } from "../../destinations/line-protocol.ts";
+import type { TimeSeriesWriter } from "../../ports.ts";
+import { baseUrl, influxRequest } from "./influx-http.ts";
+
+export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+  const { database, token, retentionDuration, writeTimeout } = config.v3Config;
+  const base = baseUrl(config.host, config.port);
+  const auth = { Authorization: `Bearer ${token}` };
+
+  return {
+    async ensureDatabase() {
+      const listUrl = new URL("/api/v3/configure/database", base);
+      listUrl.searchParams.set("format", "json");
+      const listed = JSON.parse(
+        (await influxRequest({ method: "GET", url: listUrl, headers: auth, timeoutMs: writeTimeout })).text ||
+          "[]",
+      ) as Record<string, unknown>[];
+      if (listed.some((row) => row["iox::database"] === database)) return;
+      await influxRequest({
+        method: "POST",
+        url: new URL("/api/v3/configure/database", base),
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          db: database,
+          ...(retentionDuration === "" ? {} : { retention_period: retentionDuration }),
+        }),
+        timeoutMs: writeTimeout,
+      });
+    },
+
+    async write(points) {
+      if (points.length === 0) return;
+      const url = new URL("/api/v3/write_lp", base);
+      url.searchParams.set("db", database);
+      url.searchParams.set("precision", "millisecond");
+      await influxRequest({
+        method: "POST",
+        url,
+        headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
+        body: encodePoints(points),
+        timeoutMs: writeTimeout,
+      });
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * ObjectStore in a local directory. Keys map to files under the root; writes go to a temporary
+ * file in the target directory and are renamed into place, so readers never see half a file.
+ * Symlinks are resolved and must stay under the root.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ObjectKeyError, validateObjectKey } from "../../destinations/object-key.ts";
+import type { ObjectStore } from "../../ports.ts";
+
+export class DirectoryObjectStoreError extends Error {
+  override name = "DirectoryObjectStoreError";
+}
+
+const TEMP_SUFFIX = ".steward-tmp";
+
+export function createDirectoryObjectStore(rootDirectory: string): ObjectStore {
+  let realRoot: Promise<string> | undefined;
+  const root = (): Promise<string> => {
+    realRoot ??= mkdir(rootDirectory, { recursive: true }).then(() => realpath(rootDirectory));
+    return realRoot;
+  };
+
+  async function confinedPath(key: string, createParents: boolean): Promise<string | undefined> {
+    const segments = validateObjectKey(key);
+    const base = await root();
+    const target = path.join(base, ...segments);
+    const parent = path.dirname(target);
+    if (createParents) await mkdir(parent, { recursive: true });
+    let realParent: string;
+    try {
+      realParent = await realpath(parent);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+    if (!isInside(base, realParent))
+      throw new ObjectKeyError(`object key ${JSON.stringify(key)} leaves the store`);
+    const resolved = path.join(realParent, path.basename(target));
+    const realTarget = await realpath(resolved).catch((error: unknown) => {
+      if (isNotFound(error)) return resolved;
+      throw error;
+    });
+    if (!isInside(base, realTarget))
+      throw new ObjectKeyError(`object key ${JSON.stringify(key)} leaves the store`);
+    return realTarget;
+  }
+
+  return {
+    async put(key, body) {
+      const target = await confinedPath(key, true);
+      if (target === undefined) throw new DirectoryObjectStoreError(`cannot create the directory of ${key}`);
+      const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+      try {
+        await writeFile(temp, body);
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw new DirectoryObjectStoreError(`writing ${key} failed`, { cause: error });
+      }
+    },
+
+    async get(key) {
+      const target = await confinedPath(key, false);
+      if (target === undefined) return undefined;
+      try {
+        return new Uint8Array(await readFile(target));
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw new DirectoryObjectStoreError(`reading ${key} failed`, { cause: error });
+      }
+    },
+
+    async list(prefix) {
+      const base = await root();
+      const keys: string[] = [];
+      await walk(base, "", keys);
+      return keys.filter((key) => key.startsWith(prefix)).sort();
+    },
+  };
+}
+
+async function walk(directory: string, relative: string, keys: string[]): Promise<void> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  for (const entry of entries) {
+    const key = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) await walk(path.join(directory, entry.name), key, keys);
+    else if (entry.isFile() && !entry.name.endsWith(TEMP_SUFFIX)) keys.push(key);
+  }
+}
+
+/** True when `candidate` is the root or below it. */
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT";
+}

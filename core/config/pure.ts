@@ -1,0 +1,28 @@
+/**
+ * The configuration API without file access (no node: imports anywhere below this module), for
+ * edge-style handlers that must stay on Web-standard APIs. `index.ts` adds the file loaders.
+ *
+ * - parseConfig(raw, env?)             a parsed YAML tree (`{Service: ...}`) → Config or every problem
+ * - checkConfigText(text, file, env?)  YAML text → Config or every problem (extension, syntax, schema)
+ * - defaultConfig()                    the embedded default config (CONTRACT §1)
+ * - renderTemplate()                   the commented template of `steward init-config`
+ * - obfuscateConfig(tree)              a masked copy for logs, crash files and the config UI
+ *
+ * Semantics in short: every setting has a default; unknown keys are errors (with a suggestion);
+ * a section whose `enable` is not true is not validated and parses to its defaults with
+ * `enable: false`; `${ENV}` references are substituted in validated sections; every problem is
+ * reported at once as `Service.path.to.key: message`, sorted by path.
+ */
+export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
+export type { Env } from "./env.ts";
+export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
+export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
+export { ConfigError, type ConfigProblem, formatProblem, formatProblems } from "./problems.ts";
+export { AUDIT_DESTINATION_TYPES, type AuditDestinationType } from "./schema/audit-events.ts";
+export type * from "./schema/config.ts";
+export { serviceSchema } from "./schema/config.ts";
+export { LOG_EVENT_LEVELS } from "./schema/log-events.ts";
+export type { NameValue } from "./schema/primitives.ts";
+export { ENDPOINT_KEYS, type EndpointKey, PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
+export { TIMESERIESDB_VERSIONS, type TimeseriesdbVersion } from "./schema/timeseriesdb.ts";
+export { documentationOf, renderTemplate } from "./template.ts";

@@ -1,0 +1,91 @@
+/**
+ * The json destination with `objectdata.enable`: one pretty-printed JSON file per event that
+ * carries `payload.event.objectData`, named `<YYYYMMDDTHHmmss.mmmZ>_<eventId>_<correlationId>.json`
+ * and shaped as reference audit-ingest §4.5. Events without objectData are skipped. The object
+ * store confines every file to the export directory.
+ */
+import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import { type AuditFacts, extractAuditFacts } from "../audit/audit-facts.ts";
+import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
+import type { Logger, ObjectStore } from "../ports.ts";
+import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
+
+export interface ObjectDataWriterOptions {
+  store: ObjectStore;
+  staticTags: readonly StaticTag[];
+  logger: Logger;
+}
+
+export function createObjectDataWriter({
+  store,
+  staticTags,
+  logger,
+}: ObjectDataWriterOptions): DestinationWriter {
+  const tags = staticTagsObject(staticTags);
+  return {
+    name: "json",
+    async write(batch) {
+      const failed: AcceptedEvent[] = [];
+      let firstError: unknown;
+      for (const event of batch.events) {
+        const facts = extractAuditFacts(event);
+        if (facts.objectData === null) {
+          logger.debug("no objectData in event, no json file", { eventId: facts.eventId });
+          continue;
+        }
+        const key = objectDataFileName(facts);
+        try {
+          await store.put(key, `${JSON.stringify(objectDataDocument(facts, tags), null, 2)}\n`);
+          logger.verbose("wrote objectData", { key });
+        } catch (error) {
+          firstError ??= error;
+          failed.push(event);
+        }
+      }
+      if (failed.length > 0) throw new DestinationWriteError("json", failed, { cause: firstError });
+    },
+  };
+}
+
+export function objectDataFileName(facts: AuditFacts): string {
+  const stamp =
+    facts.timestampMs === null
+      ? "invalid_timestamp"
+      : new Date(facts.timestampMs).toISOString().replace(/[-:]/g, "");
+  return `${stamp}_${sanitiseNamePart(facts.eventId)}_${sanitiseNamePart(facts.correlationId)}.json`;
+}
+
+function sanitiseNamePart(value: string | null): string {
+  const clean = (value ?? "").replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128);
+  return clean === "" ? "none" : clean;
+}
+
+function objectDataDocument(facts: AuditFacts, tags: Record<string, string> | null) {
+  return {
+    eventId: facts.eventId,
+    correlationId: facts.correlationId,
+    timestamp: facts.timestampRaw,
+    eventType: facts.eventType,
+    user: facts.user,
+    userDirectory: facts.userDirectory,
+    userId: facts.userId,
+    appId: facts.appId,
+    appName: facts.appName,
+    sheetId: facts.sheetId,
+    sheetName: facts.sheetName,
+    objectId: facts.objectId,
+    objectType: facts.objectType,
+    selectionTxnId: facts.selectionTxnId,
+    durationMs: facts.durationMs,
+    visible: facts.visible,
+    enteredAt: facts.enteredAt,
+    leftAt: facts.leftAt,
+    dataStateId: facts.dataStateId,
+    screenshotUrl: facts.screenshotUrl,
+    // Steward does not download screenshots (see AuditRow.screenshotSavedPaths).
+    screenshotSavedPaths: null,
+    selectionDetails: facts.selectionDetails,
+    objectData: facts.objectData,
+    tags,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Writes the local audit queue's counters to the time-series database every `writeFrequency` ms
+ * (measurement `audit_events_queue` by default; tags and fields as reference audit-ingest §3.3).
+ * Counters are cumulative since start (the queue keeps them so), so a failed write loses nothing:
+ * the next point carries the totals. `stop()` writes a last point.
+ */
+import { hostname } from "node:os";
+import type { AuditEventsConfig } from "../config/index.ts";
+import type { Clock, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
+import { describeError } from "./describe-error.ts";
+import { type FieldValue, floatField, integerField, type Point } from "./line-protocol.ts";
+
+export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
+
+/** What the queue reports (the in-process queue's `metrics()`). */
+export interface QueueMetricsSnapshot {
+  received: number;
+  queued: number;
+  processed: number;
+  failed: number;
+  droppedTotal: number;
+  droppedRateLimit: number;
+  droppedQueueFull: number;
+  waiting: number;
+  maxSize: number;
+  running: number;
+  utilisationPct: number;
+  backpressureActive: boolean;
+  processingTimeAvgMs: number;
+  processingTimeP95Ms: number;
+  processingTimeMaxMs: number;
+}
+
+export interface QueueMetricsWriterOptions {
+  config: QueueMetricsConfig;
+  metrics: () => QueueMetricsSnapshot;
+  series: TimeSeriesWriter;
+  clock: Clock;
+  logger: Logger;
+  /** The `host` tag; the machine's host name by default. */
+  host?: string;
+}
+
+export function toQueueMetricsPoint(
+  snapshot: QueueMetricsSnapshot,
+  config: QueueMetricsConfig,
+  host: string,
+  timestampMs: number,
+): Point {
+  const tags: Record<string, string> = { queue_type: "audit_events", host };
+  for (const tag of config.tags) if (tag.name !== "" && tag.value !== "") tags[tag.name] = tag.value;
+  const fields: Record<string, FieldValue> = {
+    queue_size: integerField(snapshot.waiting),
+    queue_max_size: integerField(snapshot.maxSize),
+    queue_running: integerField(snapshot.running),
+    messages_received: integerField(snapshot.received),
+    messages_queued: integerField(snapshot.queued),
+    messages_processed: integerField(snapshot.processed),
+    messages_failed: integerField(snapshot.failed),
+    messages_dropped_total: integerField(snapshot.droppedTotal),
+    messages_dropped_rate_limit: integerField(snapshot.droppedRateLimit),
+    messages_dropped_queue_full: integerField(snapshot.droppedQueueFull),
+    // The audit queue has no message size limit (reference §3), so nothing is dropped for size.
+    messages_dropped_size: integerField(0),
+    backpressure_active: integerField(snapshot.backpressureActive ? 1 : 0),
+    queue_utilization_pct: floatField(snapshot.utilisationPct),
+    processing_time_avg_ms: floatField(snapshot.processingTimeAvgMs),
+    processing_time_p95_ms: floatField(snapshot.processingTimeP95Ms),
+    processing_time_max_ms: floatField(snapshot.processingTimeMaxMs),
+  };
+  return { measurement: config.measurementName, tags, fields, timestampMs };
+}
+
+export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Service {
+  const { config, clock, logger, series } = options;
+  const host = options.host ?? hostname();
+  let timer: TimerHandle | undefined;
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  const writeOnce = async () => {
+    try {
+      await series.write([toQueueMetricsPoint(options.metrics(), config, host, clock.now())]);
+    } catch (error) {
+      logger.error("writing audit queue metrics failed; the next write carries the totals", {
+        error: describeError(error),
+      });
+    }
+  };
+  const tick = () => {
+    timer = undefined;
+    if (stopped) return;
+    inFlight = inFlight.then(writeOnce).finally(() => {
+      if (!stopped) timer = clock.setTimeout(tick, config.writeFrequency);
+    });
+  };
+  timer = clock.setTimeout(tick, config.writeFrequency);
+
+  return {
+    async stop() {
+      if (stopped) return inFlight;
+      stopped = true;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      inFlight = inFlight.then(writeOnce);
+      return inFlight;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The tablefile destination's QVD encoding of audit rows: the same 25 columns as Parquet, with
+ * `visible` as the Qlik boolean (-1 true, 0 false, NULL unknown) and `timestamp` as epoch ms.
+ */
+import { AUDIT_COLUMNS } from "../../audit/audit-row.ts";
+import type { TableFileEncoder } from "../table-file-encoder.ts";
+import { encodeQvd } from "./qvd-encoder.ts";
+import type { QvdValue } from "./qvd-symbols.ts";
+
+export const auditQvdEncoder: TableFileEncoder = {
+  extension: "qvd",
+  encode(rows, meta) {
+    return encodeQvd({
+      tableName: "audit_events",
+      createdAt: meta.flushedAt,
+      creatorDoc: meta.batchId,
+      lineage: "steward audit events;",
+      columns: AUDIT_COLUMNS.map(({ name }) => ({
+        name,
+        values: rows.map((row): QvdValue => {
+          const value = row[name];
+          if (typeof value === "boolean") return value ? -1 : 0;
+          return value;
+        }),
+      })),
+    });
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * Builds the writers named in `auditEvents.destination.type`, once, at wiring time: none when
+ * `destination.enable` is false (a disabled destination does nothing), json only when
+ * `json.objectdata.enable`. Runtime-specific pieces (object stores, the Parquet encoder, the
+ * InfluxDB adapter) come in through `DestinationAdapters`.
+ */
+
+import type { AuditDestinationConfig, AuditDestinationType, TimeseriesdbConfig } from "../config/index.ts";
+import type { Logger, ObjectStore, TimeSeriesWriter } from "../ports.ts";
+import type { BatchingOptions } from "./batcher.ts";
+import type { DestinationWriter } from "./destination-writer.ts";
+import { createObjectDataWriter } from "./objectdata-writer.ts";
+import { auditQvdEncoder } from "./qvd/audit-qvd-encoder.ts";
+import type { TableFileEncoder } from "./table-file-encoder.ts";
+import { createTableFileWriter } from "./table-file-writer.ts";
+import { createTimeSeriesDestination } from "./timeseries-destination.ts";
+
+export interface DestinationAdapters {
+  /** The store rooted at an export directory: locally that directory, in the cloud a bucket prefix. */
+  objectStoreFor(exportDirectory: string): ObjectStore;
+  parquetEncoder: TableFileEncoder;
+  /** Called only when timeseriesdb is selected (its connection settings are then required). */
+  timeSeriesWriter(config: TimeseriesdbConfig): TimeSeriesWriter;
+  sleep(ms: number): Promise<void>;
+  logger: Logger;
+}
+
+export interface SelectedDestination {
+  writer: DestinationWriter;
+  batching: BatchingOptions;
+}
+
+type Builder = (
+  destination: AuditDestinationConfig,
+  timeseriesdb: TimeseriesdbConfig,
+  adapters: DestinationAdapters,
+) => SelectedDestination | undefined;
+
+const BUILDERS: Record<AuditDestinationType, Builder> = {
+  timeseriesdb: ({ timeseriesdb: settings }, connection, adapters) => ({
+    writer: createTimeSeriesDestination({
+      series: adapters.timeSeriesWriter(connection),
+      maxBatchSize: connection.maxBatchSize,
+      measurementName: settings.measurementName,
+      staticTags: settings.staticTags,
+      sleep: adapters.sleep,
+    }),
+    batching: { maxBatchSize: settings.maxBatchSize, writeFrequency: settings.writeFrequency },
+  }),
+  parquet: ({ parquet }, _connection, adapters) => ({
+    writer: createTableFileWriter({
+      name: "parquet",
+      store: adapters.objectStoreFor(parquet.exportDirectory),
+      encoder: adapters.parquetEncoder,
+      staticTags: parquet.staticTags,
+    }),
+    batching: { maxBatchSize: parquet.maxBatchSize, writeFrequency: parquet.writeFrequency },
+  }),
+  tablefile: ({ tablefile }, _connection, adapters) => ({
+    writer: createTableFileWriter({
+      name: "tablefile",
+      store: adapters.objectStoreFor(tablefile.exportDirectory),
+      encoder: auditQvdEncoder,
+      staticTags: tablefile.staticTags,
+    }),
+    batching: { maxBatchSize: tablefile.maxBatchSize, writeFrequency: tablefile.writeFrequency },
+  }),
+  // objectData files are written per event, immediately (spec document 1, Events item 3).
+  json: ({ json }, _connection, adapters) =>
+    json.objectdata.enable
+      ? {
+          writer: createObjectDataWriter({
+            store: adapters.objectStoreFor(json.objectdata.exportDirectory),
+            staticTags: json.objectdata.staticTags,
+            logger: adapters.logger.child("audit-json"),
+          }),
+          batching: { maxBatchSize: 1, writeFrequency: 0 },
+        }
+      : undefined,
+};
+
+export function selectDestinations(
+  destination: AuditDestinationConfig,
+  timeseriesdb: TimeseriesdbConfig,
+  adapters: DestinationAdapters,
+): SelectedDestination[] {
+  if (!destination.enable) return [];
+  return [...new Set(destination.type)]
+    .map((type) => BUILDERS[type](destination, timeseriesdb, adapters))
+    .filter((selected): selected is SelectedDestination => selected !== undefined);
+}

@@ -1,0 +1,81 @@
+/**
+ * The local consumer: one batcher per selected destination, all fed every accepted event (the
+ * fan-out is fixed at start). The in-process queue calls `handleEvent` per event; `stop()`
+ * flushes every batcher.
+ */
+import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { Clock, Logger, Service } from "../ports.ts";
+import { type Batcher, type BatcherStats, startBatcher } from "./batcher.ts";
+import { describeError } from "./describe-error.ts";
+import type { SelectedDestination } from "./select-destinations.ts";
+
+export interface AuditDestinations extends Service {
+  /** Hands the event to every destination's batcher; resolves once all have buffered it. */
+  handleEvent(event: AcceptedEvent): Promise<void>;
+  stats(): Record<string, BatcherStats>;
+}
+
+export interface StartAuditDestinationsOptions {
+  destinations: readonly SelectedDestination[];
+  clock: Clock;
+  logger: Logger;
+  initialRetryDelayMs?: number;
+  stopTimeoutMs?: number;
+}
+
+export async function startAuditDestinations(
+  options: StartAuditDestinationsOptions,
+): Promise<AuditDestinations> {
+  const { clock, logger } = options;
+  await Promise.all(
+    options.destinations.map(async ({ writer }) => {
+      try {
+        await writer.prepare?.();
+      } catch (error) {
+        // Not fatal: the writer prepares again before its first write.
+        logger.error("preparing audit destination failed; will retry before the first write", {
+          destination: writer.name,
+          error: describeError(error),
+        });
+      }
+    }),
+  );
+  const batchers: [string, Batcher][] = options.destinations.map(({ writer, batching }) => [
+    writer.name,
+    startBatcher({
+      writer,
+      clock,
+      logger: logger.child(`audit-${writer.name}`),
+      ...batching,
+      ...(options.initialRetryDelayMs === undefined
+        ? {}
+        : { initialRetryDelayMs: options.initialRetryDelayMs }),
+      ...(options.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: options.stopTimeoutMs }),
+    }),
+  ]);
+  let stopped: Promise<void> | undefined;
+  return {
+    async handleEvent(event) {
+      await Promise.all(batchers.map(([, batcher]) => batcher.add(event)));
+    },
+    stats: () => Object.fromEntries(batchers.map(([name, batcher]) => [name, batcher.stats()])),
+    stop() {
+      stopped ??= Promise.allSettled(batchers.map(([, batcher]) => batcher.stop())).then((results) => {
+        const errors = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+        if (errors.length === 1) throw errors[0];
+        if (errors.length > 1)
+          throw new AggregateError(errors, "several audit destinations kept events unwritten");
+      });
+      return stopped;
+    },
+  };
+}
+
+/** The handler the local in-process queue calls for each accepted event. */
+export function createAcceptedEventHandler(
+  destinations: AuditDestinations,
+): (event: AcceptedEvent) => Promise<void> {
+  return async function handleAcceptedEvent(event) {
+    await destinations.handleEvent(event);
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The destination adapters of the cloud consumer: exported files go to the linked S3 bucket,
+ * each destination's `exportDirectory` becoming a key prefix under `cloud.bucketPrefix`.
+ */
+import type { S3Client } from "@aws-sdk/client-s3";
+import { createS3ObjectStore } from "../../core/adapters/aws/s3-object-store.ts";
+import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
+import { validateObjectKey } from "../../core/destinations/object-key.ts";
+import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
+import type { Logger } from "../../core/ports.ts";
+
+export interface CloudDestinationOptions {
+  s3: S3Client;
+  bucket: string;
+  /** `cloud.bucketPrefix`; "" for the bucket root. */
+  bucketPrefix: string;
+  logger: Logger;
+}
+
+export function cloudDestinationAdapters(options: CloudDestinationOptions): DestinationAdapters {
+  return {
+    objectStoreFor: (exportDirectory) =>
+      createS3ObjectStore({
+        client: options.s3,
+        bucket: options.bucket,
+        prefix: keyPrefix(options.bucketPrefix, exportDirectory),
+      }),
+    parquetEncoder: auditParquetEncoder,
+    timeSeriesWriter: createTimeSeriesWriter,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    logger: options.logger,
+  };
+}
+
+/** `audit-events/parquet`, `./x`, `/x/` → a `/`-terminated key prefix; `..` is refused. */
+export function keyPrefix(bucketPrefix: string, exportDirectory: string): string {
+  const parts = [bucketPrefix, exportDirectory]
+    .flatMap((part) => part.split("/"))
+    .filter((segment) => segment !== "" && segment !== ".");
+  if (parts.length === 0) return "";
+  const joined = parts.join("/");
+  validateObjectKey(joined);
+  return `${joined}/`;
+}

@@ -1,0 +1,101 @@
+/**
+ * Child process for the ingest benchmark: `ingest` serves the real ingest app on
+ * @hono/node-server (in-process queue, in-memory rate limiter, token on, info-level console
+ * logging), `trivial` a bare node:http server answering 202, `hono` a bare Hono app parsing the
+ * body and answering 202 (the framework's own cost). Prints `READY <port>` when listening.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { consoleSink } from "../../core/logging/console-sink.ts";
+import { createLogger } from "../../core/logging/logger.ts";
+import { systemClock } from "../../core/system-clock.ts";
+import { createApp } from "../../functions/audit-ingest/app.ts";
+import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
+
+export const BENCH_TOKEN = "bench-token-0123456789";
+
+function startIngest(): void {
+  const logger = createLogger({ level: "info", sinks: [consoleSink()] });
+  let handled = 0;
+  const queue = createInProcessEventQueue(
+    {
+      maxSize: 10_000,
+      maxConcurrent: 10,
+      backpressureThreshold: 80,
+      rateLimit: { enable: false, maxPerMinute: 600 },
+    },
+    {
+      // The destinations are not part of this benchmark: the consumer only counts.
+      handler: async () => {
+        handled += 1;
+      },
+      logger,
+      clock: systemClock,
+    },
+  );
+  const app = createApp({
+    settings: {
+      apiToken: BENCH_TOKEN,
+      maxBodyBytes: 1_048_576,
+      correlationIdMaxLength: 64,
+      compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
+      cors: { allowedOrigins: [] },
+      rateLimit: { enable: true, maxPerMinute: 100_000_000 },
+    },
+    queue,
+    rateLimitStore: createMemoryRateLimitStore(),
+    clientIp: nodeClientIp,
+    logger,
+    clock: systemClock,
+  });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+    process.stdout.write(`READY ${info.port}\n`);
+  });
+  process.on("SIGTERM", () => {
+    server.close();
+    void queue.stop().then(() => {
+      process.stdout.write(`HANDLED ${handled}\n`);
+      process.exit(0);
+    });
+  });
+}
+
+function startTrivial(): void {
+  const body = '{"status":"accepted"}';
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(202, { "content-type": "application/json", "content-length": body.length });
+      res.end(body);
+    });
+  });
+  server.listen(0, "127.0.0.1", () => {
+    process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
+  });
+  process.on("SIGTERM", () => {
+    server.close();
+    process.exit(0);
+  });
+}
+
+/** The framework floor: Hono on @hono/node-server parsing the JSON body and answering 202. */
+function startBareHono(): void {
+  const app = new Hono();
+  app.post("/", async (c) => {
+    JSON.parse(await c.req.text());
+    return c.json({ status: "accepted", receivedAt: new Date().toISOString(), outcome: "processed" }, 202);
+  });
+  serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+    process.stdout.write(`READY ${info.port}\n`);
+  });
+  process.on("SIGTERM", () => process.exit(0));
+}
+
+const kind = process.argv[2];
+if (kind === "trivial") startTrivial();
+else if (kind === "hono") startBareHono();
+else startIngest();

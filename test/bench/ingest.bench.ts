@@ -1,0 +1,216 @@
+/**
+ * Ingest benchmark (issue 3): autocannon, 50 connections, POST /api/v1/audit-event with a valid
+ * ~1 KB envelope (token and version header on, rate limit high) against our node server, and a
+ * trivial node:http 202 server in the same run. Servers run in child processes so the peak RSS
+ * (VmHWM) is theirs. Targets: ≥ 0.5× the trivial server, p99 ≤ 10 ms, peak RSS ≤ 120 MB, no
+ * per-request log line at info.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+
+const CONNECTIONS = 50;
+const WARMUP_S = 2;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 12);
+const ROUNDS = 4;
+const TOKEN = "bench-token-0123456789";
+
+export interface IngestBenchFigures {
+  trivialRps: number;
+  ingestRps: number;
+  /** Median of the per-round ratios; min and max show the spread. */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  /** A bare Hono app's ratio to the trivial server: the framework's floor for `ratio`. */
+  bareHonoRatio: number;
+  ingestP50Ms: number;
+  ingestP99Ms: number;
+  trivialP99Ms: number;
+  ingestPeakRssMb: number;
+  trivialPeakRssMb: number;
+  ingestNon2xx: number;
+  ingestLogLines: number;
+}
+
+/** A valid selection.state.changed envelope padded to about 1 KB. */
+export function benchEnvelope(): string {
+  const details = Array.from({ length: 6 }, (_, i) => ({
+    qField: `Dimension field ${i}`,
+    qSelectedCount: i + 1,
+    qSelected: `Value ${i} of the selection, ${"x".repeat(8)}`,
+  }));
+  return JSON.stringify({
+    schemaVersion: 1,
+    eventId: "0b6f2b4e-1c1d-4d3e-9a7b-2f7c1d2e3f4a",
+    timestamp: "2026-01-01T12:00:00.123Z",
+    type: "selection.state.changed",
+    correlationId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    source: { kind: "qlik-sense-extension", name: "audit-qs", version: "0.3.2" },
+    payload: {
+      context: {
+        appId: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        appName: "Sales",
+        sheetId: "sheet-1",
+        user: "DOMAIN\\user",
+      },
+      event: { selectionTxnId: "7c9e6679-7425-40de-944b-e07fc1f90ae7", details },
+    },
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  output: string[];
+}
+
+async function startChild(kind: "ingest" | "trivial" | "hono"): Promise<Child> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "ingest-server.ts"), kind],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const output: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 20_000);
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => output.push(chunk));
+    child.stdout?.on("data", (chunk: string) => {
+      output.push(chunk);
+      const match = /READY (\d+)/.exec(chunk);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${kind} server exited with ${code}: ${output.join("")}`)));
+  });
+  return { process: child, port, output };
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function stopChild(child: Child): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.process.once("exit", () => resolve());
+    child.process.kill("SIGTERM");
+  });
+}
+
+async function load(port: number, path: string, duration: number) {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    duration,
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${TOKEN}`,
+      "x-audit-client-version": "0.3.2",
+    },
+    body: benchEnvelope(),
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * Both servers run side by side and are loaded in alternating short rounds, so each ratio compares
+ * two measurements taken moments apart: on a shared machine the load from other processes
+ * changes by the second, and one long run per server would mostly measure that.
+ */
+export async function run(): Promise<IngestBenchFigures> {
+  const trivial = await startChild("trivial");
+  const ingest = await startChild("ingest");
+  const hono = await startChild("hono");
+  await load(trivial.port, "/", WARMUP_S);
+  await load(hono.port, "/", WARMUP_S);
+  await load(ingest.port, "/api/v1/audit-event", WARMUP_S);
+  const linesBefore = ingest.output
+    .join("")
+    .split("\n")
+    .filter((line) => line.trim() !== "").length;
+
+  const roundSeconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
+  type Result = Awaited<ReturnType<typeof load>>;
+  const rounds: Array<{ trivial: Result; ingest: Result; hono: Result }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const loadTrivial = () => load(trivial.port, "/", roundSeconds);
+    const loadIngest = () => load(ingest.port, "/api/v1/audit-event", roundSeconds);
+    const loadHono = () => load(hono.port, "/", roundSeconds);
+    // Alternate the order so no server always runs first (or last) in a round.
+    if (round % 2 === 0) {
+      const t = await loadTrivial();
+      const i = await loadIngest();
+      rounds.push({ trivial: t, ingest: i, hono: await loadHono() });
+    } else {
+      const h = await loadHono();
+      const i = await loadIngest();
+      rounds.push({ trivial: await loadTrivial(), ingest: i, hono: h });
+    }
+  }
+
+  const logLines =
+    ingest.output
+      .join("")
+      .split("\n")
+      .filter((line) => line.trim() !== "").length - linesBefore;
+  const rss = peakRssMb(ingest.process.pid as number);
+  const trivialRss = peakRssMb(trivial.process.pid as number);
+  await stopChild(trivial);
+  await stopChild(ingest);
+  await stopChild(hono);
+
+  const ratios = rounds.map((r) => r.ingest.requests.average / r.trivial.requests.average);
+  const figures: IngestBenchFigures = {
+    trivialRps: Math.round(median(rounds.map((r) => r.trivial.requests.average))),
+    ingestRps: Math.round(median(rounds.map((r) => r.ingest.requests.average))),
+    ratio: Number(median(ratios).toFixed(3)),
+    ratioMin: Number(Math.min(...ratios).toFixed(3)),
+    ratioMax: Number(Math.max(...ratios).toFixed(3)),
+    bareHonoRatio: Number(
+      median(rounds.map((r) => r.hono.requests.average / r.trivial.requests.average)).toFixed(3),
+    ),
+    ingestP50Ms: median(rounds.map((r) => r.ingest.latency.p50)),
+    ingestP99Ms: median(rounds.map((r) => r.ingest.latency.p99)),
+    trivialP99Ms: median(rounds.map((r) => r.trivial.latency.p99)),
+    ingestPeakRssMb: Number(rss.toFixed(1)),
+    trivialPeakRssMb: Number(trivialRss.toFixed(1)),
+    ingestNon2xx: rounds.reduce((sum, r) => sum + r.ingest.non2xx + r.ingest.errors, 0),
+    ingestLogLines: logLines,
+  };
+  console.log(
+    `ingest benchmark (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${roundSeconds} s, ${benchEnvelope().length}-byte envelope; medians)`,
+  );
+  console.log(
+    `  trivial node:http 202: ${figures.trivialRps} req/s, p99 ${figures.trivialP99Ms} ms, peak RSS ${figures.trivialPeakRssMb} MB`,
+  );
+  console.log(
+    `  POST /api/v1/audit-event: ${figures.ingestRps} req/s, p50 ${figures.ingestP50Ms} ms, p99 ${figures.ingestP99Ms} ms`,
+  );
+  console.log(
+    `  ratio ${figures.ratio}x (rounds ${figures.ratioMin}-${figures.ratioMax}; target >= 0.5), peak RSS ${figures.ingestPeakRssMb} MB (target <= 120)`,
+  );
+  console.log(
+    `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server`,
+  );
+  console.log(
+    `  non-2xx/errors ${figures.ingestNon2xx}, log lines during load ${figures.ingestLogLines} (target 0)`,
+  );
+  return figures;
+}

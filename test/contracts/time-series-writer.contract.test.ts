@@ -1,0 +1,238 @@
+/**
+ * The TimeSeriesWriter contract: InfluxDB v1 against Debian's real influxd 1.x, v2 and v3 against
+ * our loopback stand-in that parses line protocol as those servers do. Same suite for all three.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import {
+  booleanField,
+  floatField,
+  integerField,
+  type Point,
+  stringField,
+} from "../../core/destinations/line-protocol.ts";
+import { TimeSeriesWriteError } from "../../core/destinations/time-series-write-error.ts";
+import type { TimeSeriesWriter } from "../../core/ports.ts";
+import { type FakeInflux, startFakeInflux } from "../helpers/fake-influx.ts";
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../helpers/influxd.ts";
+import { timeseriesConfig } from "../helpers/timeseries-config.ts";
+
+type Row = Record<string, unknown>;
+
+interface Fixture {
+  writer(): TimeSeriesWriter;
+  /** Rows of `measurement`, tags and fields flattened, plus `time` (epoch ms). */
+  rows(measurement: string): Promise<Row[]>;
+  retention(): Promise<unknown>;
+  expectedRetention: unknown;
+}
+
+const skipV1 = skipWithoutInfluxd();
+let influxd: Influxd | undefined;
+let fakeV2: FakeInflux;
+let fakeV3: FakeInflux;
+
+beforeAll(async () => {
+  [influxd, fakeV2, fakeV3] = await Promise.all([
+    skipV1 ? Promise.resolve(undefined) : startInfluxd(),
+    startFakeInflux({ version: 2, token: "secret-token", org: "acme" }),
+    startFakeInflux({ version: 3, token: "secret-token" }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([influxd?.close(), fakeV2?.close(), fakeV3?.close()]);
+});
+
+function fakeRows(fake: () => FakeInflux) {
+  return async (measurement: string) =>
+    (fake().databases.get("steward_audit")?.points ?? [])
+      .filter((point) => point.measurement === measurement)
+      .map((point) => ({
+        time: point.timestamp,
+        ...point.tags,
+        ...Object.fromEntries(Object.entries(point.fields).map(([name, field]) => [name, field.value])),
+      }));
+}
+
+const fixtures: [string, boolean, () => Fixture][] = [
+  [
+    "v1 (influxd)",
+    skipV1,
+    () => ({
+      writer: () => createTimeSeriesWriter(timeseriesConfig(1, influxd!.port)),
+      async rows(measurement) {
+        const result = await influxd!.query(`SELECT * FROM "${measurement}"`, "steward_audit");
+        const series = result.results[0]?.series?.[0];
+        if (series === undefined) return [];
+        return series.values.map((values) =>
+          Object.fromEntries(
+            series.columns.map((column, i) => [column, values[i]]).filter(([, value]) => value !== null),
+          ),
+        );
+      },
+      async retention() {
+        const result = await influxd!.query('SHOW RETENTION POLICIES ON "steward_audit"');
+        const series = result.results[0]?.series?.[0];
+        return series?.values
+          .filter((row) => row[series.columns.indexOf("default")] === true)
+          .map((row) => [row[0], row[1]]);
+      },
+      expectedRetention: [["audit_rp", "720h0m0s"]],
+    }),
+  ],
+  [
+    "v2 (stand-in)",
+    false,
+    () => ({
+      writer: () => createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port)),
+      rows: fakeRows(() => fakeV2),
+      retention: async () => fakeV2.databases.get("steward_audit")?.retention,
+      expectedRetention: [{ type: "expire", everySeconds: 2_592_000 }],
+    }),
+  ],
+  [
+    "v3 (stand-in)",
+    false,
+    () => ({
+      writer: () => createTimeSeriesWriter(timeseriesConfig(3, fakeV3.port)),
+      rows: fakeRows(() => fakeV3),
+      retention: async () => fakeV3.databases.get("steward_audit")?.retention,
+      expectedRetention: "30d",
+    }),
+  ],
+];
+
+describe.each(fixtures)("TimeSeriesWriter contract: %s", (_name, skip, makeFixture) => {
+  it.skipIf(skip)("creates the database with its retention once, and again is a no-op", async () => {
+    const fixture = makeFixture();
+    const writer = fixture.writer();
+
+    await writer.ensureDatabase();
+    await writer.ensureDatabase();
+
+    expect(await fixture.retention()).toEqual(fixture.expectedRetention);
+  });
+
+  it.skipIf(skip)("writes points with escaped names, unicode, typed fields and ms timestamps", async () => {
+    const fixture = makeFixture();
+    const writer = fixture.writer();
+    await writer.ensureDatabase();
+    // Recent times: influxd drops points older than the 30 d retention policy.
+    const t0 = Date.now() - 60_000;
+    const points: Point[] = [
+      {
+        measurement: "contract m,1",
+        tags: { "app name": "Umsatz, Nord=1 📈", user: "LAB\\anna" },
+        fields: {
+          text: stringField('say "hi" \\ ok\nnext line'),
+          "dur ms": floatField(1234.5),
+          count: integerField(42),
+          visible: booleanField(true),
+        },
+        timestampMs: t0,
+      },
+      {
+        measurement: "contract m,1",
+        tags: { "app name": "Süd" },
+        fields: {
+          text: stringField(""),
+          "dur ms": floatField(3),
+          count: integerField(-1),
+          visible: booleanField(false),
+        },
+        timestampMs: t0 + 1,
+      },
+    ];
+
+    await writer.write(points);
+
+    const rows = (await fixture.rows("contract m,1")).sort((a, b) => Number(a.time) - Number(b.time));
+    expect(rows).toEqual([
+      {
+        time: t0,
+        "app name": "Umsatz, Nord=1 📈",
+        user: "LAB\\anna",
+        text: 'say "hi" \\ ok\nnext line',
+        "dur ms": 1234.5,
+        count: 42,
+        visible: true,
+      },
+      { time: t0 + 1, "app name": "Süd", text: "", "dur ms": 3, count: -1, visible: false },
+    ]);
+  });
+
+  it.skipIf(skip)("refuses a field type conflict as a data error", async () => {
+    const fixture = makeFixture();
+    const writer = fixture.writer();
+    await writer.ensureDatabase();
+    await writer.write([
+      { measurement: "conflict", tags: {}, fields: { v: floatField(1.5) }, timestampMs: Date.now() },
+    ]);
+
+    const error = await writer
+      .write([
+        { measurement: "conflict", tags: {}, fields: { v: stringField("x") }, timestampMs: Date.now() + 1 },
+      ])
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TimeSeriesWriteError);
+    expect((error as TimeSeriesWriteError).status).toBe(400);
+    expect((error as TimeSeriesWriteError).refusesData).toBe(true);
+  });
+});
+
+describe("TimeSeriesWriter against an unreachable server", () => {
+  it.each([1, 2, 3] as const)("v%i throws TimeSeriesWriteError without a status", async (version) => {
+    const writer = createTimeSeriesWriter(timeseriesConfig(version, 1));
+
+    const error = await writer
+      .write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }])
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TimeSeriesWriteError);
+    expect((error as TimeSeriesWriteError).status).toBeUndefined();
+    expect((error as TimeSeriesWriteError).refusesData).toBe(false);
+  });
+});
+
+describe("InfluxDB v2/v3 requests", () => {
+  it("v2 sends Token auth, org, bucket and ms precision", async () => {
+    const writer = createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port));
+    await writer.ensureDatabase();
+    fakeV2.requests.length = 0;
+
+    await writer.write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }]);
+
+    const [request] = fakeV2.requests;
+    expect(request?.path).toBe("/api/v2/write");
+    expect(Object.fromEntries(request!.query)).toEqual({
+      org: "acme",
+      bucket: "steward_audit",
+      precision: "ms",
+    });
+    expect(request?.headers.authorization).toBe("Token secret-token");
+  });
+
+  it("v3 sends Bearer auth, db and millisecond precision", async () => {
+    const writer = createTimeSeriesWriter(timeseriesConfig(3, fakeV3.port));
+    await writer.ensureDatabase();
+    fakeV3.requests.length = 0;
+
+    await writer.write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }]);
+
+    const [request] = fakeV3.requests;
+    expect(request?.path).toBe("/api/v3/write_lp");
+    expect(Object.fromEntries(request!.query)).toEqual({ db: "steward_audit", precision: "millisecond" });
+    expect(request?.headers.authorization).toBe("Bearer secret-token");
+  });
+
+  it("v2 with a wrong token fails ensureDatabase with 401, not as a data error", async () => {
+    const writer = createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port, "wrong"));
+
+    const error = await writer.ensureDatabase().catch((e: unknown) => e);
+
+    expect((error as TimeSeriesWriteError).status).toBe(401);
+    expect((error as TimeSeriesWriteError).refusesData).toBe(false);
+  });
+});

@@ -1,0 +1,76 @@
+/** Builders of accepted audit events for destination tests. */
+import { randomUUID } from "node:crypto";
+import type { AcceptedEvent, AuditEnvelope } from "../../core/audit/accepted-event.ts";
+
+export function acceptedEvent(overrides: Partial<AuditEnvelope> = {}): AcceptedEvent {
+  return {
+    envelope: {
+      schemaVersion: 1,
+      eventId: randomUUID(),
+      timestamp: "2026-03-08T16:46:26.181Z",
+      type: "object.view.duration",
+      correlationId: "1777868693436",
+      payload: {
+        context: {
+          appId: "0a1b2c3d-0000-4000-8000-000000000001",
+          appName: "Sales",
+          sheetId: "sheet-1",
+          sheetName: "Overview",
+          user: "UserDirectory=LAB; UserId=goran",
+        },
+        event: {
+          objectId: "obj-1",
+          duration: 1500,
+          visible: false,
+          enteredAt: "2026-03-08T16:46:24.681Z",
+          leftAt: "2026-03-08T16:46:26.181Z",
+          selectionTxnId: "5f0c1c5e-2a59-4f4f-9d0e-0b7b8a1c2d3e",
+          dataStateId: 1777868693436,
+        },
+      },
+      ...overrides,
+    },
+    receivedAt: "2026-03-08T16:46:26.300Z",
+    clientIp: "127.0.0.1",
+  };
+}
+
+/** A screenshot event carrying objectData, as the browser client sends it. */
+export function objectDataEvent(objectData: Record<string, unknown>, overrides: Partial<AuditEnvelope> = {}) {
+  return acceptedEvent({
+    type: "screenshot.url.received",
+    payload: {
+      context: { appName: "Sales", user: "LAB\\anna" },
+      event: {
+        screenshotUrl: "https://qlik.example/shot.png",
+        selectionTxnId: "5f0c1c5e-2a59-4f4f-9d0e-0b7b8a1c2d3e",
+        objectId: "obj-2",
+        objectData,
+      },
+    },
+    ...overrides,
+  });
+}
+
+/** Events exercising odd but valid content: unicode, empty strings, offsets, missing members. */
+export function oddEvents(): AcceptedEvent[] {
+  return [
+    acceptedEvent({
+      timestamp: "2026-03-08T23:30:00.5+02:00",
+      payload: {
+        context: { appName: 'Umsatz 📈 ÅÄÖ "quoted" back\\slash', user: "", sheetName: "" },
+        event: { objectId: "Ω,=space here", duration: 1234.5, visible: true, selectionTxnId: "" },
+      },
+    }),
+    acceptedEvent({ type: "navigation.sheet.loaded", payload: {} }),
+    acceptedEvent({
+      timestamp: "2026-03-09 00:15:00z",
+      correlationId: "",
+      payload: { context: { user: "N/A" } },
+    }),
+    objectDataEvent({
+      objectType: "table",
+      dimensions: [{ fieldName: "Region", label: "Region", values: ["Nord", "Süd", "", "東京"] }],
+    }),
+  ];
+}

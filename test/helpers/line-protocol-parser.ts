@@ -1,0 +1,135 @@
+/**
+ * A strict line-protocol parser for the tests' InfluxDB stand-in, following InfluxDB's own
+ * parser: unescaped `,`/space end measurement and tags, `\` escapes `,`, `=` and space,
+ * string fields are double-quoted with `\"` and `\\`, integers end in `i`, booleans are
+ * t/T/true/True/TRUE/f/F/false/False/FALSE, anything else must be a finite float.
+ */
+
+export type ParsedValue = number | string | boolean;
+export type ParsedType = "float" | "integer" | "string" | "boolean";
+
+export interface ParsedPoint {
+  measurement: string;
+  tags: Record<string, string>;
+  fields: Record<string, { type: ParsedType; value: ParsedValue }>;
+  timestamp: number | undefined;
+}
+
+export class LineProtocolSyntaxError extends Error {
+  override name = "LineProtocolSyntaxError";
+}
+
+export function parseLineProtocol(body: string): ParsedPoint[] {
+  return splitLines(body)
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+    .map(parseLine);
+}
+
+function splitLines(body: string): string[] {
+  const lines: string[] = [];
+  let current = "";
+  let quoted = false;
+  let fieldsStarted = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i]!;
+    if (c === "\\" && i + 1 < body.length) {
+      current += c + body[i + 1];
+      i += 1;
+      continue;
+    }
+    if (c === " " && !quoted) fieldsStarted += 1;
+    if (c === '"' && fieldsStarted >= 1) quoted = !quoted;
+    if (c === "\n" && !quoted) {
+      lines.push(current);
+      current = "";
+      fieldsStarted = 0;
+      continue;
+    }
+    current += c;
+  }
+  lines.push(current);
+  return lines;
+}
+
+function parseLine(line: string): ParsedPoint {
+  let at = 0;
+  const readUntil = (stops: string): string => {
+    let out = "";
+    while (at < line.length && !stops.includes(line[at]!)) {
+      // As InfluxDB 1.x: a backslash always takes the next character with it (so it never ends
+      // the name), and only `\,`, `\ ` and `\=` are unescaped; any other pair stays as written.
+      if (line[at] === "\\" && at + 1 < line.length) {
+        const next = line[at + 1]!;
+        out += ", =".includes(next) ? next : `\\${next}`;
+        at += 2;
+      } else {
+        out += line[at];
+        at += 1;
+      }
+    }
+    return out;
+  };
+  const measurement = readUntil(", ");
+  if (measurement === "") throw new LineProtocolSyntaxError(`missing measurement in ${JSON.stringify(line)}`);
+  const tags: Record<string, string> = {};
+  while (line[at] === ",") {
+    at += 1;
+    const key = readUntil("=, ");
+    if (line[at] !== "=") throw new LineProtocolSyntaxError(`missing tag value in ${JSON.stringify(line)}`);
+    at += 1;
+    const value = readUntil(", ");
+    if (key === "" || value === "")
+      throw new LineProtocolSyntaxError(`empty tag key or value in ${JSON.stringify(line)}`);
+    tags[key] = value;
+  }
+  if (line[at] !== " ") throw new LineProtocolSyntaxError(`missing fields in ${JSON.stringify(line)}`);
+  at += 1;
+  const fields: ParsedPoint["fields"] = {};
+  for (;;) {
+    const key = readUntil("=, ");
+    if (key === "" || line[at] !== "=")
+      throw new LineProtocolSyntaxError(`bad field key in ${JSON.stringify(line)}`);
+    at += 1;
+    if (line[at] === '"') {
+      at += 1;
+      let value = "";
+      while (at < line.length && line[at] !== '"') {
+        if (line[at] === "\\" && (line[at + 1] === '"' || line[at + 1] === "\\")) {
+          value += line[at + 1];
+          at += 2;
+        } else {
+          value += line[at];
+          at += 1;
+        }
+      }
+      if (line[at] !== '"')
+        throw new LineProtocolSyntaxError(`unterminated string in ${JSON.stringify(line)}`);
+      at += 1;
+      fields[key] = { type: "string", value };
+    } else {
+      fields[key] = scalar(readUntil(", "), line);
+    }
+    if (line[at] === ",") {
+      at += 1;
+      continue;
+    }
+    break;
+  }
+  let timestamp: number | undefined;
+  if (line[at] === " ") {
+    const raw = line.slice(at + 1);
+    if (!/^-?\d+$/.test(raw)) throw new LineProtocolSyntaxError(`bad timestamp in ${JSON.stringify(line)}`);
+    timestamp = Number(raw);
+  } else if (at !== line.length) {
+    throw new LineProtocolSyntaxError(`unexpected text in ${JSON.stringify(line)}`);
+  }
+  return { measurement, tags, fields, timestamp };
+}
+
+function scalar(raw: string, line: string): { type: ParsedType; value: ParsedValue } {
+  if (/^-?\d+i$/.test(raw)) return { type: "integer", value: Number(raw.slice(0, -1)) };
+  if (/^(t|T|true|True|TRUE)$/.test(raw)) return { type: "boolean", value: true };
+  if (/^(f|F|false|False|FALSE)$/.test(raw)) return { type: "boolean", value: false };
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) return { type: "float", value: Number(raw) };
+  throw new LineProtocolSyntaxError(`invalid field value ${JSON.stringify(raw)} in ${JSON.stringify(line)}`);
+}

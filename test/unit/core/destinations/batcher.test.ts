@@ -1,0 +1,228 @@
+import { describe, expect, it } from "vitest";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import {
+  BatcherStoppedError,
+  startBatcher,
+  UnwrittenEventsError,
+} from "../../../../core/destinations/batcher.ts";
+import type { AuditBatch, DestinationWriter } from "../../../../core/destinations/destination-writer.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+
+function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatch[]; attempts: number } {
+  let remainingFailures = failures;
+  const writer = {
+    name: "test",
+    batches: [] as AuditBatch[],
+    attempts: 0,
+    async write(batch: AuditBatch) {
+      writer.attempts += 1;
+      if (remainingFailures > 0) {
+        remainingFailures -= 1;
+        throw new Error("destination down");
+      }
+      writer.batches.push(batch);
+    },
+  };
+  return writer;
+}
+
+const ids = (events: readonly AcceptedEvent[]) => events.map((event) => event.envelope.eventId);
+
+describe("startBatcher", () => {
+  it("writes a batch as soon as maxBatchSize events are buffered", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter();
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 3,
+      writeFrequency: 20_000,
+    });
+    const events = Array.from({ length: 7 }, () => acceptedEvent());
+
+    for (const event of events) await batcher.add(event);
+    await clock.settle();
+
+    expect(writer.batches.map((batch) => ids(batch.events))).toEqual([
+      ids(events.slice(0, 3)),
+      ids(events.slice(3, 6)),
+    ]);
+    expect(batcher.stats()).toEqual({ buffered: 1, written: 6, failedWrites: 0, rejected: 0 });
+    await batcher.stop();
+  });
+
+  it("writes writeFrequency ms after the first buffered event, not before", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter();
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 100,
+      writeFrequency: 1000,
+    });
+
+    await batcher.add(acceptedEvent());
+    await clock.advance(600);
+    await batcher.add(acceptedEvent());
+    await clock.advance(399);
+    expect(writer.batches).toHaveLength(0);
+    await clock.advance(1);
+
+    expect(writer.batches).toHaveLength(1);
+    expect(writer.batches[0]?.events).toHaveLength(2);
+    await batcher.stop();
+  });
+
+  it("writes every event at once when writeFrequency is 0", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter();
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 1000,
+      writeFrequency: 0,
+    });
+
+    await batcher.add(acceptedEvent());
+    await clock.settle();
+
+    expect(writer.batches).toHaveLength(1);
+    await batcher.stop();
+  });
+
+  it("retries a failed batch with doubling backoff, logs and counts each failure, loses nothing", async () => {
+    const clock = createAsyncManualClock();
+    const logger = recordingLogger();
+    const writer = recordingWriter(3);
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger,
+      maxBatchSize: 2,
+      writeFrequency: 0,
+      initialRetryDelayMs: 100,
+    });
+    const event = acceptedEvent();
+
+    await batcher.add(event);
+    await clock.settle();
+    expect(writer.attempts).toBe(1);
+    await clock.advance(99);
+    expect(writer.attempts).toBe(1);
+    await clock.advance(1);
+    expect(writer.attempts).toBe(2);
+    await clock.advance(200);
+    expect(writer.attempts).toBe(3);
+    await clock.advance(400);
+
+    expect(writer.batches.map((batch) => ids(batch.events))).toEqual([[event.envelope.eventId]]);
+    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 3, rejected: 0 });
+    expect(logger.entries.filter((entry) => entry.level === "error")).toHaveLength(3);
+    await batcher.stop();
+  });
+
+  it("keeps the batch id across retries so a rewrite replaces the same files", async () => {
+    const clock = createAsyncManualClock();
+    const seen: string[] = [];
+    let fail = true;
+    const writer: DestinationWriter = {
+      name: "test",
+      async write(batch) {
+        seen.push(batch.id);
+        if (fail) {
+          fail = false;
+          throw new Error("once");
+        }
+      },
+    };
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 1,
+      writeFrequency: 0,
+    });
+
+    await batcher.add(acceptedEvent());
+    await clock.advance(1000);
+
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    await batcher.stop();
+  });
+
+  it("flushes what is buffered on stop and refuses events afterwards", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter();
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 100,
+      writeFrequency: 60_000,
+    });
+    const events = [acceptedEvent(), acceptedEvent()];
+    for (const event of events) await batcher.add(event);
+
+    await batcher.stop();
+
+    expect(writer.batches.map((batch) => ids(batch.events))).toEqual([ids(events)]);
+    await expect(batcher.add(acceptedEvent())).rejects.toBeInstanceOf(BatcherStoppedError);
+  });
+
+  it("makes add() wait while the buffer is full and the destination is down", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter(1);
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 2,
+      writeFrequency: 0,
+      maxBuffered: 2,
+      initialRetryDelayMs: 1000,
+    });
+    await batcher.add(acceptedEvent());
+    await batcher.add(acceptedEvent());
+
+    let third = false;
+    const adding = batcher.add(acceptedEvent()).then(() => {
+      third = true;
+    });
+    await clock.advance(500);
+    expect(third).toBe(false);
+    await clock.advance(500);
+    await adding;
+
+    expect(third).toBe(true);
+    await batcher.stop();
+    expect(batcher.stats().written).toBe(3);
+  });
+
+  it("rejects stop with UnwrittenEventsError when the destination stays down past the stop timeout", async () => {
+    const clock = createAsyncManualClock();
+    const writer = recordingWriter(Number.POSITIVE_INFINITY);
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger: recordingLogger(),
+      maxBatchSize: 10,
+      writeFrequency: 60_000,
+      stopTimeoutMs: 5000,
+    });
+    await batcher.add(acceptedEvent());
+
+    const stopping = batcher.stop().catch((error: unknown) => error);
+    await clock.advance(5000);
+    const error = await stopping;
+
+    expect(error).toBeInstanceOf(UnwrittenEventsError);
+    expect((error as UnwrittenEventsError).unwritten).toBe(1);
+    expect(batcher.stats().buffered).toBe(1);
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
+import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
+import {
+  booleanField,
+  encodePoint,
+  floatField,
+  integerField,
+  LineProtocolError,
+  stringField,
+} from "../../../../core/destinations/line-protocol.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
+
+describe("encodePoint", () => {
+  it("writes typed fields, sorted tags and a ms timestamp", () => {
+    const line = encodePoint({
+      measurement: "m",
+      tags: { b: "2", a: "1" },
+      fields: { f: floatField(1.5), whole: floatField(3), n: integerField(7), ok: booleanField(true) },
+      timestampMs: 1700000000123,
+    });
+
+    expect(line).toBe("m,a=1,b=2 f=1.5,whole=3,n=7i,ok=true 1700000000123");
+  });
+
+  it("escapes measurement, tag and field keys, and string values as InfluxDB parses them", () => {
+    const line = encodePoint({
+      measurement: "audit event,x",
+      tags: { "app name": "Sales, North=1", empty: "" },
+      fields: { "s k": stringField('say "hi" \\ there'), "a=b": integerField(1) },
+    });
+
+    expect(line).toBe(
+      'audit\\ event\\,x,app\\ name=Sales\\,\\ North\\=1 s\\ k="say \\"hi\\" \\\\ there",a\\=b=1i',
+    );
+  });
+
+  it("rejects a point without fields and non-finite floats", () => {
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: {} })).toThrow(LineProtocolError);
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: floatField(Number.NaN) } })).toThrow(
+      LineProtocolError,
+    );
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: integerField(1.5) } })).toThrow(
+      LineProtocolError,
+    );
+  });
+});
+
+describe("encodePoint against a strict line-protocol parser", () => {
+  const awkward = [
+    "plain",
+    "with space",
+    "a,b",
+    "k=v",
+    'say "hi"',
+    "back\\slash",
+    "東京 📈",
+    "=,= ,",
+    "LAB\\anna",
+  ];
+
+  it.each(awkward)(
+    "round-trips %j as measurement, tag key, tag value, field key and string value",
+    (text) => {
+      const line = encodePoint({
+        measurement: text,
+        tags: { [text]: text, other: "1" },
+        fields: { [text]: stringField(`${text}\n"${text}"\\`), n: integerField(-3) },
+        timestampMs: 1,
+      });
+
+      expect(parseLineProtocol(line)).toEqual([
+        {
+          measurement: text,
+          tags: { [text]: text, other: "1" },
+          fields: {
+            [text]: { type: "string", value: `${text}\n"${text}"\\` },
+            n: { type: "integer", value: -3 },
+          },
+          timestamp: 1,
+        },
+      ]);
+    },
+  );
+
+  it("has the stand-in's parser refuse what InfluxDB refuses", () => {
+    expect(() => parseLineProtocol("m,t=a b v=1")).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol('m v="open')).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol("m v=1x")).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol("m,t= v=1")).toThrow(LineProtocolSyntaxError);
+  });
+});
+
+describe("toAuditPoint", () => {
+  it("maps tags and fields as the reference does, static tags overwriting dynamic ones", () => {
+    const event = acceptedEvent();
+
+    const point = toAuditPoint(extractAuditFacts(event), {
+      measurementName: "audit_event",
+      staticTags: [
+        { name: "appName", value: "override" },
+        { name: "env", value: "prod" },
+      ],
+    });
+
+    expect(point.tags).toEqual({
+      eventType: "object.view.duration",
+      auditEventSchemaVersion: "1",
+      eventId: event.envelope.eventId,
+      correlationId: "1777868693436",
+      selectionTxnId: "5f0c1c5e-2a59-4f4f-9d0e-0b7b8a1c2d3e",
+      user: "UserDirectory=LAB; UserId=goran",
+      userDirectory: "LAB",
+      userId: "goran",
+      appId: "0a1b2c3d-0000-4000-8000-000000000001",
+      appName: "override",
+      env: "prod",
+    });
+    expect(point.fields).toEqual({
+      sheetId: stringField("sheet-1"),
+      sheetName: stringField("Overview"),
+      objectId: stringField("obj-1"),
+      enteredAt: stringField("2026-03-08T16:46:24.681Z"),
+      leftAt: stringField("2026-03-08T16:46:26.181Z"),
+      durationMs: floatField(1500),
+      dataStateId: floatField(1777868693436),
+      visible: booleanField(false),
+    });
+    expect(point.timestampMs).toBe(Date.parse("2026-03-08T16:46:26.181Z"));
+  });
+
+  it("gives a bare event an eventCount field so InfluxDB accepts it", () => {
+    const bare = acceptedEvent({ type: "navigation.sheet.loaded", payload: {} });
+
+    const point = toAuditPoint(extractAuditFacts(bare), { measurementName: "", staticTags: [] });
+
+    expect(point.measurement).toBe("audit_event");
+    expect(point.fields).toEqual({ eventCount: integerField(1) });
+  });
+});
