@@ -24,10 +24,11 @@ import { cors } from "../http/cors.ts";
 import { errorHandler } from "../http/error-handler.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
+import { securityHeaders } from "../http/security-headers.ts";
 import { methodOverride } from "./method-override.ts";
 import { buildRestOpenApi, renderDocumentationPage } from "./openapi.ts";
 import { requestLog } from "./request-log.ts";
-import { restSecurityHeaders } from "./respond.ts";
+import { htmlResponse, jsonTextResponse } from "./respond.ts";
 import { formatRestError } from "./rest-errors.ts";
 import { type RouteSpec, registerRoute } from "./route.ts";
 import { fileRoutes } from "./routes/files.ts";
@@ -152,7 +153,7 @@ export function createApp(deps: RestAppDeps): Hono {
   app.post("*", methodOverride(app));
   // The level is fixed at start (config / --log-level), so the log layer exists only when used.
   if (logger.isLevelEnabled("verbose")) app.use("*", requestLog({ logger, clock, clientIp }));
-  app.use("*", restSecurityHeaders());
+  app.use("*", securityHeaders());
   app.use(
     "*",
     cors({
@@ -182,7 +183,7 @@ export function createApp(deps: RestAppDeps): Hono {
   const document = buildRestOpenApi(routes, SERVICE_VERSION);
   const documentJson = JSON.stringify(document);
   const page = renderDocumentationPage(document);
-  app.get(REST_OPENAPI_PATH, (c) => c.body(documentJson, 200, { "Content-Type": "application/json" }));
-  app.get(REST_DOCUMENTATION_PATH, (c) => c.html(page));
+  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, documentJson));
+  app.get(REST_DOCUMENTATION_PATH, (c) => htmlResponse(c, page));
   return app;
 }

@@ -1,42 +1,29 @@
 /**
- * Fast responses for the REST routes. A Response built with a plain header object (content type
- * plus the security headers) is written by @hono/node-server straight to `writeHead`, while
- * setting headers afterwards (as the shared securityHeaders middleware does) turns them into a
- * `Headers` object first — a quarter of the throughput of a small GET on the benchmark. So the
- * routes build their responses here, and `restSecurityHeaders` adds the headers only to
- * responses made elsewhere (errors, CORS preflights, 404s).
+ * Responses of the REST routes, built with the shared `respond()` (functions/http/response-headers.ts)
+ * so they carry the security, CORS and rate-limit headers recorded by the middleware, on
+ * @hono/node-server's fast path (plain header record).
  */
-import type { MiddlewareHandler } from "hono";
-import { SECURITY_HEADERS } from "../http/security-headers.ts";
+import type { Context } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
+import { respond, respondJson } from "../http/response-headers.ts";
 
-const secured = new WeakSet<Response>();
-
-function respond(body: string | null, status: number, contentType: string | undefined): Response {
-  const headers: Record<string, string> = { ...SECURITY_HEADERS };
-  if (contentType !== undefined) headers["content-type"] = contentType;
-  const response = new Response(body, { status, headers });
-  secured.add(response);
-  return response;
+export function jsonResponse(c: Context, value: unknown, status: StatusCode = 200): Response {
+  return respondJson(c, value, status);
 }
 
-export function jsonResponse(value: unknown, status = 200): Response {
-  return respond(JSON.stringify(value), status, "application/json");
+export function textResponse(c: Context, text: string): Response {
+  return respond(c, text, 200, "text/plain; charset=UTF-8");
 }
 
-export function textResponse(text: string, status = 200): Response {
-  return respond(text, status, "text/plain; charset=UTF-8");
+export function htmlResponse(c: Context, html: string): Response {
+  return respond(c, html, 200, "text/html; charset=UTF-8");
 }
 
-export function emptyResponse(status = 204): Response {
-  return respond(null, status, undefined);
+/** A pre-serialised JSON body (the OpenAPI document). */
+export function jsonTextResponse(c: Context, json: string): Response {
+  return respond(c, json, 200, "application/json");
 }
 
-/** The security headers on every response (CONTRACT §3), set only where `respond` did not. */
-export function restSecurityHeaders(): MiddlewareHandler {
-  const entries = Object.entries(SECURITY_HEADERS);
-  return async function restSecurityHeaders(c, next) {
-    await next();
-    if (secured.has(c.res)) return;
-    for (const [name, value] of entries) c.res.headers.set(name, value);
-  };
+export function emptyResponse(c: Context, status: StatusCode = 204): Response {
+  return respond(c, null, status);
 }

@@ -4,7 +4,6 @@
  * Errors not listed here (store I/O failures, bugs) reach the app's onError: 500 without internals.
  */
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { InvalidDigitError } from "../../core/base-conversion/base-conversion.ts";
 import {
   FilePermissionError,
@@ -18,6 +17,7 @@ import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import type { HttpProblem } from "../http/problem.ts";
+import { respondJson } from "../http/response-headers.ts";
 
 export const REASON_PHRASES: Readonly<Record<number, string>> = {
   400: "Bad Request",
@@ -51,9 +51,11 @@ export class ResourceNotFoundError extends Error {
 
 export function formatRestError(c: Context, problem: HttpProblem): Response {
   const statusCode = problem.status;
-  return c.json(
+  // respondJson carries the headers the middleware recorded (security, CORS, rate limit).
+  return respondJson(
+    c,
     { statusCode, error: REASON_PHRASES[statusCode] ?? "Error", message: problem.reason },
-    statusCode as ContentfulStatusCode,
+    statusCode,
   );
 }
 

@@ -45,7 +45,7 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         404: { description: "fromFile does not exist" },
         409: { description: "toFile exists and overwrite is false" },
       },
-      handler: async ({ body }) => jsonResponse(await files.copy(body), 201),
+      handler: async ({ body }, c) => jsonResponse(c, await files.copy(body), 201),
     }),
     defineRoute({
       method: "PUT",
@@ -60,7 +60,7 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         404: { description: "fromFile does not exist" },
         409: { description: "toFile exists and overwrite is false" },
       },
-      handler: async ({ body }) => jsonResponse(await files.move(body), 201),
+      handler: async ({ body }, c) => jsonResponse(c, await files.move(body), 201),
     }),
     defineRoute({
       method: "DELETE",
@@ -74,9 +74,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         ...errors,
         404: { description: "The file does not exist" },
       },
-      handler: async ({ body }) => {
+      handler: async ({ body }, c) => {
         await files.delete(body.deleteFile);
-        return jsonResponse({});
+        return jsonResponse(c, {});
       },
     }),
     defineRoute({
@@ -91,9 +91,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
         ...errors,
         503: { description: "No table-data directory configured" },
       },
-      handler: async ({ body }) => {
+      handler: async ({ body }, c) => {
         await files.createDirTableData(body.directory);
-        return jsonResponse({ directory: body.directory }, 201);
+        return jsonResponse(c, { directory: body.directory }, 201);
       },
     }),
     defineRoute({
@@ -104,9 +104,9 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
       summary: "Creates a directory anywhere the service may write (spec); nothing happens if it exists",
       body: NonEmptyDirectoryBody,
       responses: { 201: { description: "Created or already there", schema: DirectoryBody }, ...errors },
-      handler: async ({ body }) => {
+      handler: async ({ body }, c) => {
         await files.createDir(body.directory);
-        return jsonResponse({ directory: body.directory }, 201);
+        return jsonResponse(c, { directory: body.directory }, 201);
       },
     }),
   ];

@@ -56,7 +56,7 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       tag,
       summary: "All namespaces",
       responses: { 200: { description: "Namespace names", schema: v.array(v.string()) } },
-      handler: async () => jsonResponse(await kv.listNamespaces()),
+      handler: async (_input, c) => jsonResponse(c, await kv.listNamespaces()),
     }),
     defineRoute({
       method: "GET",
@@ -67,13 +67,13 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       params: NamespaceParams,
       query: KeyQuery,
       responses: { 200: { description: "The entry", schema: Entry }, 404: notFound },
-      handler: async ({ params, query }) => {
+      handler: async ({ params, query }, c) => {
         const value = await kv.get(params.namespace, query.key);
         if (value === undefined) {
           if ((await kv.listKeys(params.namespace)) === undefined) throw namespaceMissing(params.namespace);
           throw keyMissing(params.namespace, query.key);
         }
-        return jsonResponse({ namespace: params.namespace, key: query.key, value });
+        return jsonResponse(c, { namespace: params.namespace, key: query.key, value });
       },
     }),
     defineRoute({
@@ -88,10 +88,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
         201: { description: "Stored", schema: v.object({ ...Entry.entries, ttl: v.number() }) },
         400: { description: "Invalid input or key limit of the namespace reached" },
       },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body }, c) => {
         const ttl = body.ttl ?? 0;
         await kv.set(params.namespace, body.key, body.value, ttl);
-        return jsonResponse({ namespace: params.namespace, key: body.key, value: body.value, ttl }, 201);
+        return jsonResponse(c, { namespace: params.namespace, key: body.key, value: body.value, ttl }, 201);
       },
     }),
     defineRoute({
@@ -102,9 +102,9 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "Deletes a namespace and all its keys",
       params: NamespaceParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
-      handler: async ({ params }) => {
+      handler: async ({ params }, c) => {
         if (!(await kv.deleteNamespace(params.namespace))) throw namespaceMissing(params.namespace);
-        return emptyResponse();
+        return emptyResponse(c);
       },
     }),
     defineRoute({
@@ -121,10 +121,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
           schema: v.object({ keyExists: v.boolean(), keyValue: v.partial(Entry) }),
         },
       },
-      handler: async ({ params, query }) => {
+      handler: async ({ params, query }, c) => {
         const value = await kv.get(params.namespace, query.key);
-        if (value === undefined) return jsonResponse({ keyExists: false, keyValue: {} });
-        return jsonResponse({
+        if (value === undefined) return jsonResponse(c, { keyExists: false, keyValue: {} });
+        return jsonResponse(c, {
           keyExists: true,
           keyValue: { namespace: params.namespace, key: query.key, value },
         });
@@ -138,12 +138,12 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "Deletes a key",
       params: KeyParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
-      handler: async ({ params }) => {
+      handler: async ({ params }, c) => {
         if (!(await kv.deleteKey(params.namespace, params.key))) {
           if ((await kv.listKeys(params.namespace)) === undefined) throw namespaceMissing(params.namespace);
           throw keyMissing(params.namespace, params.key);
         }
-        return emptyResponse();
+        return emptyResponse(c);
       },
     }),
     defineRoute({
@@ -160,10 +160,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
         },
         404: notFound,
       },
-      handler: async ({ params }) => {
+      handler: async ({ params }, c) => {
         const keys = await kv.listKeys(params.namespace);
         if (keys === undefined) throw namespaceMissing(params.namespace);
-        return jsonResponse({ namespace: params.namespace, keys: keys.map((key) => ({ key })) });
+        return jsonResponse(c, { namespace: params.namespace, keys: keys.map((key) => ({ key })) });
       },
     }),
   ];

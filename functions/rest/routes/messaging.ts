@@ -70,9 +70,9 @@ export function brokerRoutes(publisher: MessagePublisher): RouteSpec[] {
         400: { description: "Bad topic" },
         ...upstream,
       },
-      handler: async ({ body }) => {
+      handler: async ({ body }, c) => {
         await publisher.publish(body.topic, body.message);
-        return jsonResponse({ topic: body.topic, message: body.message }, 201);
+        return jsonResponse(c, { topic: body.topic, message: body.message }, 201);
       },
     }),
   ];
@@ -88,7 +88,7 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts an event to every configured destination account",
       body: EventBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }) => jsonResponse(await poster.postEvent(defined(body)), 202),
+      handler: async ({ body }, c) => jsonResponse(c, await poster.postEvent(defined(body)), 202),
     }),
     defineRoute({
       method: "POST",
@@ -98,7 +98,7 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts a gauge metric to every configured destination account",
       body: MetricBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }) => jsonResponse(await poster.postMetric(defined(body)), 202),
+      handler: async ({ body }, c) => jsonResponse(c, await poster.postMetric(defined(body)), 202),
     }),
   ];
 }
@@ -113,10 +113,10 @@ export function chatRoutes(chat: ChatPoster): RouteSpec[] {
       summary: "Posts a message to the configured chat webhook",
       body: ChatBody,
       responses: { 201: { description: "Posted", schema: ChatBody }, ...upstream },
-      handler: async ({ body }) => {
+      handler: async ({ body }, c) => {
         const message = defined(body);
         await chat.postMessage(message);
-        return jsonResponse(message, 201);
+        return jsonResponse(c, message, 201);
       },
     }),
   ];

@@ -48,8 +48,8 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary: "All schedules, or the one with ?id=",
       query: IdQuery,
       responses: { 200: { description: "Schedules", schema: v.array(ScheduleSchema) }, 404: notFound },
-      handler: async ({ query }) =>
-        jsonResponse(query.id === undefined ? await schedules.list() : [await schedules.get(query.id)]),
+      handler: async ({ query }, c) =>
+        jsonResponse(c, query.id === undefined ? await schedules.list() : [await schedules.get(query.id)]),
     }),
     defineRoute({
       method: "POST",
@@ -62,7 +62,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
         201: { description: "The new schedule, in an array", schema: v.array(ScheduleSchema) },
         400: { description: "Invalid input, cron expression or time zone" },
       },
-      handler: async ({ body }) => jsonResponse([await schedules.create(body)], 201),
+      handler: async ({ body }, c) => jsonResponse(c, [await schedules.create(body)], 201),
     }),
     defineRoute({
       method: "GET",
@@ -72,7 +72,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary:
         'One line per job: <id> cron="<cron>" timezone=<tz> state=<running|stopped> next=<ISO time or ->',
       responses: { 200: { description: "Scheduler status", text: true } },
-      handler: async () => textResponse(await schedules.statusText()),
+      handler: async (_input, c) => textResponse(c, await schedules.statusText()),
     }),
     defineRoute({
       method: "PUT",
@@ -81,7 +81,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "Starts every schedule",
       responses: { 200: { description: "All schedules", schema: v.array(ScheduleSchema) } },
-      handler: async () => jsonResponse(await schedules.startAll()),
+      handler: async (_input, c) => jsonResponse(c, await schedules.startAll()),
     }),
     defineRoute({
       method: "PUT",
@@ -90,7 +90,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "Stops every schedule",
       responses: { 200: { description: "All schedules", schema: v.array(ScheduleSchema) } },
-      handler: async () => jsonResponse(await schedules.stopAll()),
+      handler: async (_input, c) => jsonResponse(c, await schedules.stopAll()),
     }),
     defineRoute({
       method: "PUT",
@@ -100,7 +100,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary: "Starts a schedule",
       params: IdParams,
       responses: { 200: { description: "The schedule", schema: ScheduleSchema }, 404: notFound },
-      handler: async ({ params }) => jsonResponse(await schedules.start(params.scheduleId)),
+      handler: async ({ params }, c) => jsonResponse(c, await schedules.start(params.scheduleId)),
     }),
     defineRoute({
       method: "PUT",
@@ -110,7 +110,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary: "Stops a schedule",
       params: IdParams,
       responses: { 200: { description: "The schedule", schema: ScheduleSchema }, 404: notFound },
-      handler: async ({ params }) => jsonResponse(await schedules.stop(params.scheduleId)),
+      handler: async ({ params }, c) => jsonResponse(c, await schedules.stop(params.scheduleId)),
     }),
     defineRoute({
       method: "DELETE",
@@ -120,9 +120,9 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary: "Deletes a schedule",
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
-      handler: async ({ params }) => {
+      handler: async ({ params }, c) => {
         await schedules.delete(params.scheduleId);
-        return emptyResponse();
+        return emptyResponse(c);
       },
     }),
   ];

@@ -24,7 +24,7 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
       tag: "System",
       summary: "Keys (as in the config file) of the endpoints this instance serves",
       responses: { 200: { description: "Enabled endpoint keys", schema: v.array(v.string()) } },
-      handler: () => jsonResponse(enabledEndpoints()),
+      handler: (_input, c) => jsonResponse(c, enabledEndpoints()),
     }),
     defineRoute({
       method: "GET",
@@ -35,7 +35,7 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
       responses: {
         200: { description: "Alive", schema: v.object({ response: v.string(), serviceVersion: v.string() }) },
       },
-      handler: () => jsonResponse({ response: PING_RESPONSE, serviceVersion: SERVICE_VERSION }),
+      handler: (_input, c) => jsonResponse(c, { response: PING_RESPONSE, serviceVersion: SERVICE_VERSION }),
     }),
     defineRoute({
       method: "GET",
@@ -48,9 +48,9 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
         200: { description: "Both forms", schema: Conversion },
         400: { description: "Bad digit" },
       },
-      handler: ({ query }) => {
+      handler: ({ query }, c) => {
         const base62 = String(query.base62);
-        return jsonResponse({ base62, base16: base62ToBase16(base62) });
+        return jsonResponse(c, { base62, base16: base62ToBase16(base62) });
       },
     }),
     defineRoute({
@@ -64,9 +64,9 @@ export function systemRoutes(enabledEndpoints: () => readonly EndpointKey[]): Ro
         200: { description: "Both forms", schema: Conversion },
         400: { description: "Bad digit" },
       },
-      handler: ({ query }) => {
+      handler: ({ query }, c) => {
         const base16 = String(query.base16);
-        return jsonResponse({ base62: base16ToBase62(base16), base16 });
+        return jsonResponse(c, { base62: base16ToBase62(base16), base16 });
       },
     }),
   ];
