@@ -5,7 +5,7 @@
  * dir, schedules on YAML — with the rate limit off (the load generator is one IP and would be
  * limited after 600 requests) and the logger at `info` with no sink (no per-request line at
  * that level), plus (3) the trivial server sending Steward's response headers, to show how much
- * of the gap is bytes on the wire. Prints the ports and the temp dir as JSON on stdout.
+ * of the gap is bytes on the wire, and (4) a bare Hono app sending the same (the framework's floor). Prints the ports and the temp dir as JSON on stdout.
  */
 
 import { mkdtemp } from "node:fs/promises";
@@ -13,6 +13,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Hono } from "hono";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import { parseConfig } from "../../core/config/index.ts";
@@ -54,6 +55,22 @@ const sameHeaders = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => sameHeaders.listen(0, "127.0.0.1", resolve));
 
+/** The framework's floor: a bare Hono app on @hono/node-server with the same headers and body. */
+const bare = new Hono();
+bare.all("*", async (c) => {
+  if (c.req.method === "POST") await c.req.text();
+  return new Response(JSON.stringify({ response: "ok", value: "v" }), {
+    headers: { ...SECURITY_HEADERS, "content-type": "application/json" },
+  });
+});
+const bareHono = await startHttpListener({
+  name: "bare Hono",
+  app: bare,
+  host: "127.0.0.1",
+  port: 0,
+  logger,
+});
+
 const parsed = parseConfig({ Service: { restServer: { rateLimit: { enable: false } } } });
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 const config = parsed.config;
@@ -84,11 +101,12 @@ await kv.set("bench", "key", "value");
 
 const portOf = (server: typeof baseline) => (server.address() as AddressInfo).port;
 process.stdout.write(
-  `${JSON.stringify({ baseline: portOf(baseline), sameHeaders: portOf(sameHeaders), steward: steward.port, dir })}\n`,
+  `${JSON.stringify({ baseline: portOf(baseline), sameHeaders: portOf(sameHeaders), bareHono: bareHono.port, steward: steward.port, dir })}\n`,
 );
 process.on("SIGTERM", () => {
   void (async () => {
     await steward.stop();
+    await bareHono.stop();
     await scheduler.stop();
     await kv.close();
     baseline.close();

@@ -21,6 +21,8 @@ interface Figure {
   /** Against the trivial server sending the same response headers (security headers). */
   sameHeadersRps: number;
   ratioSameHeaders: number;
+  /** Bare Hono (same headers and body) against the trivial server: the framework's floor. */
+  bareHonoRatio: number;
   target: number;
   stewardP99Ms: number;
   stewardNon2xx: number;
@@ -42,7 +44,13 @@ async function startServers() {
     child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
     createInterface({ input: child.stdout }).once("line", resolve);
   });
-  const ports = JSON.parse(line) as { baseline: number; sameHeaders: number; steward: number; dir: string };
+  const ports = JSON.parse(line) as {
+    baseline: number;
+    sameHeaders: number;
+    bareHono: number;
+    steward: number;
+    dir: string;
+  };
   return {
     ...ports,
     async stop() {
@@ -96,6 +104,7 @@ export async function run(): Promise<Record<string, Figure>> {
       const ratios: number[] = [];
       const sameHeadersRps: number[] = [];
       const sameHeadersRatios: number[] = [];
+      const bareRatios: number[] = [];
       let p99 = 0;
       let failures = 0;
       for (let round = 0; round < rounds; round++) {
@@ -104,6 +113,8 @@ export async function run(): Promise<Record<string, Figure>> {
         const same = await measure(`${base(servers.sameHeaders)}${path}`, options, round === 0);
         sameHeadersRps.push(same.requests.average);
         sameHeadersRatios.push(steward.requests.average / same.requests.average);
+        const bare = await measure(`${base(servers.bareHono)}${path}`, options, round === 0);
+        bareRatios.push(bare.requests.average / baseline.requests.average);
         baselineRps.push(baseline.requests.average);
         stewardRps.push(steward.requests.average);
         ratios.push(steward.requests.average / baseline.requests.average);
@@ -116,6 +127,7 @@ export async function run(): Promise<Record<string, Figure>> {
         ratio: Number(median(ratios).toFixed(2)),
         sameHeadersRps: Math.round(median(sameHeadersRps)),
         ratioSameHeaders: Number(median(sameHeadersRatios).toFixed(2)),
+        bareHonoRatio: Number(median(bareRatios).toFixed(2)),
         target,
         stewardP99Ms: p99,
         stewardNon2xx: failures,
@@ -125,7 +137,8 @@ export async function run(): Promise<Record<string, Figure>> {
         `${name.padEnd(36)} baseline ${String(figure.baselineRps).padStart(6)} req/s  steward ${String(figure.stewardRps).padStart(6)} req/s  ` +
           `ratio ${figure.ratio.toFixed(2)}× (target ≥ ${target}×) ${figure.ratio >= target ? "ok" : "BELOW TARGET"}  ` +
           `p99 ${figure.stewardP99Ms} ms  non-2xx ${figure.stewardNon2xx}  ` +
-          `| vs same headers ${figure.sameHeadersRps} req/s: ${figure.ratioSameHeaders.toFixed(2)}×`,
+          `| vs same headers ${figure.sameHeadersRps} req/s: ${figure.ratioSameHeaders.toFixed(2)}×  ` +
+          `| bare Hono vs trivial ${figure.bareHonoRatio.toFixed(2)}×`,
       );
     }
   } finally {
