@@ -62,8 +62,9 @@ export function describeIssues(where: string, issues: readonly v.BaseIssue<unkno
     .join("; ");
 }
 
-function validate(schema: AnySchema | undefined, input: unknown, where: string): unknown {
+function validate(schema: AnySchema | undefined, read: () => unknown, where: string): unknown {
   if (schema === undefined) return undefined;
+  const input = read();
   // valibot's object() accepts arrays (typeof "object"); a JSON array is never an object body.
   if (Array.isArray(input) && schema.type === "object") {
     throw new RequestValidationError(`${where}: Invalid type: Expected Object but received Array`);
@@ -90,9 +91,9 @@ export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOpti
   handlers.push(async function handleRoute(c: Context) {
     try {
       const input = {
-        params: validate(route.params, c.req.param(), "params"),
-        query: validate(route.query, c.req.query(), "querystring"),
-        body: validate(route.body, route.body === undefined ? undefined : c.get("jsonBody" as never), "body"),
+        params: validate(route.params, () => c.req.param(), "params"),
+        query: validate(route.query, () => c.req.query(), "querystring"),
+        body: validate(route.body, () => c.get("jsonBody" as never), "body"),
       };
       return await route.handler(input as RouteInput<AnySchema, AnySchema, AnySchema>, c);
     } catch (error) {

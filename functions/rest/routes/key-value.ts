@@ -14,8 +14,11 @@ export const MAX_NAME_BYTES = 1000;
 /** DynamoDB items hold at most 400 KB; one limit for every adapter. */
 export const MAX_VALUE_BYTES = 256 * 1024;
 
+const encoder = new TextEncoder();
+/** UTF-8 length ≤ max; a string of ≤ max/3 UTF-16 units always fits, so most need no encoding. */
+const utf8Fits = (text: string, max: number) => text.length * 3 <= max || encoder.encode(text).length <= max;
 const byteLimited = (max: number, what: string) =>
-  v.check<string, string>((text) => Buffer.byteLength(text) <= max, `${what} is longer than ${max} bytes`);
+  v.check<string, string>((text) => utf8Fits(text, max), `${what} is longer than ${max} bytes`);
 /** Lone UTF-16 surrogates cannot be stored as UTF-8 (DynamoDB refuses them): 400, not 500. */
 const wellFormed = (what: string) =>
   v.check<string, string>((text) => !/\p{Cs}/u.test(text), `${what} is not valid Unicode (lone surrogate)`);
