@@ -211,6 +211,34 @@ describe("scheduler", () => {
     await scheduler.stop();
   });
 
+  it("picks up schedules another writer changed in a shared store when polling", async () => {
+    const clock = createSteppingClock();
+    const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
+    const { starter, starts } = recordingStarter(clock);
+    const scheduler = await startScheduler({
+      store,
+      clock,
+      taskStarter: starter,
+      logger: recordingLogger(),
+      pollIntervalMs: 60_000,
+    });
+    // Another writer (the REST Lambda on the same DynamoDB table) adds a started schedule.
+    const other = createScheduleManager({ store, clock, newId: () => "added-elsewhere" });
+    await other.create(input({ cronSchedule: "*/10 * * * * *" }));
+    await clock.advance(59_000);
+    expect(starts).toEqual([]);
+    await clock.advance(11_000); // poll at 60 s arms it; it fires at 70 s
+    expect(starts.map((start) => start.at)).toEqual(["2026-01-01T00:01:10.000Z"]);
+    await other.delete("added-elsewhere");
+    await clock.advance(60_000); // next poll removes it
+    const fired = starts.length;
+    await clock.advance(60_000);
+    expect(starts.length).toBe(fired);
+    expect(scheduler.status()).toEqual([]);
+    await scheduler.stop();
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
   it("derives status from the store when no runner is attached (Lambda)", async () => {
     const clock = createSteppingClock();
     const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
