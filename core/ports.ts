@@ -59,6 +59,26 @@ export interface EventQueue {
   enqueue(event: AcceptedEvent): Promise<EnqueueResult>;
 }
 
+/** Cumulative counters since start plus current gauges of a local event queue (queue metrics). */
+export interface EventQueueMetrics {
+  received: number;
+  queued: number;
+  processed: number;
+  failed: number;
+  droppedTotal: number;
+  droppedRateLimit: number;
+  droppedQueueFull: number;
+  waiting: number;
+  maxSize: number;
+  running: number;
+  utilisationPct: number;
+  backpressureActive: boolean;
+  /** Over the last 1000 handled events; 0 when none. */
+  processingTimeAvgMs: number;
+  processingTimeP95Ms: number;
+  processingTimeMaxMs: number;
+}
+
 /** Processes one accepted event (the destinations fan-out); injected into the local queue. */
 export type AcceptedEventHandler = (event: AcceptedEvent) => Promise<void>;
 

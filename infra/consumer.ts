@@ -12,7 +12,7 @@ export const auditConsumer = auditEventQueue.subscribe(
     ...functionDefaults,
     handler: "functions/audit-consumer/handler.handler",
     // Encoding a batch of 100 as Parquet + QVD and InfluxDB retries need more than the HTTP
-    // default, and must stay within the queue's 60 s visibility timeout.
+    // default; the queue's visibility timeout is six times this.
     timeout: "45 seconds",
     memory: "1024 MB",
     link: [...functionDefaults.link, auditEventsBucket],

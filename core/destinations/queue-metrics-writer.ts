@@ -6,34 +6,15 @@
  */
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
-import type { Clock, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
+import type { Clock, EventQueueMetrics, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
 import { describeError } from "./describe-error.ts";
 import { type FieldValue, floatField, integerField, type Point } from "./line-protocol.ts";
 
 export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
 
-/** What the queue reports (the in-process queue's `metrics()`). */
-export interface QueueMetricsSnapshot {
-  received: number;
-  queued: number;
-  processed: number;
-  failed: number;
-  droppedTotal: number;
-  droppedRateLimit: number;
-  droppedQueueFull: number;
-  waiting: number;
-  maxSize: number;
-  running: number;
-  utilisationPct: number;
-  backpressureActive: boolean;
-  processingTimeAvgMs: number;
-  processingTimeP95Ms: number;
-  processingTimeMaxMs: number;
-}
-
 export interface QueueMetricsWriterOptions {
   config: QueueMetricsConfig;
-  metrics: () => QueueMetricsSnapshot;
+  metrics: () => EventQueueMetrics;
   series: TimeSeriesWriter;
   clock: Clock;
   logger: Logger;
@@ -42,7 +23,7 @@ export interface QueueMetricsWriterOptions {
 }
 
 export function toQueueMetricsPoint(
-  snapshot: QueueMetricsSnapshot,
+  snapshot: EventQueueMetrics,
   config: QueueMetricsConfig,
   host: string,
   timestampMs: number,

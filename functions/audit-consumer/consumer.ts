@@ -6,6 +6,7 @@
  * 5 receives.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { consumeEvents } from "../../core/destinations/consume-events.ts";
 import type { DestinationWriter } from "../../core/destinations/destination-writer.ts";
@@ -15,10 +16,6 @@ export interface AuditConsumerOptions {
   writers: readonly DestinationWriter[];
   logger: Logger;
   clock: Clock;
-}
-
-export class SqsRecordDecodeError extends Error {
-  override name = "SqsRecordDecodeError";
 }
 
 export function createAuditConsumer(
@@ -50,32 +47,11 @@ export function createAuditConsumer(
   };
 }
 
+/** The event a Lambda SQS record carries: the same decoding as for messages received with the SDK. */
 export function decodeRecord(record: SQSRecord): AcceptedEvent {
-  const clientIp = record.messageAttributes?.clientIp?.stringValue;
-  const receivedAt = record.messageAttributes?.receivedAt?.stringValue;
-  if (clientIp === undefined || receivedAt === undefined) {
-    throw new SqsRecordDecodeError("message lacks the clientIp/receivedAt attributes");
-  }
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(record.body);
-  } catch (error) {
-    throw new SqsRecordDecodeError("message body is not JSON", { cause: error });
-  }
-  if (!isEnvelope(envelope)) throw new SqsRecordDecodeError("message body is not an audit envelope");
-  return { envelope, clientIp, receivedAt };
-}
-
-// The ingest edge validated the envelope before sending it; this only checks the message is ours.
-function isEnvelope(value: unknown): value is AcceptedEvent["envelope"] {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const candidate = value as Record<string, unknown>;
-  return (
-    typeof candidate.eventId === "string" &&
-    typeof candidate.timestamp === "string" &&
-    typeof candidate.type === "string" &&
-    typeof candidate.schemaVersion === "number" &&
-    typeof candidate.payload === "object" &&
-    candidate.payload !== null
-  );
+  const attribute = (name: string) => ({ StringValue: record.messageAttributes?.[name]?.stringValue });
+  return decodeSqsEventMessage({
+    Body: record.body,
+    MessageAttributes: { clientIp: attribute("clientIp"), receivedAt: attribute("receivedAt") },
+  });
 }

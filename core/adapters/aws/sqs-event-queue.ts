@@ -67,10 +67,22 @@ export function decodeSqsEventMessage(message: SqsEventMessage): AcceptedEvent {
   } catch (error) {
     throw new EventQueueError("SQS message body is not JSON", { cause: error });
   }
-  if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
-    throw new EventQueueError("SQS message body is not an audit envelope");
-  }
-  return { envelope: envelope as AcceptedEvent["envelope"], clientIp, receivedAt };
+  if (!isEnvelope(envelope)) throw new EventQueueError("SQS message body is not an audit envelope");
+  return { envelope, clientIp, receivedAt };
+}
+
+// The ingest edge validated the envelope before sending it; this only checks the message is ours.
+function isEnvelope(value: unknown): value is AcceptedEvent["envelope"] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.eventId === "string" &&
+    typeof candidate.timestamp === "string" &&
+    typeof candidate.type === "string" &&
+    typeof candidate.schemaVersion === "number" &&
+    typeof candidate.payload === "object" &&
+    candidate.payload !== null
+  );
 }
 
 export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {

@@ -9,7 +9,15 @@
 
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
-import type { AcceptedEventHandler, Clock, EnqueueResult, EventQueue, Logger, Service } from "../../ports.ts";
+import type {
+  AcceptedEventHandler,
+  Clock,
+  EnqueueResult,
+  EventQueue,
+  EventQueueMetrics,
+  Logger,
+  Service,
+} from "../../ports.ts";
 
 export interface InProcessEventQueueOptions {
   maxSize: number;
@@ -23,26 +31,6 @@ export interface InProcessEventQueueDeps {
   handler: AcceptedEventHandler;
   logger: Logger;
   clock: Clock;
-}
-
-/** Cumulative counters since start plus current gauges, for the queue-metrics writer. */
-export interface EventQueueMetrics {
-  received: number;
-  queued: number;
-  processed: number;
-  failed: number;
-  droppedTotal: number;
-  droppedRateLimit: number;
-  droppedQueueFull: number;
-  waiting: number;
-  maxSize: number;
-  running: number;
-  utilisationPct: number;
-  backpressureActive: boolean;
-  /** Over the last 1000 handled events; 0 when none. */
-  processingTimeAvgMs: number;
-  processingTimeP95Ms: number;
-  processingTimeMaxMs: number;
 }
 
 export interface InProcessEventQueue extends EventQueue, Service {

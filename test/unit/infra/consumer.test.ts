@@ -33,6 +33,16 @@ describe("infra/consumer.ts", () => {
     ]);
   });
 
+  it("keeps the queue's visibility timeout at six times the consumer's timeout or more", () => {
+    const seconds = (duration: string) => Number(/^(\d+) seconds$/.exec(duration)?.[1]);
+    const queue = stub.find("aws.Queue", "AuditEventQueue");
+    const [subscriber] = queue.calls.find((call) => call.method === "subscribe")!.args as [
+      { timeout: string },
+    ];
+    const visibility = seconds((queue.args as { visibilityTimeout: string }).visibilityTimeout);
+    expect(visibility).toBeGreaterThanOrEqual(6 * seconds(subscriber.timeout));
+  });
+
   it("defines the bucket the exported files go to", () => {
     stub.find("aws.Bucket", "AuditEventsBucket");
   });

@@ -2,11 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { encodePoint, type Point } from "../../../../core/destinations/line-protocol.ts";
-import {
-  type QueueMetricsSnapshot,
-  startQueueMetricsWriter,
-} from "../../../../core/destinations/queue-metrics-writer.ts";
+import { startQueueMetricsWriter } from "../../../../core/destinations/queue-metrics-writer.ts";
 import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import type { EventQueueMetrics } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
@@ -30,7 +28,7 @@ function metricsConfig() {
   return parsed.config.auditEvents.queue.queueMetrics.timeseriesdb;
 }
 
-const snapshot = (processed: number): QueueMetricsSnapshot => ({
+const snapshot = (processed: number): EventQueueMetrics => ({
   received: processed + 3,
   queued: processed + 1,
   processed,
