@@ -129,13 +129,14 @@ export function createDynamoKeyValueStore(options: DynamoKeyValueStoreOptions): 
           if (count >= options.maxKeysPerNamespace) {
             throw new KeyLimitExceededError(namespace, options.maxKeysPerNamespace);
           }
+          // A live key implies the marker: only a new key can be the namespace's first.
+          await client.send(
+            new PutItemCommand({
+              TableName: tableName,
+              Item: { pk: { S: NAMESPACES_PK }, sk: { S: namespace } },
+            }),
+          );
         }
-        await client.send(
-          new PutItemCommand({
-            TableName: tableName,
-            Item: { pk: { S: NAMESPACES_PK }, sk: { S: namespace } },
-          }),
-        );
         const item: Item = { pk: { S: entryPk(namespace) }, sk: { S: key }, value: { S: value } };
         if (ttlMs !== undefined && ttlMs > 0) {
           const expiresAtMs = clock.now() + ttlMs;
