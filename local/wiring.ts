@@ -1,13 +1,16 @@
 /**
  * Composition root of the local / on-prem runtime: picks one adapter per port from the config
- * and lists the services to start, in order. Everything here is chosen once, at start.
+ * and lists the services to start, in order (stopped in reverse). Everything here is chosen once,
+ * at start.
  */
 import type { Config } from "../core/config/index.ts";
 import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
+import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
 import { auditServices } from "./audit-services.ts";
 import { startHttpListener } from "./http-listener.ts";
+import { type LocalRestServices, startRestServices } from "./rest-services.ts";
 import { type NamedService, startInOrder } from "./services.ts";
 
 export interface LocalDeps {
@@ -17,22 +20,42 @@ export interface LocalDeps {
 }
 
 export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
-  const services: NamedService[] = [...auditServices(config, logger, deps.clock, deps.cwd)];
+  return [...auditServices(config, logger, deps.clock, deps.cwd), ...restServices(config, logger, deps)];
+}
+
+/** The REST API's stores, scheduler and clients, then its listener (stopped first). */
+function restServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
   const rest = config.restServer;
-  if (rest.enable) {
-    services.push({
+  if (!rest.enable) return [];
+  let backing: LocalRestServices | undefined;
+  return [
+    {
+      name: "rest-services",
+      start: async () => {
+        backing = await startRestServices(config, logger, deps);
+        return backing;
+      },
+    },
+    {
       name: "rest-api",
-      start: () =>
-        startHttpListener({
+      start: () => {
+        if (backing === undefined) throw new Error("rest-services must start first");
+        return startHttpListener({
           name: "REST API",
-          app: createRestApp({ config: rest, logger: logger.child("rest") }),
+          app: createRestApp({
+            config: rest,
+            logger: logger.child("rest"),
+            clock: deps.clock,
+            clientIp: nodeClientIp,
+            services: backing.services,
+          }),
           host: rest.host,
           port: rest.port,
           logger,
-        }),
-    });
-  }
-  return services;
+        });
+      },
+    },
+  ];
 }
 
 export function startLocal(
