@@ -84,13 +84,3 @@ export const AppIdParamSchema = v.object({
 
 export type TaskStartItem = v.InferOutput<typeof TaskStartItemSchema>;
 export type AppReloadBody = v.InferOutput<typeof AppReloadBodySchema>;
-
-/** One line per issue, `where: message`, where = `body/0/payload/tag` style path. */
-export function describeIssues(where: string, issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .map((issue) => {
-      const path = v.getDotPath(issue);
-      return `${path === null ? where : `${where}/${path.replaceAll(".", "/")}`}: ${issue.message}`;
-    })
-    .join("; ");
-}

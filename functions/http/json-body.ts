@@ -11,6 +11,11 @@ import type { ErrorBodyFormatter } from "./problem.ts";
 export interface JsonBodyOptions {
   maxBytes: number;
   formatError: ErrorBodyFormatter;
+  /**
+   * Makes the body optional: an empty (or whitespace-only) body, whatever its content type, is
+   * read as this value. A non-empty body must still be JSON (415) and parse (400).
+   */
+  whenEmpty?: unknown;
 }
 
 export interface JsonBodyEnv {
@@ -59,12 +64,14 @@ const decoder = new TextDecoder();
 
 export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
   const { maxBytes, formatError } = options;
+  const optional = "whenEmpty" in options;
   const tooLarge = { status: 413, reason: "Request body too large", details: { maxBytes } } as const;
+  const unsupported = { status: 415, reason: "Unsupported content type: expected application/json" } as const;
 
   return async function jsonBody(c, next) {
-    if (!isJsonContentType(c.req.header("content-type"))) {
-      return formatError(c, { status: 415, reason: "Unsupported content type: expected application/json" });
-    }
+    // An optional body is read first: only a non-empty one needs the JSON content type.
+    const isJson = isJsonContentType(c.req.header("content-type"));
+    if (!isJson && !optional) return formatError(c, unsupported);
     const declared = c.req.header("content-length");
     let text: string;
     if (declared !== undefined && /^\d+$/.test(declared.trim())) {
@@ -85,6 +92,12 @@ export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEn
         }
       }
     }
+    if (optional && text.trim() === "") {
+      c.set("jsonBody", options.whenEmpty);
+      await next();
+      return;
+    }
+    if (!isJson) return formatError(c, unsupported);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -1,7 +1,7 @@
 /**
  * A small valibot → OpenAPI 3.0 Schema Object converter, enough for the schemas Steward writes:
- * objects (only strict ones closed), strings, numbers, booleans, picklists,
- * arrays, unions, nullable and optional wrappers, and the pipe actions that have a JSON Schema
+ * objects (only strict ones closed), strings, numbers, booleans, picklists, literals,
+ * arrays, unions, variants (oneOf with a discriminator), nullable and optional wrappers, and the pipe actions that have a JSON Schema
  * equivalent. `v.metadata({ format })` names a format a `check` implements. An unsupported
  * schema type throws, so the document can never silently drift from the validators.
  */
@@ -16,6 +16,8 @@ interface SchemaNode {
   wrapped?: SchemaNode;
   item?: SchemaNode;
   options?: readonly unknown[];
+  literal?: unknown;
+  key?: string;
   pipe?: readonly SchemaNode[];
   requirement?: unknown;
   metadata?: Record<string, unknown>;
@@ -71,7 +73,20 @@ function convertNode(node: SchemaNode): OpenApiSchema {
       schema = {};
       break;
     case "picklist":
-      schema = { type: "string", enum: [...(node.options ?? [])] };
+    case "literal": {
+      const values = node.type === "literal" ? [node.literal] : [...(node.options ?? [])];
+      const numeric = values.length > 0 && values.every((value) => typeof value === "number");
+      const integer = numeric && values.every((value) => Number.isInteger(value));
+      const boolean = values.length > 0 && values.every((value) => typeof value === "boolean");
+      const type = integer ? "integer" : numeric ? "number" : boolean ? "boolean" : "string";
+      schema = { type, enum: values };
+      break;
+    }
+    case "variant":
+      schema = {
+        oneOf: (node.options ?? []).map((option) => convertNode(option as SchemaNode)),
+        discriminator: { propertyName: node.key },
+      };
       break;
     case "array":
       schema = { type: "array", items: node.item === undefined ? {} : convertNode(node.item) };

@@ -34,7 +34,7 @@ import { type RouteSpec, registerRoute } from "./route.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { keyValueRoutes } from "./routes/key-value.ts";
 import { brokerRoutes, chatRoutes, observabilityRoutes } from "./routes/messaging.ts";
-import { type PlatformRoutesDeps, registerPlatformRoutes } from "./routes/platform.ts";
+import { type PlatformRoutesDeps, platformRoutes } from "./routes/platform.ts";
 import { scheduleRoutes } from "./routes/schedules.ts";
 import { systemRoutes } from "./routes/system.ts";
 
@@ -54,7 +54,7 @@ export interface RestServices {
   publisher?: MessagePublisher;
   observability?: ObservabilityPoster;
   chat?: ChatPoster;
-  platform?: Omit<PlatformRoutesDeps, "logger" | "endpointsEnable">;
+  platform?: Omit<PlatformRoutesDeps, "logger">;
 }
 
 export interface RestAppDeps {
@@ -113,7 +113,7 @@ export function servedEndpoints(config: RestSettings, services: RestServices): E
   return ENDPOINT_KEYS.filter((key) => config.endpointsEnable[key] && isAvailable(key, services));
 }
 
-function routesFor(services: RestServices, served: readonly EndpointKey[]): RouteSpec[] {
+function routesFor(services: RestServices, served: readonly EndpointKey[], logger: Logger): RouteSpec[] {
   const routes = systemRoutes(() => served);
   if (services.keyValues) routes.push(...keyValueRoutes(services.keyValues));
   if (services.schedules) routes.push(...scheduleRoutes(services.schedules));
@@ -121,6 +121,7 @@ function routesFor(services: RestServices, served: readonly EndpointKey[]): Rout
   if (services.publisher) routes.push(...brokerRoutes(services.publisher));
   if (services.observability) routes.push(...observabilityRoutes(services.observability));
   if (services.chat) routes.push(...chatRoutes(services.chat));
+  if (services.platform) routes.push(...platformRoutes({ ...services.platform, logger }));
   const enabled = new Set(served);
   return routes.filter((route) => enabled.has(route.endpoint));
 }
@@ -174,11 +175,8 @@ export function createApp(deps: RestAppDeps): Hono {
     app.use("/v4/*", bearerAuth({ token: config.apiToken, formatError: formatRestError, logger, clientIp }));
   }
 
-  const routes = routesFor(services, served);
+  const routes = routesFor(services, served, logger);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
-  if (services.platform !== undefined) {
-    registerPlatformRoutes(app, { ...services.platform, logger, endpointsEnable: config.endpointsEnable });
-  }
 
   const document = buildRestOpenApi(routes, SERVICE_VERSION);
   const documentJson = JSON.stringify(document);

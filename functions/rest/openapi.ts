@@ -60,7 +60,7 @@ function operation(route: RouteSpec): OpenApiSchema {
   };
   if (route.body !== undefined) {
     op.requestBody = {
-      required: true,
+      required: route.emptyBody === undefined,
       content: { "application/json": { schema: toOpenApiSchema(route.body) } },
     };
   }

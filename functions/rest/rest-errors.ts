@@ -14,6 +14,7 @@ import {
 } from "../../core/files/errors.ts";
 import { KeyLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
+import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import type { HttpProblem } from "../http/problem.ts";
@@ -72,9 +73,10 @@ const BY_STATUS: readonly [HttpProblem["status"], readonly (abstract new (...arg
     ],
   ],
   [403, [PathNotApprovedError, FilePermissionError]],
-  [404, [ResourceNotFoundError, ScheduleNotFoundError, SourceNotFoundError]],
+  [404, [ResourceNotFoundError, ScheduleNotFoundError, SourceNotFoundError, AppNotFoundError]],
   [409, [TargetExistsError]],
-  [502, [UpstreamError]],
+  // AppNotFoundError is a PlatformError too: the 404 entry above is checked first.
+  [502, [UpstreamError, PlatformError]],
   [503, [FeatureDisabledError]],
 ];
 

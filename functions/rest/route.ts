@@ -40,6 +40,8 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /** Makes the body optional: an empty body is validated as `whenEmpty` (e.g. `[]`). */
+  emptyBody?: { whenEmpty: v.InferInput<B> };
   responses: Readonly<Record<number, ResponseSpec>>;
   handler: (input: RouteInput<P, Q, B>, c: Context) => Promise<Response> | Response;
 }
@@ -84,8 +86,13 @@ export interface RegisterOptions {
 export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOptions): void {
   const handlers: MiddlewareHandler[] = [];
   if (route.body !== undefined) {
+    const bodyOptions = { maxBytes: options.maxBodyBytes, formatError: formatRestError };
     handlers.push(
-      jsonBody({ maxBytes: options.maxBodyBytes, formatError: formatRestError }) as MiddlewareHandler,
+      jsonBody(
+        route.emptyBody === undefined
+          ? bodyOptions
+          : { ...bodyOptions, whenEmpty: route.emptyBody.whenEmpty },
+      ) as MiddlewareHandler,
     );
   }
   handlers.push(async function handleRoute(c: Context) {

@@ -2,132 +2,156 @@
  * Platform routes of the management API (spec document 2 "Apps" and "Reload tasks"):
  * PUT /v4/app/{appId}/reload, GET /v4/platformappdump/{appId} and /v4/app/{appId}/dump,
  * GET /v4/platformlistapps and /v4/apps/list, PUT|POST /v4/reloadtask/{taskId}/start.
- * Each group is registered only when its endpointsEnable key is true (otherwise: 404).
- * Errors: 400 invalid input, 404 unknown app, 502 platform unreachable/failed (with the reason).
+ * Declared like every other group (the app serves a route only when its endpointsEnable key is
+ * true). Errors (rest-errors.ts): 400 invalid input, 404 unknown app, 502 platform
+ * unreachable/failed (with the reason). A missing body is read as `[]` (task start) or `{}` (reload).
  */
-import type { Context, Env, Hono } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
-import type { EndpointsEnableConfig } from "../../../core/config/index.ts";
 import { dumpApp, listApps, requestAppReload } from "../../../core/platform/apps.ts";
 import { AppNotFoundError, PlatformError } from "../../../core/platform/errors.ts";
 import {
   AppIdParamSchema,
   AppReloadBodySchema,
-  describeIssues,
   TaskStartBodySchema,
   TaskStartQuerySchema,
 } from "../../../core/platform/schemas.ts";
 import { startReloadTasks, type TaskStartKeyValueStore } from "../../../core/platform/start-reload-tasks.ts";
 import type { Logger, PlatformClient } from "../../../core/ports.ts";
+import { jsonResponse } from "../respond.ts";
+import { defineRoute, type RouteSpec } from "../route.ts";
 
 export interface PlatformRoutesDeps {
   readonly platform: PlatformClient;
   /** The key-value store when `keyValueStore.enable` is true; undefined ignores keyvaluestore items. */
   readonly kv?: TaskStartKeyValueStore | undefined;
   readonly logger: Logger;
-  readonly endpointsEnable: Pick<
-    EndpointsEnableConfig,
-    "appReload" | "appDump" | "appList" | "reloadTaskStart"
-  >;
   /** Receives each background app reload, so that shutdown can wait for it. */
   readonly trackBackgroundWork?: (work: Promise<unknown>) => void;
 }
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 404: "Not Found", 502: "Bad Gateway" };
+const TaskRef = v.object({ taskId: v.string(), taskName: v.string() });
+const TaskIdOnly = v.object({ taskId: v.string() });
+const TaskStartResultSchema = v.object({
+  tasksId: v.object({ started: v.array(TaskRef), invalid: v.array(TaskIdOnly), denied: v.array(TaskIdOnly) }),
+  tasksTag: v.array(TaskRef),
+  tasksTagDenied: v.array(v.object({ tag: v.string() })),
+  tasksCP: v.array(TaskRef),
+  tasksCPDenied: v.array(v.object({ name: v.string(), value: v.string() })),
+});
+const AppListSchema = v.array(v.object({ id: v.string(), name: v.string() }));
+const AppDumpSchema = v.looseObject({ appId: v.string() });
+const TaskIdParams = v.object({ taskId: v.string() });
 
-function errorResponse(c: Context, statusCode: 400 | 404 | 502, message: string): Response {
-  return c.json({ statusCode, error: REASONS[statusCode], message }, statusCode as ContentfulStatusCode);
-}
+const unreachable = { description: "The platform is unreachable, timed out or failed (reason in message)" };
+const appNotFound = { description: "The platform knows no app with this id" };
 
-class InvalidInputError extends Error {
-  override name = "InvalidInputError";
-}
-
-/** Parses an optional JSON body: an empty body yields `whenEmpty`. */
-async function readJsonBody(c: Context, whenEmpty: unknown): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") return whenEmpty;
+/** Logs a platform failure (the caller gets 502 with the reason) and rethrows it for rest-errors. */
+async function loggingPlatformFailures<T>(logger: Logger, path: string, call: () => Promise<T>): Promise<T> {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new InvalidInputError("body: not valid JSON");
+    return await call();
+  } catch (error) {
+    if (error instanceof PlatformError && !(error instanceof AppNotFoundError)) {
+      logger.warn("platform call failed", { path, reason: error.message });
+    }
+    throw error;
   }
 }
 
-function validate<const S extends v.GenericSchema>(
-  schema: S,
-  input: unknown,
-  where: string,
-): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, input);
-  if (!parsed.success) throw new InvalidInputError(describeIssues(where, parsed.issues));
-  return parsed.output;
-}
-
-/** Maps the errors this module knows; anything else goes to the app's error handler. */
-function handleErrors(logger: Logger, handler: (c: Context) => Promise<Response>) {
-  return async (c: Context): Promise<Response> => {
-    try {
-      return await handler(c);
-    } catch (error) {
-      if (error instanceof InvalidInputError) return errorResponse(c, 400, error.message);
-      if (error instanceof AppNotFoundError) return errorResponse(c, 404, error.message);
-      if (error instanceof PlatformError) {
-        logger.warn("platform call failed", { path: c.req.path, reason: error.message });
-        return errorResponse(c, 502, error.message);
-      }
-      throw error;
-    }
-  };
-}
-
-/** Registers the enabled platform routes on `app` (whatever Env the REST app declares). */
-export function registerPlatformRoutes<E extends Env>(app: Hono<E>, deps: PlatformRoutesDeps): void {
-  const { platform, logger, endpointsEnable } = deps;
+export function platformRoutes(deps: PlatformRoutesDeps): RouteSpec[] {
+  const { platform, logger } = deps;
   const useCaseDeps = { platform, logger };
 
-  if (endpointsEnable.appReload) {
-    app.put(
-      "/v4/app/:appId/reload",
-      handleErrors(logger, async (c) => {
-        const { appId } = validate(AppIdParamSchema, { appId: c.req.param("appId") }, "params");
-        const body = validate(AppReloadBodySchema, await readJsonBody(c, {}), "body");
-        const accepted = await requestAppReload(useCaseDeps, { appId, ...body });
-        deps.trackBackgroundWork?.(accepted.completion);
-        return c.json({ appId: accepted.appId }, 202);
-      }),
-    );
-  }
+  const reload = defineRoute({
+    method: "PUT",
+    path: "/v4/app/{appId}/reload",
+    endpoint: "appReload",
+    tag: "Apps",
+    summary: "Reloads an app asynchronously, then starts the on-success or on-failure tasks",
+    params: AppIdParamSchema,
+    body: AppReloadBodySchema,
+    emptyBody: { whenEmpty: {} },
+    responses: {
+      202: { description: "Reload accepted", schema: v.object({ appId: v.string() }) },
+      404: appNotFound,
+      502: unreachable,
+    },
+    handler: async ({ params, body }, c) => {
+      const accepted = await loggingPlatformFailures(logger, c.req.path, () =>
+        requestAppReload(useCaseDeps, { appId: params.appId, ...body }),
+      );
+      deps.trackBackgroundWork?.(accepted.completion);
+      return jsonResponse(c, { appId: accepted.appId }, 202);
+    },
+  });
 
-  if (endpointsEnable.appDump) {
-    const dump = handleErrors(logger, async (c) => {
-      const { appId } = validate(AppIdParamSchema, { appId: c.req.param("appId") }, "params");
-      return c.json(await dumpApp(useCaseDeps, appId), 200);
+  const dumpRoute = (path: string) =>
+    defineRoute({
+      method: "GET",
+      path,
+      endpoint: "appDump",
+      tag: "Apps",
+      summary:
+        "Dumps an app: properties, script, sheets, stories, master items, variables, bookmarks, fields...",
+      params: AppIdParamSchema,
+      responses: {
+        200: { description: "The app dump", schema: AppDumpSchema },
+        404: appNotFound,
+        502: unreachable,
+      },
+      handler: async ({ params }, c) =>
+        jsonResponse(
+          c,
+          await loggingPlatformFailures(logger, c.req.path, () => dumpApp(useCaseDeps, params.appId)),
+        ),
     });
-    app.get("/v4/platformappdump/:appId", dump);
-    app.get("/v4/app/:appId/dump", dump);
-  }
 
-  if (endpointsEnable.appList) {
-    const list = handleErrors(logger, async (c) => c.json(await listApps(useCaseDeps), 200));
-    app.get("/v4/platformlistapps", list);
-    app.get("/v4/apps/list", list);
-  }
+  const listRoute = (path: string) =>
+    defineRoute({
+      method: "GET",
+      path,
+      endpoint: "appList",
+      tag: "Apps",
+      summary: "Lists the platform's apps as id and name",
+      responses: { 200: { description: "The apps", schema: AppListSchema }, 502: unreachable },
+      handler: async (_input, c) =>
+        jsonResponse(c, await loggingPlatformFailures(logger, c.req.path, () => listApps(useCaseDeps))),
+    });
 
-  if (endpointsEnable.reloadTaskStart) {
-    app.on(
-      ["PUT", "POST"],
-      "/v4/reloadtask/:taskId/start",
-      handleErrors(logger, async (c) => {
-        const query = validate(TaskStartQuerySchema, c.req.query(), "querystring");
-        const items = validate(TaskStartBodySchema, await readJsonBody(c, []), "body");
-        const result = await startReloadTasks(
-          { platform, keyValues: deps.kv, logger },
-          { taskId: c.req.param("taskId") ?? "-", allTaskIdsMustExist: query.allTaskIdsMustExist, items },
-        );
-        return c.json(result, 200);
-      }),
-    );
-  }
+  const taskStartRoute = (method: "PUT" | "POST") =>
+    defineRoute({
+      method,
+      path: "/v4/reloadtask/{taskId}/start",
+      endpoint: "reloadTaskStart",
+      tag: "Reload tasks",
+      summary:
+        "Starts reload tasks named by id (path; '-' = none), items, tags and custom properties, each at most once",
+      params: TaskIdParams,
+      query: TaskStartQuerySchema,
+      body: TaskStartBodySchema,
+      emptyBody: { whenEmpty: [] },
+      responses: {
+        200: { description: "What was started, invalid or denied", schema: TaskStartResultSchema },
+        502: unreachable,
+      },
+      handler: async ({ params, query, body }, c) =>
+        jsonResponse(
+          c,
+          await loggingPlatformFailures(logger, c.req.path, () =>
+            startReloadTasks(
+              { platform, keyValues: deps.kv, logger },
+              { taskId: params.taskId, allTaskIdsMustExist: query.allTaskIdsMustExist, items: body },
+            ),
+          ),
+        ),
+    });
+
+  return [
+    reload,
+    dumpRoute("/v4/platformappdump/{appId}"),
+    dumpRoute("/v4/app/{appId}/dump"),
+    listRoute("/v4/platformlistapps"),
+    listRoute("/v4/apps/list"),
+    taskStartRoute("PUT"),
+    taskStartRoute("POST"),
+  ];
 }

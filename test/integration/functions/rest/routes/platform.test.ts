@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PlatformConnectionOptions } from "../../../../../core/adapters/platform/options.ts";
 import {
@@ -6,12 +6,11 @@ import {
   createQlikPlatformClient,
 } from "../../../../../core/adapters/platform/platform-client.ts";
 import { loadPlatformTlsMaterial } from "../../../../../core/adapters/platform/tls-material.ts";
+import { parseConfig } from "../../../../../core/config/index.ts";
 import type { AppReloadOutcome } from "../../../../../core/platform/apps.ts";
 import { systemClock } from "../../../../../core/system-clock.ts";
-import {
-  type PlatformRoutesDeps,
-  registerPlatformRoutes,
-} from "../../../../../functions/rest/routes/platform.ts";
+import { createApp } from "../../../../../functions/rest/app.ts";
+import type { PlatformRoutesDeps } from "../../../../../functions/rest/routes/platform.ts";
 import {
   APP_BROKEN,
   APP_SALES,
@@ -56,33 +55,44 @@ async function platformClient(
   return client;
 }
 
-async function buildApp(
-  overrides: Partial<PlatformRoutesDeps> = {},
-  connection: Partial<PlatformConnectionOptions> = {},
-) {
-  // An Env of its own, as the REST app declares one: the routes must register on any Hono app.
-  const app = new Hono<{ Variables: { requestId: string } }>();
-  registerPlatformRoutes(app, {
-    platform: await platformClient(connection),
-    kv: {
-      set: async (namespace, key, value, ttlMs) => {
-        stored.push({ namespace, key, value, ttlMs });
-      },
-    },
-    logger: recordingLogger(),
-    endpointsEnable: ALL_ON,
-    trackBackgroundWork: (work) => background.push(work),
-    ...overrides,
-  });
-  return app;
+interface BuildOptions {
+  deps?: Partial<Omit<PlatformRoutesDeps, "logger">>;
+  connection?: Partial<PlatformConnectionOptions>;
+  endpointsEnable?: Partial<typeof ALL_ON>;
 }
 
-function send(
-  app: Hono<{ Variables: { requestId: string } }>,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Response> {
+/** The whole REST app (shared middleware, errors and documentation) with the platform routes. */
+async function buildApp(options: BuildOptions = {}): Promise<Hono> {
+  const parsed = parseConfig({
+    Service: {
+      restServer: {
+        endpointsEnable: { ...ALL_ON, ...options.endpointsEnable },
+        rateLimit: { enable: false },
+      },
+      // Required by the config when platform endpoints are on; the client below gets sim.connection().
+      platform: { host: "localhost" },
+    },
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return createApp({
+    config: parsed.config.restServer,
+    logger: recordingLogger(),
+    services: {
+      platform: {
+        platform: await platformClient(options.connection),
+        kv: {
+          set: async (namespace, key, value, ttlMs) => {
+            stored.push({ namespace, key, value, ttlMs });
+          },
+        },
+        trackBackgroundWork: (work) => background.push(work),
+        ...options.deps,
+      },
+    },
+  });
+}
+
+function send(app: Hono, method: string, path: string, body?: unknown): Promise<Response> {
   return Promise.resolve(
     app.request(path, {
       method,
@@ -96,7 +106,7 @@ function send(
   );
 }
 
-let app: Hono<{ Variables: { requestId: string } }>;
+let app: Hono;
 
 beforeAll(async () => {
   sim = await startSimulatedPlatform();
@@ -243,7 +253,7 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
   });
 
   it("ignores key-value items when the key-value store is disabled", async () => {
-    const noStore = await buildApp({ kv: undefined });
+    const noStore = await buildApp({ deps: { kv: undefined } });
     const res = await send(noStore, "PUT", `/v4/reloadtask/${TASK_HR}/start`, [
       { type: "keyvaluestore", payload: { namespace: "ns", key: "k", value: "v" } },
     ]);
@@ -265,7 +275,7 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
       [{ type: "starttasktag", payload: { tag: "" } }],
       /^body\/0\/payload\/tag: tag must not be empty/,
     ],
-    ["malformed JSON", "[{", /^body: not valid JSON/],
+    ["malformed JSON", "[{", /^Malformed JSON body$/],
   ])("refuses %s with 400", async (_what, body, message) => {
     const res = await send(app, "PUT", `/v4/reloadtask/${TASK_SALES}/start`, body);
     expect(res.status).toBe(400);
@@ -306,7 +316,7 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
   });
 
   it("answers 502 within the timeout when the platform never answers", async () => {
-    const impatient = await buildApp({}, { timeoutMs: 300 });
+    const impatient = await buildApp({ connection: { timeoutMs: 300 } });
     sim.repository.fault = "hang";
     const res = await send(impatient, "PUT", `/v4/reloadtask/${TASK_SALES}/start`);
     expect(res.status).toBe(502);
@@ -395,7 +405,7 @@ describe("PUT /v4/app/{appId}/reload", () => {
   });
 
   it("answers 502 when the platform is unreachable", async () => {
-    const nowhere = await buildApp({}, { repositoryPort: 1 });
+    const nowhere = await buildApp({ connection: { repositoryPort: 1 } });
     const res = await send(nowhere, "PUT", `/v4/app/${APP_SALES}/reload`);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { message: string }).message).toMatch(/unreachable: .*ECONNREFUSED/);
@@ -435,7 +445,7 @@ describe("app dump and list", () => {
   });
 
   it("answers 502 within the timeout when the engine never answers", async () => {
-    const impatient = await buildApp({}, { timeoutMs: 300 });
+    const impatient = await buildApp({ connection: { timeoutMs: 300 } });
     sim.engine.fault = { method: "GetDocList", kind: "hang" };
     const res = await send(impatient, "GET", "/v4/apps/list");
     expect(res.status).toBe(502);
@@ -467,5 +477,83 @@ describe("endpoint enablement", () => {
     });
     expect((await send(listOnly, "GET", "/v4/apps/list")).status).toBe(200);
     expect((await send(listOnly, "PUT", `/v4/reloadtask/${TASK_SALES}/start`)).status).toBe(404);
+  });
+});
+
+describe("shared REST behaviour", () => {
+  it("answers a platform endpoint with the security headers every REST response carries", async () => {
+    const res = await send(app, "GET", "/v4/apps/list");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("carries the security headers on platform errors too", async () => {
+    const res = await send(app, "GET", "/v4/platformappdump/x'y");
+    expect(res.status).toBe(400);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("documents the platform endpoints in /documentation/json with their request schemas", async () => {
+    const res = await send(app, "GET", "/documentation/json");
+    type Operation = {
+      requestBody?: { required: boolean; content: { "application/json": { schema: Schema } } };
+    };
+    type Schema = { items?: { oneOf: unknown[] }; properties?: Record<string, unknown> };
+    const document = (await res.json()) as { paths: Record<string, Record<string, Operation>> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        "/v4/app/{appId}/reload",
+        "/v4/platformappdump/{appId}",
+        "/v4/app/{appId}/dump",
+        "/v4/platformlistapps",
+        "/v4/apps/list",
+        "/v4/reloadtask/{taskId}/start",
+      ]),
+    );
+    const start = document.paths["/v4/reloadtask/{taskId}/start"] ?? {};
+    expect(Object.keys(start).sort()).toEqual(["post", "put"]);
+    expect(start.put?.requestBody?.required).toBe(false);
+    const items = start.put?.requestBody?.content["application/json"].schema.items;
+    expect(items?.oneOf).toHaveLength(4);
+    expect(items?.oneOf[0]).toMatchObject({
+      properties: { type: { enum: ["keyvaluestore"] }, payload: { required: ["namespace", "key", "value"] } },
+    });
+    const reload =
+      document.paths["/v4/app/{appId}/reload"]?.put?.requestBody?.content["application/json"].schema;
+    expect(reload?.properties?.reloadMode).toEqual({ type: "integer", enum: [0, 1, 2] });
+  });
+
+  it("leaves disabled platform endpoints out of the document", async () => {
+    const listOnly = await buildApp({
+      endpointsEnable: { appReload: false, appDump: false, appList: true, reloadTaskStart: false },
+    });
+    const document = (await (await send(listOnly, "GET", "/documentation/json")).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(document.paths["/v4/apps/list"]).toBeDefined();
+    expect(document.paths["/v4/reloadtask/{taskId}/start"]).toBeUndefined();
+  });
+
+  it("describes every invalid member of a task start body in one 400 message", async () => {
+    const res = await send(app, "PUT", "/v4/reloadtask/-/start", [
+      { type: "keyvaluestore", payload: { namespace: "", key: "k", value: 1, ttl: -1 } },
+    ]);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "body/0/payload/namespace: namespace must not be empty; body/0/payload/value: value must be a string; body/0/payload/ttl: ttl must be >= 0",
+    );
+  });
+
+  it("refuses a non-empty body that is not JSON with 415, and starts nothing", async () => {
+    const res = await app.request(`/v4/reloadtask/${TASK_SALES}/start`, {
+      method: "PUT",
+      body: "[]",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(415);
+    expect(sim.repository.startedTaskIds).toEqual([]);
   });
 });
