@@ -1,4 +1,8 @@
-/** The audit event ingest function and its routes, linked to the queue and the rate-limit table. */
+/**
+ * The audit event ingest function and its routes, linked to the queue and the rate-limit table.
+ * `/documentation/json` is not routed here: on the shared API Gateway the REST function serves the
+ * one document covering both APIs (CONTRACT §5); the ingest app still serves its own locally.
+ */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
 import { auditEventQueue } from "./queue.ts";
@@ -8,7 +12,6 @@ export const auditIngestRoutes = [
   "POST /api/v1/audit-event",
   "OPTIONS /api/v1/audit-event",
   "GET /api/v1/test-connection",
-  "GET /documentation/json",
 ] as const;
 
 export const auditIngestHandler = {

@@ -2,8 +2,10 @@
  * The management REST API (/v4) function and its routes: one function for every group but
  * files (local only, CONTRACT §6), linked to the config secret, the key-value, schedule and
  * rate-limit tables. Every PUT/DELETE path also gets a POST route so that
- * `X-HTTP-Method-Override` reaches the function. The REST OpenAPI document is not routed here:
- * `/documentation/json` on this API belongs to the ingest function (see the lead's notes).
+ * `X-HTTP-Method-Override` reaches the function. `/documentation/json` and `/documentation` are
+ * routed here: the REST document includes the ingest API's operations (CONTRACT §5). The platform
+ * endpoints (apps, reload tasks) are not routed: they are served by the local / on-prem runtime,
+ * where the platform and its client certificates are (README "Management REST API").
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
@@ -11,6 +13,8 @@ import { rateLimitTable } from "./tables.ts";
 import { keyValueTable, scheduleTable } from "./tables-rest.ts";
 
 export const restRoutes = [
+  "GET /documentation/json",
+  "GET /documentation",
   "GET /v4/configfile/endpointsenabled",
   "GET /v4/ping",
   "GET /v4/base62tobase16",

@@ -19,6 +19,7 @@ import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limi
 import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
+import { buildIngestOpenApi } from "../audit-ingest/openapi.ts";
 import { bearerAuth } from "../http/bearer-auth.ts";
 import { cors } from "../http/cors.ts";
 import { errorHandler } from "../http/error-handler.ts";
@@ -26,7 +27,7 @@ import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
 import { securityHeaders } from "../http/security-headers.ts";
 import { methodOverride } from "./method-override.ts";
-import { buildRestOpenApi, renderDocumentationPage } from "./openapi.ts";
+import { buildRestOpenApi, includeOpenApi, renderDocumentationPage } from "./openapi.ts";
 import { requestLog } from "./request-log.ts";
 import { htmlResponse, jsonTextResponse } from "./respond.ts";
 import { formatRestError } from "./rest-errors.ts";
@@ -178,7 +179,12 @@ export function createApp(deps: RestAppDeps): Hono {
   const routes = routesFor(services, served, logger);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
 
-  const document = buildRestOpenApi(routes, SERVICE_VERSION);
+  // CONTRACT §5: one document for both APIs, each part generated from its own validators.
+  const document = includeOpenApi(
+    buildRestOpenApi(routes, SERVICE_VERSION),
+    buildIngestOpenApi(SERVICE_VERSION),
+    "Audit events",
+  );
   const documentJson = JSON.stringify(document);
   const page = renderDocumentationPage(document);
   app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, documentJson));

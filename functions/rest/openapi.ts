@@ -2,6 +2,7 @@
  * The OpenAPI 3.0 document of the REST API, built from the same route declarations (and so the
  * same valibot schemas) that validate requests, plus a plain, script-free HTML rendering of it
  * for /documentation (the security headers forbid scripts and styles; plain HTML needs neither).
+ * `includeOpenApi` adds another generated document's operations (the ingest API's, CONTRACT §5).
  */
 import * as v from "valibot";
 import { type OpenApiSchema, toOpenApiSchema } from "../http/valibot-to-openapi.ts";
@@ -80,7 +81,8 @@ export function buildRestOpenApi(routes: readonly RouteSpec[], version: string):
       version,
       description:
         "Management API (/v4). Errors are {statusCode, error, message}. POST with X-HTTP-Method-Override: PUT or DELETE " +
-        "is handled as that method.",
+        "is handled as that method. The audit event ingest API (/api/v1, tag 'Audit events') is included: locally it is " +
+        "served by the ingest listener (auditEvents.host:port), in AWS by the same API Gateway.",
     },
     paths,
     components: {
@@ -88,6 +90,44 @@ export function buildRestOpenApi(routes: readonly RouteSpec[], version: string):
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
     },
   };
+}
+
+type OpenApiDocument = Record<string, unknown>;
+type Paths = Record<string, Record<string, OpenApiSchema>>;
+
+/**
+ * `base` with the paths and components of `other` added: each added operation gets `tag` and,
+ * when it has none of its own, `other`'s top-level security. A path or component name defined by
+ * both with different content throws (a silent overwrite would document the wrong API).
+ */
+export function includeOpenApi(base: OpenApiDocument, other: OpenApiDocument, tag: string): OpenApiDocument {
+  const paths: Paths = { ...(base.paths as Paths) };
+  for (const [path, operations] of Object.entries(other.paths as Paths)) {
+    if (paths[path] !== undefined) throw new Error(`OpenAPI path ${path} is defined by both documents`);
+    const tagged: Record<string, OpenApiSchema> = {};
+    for (const [method, op] of Object.entries(operations)) {
+      tagged[method] = {
+        ...op,
+        tags: [tag],
+        ...(op.security === undefined && other.security !== undefined ? { security: other.security } : {}),
+      };
+    }
+    paths[path] = tagged;
+  }
+  const baseComponents = (base.components ?? {}) as Record<string, Record<string, unknown>>;
+  const otherComponents = (other.components ?? {}) as Record<string, Record<string, unknown>>;
+  const components: Record<string, Record<string, unknown>> = { ...baseComponents };
+  for (const [kind, entries] of Object.entries(otherComponents)) {
+    const merged = { ...components[kind] };
+    for (const [name, value] of Object.entries(entries)) {
+      if (merged[name] !== undefined && JSON.stringify(merged[name]) !== JSON.stringify(value)) {
+        throw new Error(`OpenAPI component ${kind}/${name} differs between the documents`);
+      }
+      merged[name] = value;
+    }
+    components[kind] = merged;
+  }
+  return { ...base, paths, components };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -99,7 +139,7 @@ export function renderDocumentationPage(document: Record<string, unknown>): stri
   const sections: string[] = [];
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(operations)) {
-      const parameterList = (op.parameters as OpenApiSchema[])
+      const parameterList = ((op.parameters ?? []) as OpenApiSchema[])
         .map(
           (p) =>
             `<li><code>${escapeHtml(String(p.name))}</code> (${escapeHtml(String(p.in))}${p.required ? ", required" : ""})</li>`,
@@ -113,7 +153,8 @@ export function renderDocumentationPage(document: Record<string, unknown>): stri
         .join("");
       sections.push(
         `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>` +
-          `<p>${escapeHtml(String(op.summary))}</p><p><i>${escapeHtml(String(op.description))}</i></p>` +
+          `<p>${escapeHtml(String(op.summary))}</p>` +
+          (op.description === undefined ? "" : `<p><i>${escapeHtml(String(op.description))}</i></p>`) +
           (parameterList ? `<h4>Parameters</h4><ul>${parameterList}</ul>` : "") +
           body +
           `<h4>Responses</h4><ul>${responses}</ul></section>`,

@@ -40,7 +40,6 @@ describe("infra/audit-ingest.ts", () => {
       "POST /api/v1/audit-event",
       "OPTIONS /api/v1/audit-event",
       "GET /api/v1/test-connection",
-      "GET /documentation/json",
     ]);
     const handler = routes.get("POST /api/v1/audit-event") as {
       handler: string;

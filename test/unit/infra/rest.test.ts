@@ -31,7 +31,7 @@ describe("infra/rest.ts", () => {
     });
   });
 
-  it("routes exactly the app's non-file operations, plus POST twins for method override", async () => {
+  it("routes exactly the app's non-file /v4 operations and both documentation paths, plus POST twins for method override", async () => {
     const t = await createRestTestApp({
       services: {
         publisher: { publish: async () => {}, close: async () => {} },
@@ -57,7 +57,13 @@ describe("infra/rest.ts", () => {
       "POST /v4/createdirqvd",
       "POST /v4/createdir",
     ];
-    const expected = appRoutes.filter((route) => !fileRoutes.includes(route));
+    // The document also describes the ingest API (/api/v1), which the ingest function serves.
+    const expected = [
+      ...appRoutes.filter((route) => route.includes(" /v4/") && !fileRoutes.includes(route)),
+      "GET /documentation/json",
+      "GET /documentation",
+    ];
+    expect(appRoutes).toContain("POST /api/v1/audit-event");
     const routed = [...routes.keys()] as string[];
     expect(routed.filter((route) => expected.includes(route)).sort()).toEqual([...expected].sort());
     const twins = routed.filter((route) => !expected.includes(route));

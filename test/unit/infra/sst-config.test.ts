@@ -35,4 +35,16 @@ describe("sst.config.ts", () => {
     stub.find("Secret", "StewardConfig");
     expect(ping.link.map((linked) => `${linked.kind} ${linked.name}`)).toContain("Secret StewardConfig");
   });
+
+  it("declares each route once and sends both documentation paths to the REST handler", () => {
+    const api = stub.find("aws.ApiGatewayV2", "Api");
+    const declared = api.calls
+      .filter((call) => call.method === "route")
+      .map((call) => call.args[0] as string);
+    expect(declared.length).toBe(new Set(declared).size);
+    const all = routes(api);
+    for (const path of ["GET /documentation/json", "GET /documentation"]) {
+      expect(all.get(path)).toMatchObject({ handler: "functions/rest/handler.handler" });
+    }
+  });
 });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
+import { SERVICE_VERSION } from "../../../../core/version.ts";
+import { buildIngestOpenApi } from "../../../../functions/audit-ingest/openapi.ts";
 import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
+import { includeOpenApi } from "../../../../functions/rest/openapi.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
 import { createSteppingClock } from "../../../helpers/stepping-clock.ts";
@@ -275,5 +278,41 @@ describe("documentation", () => {
     expect(html).toContain("<code>POST /v4/keyvalues/{namespace}</code>");
     expect(html).toContain("<code>PUT /v4/filecopy</code>");
     expect(html).not.toContain("<script");
+  });
+});
+
+describe("documentation of the ingest API", () => {
+  it("includes the ingest API's operations and components exactly as the ingest app generates them", async () => {
+    const ingest = buildIngestOpenApi(SERVICE_VERSION) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const document = (await (await t.app.request("/documentation/json")).json()) as typeof ingest;
+    for (const [path, operations] of Object.entries(ingest.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        expect(document.paths[path]?.[method]).toMatchObject({ ...op, tags: ["Audit events"] });
+      }
+    }
+    expect(document.paths["/api/v1/audit-event"]?.post?.security).toEqual([{ bearer: [] }, {}]);
+    for (const [name, schema] of Object.entries(ingest.components.schemas)) {
+      expect(document.components.schemas[name]).toEqual(schema);
+    }
+    expect(document.components.schemas.Error).toBeDefined();
+    expect(document.paths["/v4/ping"]).toBeDefined();
+  });
+
+  it("lists the ingest operations on the browsable page", async () => {
+    const html = await (await t.app.request("/documentation")).text();
+    expect(html).toContain("<code>POST /api/v1/audit-event</code>");
+    expect(html).toContain("<code>OPTIONS /api/v1/audit-event</code>");
+    expect(html).toContain("<code>GET /api/v1/test-connection</code>");
+    expect(html).not.toContain("undefined");
+  });
+
+  it("refuses to merge documents that define the same path twice", () => {
+    const base = { paths: { "/a": { get: {} } }, components: {} };
+    expect(() => includeOpenApi(base, { paths: { "/a": { post: {} } } }, "X")).toThrow(
+      /\/a is defined by both/,
+    );
   });
 });
