@@ -4,7 +4,9 @@
  * schedules; Lambda never fires them, so schedule status is derived from the stored states),
  * rate-limit counters in DynamoDB (shared by all instances), the client IP from API Gateway.
  * Files are not wired: the approved directories live on the on-prem servers, not in a Lambda's
- * ephemeral /tmp, so those endpoints are neither served nor listed here (CONTRACT §6).
+ * ephemeral /tmp, so those endpoints are neither served nor listed here (CONTRACT §6). Nor is
+ * the platform (apps, reload tasks): its client key and network live on-prem, where the local
+ * runtime serves those endpoints (README "Management REST API").
  * Separate from handler.ts so tests run it against dynalite.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";

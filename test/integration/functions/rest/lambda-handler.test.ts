@@ -27,7 +27,8 @@ beforeAll(async () => {
       "  logLevel: warn",
       "  restServer:",
       "    rateLimit: { enable: true, maxPerMinute: 1000 }",
-      "    endpointsEnable: { fileCopy: true, fileDelete: true }",
+      "    endpointsEnable: { fileCopy: true, fileDelete: true, appList: true, reloadTaskStart: true }",
+      "  platform: { host: qlik.example.invalid }",
       "  fileOperations:",
       "    copyApprovedDirectories: [{ fromDirectory: /tmp/a, toDirectory: /tmp/b }]",
       "    deleteApprovedDirectories: [/tmp/a]",
@@ -81,6 +82,14 @@ describe("REST Lambda handler", () => {
     expect(
       (await call("PUT", "/v4/filecopy", { body: { fromFile: "/tmp/a/x", toFile: "/tmp/b/x" } })).statusCode,
     ).toBe(404);
+  });
+
+  it("does not serve or list platform endpoints (local / on-prem runtime only), even when enabled", async () => {
+    const listed = JSON.parse((await call("GET", "/v4/configfile/endpointsenabled")).body) as string[];
+    expect(listed).not.toContain("appList");
+    expect(listed).not.toContain("reloadTaskStart");
+    expect((await call("GET", "/v4/apps/list")).statusCode).toBe(404);
+    expect((await call("PUT", "/v4/reloadtask/-/start")).statusCode).toBe(404);
   });
 
   it("stores and reads key-values in DynamoDB, deletes through X-HTTP-Method-Override", async () => {
