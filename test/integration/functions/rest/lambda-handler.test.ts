@@ -92,6 +92,16 @@ describe("REST Lambda handler", () => {
     expect((await call("PUT", "/v4/reloadtask/-/start")).statusCode).toBe(404);
   });
 
+  it("serves the OpenAPI document covering the REST and ingest APIs (one API Gateway)", async () => {
+    const result = await call("GET", "/documentation/json");
+    expect(result.statusCode).toBe(200);
+    const paths = Object.keys((JSON.parse(result.body) as { paths: Record<string, unknown> }).paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(["/v4/ping", "/api/v1/audit-event", "/api/v1/test-connection"]),
+    );
+    expect(paths).not.toContain("/v4/apps/list");
+  });
+
   it("stores and reads key-values in DynamoDB, deletes through X-HTTP-Method-Override", async () => {
     const created = await call("POST", "/v4/keyvalues/lambda", {
       body: { key: "k", value: "v", ttl: 60000 },
