@@ -6,19 +6,15 @@
  */
 import { S3Client } from "@aws-sdk/client-s3";
 import { Resource } from "sst";
-import { ConfigError, checkConfigText } from "../../core/config/index.ts";
 import { selectDestinations } from "../../core/destinations/select-destinations.ts";
-import { consoleSink } from "../../core/logging/console-sink.ts";
-import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { lambdaRuntime } from "../lambda-runtime.ts";
 import { cloudDestinationAdapters } from "./cloud-destinations.ts";
 import { createAuditConsumer } from "./consumer.ts";
 
-const parsed = checkConfigText(Resource.StewardConfig.value, "steward.yaml");
-if (!parsed.ok) throw new ConfigError(parsed.problems);
-const config = parsed.config;
-
-const logger = createLogger({ level: config.logLevel, sinks: [consoleSink()] }).child("audit-consumer");
+const runtime = lambdaRuntime(Resource.StewardConfig.value);
+const config = runtime.config;
+const logger = runtime.logger.child("audit-consumer");
 
 const destinations = selectDestinations(
   config.auditEvents.destination,
