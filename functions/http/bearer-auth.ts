@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../../core/ports.ts";
 import { createSecretMatcher } from "./constant-time.ts";
 import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
+import { type RequestStep, stepMiddleware } from "./request-step.ts";
 
 export interface BearerAuthOptions {
   token: string;
@@ -24,19 +25,20 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
   return token === undefined || token === "" ? undefined : token;
 }
 
-export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
+export function bearerAuthStep(options: BearerAuthOptions): RequestStep {
   const { token, formatError, logger, clientIp } = options;
   const matches = createSecretMatcher(token);
-  return async function bearerAuth(c, next) {
-    if (token === "") {
-      await next();
-      return;
-    }
+  return function bearerAuth(c) {
+    if (token === "") return undefined;
     const candidate = bearerTokenOf(c.req.header("authorization"));
     if (candidate === undefined || !matches(candidate)) {
       logger.warn("Unauthorized request", { ip: clientIp(c), method: c.req.method, path: c.req.path });
       return formatError(c, { status: 401, reason: "Unauthorized" });
     }
-    await next();
+    return undefined;
   };
+}
+
+export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
+  return stepMiddleware(bearerAuthStep(options));
 }

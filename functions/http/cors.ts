@@ -8,6 +8,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { ErrorBodyFormatter } from "./problem.ts";
+import { type RequestStep, stepMiddleware } from "./request-step.ts";
 import { respond, setResponseHeader } from "./response-headers.ts";
 
 export interface CorsOptions {
@@ -25,19 +26,16 @@ export const DEFAULT_EXPOSE_HEADERS = [
   "X-RateLimit-Reset",
 ] as const;
 
-export function cors(options: CorsOptions): MiddlewareHandler {
+export function corsStep(options: CorsOptions): RequestStep {
   const anyOrigin = options.allowedOrigins.includes("*");
   const origins = new Set(options.allowedOrigins);
   const allowMethods = (options.allowMethods ?? ["GET", "POST", "OPTIONS"]).join(", ");
   const exposeHeaders = (options.exposeHeaders ?? DEFAULT_EXPOSE_HEADERS).join(", ");
   const maxAge = String(options.maxAgeSeconds ?? 600);
 
-  return async function cors(c, next) {
+  return function cors(c) {
     const origin = c.req.header("origin");
-    if (origin === undefined) {
-      await next();
-      return;
-    }
+    if (origin === undefined) return undefined;
     if (!anyOrigin && !origins.has(origin)) {
       return options.formatError(c, { status: 403, reason: "Origin not allowed" });
     }
@@ -55,6 +53,10 @@ export function cors(options: CorsOptions): MiddlewareHandler {
     }
     setResponseHeader(c, "Vary", "Origin");
     setResponseHeader(c, "Access-Control-Expose-Headers", exposeHeaders);
-    await next();
+    return undefined;
   };
+}
+
+export function cors(options: CorsOptions): MiddlewareHandler {
+  return stepMiddleware(corsStep(options));
 }

@@ -7,6 +7,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { ErrorBodyFormatter } from "./problem.ts";
+import { type RequestStep, stepMiddleware } from "./request-step.ts";
 
 export interface JsonBodyOptions {
   maxBytes: number;
@@ -57,11 +58,11 @@ async function readLimited(stream: ReadableStream<Uint8Array>, maxBytes: number)
 
 const decoder = new TextDecoder();
 
-export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
+export function jsonBodyStep(options: JsonBodyOptions): RequestStep {
   const { maxBytes, formatError } = options;
   const tooLarge = { status: 413, reason: "Request body too large", details: { maxBytes } } as const;
 
-  return async function jsonBody(c, next) {
+  return async function jsonBody(c) {
     if (!isJsonContentType(c.req.header("content-type"))) {
       return formatError(c, { status: 415, reason: "Unsupported content type: expected application/json" });
     }
@@ -92,6 +93,10 @@ export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEn
       return formatError(c, { status: 400, reason: "Malformed JSON body" });
     }
     c.set("jsonBody", parsed);
-    await next();
+    return undefined;
   };
+}
+
+export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
+  return stepMiddleware(jsonBodyStep(options));
 }
