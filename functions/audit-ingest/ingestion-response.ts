@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
 import type { ErrorBodyFormatter, HttpProblem } from "../http/problem.ts";
-import { respond, respondJson, setResponseHeader } from "../http/response-headers.ts";
+import { respondJson, setResponseHeader } from "../http/response-headers.ts";
 
 export interface IngestionResponseBody {
   status: "accepted" | "error";
@@ -44,12 +44,14 @@ export const formatIngestionError: ErrorBodyFormatter = (c: Context, problem: Ht
 export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
   switch (outcome.kind) {
     case "accepted":
-      // The one answer under load: written as text, the only variable part JSON-quoted.
-      return respond(
+      return respondJson(
         c,
-        `{"status":"accepted","receivedAt":${JSON.stringify(receivedAtOf(c))},"outcome":"processed"}`,
+        {
+          status: "accepted",
+          receivedAt: receivedAtOf(c),
+          outcome: "processed",
+        } satisfies IngestionResponseBody,
         202,
-        "application/json",
       );
     case "invalid-schema":
       return formatIngestionError(c, {

@@ -11,7 +11,7 @@ import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import type { FixedWindowLimiter, RateLimitDecision } from "../../core/ratelimit/fixed-window-limiter.ts";
 import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
 import { type RequestStep, stepMiddleware } from "./request-step.ts";
-import { pendingResponseHeaders, setResponseHeader } from "./response-headers.ts";
+import { setResponseHeader } from "./response-headers.ts";
 
 export interface RateLimitOptions {
   limiter: FixedWindowLimiter;
@@ -21,10 +21,9 @@ export interface RateLimitOptions {
 }
 
 function setRateLimitHeaders(c: Context, decision: RateLimitDecision): void {
-  const headers = pendingResponseHeaders(c);
-  headers["X-RateLimit-Limit"] = String(decision.limit);
-  headers["X-RateLimit-Remaining"] = String(decision.remaining);
-  headers["X-RateLimit-Reset"] = String(Math.ceil(decision.resetAtMs / 1000));
+  setResponseHeader(c, "X-RateLimit-Limit", String(decision.limit));
+  setResponseHeader(c, "X-RateLimit-Remaining", String(decision.remaining));
+  setResponseHeader(c, "X-RateLimit-Reset", String(Math.ceil(decision.resetAtMs / 1000)));
 }
 
 const KEY_MEMO_LIMIT = 1024;

@@ -15,20 +15,6 @@ const PENDING = Symbol("pendingResponseHeaders");
 
 type WithPending = Context & { [PENDING]?: Record<string, string> };
 
-/**
- * The header record of this request's response, created on first use. Callers that always set
- * the same names may assign them directly (a constant name per assignment site keeps V8's
- * property stores monomorphic).
- */
-export function pendingResponseHeaders(c: Context): Record<string, string> {
-  let headers = (c as WithPending)[PENDING];
-  if (headers === undefined) {
-    headers = {};
-    (c as WithPending)[PENDING] = headers;
-  }
-  return headers;
-}
-
 /** Sets `name` on the response this request will get (last value wins). */
 export function setResponseHeader(c: Context, name: string, value: string): void {
   const headers = (c as WithPending)[PENDING];
