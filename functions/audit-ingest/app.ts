@@ -5,7 +5,7 @@
  * body (415/413/400) → envelope schema (400) → content (422) → queue (429/503) → 202.
  */
 
-import { type Context, Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
 import { testConnection } from "../../core/audit/connection-test.ts";
 import { createIngestEvent } from "../../core/audit/ingest-event.ts";
@@ -14,15 +14,14 @@ import type { Config } from "../../core/config/pure.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
-import { bearerAuthStep } from "../http/bearer-auth.ts";
-import { corsStep } from "../http/cors.ts";
+import { bearerAuth } from "../http/bearer-auth.ts";
+import { cors } from "../http/cors.ts";
 import { errorHandler, notFoundHandler } from "../http/error-handler.ts";
-import { jsonBodyStep } from "../http/json-body.ts";
+import { jsonBody } from "../http/json-body.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
-import { rateLimitStep } from "../http/rate-limit.ts";
-import { type RequestStep, runSteps } from "../http/request-step.ts";
+import { rateLimit } from "../http/rate-limit.ts";
 import { respond, respondJson } from "../http/response-headers.ts";
-import { securityHeadersStep } from "../http/security-headers.ts";
+import { securityHeaders } from "../http/security-headers.ts";
 import {
   formatIngestionError,
   INTERNAL_ERROR_REASON,
@@ -52,26 +51,6 @@ export const AUDIT_EVENT_PATH = "/api/v1/audit-event";
 export const TEST_CONNECTION_PATH = "/api/v1/test-connection";
 export const OPENAPI_PATH = "/documentation/json";
 
-type IngestContext = Context<IngestEnv>;
-
-/**
- * Records the receive time. Under load many requests arrive in the same millisecond, so the ISO
- * text of the last millisecond is reused rather than formatted again.
- */
-function receivedAtStep(clock: Clock): RequestStep<IngestContext> {
-  let lastMs = Number.NaN;
-  let lastIso = "";
-  return function receivedAt(c) {
-    const now = clock.now();
-    if (now !== lastMs) {
-      lastMs = now;
-      lastIso = new Date(now).toISOString();
-    }
-    c.set("receivedAt", lastIso);
-    return undefined;
-  };
-}
-
 /** Both version headers; the first present one wins (the existing browser client sends the alias). */
 function clientVersionOf(header: (name: string) => string | undefined): string | undefined {
   return normaliseVersionHeader(header("x-audit-client-version") ?? header("x-audit-qs-version"));
@@ -93,72 +72,63 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
 
   const app = new Hono<IngestEnv>();
   app.onError(errorHandler({ logger, formatError, reason: INTERNAL_ERROR_REASON }));
+  app.notFound(notFoundHandler(formatError));
 
-  // Every answer, unknown routes included: receive time, security headers, CORS (which answers
-  // preflights and refuses foreign origins before anything is counted or authenticated).
-  const common: RequestStep[] = [
-    receivedAtStep(clock),
-    securityHeadersStep(),
-    corsStep({ allowedOrigins: settings.cors.allowedOrigins, formatError }),
-  ];
-  // Rate limit, then token, on both endpoints (one counter per client).
-  const guarded: RequestStep[] = [...common];
+  app.use("*", async function receivedAt(c, next) {
+    c.set("receivedAt", new Date(clock.now()).toISOString());
+    await next();
+  });
+  app.use("*", securityHeaders());
+  app.use("*", cors({ allowedOrigins: settings.cors.allowedOrigins, formatError }));
+
+  const guards: MiddlewareHandler[] = [];
   if (settings.rateLimit.enable) {
     const limiter = createFixedWindowLimiter(
       { maxPerWindow: settings.rateLimit.maxPerMinute },
       { store: deps.rateLimitStore, clock },
     );
-    guarded.push(rateLimitStep({ limiter, clientIp, clock, formatError }));
+    guards.push(rateLimit({ limiter, clientIp, clock, formatError }));
   }
   if (settings.apiToken !== "") {
-    guarded.push(bearerAuthStep({ token: settings.apiToken, formatError, logger, clientIp }));
+    guards.push(bearerAuth({ token: settings.apiToken, formatError, logger, clientIp }));
+  }
+  // Rate limit, then token, on both endpoints (one counter per client), registered per route so
+  // CORS preflights are never counted or authenticated.
+  for (const guard of guards) {
+    app.post(AUDIT_EVENT_PATH, guard);
+    app.get(TEST_CONNECTION_PATH, guard);
   }
 
-  // Each route is ONE handler running its checks as steps (see request-step.ts for why).
   app.post(
     AUDIT_EVENT_PATH,
-    runSteps(
-      [...guarded, jsonBodyStep({ maxBytes: settings.maxBodyBytes, formatError })],
-      async function postAuditEvent(c: IngestContext) {
-        const outcome = await ingestEvent({
-          body: c.get("jsonBody"),
-          clientVersion: clientVersionOf((name) => c.req.header(name)),
-          clientIp: clientIp(c),
-          receivedAt: c.get("receivedAt"),
-        });
-        return respondToOutcome(c, outcome);
-      },
-    ),
+    jsonBody({ maxBytes: settings.maxBodyBytes, formatError }),
+    async function postAuditEvent(c) {
+      const outcome = await ingestEvent({
+        body: c.get("jsonBody"),
+        clientVersion: clientVersionOf((name) => c.req.header(name)),
+        clientIp: clientIp(c),
+        receivedAt: c.get("receivedAt"),
+      });
+      return respondToOutcome(c, outcome);
+    },
   );
 
   // A plain OPTIONS (no CORS preflight headers): nothing to process, nothing to count.
-  app.options(
-    AUDIT_EVENT_PATH,
-    runSteps(common, (c) => respond(c, null, 204)),
-  );
+  app.options(AUDIT_EVENT_PATH, (c) => respond(c, null, 204));
 
-  app.get(
-    TEST_CONNECTION_PATH,
-    runSteps(guarded, function getTestConnection(c: IngestContext) {
-      const clientVersion = clientVersionOf((name) => c.req.header(name));
-      const now = new Date(clock.now()).toISOString();
-      const result = testConnection(
-        clientVersion,
-        now,
-        { serverVersion, compatibility: settings.compatibility },
-        logger,
-      );
-      return respondJson(c, result, 200);
-    }),
-  );
+  app.get(TEST_CONNECTION_PATH, function getTestConnection(c) {
+    const clientVersion = clientVersionOf((name) => c.req.header(name));
+    const now = new Date(clock.now()).toISOString();
+    const result = testConnection(
+      clientVersion,
+      now,
+      { serverVersion, compatibility: settings.compatibility },
+      logger,
+    );
+    return respondJson(c, result, 200);
+  });
 
-  app.get(
-    OPENAPI_PATH,
-    runSteps(common, (c) => respond(c, openApiDocument, 200, "application/json")),
-  );
-
-  const notFound = notFoundHandler(formatError);
-  app.notFound(runSteps(common, (c) => notFound(c)));
+  app.get(OPENAPI_PATH, (c) => respond(c, openApiDocument, 200, "application/json"));
 
   return app;
 }

@@ -8,7 +8,6 @@ import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../../core/ports.ts";
 import { createSecretMatcher } from "./constant-time.ts";
 import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
-import { type RequestStep, stepMiddleware } from "./request-step.ts";
 
 export interface BearerAuthOptions {
   token: string;
@@ -25,20 +24,19 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
   return token === undefined || token === "" ? undefined : token;
 }
 
-export function bearerAuthStep(options: BearerAuthOptions): RequestStep {
+export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
   const { token, formatError, logger, clientIp } = options;
   const matches = createSecretMatcher(token);
-  return function bearerAuth(c) {
-    if (token === "") return undefined;
+  return async function bearerAuth(c, next) {
+    if (token === "") {
+      await next();
+      return;
+    }
     const candidate = bearerTokenOf(c.req.header("authorization"));
     if (candidate === undefined || !matches(candidate)) {
       logger.warn("Unauthorized request", { ip: clientIp(c), method: c.req.method, path: c.req.path });
       return formatError(c, { status: 401, reason: "Unauthorized" });
     }
-    return undefined;
+    await next();
   };
-}
-
-export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
-  return stepMiddleware(bearerAuthStep(options));
 }

@@ -8,7 +8,6 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { ErrorBodyFormatter } from "./problem.ts";
-import { type RequestStep, stepMiddleware } from "./request-step.ts";
 import { respond, setResponseHeader } from "./response-headers.ts";
 
 export interface CorsOptions {
@@ -26,16 +25,19 @@ export const DEFAULT_EXPOSE_HEADERS = [
   "X-RateLimit-Reset",
 ] as const;
 
-export function corsStep(options: CorsOptions): RequestStep {
+export function cors(options: CorsOptions): MiddlewareHandler {
   const anyOrigin = options.allowedOrigins.includes("*");
   const origins = new Set(options.allowedOrigins);
   const allowMethods = (options.allowMethods ?? ["GET", "POST", "OPTIONS"]).join(", ");
   const exposeHeaders = (options.exposeHeaders ?? DEFAULT_EXPOSE_HEADERS).join(", ");
   const maxAge = String(options.maxAgeSeconds ?? 600);
 
-  return function cors(c) {
+  return async function cors(c, next) {
     const origin = c.req.header("origin");
-    if (origin === undefined) return undefined;
+    if (origin === undefined) {
+      await next();
+      return;
+    }
     if (!anyOrigin && !origins.has(origin)) {
       return options.formatError(c, { status: 403, reason: "Origin not allowed" });
     }
@@ -53,10 +55,6 @@ export function corsStep(options: CorsOptions): RequestStep {
     }
     setResponseHeader(c, "Vary", "Origin");
     setResponseHeader(c, "Access-Control-Expose-Headers", exposeHeaders);
-    return undefined;
+    await next();
   };
-}
-
-export function cors(options: CorsOptions): MiddlewareHandler {
-  return stepMiddleware(corsStep(options));
 }

@@ -7,7 +7,6 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { ErrorBodyFormatter } from "./problem.ts";
-import { type RequestStep, stepMiddleware } from "./request-step.ts";
 
 export interface JsonBodyOptions {
   maxBytes: number;
@@ -58,11 +57,11 @@ async function readLimited(stream: ReadableStream<Uint8Array>, maxBytes: number)
 
 const decoder = new TextDecoder();
 
-export function jsonBodyStep(options: JsonBodyOptions): RequestStep {
+export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
   const { maxBytes, formatError } = options;
   const tooLarge = { status: 413, reason: "Request body too large", details: { maxBytes } } as const;
 
-  return async function jsonBody(c) {
+  return async function jsonBody(c, next) {
     if (!isJsonContentType(c.req.header("content-type"))) {
       return formatError(c, { status: 415, reason: "Unsupported content type: expected application/json" });
     }
@@ -93,10 +92,6 @@ export function jsonBodyStep(options: JsonBodyOptions): RequestStep {
       return formatError(c, { status: 400, reason: "Malformed JSON body" });
     }
     c.set("jsonBody", parsed);
-    return undefined;
+    await next();
   };
-}
-
-export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
-  return stepMiddleware(jsonBodyStep(options));
 }

@@ -10,7 +10,6 @@ import type { Clock } from "../../core/ports.ts";
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import type { FixedWindowLimiter, RateLimitDecision } from "../../core/ratelimit/fixed-window-limiter.ts";
 import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
-import { type RequestStep, stepMiddleware } from "./request-step.ts";
 import { setResponseHeader } from "./response-headers.ts";
 
 export interface RateLimitOptions {
@@ -26,30 +25,10 @@ function setRateLimitHeaders(c: Context, decision: RateLimitDecision): void {
   setResponseHeader(c, "X-RateLimit-Reset", String(Math.ceil(decision.resetAtMs / 1000)));
 }
 
-const KEY_MEMO_LIMIT = 1024;
-
-/**
- * `clientKeyOf` remembering recent answers: the same few clients send most requests, and the key
- * (IPv6 /64 grouping, IPv4-mapped unwrapping) is otherwise parsed again on every one. Bounded
- * (cleared when full) so a flood of distinct addresses cannot grow it.
- */
-export function createClientKeyMemo(): (ip: string) => string {
-  const memo = new Map<string, string>();
-  return function clientKey(ip) {
-    const known = memo.get(ip);
-    if (known !== undefined) return known;
-    const key = clientKeyOf(ip);
-    if (memo.size >= KEY_MEMO_LIMIT) memo.clear();
-    memo.set(ip, key);
-    return key;
-  };
-}
-
-export function rateLimitStep(options: RateLimitOptions): RequestStep {
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const { limiter, clientIp, clock, formatError } = options;
-  const clientKey = createClientKeyMemo();
-  return async function rateLimit(c) {
-    const decision = await limiter.hit(clientKey(clientIp(c)));
+  return async function rateLimit(c, next) {
+    const decision = await limiter.hit(clientKeyOf(clientIp(c)));
     // Set before the response exists, so whatever answers (even an error) carries them.
     setRateLimitHeaders(c, decision);
     if (!decision.allowed) {
@@ -57,10 +36,6 @@ export function rateLimitStep(options: RateLimitOptions): RequestStep {
       setResponseHeader(c, "Retry-After", String(seconds));
       return formatError(c, { status: 429, reason: "Rate limit exceeded" });
     }
-    return undefined;
+    await next();
   };
-}
-
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
-  return stepMiddleware(rateLimitStep(options));
 }

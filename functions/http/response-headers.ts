@@ -1,37 +1,26 @@
 /**
- * Response headers collected while a request passes the checks, applied by `respond()` when the
- * response is built. Checks record their headers here instead of `c.header()`, and every
- * response of an app using these checks is built with `respond()`: a plain header record lets
+ * Response headers collected while a request passes the middleware, applied by `respond()` when
+ * the response is built. Middleware records its headers here instead of `c.header()`, and every
+ * response of an app using these middleware is built with `respond()`: a plain header record lets
  * @hono/node-server write the response on its fast path (a `Headers` object costs a conversion
  * per response), and one place applies the security, CORS and rate-limit headers to every answer.
- * The record hangs off the request's Context under a private symbol (a WeakMap entry per
- * request costs the garbage collector more).
  */
 
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 
-const PENDING = Symbol("pendingResponseHeaders");
-
-type WithPending = Context & { [PENDING]?: Record<string, string> };
+const pending = new WeakMap<Context, Record<string, string>>();
 
 /** Sets `name` on the response this request will get (last value wins). */
 export function setResponseHeader(c: Context, name: string, value: string): void {
-  const headers = (c as WithPending)[PENDING];
-  if (headers === undefined) (c as WithPending)[PENDING] = { [name]: value };
+  const headers = pending.get(c);
+  if (headers === undefined) pending.set(c, { [name]: value });
   else headers[name] = value;
-}
-
-/** Sets every header of `record` at once (a copy: the record itself is never changed). */
-export function setResponseHeaders(c: Context, record: Readonly<Record<string, string>>): void {
-  const headers = (c as WithPending)[PENDING];
-  if (headers === undefined) (c as WithPending)[PENDING] = { ...record };
-  else Object.assign(headers, record);
 }
 
 /** The response, carrying every header recorded for this request. */
 export function respond(c: Context, body: string | null, status: StatusCode, contentType?: string): Response {
-  const headers = (c as WithPending)[PENDING] ?? {};
+  const headers = pending.get(c) ?? {};
   if (contentType !== undefined) headers["content-type"] = contentType;
   return new Response(body, { status, headers });
 }

@@ -4,8 +4,7 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import { type RequestStep, stepMiddleware } from "./request-step.ts";
-import { setResponseHeaders } from "./response-headers.ts";
+import { setResponseHeader } from "./response-headers.ts";
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
@@ -15,14 +14,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "no-referrer",
 };
 
-export function securityHeadersStep(extra: Readonly<Record<string, string>> = {}): RequestStep {
-  const headers = { ...SECURITY_HEADERS, ...extra };
-  return function securityHeaders(c) {
-    setResponseHeaders(c, headers);
-    return undefined;
-  };
-}
-
 export function securityHeaders(extra: Readonly<Record<string, string>> = {}): MiddlewareHandler {
-  return stepMiddleware(securityHeadersStep(extra));
+  const headers = Object.entries({ ...SECURITY_HEADERS, ...extra });
+  return async function securityHeaders(c, next) {
+    for (const [name, value] of headers) setResponseHeader(c, name, value);
+    await next();
+  };
 }

@@ -5,7 +5,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { createMemoryRateLimitStore } from "../../../../core/adapters/local/memory-rate-limit-store.ts";
-import { clientKeyOf } from "../../../../core/ratelimit/client-key.ts";
 import { createFixedWindowLimiter } from "../../../../core/ratelimit/fixed-window-limiter.ts";
 import { bearerAuth, bearerTokenOf } from "../../../../functions/http/bearer-auth.ts";
 import { createSecretMatcher } from "../../../../functions/http/constant-time.ts";
@@ -13,7 +12,7 @@ import { cors } from "../../../../functions/http/cors.ts";
 import { errorHandler } from "../../../../functions/http/error-handler.ts";
 import { jsonBody } from "../../../../functions/http/json-body.ts";
 import type { ErrorBodyFormatter } from "../../../../functions/http/problem.ts";
-import { createClientKeyMemo, rateLimit } from "../../../../functions/http/rate-limit.ts";
+import { rateLimit } from "../../../../functions/http/rate-limit.ts";
 import { respondJson } from "../../../../functions/http/response-headers.ts";
 import { securityHeaders } from "../../../../functions/http/security-headers.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
@@ -102,27 +101,5 @@ describe("token helpers", () => {
     expect([matches("s3cret"), matches("s3cre"), matches("s3cret!"), matches("S3cret"), matches("")]).toEqual(
       [true, false, false, false, false],
     );
-  });
-});
-
-describe("client key memo", () => {
-  it("keys like clientKeyOf, IPv6 by /64, for repeated and new addresses", () => {
-    const clientKey = createClientKeyMemo();
-
-    const first = clientKey("2001:db8:1:2:aaaa::1");
-    const again = clientKey("2001:db8:1:2:aaaa::1");
-    const sameNet = clientKey("2001:DB8:1:2:bbbb::9");
-
-    expect([first, again, sameNet]).toEqual(["2001:db8:1:2::/64", "2001:db8:1:2::/64", "2001:db8:1:2::/64"]);
-    expect(clientKey("::ffff:192.0.2.7")).toBe(clientKeyOf("::ffff:192.0.2.7"));
-  });
-
-  it("stays correct past its size bound", () => {
-    const clientKey = createClientKeyMemo();
-
-    for (let i = 0; i < 3000; i++) clientKey(`10.0.${i >> 8}.${i & 0xff}`);
-
-    expect(clientKey("10.0.0.1")).toBe("10.0.0.1");
-    expect(clientKey("10.0.11.183")).toBe("10.0.11.183");
   });
 });
