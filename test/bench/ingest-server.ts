@@ -2,7 +2,9 @@
  * Child process for the ingest benchmark: `ingest` serves the real ingest app on
  * @hono/node-server (in-process queue, in-memory rate limiter, token on, info-level console
  * logging), `trivial` a bare node:http server answering 202, `hono` a bare Hono app parsing the
- * body and answering 202 (the framework's own cost). Prints `READY <port>` when listening.
+ * body and answering 202 (the framework's own cost), `hono-headers` the same answering with the
+ * headers CONTRACT §3 puts on every counted response (security and rate-limit headers), the
+ * floor for the ingest app. Prints `READY <port>` when listening.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +17,7 @@ import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { createApp } from "../../functions/audit-ingest/app.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
+import { SECURITY_HEADERS } from "../../functions/http/security-headers.ts";
 
 export const BENCH_TOKEN = "bench-token-0123456789";
 
@@ -82,12 +85,24 @@ function startTrivial(): void {
   });
 }
 
-/** The framework floor: Hono on @hono/node-server parsing the JSON body and answering 202. */
-function startBareHono(): void {
+/**
+ * The framework floor: Hono on @hono/node-server parsing the JSON body and answering 202; with
+ * `contractHeaders`, also sending the security and rate-limit headers every ingest answer carries.
+ */
+function startBareHono(contractHeaders: boolean): void {
   const app = new Hono();
   app.post("/", async (c) => {
     JSON.parse(await c.req.text());
-    return c.json({ status: "accepted", receivedAt: new Date().toISOString(), outcome: "processed" }, 202);
+    const body = { status: "accepted", receivedAt: new Date().toISOString(), outcome: "processed" };
+    if (!contractHeaders) return c.json(body, 202);
+    const headers: Record<string, string> = {
+      ...SECURITY_HEADERS,
+      "X-RateLimit-Limit": "100000000",
+      "X-RateLimit-Remaining": "99999999",
+      "X-RateLimit-Reset": String(Math.ceil(Date.now() / 60_000) * 60),
+      "content-type": "application/json",
+    };
+    return new Response(JSON.stringify(body), { status: 202, headers });
   });
   serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
     process.stdout.write(`READY ${info.port}\n`);
@@ -97,5 +112,6 @@ function startBareHono(): void {
 
 const kind = process.argv[2];
 if (kind === "trivial") startTrivial();
-else if (kind === "hono") startBareHono();
+else if (kind === "hono") startBareHono(false);
+else if (kind === "hono-headers") startBareHono(true);
 else startIngest();

@@ -25,6 +25,8 @@ export interface IngestBenchFigures {
   ratioMax: number;
   /** A bare Hono app's ratio to the trivial server: the framework's floor for `ratio`. */
   bareHonoRatio: number;
+  /** The same bare app also sending the contract's security and rate-limit headers. */
+  bareHonoHeadersRatio: number;
   ingestP50Ms: number;
   ingestP99Ms: number;
   trivialP99Ms: number;
@@ -66,7 +68,7 @@ interface Child {
   output: string[];
 }
 
-async function startChild(kind: "ingest" | "trivial" | "hono"): Promise<Child> {
+async function startChild(kind: "ingest" | "trivial" | "hono" | "hono-headers"): Promise<Child> {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", join(import.meta.dirname, "ingest-server.ts"), kind],
@@ -138,8 +140,10 @@ export async function run(): Promise<IngestBenchFigures> {
   const trivial = await startChild("trivial");
   const ingest = await startChild("ingest");
   const hono = await startChild("hono");
+  const honoHeaders = await startChild("hono-headers");
   await load(trivial.port, "/", WARMUP_S);
   await load(hono.port, "/", WARMUP_S);
+  await load(honoHeaders.port, "/", WARMUP_S);
   await load(ingest.port, "/api/v1/audit-event", WARMUP_S);
   const linesBefore = ingest.output
     .join("")
@@ -148,20 +152,23 @@ export async function run(): Promise<IngestBenchFigures> {
 
   const roundSeconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
   type Result = Awaited<ReturnType<typeof load>>;
-  const rounds: Array<{ trivial: Result; ingest: Result; hono: Result }> = [];
+  const rounds: Array<{ trivial: Result; ingest: Result; hono: Result; honoHeaders: Result }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const loadTrivial = () => load(trivial.port, "/", roundSeconds);
     const loadIngest = () => load(ingest.port, "/api/v1/audit-event", roundSeconds);
     const loadHono = () => load(hono.port, "/", roundSeconds);
+    const loadHonoHeaders = () => load(honoHeaders.port, "/", roundSeconds);
     // Alternate the order so no server always runs first (or last) in a round.
     if (round % 2 === 0) {
       const t = await loadTrivial();
       const i = await loadIngest();
-      rounds.push({ trivial: t, ingest: i, hono: await loadHono() });
+      const h = await loadHono();
+      rounds.push({ trivial: t, ingest: i, hono: h, honoHeaders: await loadHonoHeaders() });
     } else {
+      const hh = await loadHonoHeaders();
       const h = await loadHono();
       const i = await loadIngest();
-      rounds.push({ trivial: await loadTrivial(), ingest: i, hono: h });
+      rounds.push({ trivial: await loadTrivial(), ingest: i, hono: h, honoHeaders: hh });
     }
   }
 
@@ -175,6 +182,7 @@ export async function run(): Promise<IngestBenchFigures> {
   await stopChild(trivial);
   await stopChild(ingest);
   await stopChild(hono);
+  await stopChild(honoHeaders);
 
   const ratios = rounds.map((r) => r.ingest.requests.average / r.trivial.requests.average);
   const figures: IngestBenchFigures = {
@@ -185,6 +193,9 @@ export async function run(): Promise<IngestBenchFigures> {
     ratioMax: Number(Math.max(...ratios).toFixed(3)),
     bareHonoRatio: Number(
       median(rounds.map((r) => r.hono.requests.average / r.trivial.requests.average)).toFixed(3),
+    ),
+    bareHonoHeadersRatio: Number(
+      median(rounds.map((r) => r.honoHeaders.requests.average / r.trivial.requests.average)).toFixed(3),
     ),
     ingestP50Ms: median(rounds.map((r) => r.ingest.latency.p50)),
     ingestP99Ms: median(rounds.map((r) => r.ingest.latency.p99)),
@@ -207,7 +218,7 @@ export async function run(): Promise<IngestBenchFigures> {
     `  ratio ${figures.ratio}x (rounds ${figures.ratioMin}-${figures.ratioMax}; target >= 0.5), peak RSS ${figures.ingestPeakRssMb} MB (target <= 120)`,
   );
   console.log(
-    `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server`,
+    `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server, ${figures.bareHonoHeadersRatio}x with the contract's security and rate-limit headers`,
   );
   console.log(
     `  non-2xx/errors ${figures.ingestNon2xx}, log lines during load ${figures.ingestLogLines} (target 0)`,

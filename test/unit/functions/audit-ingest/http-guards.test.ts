@@ -74,6 +74,19 @@ describe("HTTP rate limit", () => {
     expect(otherIp.status).toBe(202);
   });
 
+  it("keeps each request's response headers to itself (a 429's retry-after never reaches the next answer)", async () => {
+    const t = limited();
+    for (let i = 0; i < 2; i++) await t.post(validEnvelope(), V);
+
+    const refused = await t.post(validEnvelope(), V);
+    const next = await t.post(validEnvelope(), V, "198.51.100.1");
+
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    expect(next.status).toBe(202);
+    expect(next.headers.get("retry-after")).toBeNull();
+    expect(next.headers.get("x-ratelimit-remaining")).toBe("1");
+  });
+
   it("allows again once the window has passed", async () => {
     const t = limited();
     for (let i = 0; i < 3; i++) await t.post(validEnvelope(), V);
