@@ -10,14 +10,8 @@ import { ScheduleNotFoundError } from "./errors.ts";
 import type { ScheduleRunner } from "./scheduler.ts";
 import { formatStatusText, type JobStatus } from "./status.ts";
 
-export interface NewSchedule {
-  name: string;
-  cronSchedule: string;
-  timezone: string;
-  platformTaskId: string;
-  startupState: ScheduleState;
-  tags: string[];
-}
+/** What a client supplies; the store adds id, created and lastKnownState. */
+export type NewSchedule = Omit<Schedule, "id" | "created" | "lastKnownState">;
 
 export interface ScheduleManagerDeps {
   store: ScheduleStore;

@@ -11,7 +11,12 @@
 import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { ChatPoster } from "../../core/chat/chat.ts";
-import { ENDPOINT_KEYS, type EndpointKey, type RestServerConfig } from "../../core/config/index.ts";
+import {
+  ENDPOINT_KEYS,
+  type EndpointKey,
+  PLATFORM_ENDPOINT_KEYS,
+  type RestServerConfig,
+} from "../../core/config/index.ts";
 import type { FileOperations } from "../../core/files/file-operations.ts";
 import type { ObservabilityPoster } from "../../core/observability/observability.ts";
 import type { Clock, KeyValueStore, Logger, MessagePublisher, RateLimitStore } from "../../core/ports.ts";
@@ -87,7 +92,7 @@ const SCHEDULE_KEYS = new Set<EndpointKey>([
   "scheduleStop",
   "scheduleStatus",
 ]);
-const PLATFORM_KEYS = new Set<EndpointKey>(["appReload", "appDump", "appList", "reloadTaskStart"]);
+const PLATFORM_KEYS = new Set<EndpointKey>(PLATFORM_ENDPOINT_KEYS);
 
 /** Whether the service an endpoint key needs is wired. */
 function isAvailable(key: EndpointKey, services: RestServices): boolean {
