@@ -4,7 +4,7 @@
  * adapter per port, once. Each port has one contract test suite under test/contracts/.
  */
 
-/** Log levels of spec document 3, in decreasing detail order reversed: error is the least verbose. */
+/** Log levels of spec document 3, from least to most verbose. */
 export const LOG_LEVELS = ["error", "warn", "info", "verbose", "debug", "silly"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -42,7 +42,7 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-// ---- audit ingest ports (ingest engineer) ----
+// ---- audit ingest ports ----
 
 import type { AcceptedEvent } from "./audit/accepted-event.ts";
 
