@@ -64,9 +64,7 @@ export function describeIssues(where: string, issues: readonly v.BaseIssue<unkno
     .join("; ");
 }
 
-function validate(schema: AnySchema | undefined, read: () => unknown, where: string): unknown {
-  if (schema === undefined) return undefined;
-  const input = read();
+function validate(schema: AnySchema, input: unknown, where: string): unknown {
   // valibot's object() accepts arrays (typeof "object"); a JSON array is never an object body.
   if (Array.isArray(input) && schema.type === "object") {
     throw new RequestValidationError(`${where}: Invalid type: Expected Object but received Array`);
@@ -74,6 +72,25 @@ function validate(schema: AnySchema | undefined, read: () => unknown, where: str
   const result = v.safeParse(schema, input);
   if (!result.success) throw new RequestValidationError(describeIssues(where, result.issues));
   return result.output;
+}
+
+/**
+ * How a route reads its query: a plain `v.object` drops every key it does not declare, so only
+ * the declared keys are read (each with Hono's single-key scan, first value as `query()` gives)
+ * instead of parsing the whole query string into a record per request. Other schemas (loose,
+ * strict, record) see every parameter.
+ */
+export function queryReader(schema: AnySchema): (c: Context) => Record<string, string> {
+  if (schema.type !== "object" || !("entries" in schema)) return (c) => c.req.query();
+  const keys = Object.keys(schema.entries as Record<string, unknown>);
+  return (c) => {
+    const query: Record<string, string> = {};
+    for (const key of keys) {
+      const value = c.req.query(key);
+      if (value !== undefined) query[key] = value;
+    }
+    return query;
+  };
 }
 
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -95,12 +112,15 @@ export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOpti
       ) as MiddlewareHandler,
     );
   }
+  // Chosen once here, so a request pays only for the members its route declares.
+  const { params, query, body } = route;
+  const readQuery = query === undefined ? undefined : queryReader(query);
   handlers.push(async function handleRoute(c: Context) {
     try {
       const input = {
-        params: validate(route.params, () => c.req.param(), "params"),
-        query: validate(route.query, () => c.req.query(), "querystring"),
-        body: validate(route.body, () => c.get("jsonBody" as never), "body"),
+        params: params === undefined ? undefined : validate(params, c.req.param(), "params"),
+        query: readQuery === undefined ? undefined : validate(query!, readQuery(c), "querystring"),
+        body: body === undefined ? undefined : validate(body, c.get("jsonBody" as never), "body"),
       };
       return await route.handler(input as RouteInput<AnySchema, AnySchema, AnySchema>, c);
     } catch (error) {
