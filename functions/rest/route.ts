@@ -74,24 +74,41 @@ function validate(schema: AnySchema, input: unknown, where: string): unknown {
   return result.output;
 }
 
+type ReadOne = (c: Context, key: string) => string | undefined;
+type ReadAll = (c: Context) => Record<string, string>;
+
 /**
- * How a route reads its query: a plain `v.object` drops every key it does not declare, so only
- * the declared keys are read (each with Hono's single-key scan, first value as `query()` gives)
- * instead of parsing the whole query string into a record per request. Other schemas (loose,
- * strict, record) see every parameter.
+ * How a route reads its params or query: a plain `v.object` drops every key it does not
+ * declare, so only the declared keys are read (each with Hono's single-key lookup, decoded and
+ * first value as the whole-record read gives) instead of building a record of everything per
+ * request. Other schemas (loose, strict, record) see every member.
  */
-export function queryReader(schema: AnySchema): (c: Context) => Record<string, string> {
-  if (schema.type !== "object" || !("entries" in schema)) return (c) => c.req.query();
+function memberReader(schema: AnySchema, readOne: ReadOne, readAll: ReadAll): ReadAll {
+  if (schema.type !== "object" || !("entries" in schema)) return readAll;
   const keys = Object.keys(schema.entries as Record<string, unknown>);
   return (c) => {
-    const query: Record<string, string> = {};
+    const members: Record<string, string> = {};
     for (const key of keys) {
-      const value = c.req.query(key);
-      if (value !== undefined) query[key] = value;
+      const value = readOne(c, key);
+      if (value !== undefined) members[key] = value;
     }
-    return query;
+    return members;
   };
 }
+
+export const queryReader = (schema: AnySchema): ReadAll =>
+  memberReader(
+    schema,
+    (c, key) => c.req.query(key),
+    (c) => c.req.query(),
+  );
+
+export const paramReader = (schema: AnySchema): ReadAll =>
+  memberReader(
+    schema,
+    (c, key) => c.req.param(key),
+    (c) => c.req.param(),
+  );
 
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -114,11 +131,12 @@ export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOpti
   }
   // Chosen once here, so a request pays only for the members its route declares.
   const { params, query, body } = route;
+  const readParams = params === undefined ? undefined : paramReader(params);
   const readQuery = query === undefined ? undefined : queryReader(query);
   handlers.push(async function handleRoute(c: Context) {
     try {
       const input = {
-        params: params === undefined ? undefined : validate(params, c.req.param(), "params"),
+        params: readParams === undefined ? undefined : validate(params!, readParams(c), "params"),
         query: readQuery === undefined ? undefined : validate(query!, readQuery(c), "querystring"),
         body: body === undefined ? undefined : validate(body, c.get("jsonBody" as never), "body"),
       };

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryReader } from "../../../../functions/rest/route.ts";
+import { paramReader, queryReader } from "../../../../functions/rest/route.ts";
 import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
 
 /** A one-route app answering what `queryReader(schema)` read from the request. */
@@ -36,6 +36,26 @@ describe("queryReader", () => {
   it("hands a loose object schema every parameter", async () => {
     const loose = echoQuery(v.looseObject({ key: v.string() }));
     expect(await readQuery(loose, "?key=a&extra=x")).toEqual({ key: "a", extra: "x" });
+  });
+});
+
+/** A one-route app answering what `paramReader(schema)` read from the path. */
+function echoParams(schema: v.GenericSchema): Hono {
+  const read = paramReader(schema);
+  const app = new Hono();
+  app.get("/p/:first/:second", (c) => c.json(read(c)));
+  return app;
+}
+
+describe("paramReader", () => {
+  it("reads only the declared params of a plain object schema, decoded", async () => {
+    const app = echoParams(v.object({ first: v.string() }));
+    expect(await (await app.request("/p/a%20b/c")).json()).toEqual({ first: "a b" });
+  });
+
+  it("hands a loose object schema every param", async () => {
+    const app = echoParams(v.looseObject({ first: v.string() }));
+    expect(await (await app.request("/p/a/c")).json()).toEqual({ first: "a", second: "c" });
   });
 });
 
