@@ -9,6 +9,9 @@
  * by GET /v4/configfile/endpointsenabled.
  */
 import { Hono } from "hono";
+import { PatternRouter } from "hono/router/pattern-router";
+import { RegExpRouter } from "hono/router/reg-exp-router";
+import { SmartRouter } from "hono/router/smart-router";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { ChatPoster } from "../../core/chat/chat.ts";
 import {
@@ -150,7 +153,11 @@ export function createApp(deps: RestAppDeps): Hono {
     logger.warn("No client IP resolver wired: all REST clients share one rate-limit counter");
   }
 
-  const app = new Hono();
+  // Hono's default falls back to TrieRouter when RegExpRouter refuses the route set, which it
+  // does for the schedule paths (`/v4/schedules/startall` beside `/v4/schedules/{id}/start`);
+  // TrieRouter took ~2 µs per match of a route with a parameter against PatternRouter's ~0.6 µs.
+  // All three answer every matching route in registration order, so behaviour is the same.
+  const app = new Hono({ router: new SmartRouter({ routers: [new RegExpRouter(), new PatternRouter()] }) });
   app.onError(errorHandler({ logger, formatError: formatRestError, reason: "Internal error" }));
   app.notFound((c) =>
     formatRestError(c, { status: 404, reason: `Route ${c.req.method}:${c.req.path} not found` }),

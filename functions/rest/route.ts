@@ -64,9 +64,7 @@ export function describeIssues(where: string, issues: readonly v.BaseIssue<unkno
     .join("; ");
 }
 
-function validate(schema: AnySchema | undefined, read: () => unknown, where: string): unknown {
-  if (schema === undefined) return undefined;
-  const input = read();
+function validate(schema: AnySchema, input: unknown, where: string): unknown {
   // valibot's object() accepts arrays (typeof "object"); a JSON array is never an object body.
   if (Array.isArray(input) && schema.type === "object") {
     throw new RequestValidationError(`${where}: Invalid type: Expected Object but received Array`);
@@ -75,6 +73,42 @@ function validate(schema: AnySchema | undefined, read: () => unknown, where: str
   if (!result.success) throw new RequestValidationError(describeIssues(where, result.issues));
   return result.output;
 }
+
+type ReadOne = (c: Context, key: string) => string | undefined;
+type ReadAll = (c: Context) => Record<string, string>;
+
+/**
+ * How a route reads its params or query: a plain `v.object` drops every key it does not
+ * declare, so only the declared keys are read (each with Hono's single-key lookup, decoded and
+ * first value as the whole-record read gives) instead of building a record of everything per
+ * request. Other schemas (loose, strict, record) see every member.
+ */
+function memberReader(schema: AnySchema, readOne: ReadOne, readAll: ReadAll): ReadAll {
+  if (schema.type !== "object" || !("entries" in schema)) return readAll;
+  const keys = Object.keys(schema.entries as Record<string, unknown>);
+  return (c) => {
+    const members: Record<string, string> = {};
+    for (const key of keys) {
+      const value = readOne(c, key);
+      if (value !== undefined) members[key] = value;
+    }
+    return members;
+  };
+}
+
+export const queryReader = (schema: AnySchema): ReadAll =>
+  memberReader(
+    schema,
+    (c, key) => c.req.query(key),
+    (c) => c.req.query(),
+  );
+
+export const paramReader = (schema: AnySchema): ReadAll =>
+  memberReader(
+    schema,
+    (c, key) => c.req.param(key),
+    (c) => c.req.param(),
+  );
 
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -95,12 +129,16 @@ export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOpti
       ) as MiddlewareHandler,
     );
   }
+  // Chosen once here, so a request pays only for the members its route declares.
+  const { params, query, body } = route;
+  const readParams = params === undefined ? undefined : paramReader(params);
+  const readQuery = query === undefined ? undefined : queryReader(query);
   handlers.push(async function handleRoute(c: Context) {
     try {
       const input = {
-        params: validate(route.params, () => c.req.param(), "params"),
-        query: validate(route.query, () => c.req.query(), "querystring"),
-        body: validate(route.body, () => c.get("jsonBody" as never), "body"),
+        params: readParams === undefined ? undefined : validate(params!, readParams(c), "params"),
+        query: readQuery === undefined ? undefined : validate(query!, readQuery(c), "querystring"),
+        body: body === undefined ? undefined : validate(body, c.get("jsonBody" as never), "body"),
       };
       return await route.handler(input as RouteInput<AnySchema, AnySchema, AnySchema>, c);
     } catch (error) {
