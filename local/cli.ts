@@ -19,6 +19,7 @@ import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../core
 import { LOG_LEVELS, type Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../core/version.ts";
+import { enabledFeaturesNotRun } from "./features-not-run.ts";
 import { startLocal } from "./wiring.ts";
 
 export interface CliIo {
@@ -117,6 +118,12 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     node: process.versions.node,
     pid: process.pid,
   });
+  const notRun = enabledFeaturesNotRun(config);
+  if (notRun.length > 0) {
+    logger.warn("these enabled settings have no effect: this version does not run their features yet", {
+      settings: notRun.join(","),
+    });
+  }
   try {
     const service = await startLocal(config, logger, { clock: systemClock, cwd: io.cwd });
     logger.info(`${SERVICE_NAME} ready`);

@@ -136,6 +136,30 @@ describe("steward CLI", () => {
     expect(proc.output()).toMatch(/received SIGTERM, stopping/);
   });
 
+  it("warns at start about enabled settings of features this version does not run", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const yaml = `${pingConfig(port)}  heartbeat:\n    enable: true\n    remoteURL: http://127.0.0.1:9/alive\n`;
+    const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", yaml)], dir);
+    await proc.waitFor(/steward ready/);
+    proc.child.kill("SIGTERM");
+    expect((await proc.exited()).code).toBe(0);
+    expect(proc.output()).toMatch(
+      / warn: these enabled settings have no effect: .* settings=Service\.heartbeat\.enable\n/,
+    );
+  });
+
+  it("honours a SIGTERM that arrives during start-up: stops gracefully and exits 0", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", pingConfig(port))], dir);
+    await proc.waitFor(/steward 15\.0\.0 starting/);
+    proc.child.kill("SIGTERM");
+    const { code, signal } = await proc.exited();
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(proc.output()).toMatch(/received SIGTERM, stopping/);
+  });
+
   it("--log-level overrides logLevel", async () => {
     const dir = freshDir();
     const port = await freePort();

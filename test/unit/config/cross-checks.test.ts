@@ -77,7 +77,10 @@ describe("cross-field rules", () => {
             source: { proxy: { enable: true } },
             sendToObsPlatform: { enable: true, destinationAccount: ["X"] },
           },
-          uptimeMonitor: { storeObsPlatform: { enable: true, destinationAccount: ["Main", "Y"] } },
+          uptimeMonitor: {
+            enable: true,
+            storeObsPlatform: { enable: true, destinationAccount: ["Main", "Y"] },
+          },
           obsPlatform: { enable: true, metric: { destinationAccount: ["Z"] } },
         }),
       ).toEqual([

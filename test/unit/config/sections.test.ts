@@ -63,6 +63,7 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     placeholder: ["port"],
   },
   uptimeMonitor: {
+    active: { enable: true },
     disabled: { enable: false },
     typo: ["storeInTimeseriesdb", "instanceTag"],
     wrong: ["storeInTimeseriesdb", "serviceMemoryUsage"],
@@ -138,6 +139,7 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     placeholder: ["host"],
   },
   errorTracking: {
+    active: { enable: true },
     disabled: { enable: false },
     typo: ["logSummary"],
     wrong: ["timeseriesdb", "measurementName"],
