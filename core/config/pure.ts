@@ -23,6 +23,12 @@ export type * from "./schema/config.ts";
 export { serviceSchema } from "./schema/config.ts";
 export { LOG_EVENT_LEVELS } from "./schema/log-events.ts";
 export type { NameValue } from "./schema/primitives.ts";
-export { ENDPOINT_KEYS, type EndpointKey, PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
+export {
+  ENDPOINT_KEYS,
+  type EndpointKey,
+  FILE_ENDPOINT_KEYS,
+  PLATFORM_ENDPOINT_KEYS,
+  SCHEDULE_ENDPOINT_KEYS,
+} from "./schema/rest-server.ts";
 export { TIMESERIESDB_VERSIONS, type TimeseriesdbVersion } from "./schema/timeseriesdb.ts";
 export { documentationOf, renderTemplate } from "./template.ts";

@@ -17,8 +17,10 @@ import type { ChatPoster } from "../../core/chat/chat.ts";
 import {
   ENDPOINT_KEYS,
   type EndpointKey,
+  FILE_ENDPOINT_KEYS,
   PLATFORM_ENDPOINT_KEYS,
   type RestServerConfig,
+  SCHEDULE_ENDPOINT_KEYS,
 } from "../../core/config/index.ts";
 import type { FileOperations } from "../../core/files/file-operations.ts";
 import type { ObservabilityPoster } from "../../core/observability/observability.ts";
@@ -80,21 +82,8 @@ export interface RestAppDeps {
 export const REST_OPENAPI_PATH = "/documentation/json";
 export const REST_DOCUMENTATION_PATH = "/documentation";
 
-const FILE_KEYS = new Set<EndpointKey>([
-  "fileCopy",
-  "fileMove",
-  "fileDelete",
-  "createDirTableData",
-  "createDir",
-]);
-const SCHEDULE_KEYS = new Set<EndpointKey>([
-  "scheduleCreate",
-  "scheduleGet",
-  "scheduleDelete",
-  "scheduleStart",
-  "scheduleStop",
-  "scheduleStatus",
-]);
+const FILE_KEYS = new Set<EndpointKey>(FILE_ENDPOINT_KEYS);
+const SCHEDULE_KEYS = new Set<EndpointKey>(SCHEDULE_ENDPOINT_KEYS);
 const PLATFORM_KEYS = new Set<EndpointKey>(PLATFORM_ENDPOINT_KEYS);
 
 /** Whether the service an endpoint key needs is wired. */

@@ -33,6 +33,25 @@ export const ENDPOINT_KEYS = [
 
 export type EndpointKey = (typeof ENDPOINT_KEYS)[number];
 
+/** The schedule endpoints (served with the schedule store). */
+export const SCHEDULE_ENDPOINT_KEYS = [
+  "scheduleCreate",
+  "scheduleGet",
+  "scheduleDelete",
+  "scheduleStart",
+  "scheduleStop",
+  "scheduleStatus",
+] as const satisfies readonly EndpointKey[];
+
+/** The file endpoints (local runtime only: they work on the on-prem servers' disks). */
+export const FILE_ENDPOINT_KEYS = [
+  "fileCopy",
+  "fileMove",
+  "fileDelete",
+  "createDirTableData",
+  "createDir",
+] as const satisfies readonly EndpointKey[];
+
 /** Endpoints that need no other server are on by default; the rest are off. */
 const ENABLED_BY_DEFAULT: ReadonlySet<EndpointKey> = new Set<EndpointKey>([
   "apiListEnabledEndpoints",
@@ -40,12 +59,7 @@ const ENABLED_BY_DEFAULT: ReadonlySet<EndpointKey> = new Set<EndpointKey>([
   "base62ToBase16",
   "base16ToBase62",
   "keyValueStore",
-  "scheduleCreate",
-  "scheduleGet",
-  "scheduleDelete",
-  "scheduleStart",
-  "scheduleStop",
-  "scheduleStatus",
+  ...SCHEDULE_ENDPOINT_KEYS,
 ]);
 
 /** Endpoints that call the platform (repository/engine APIs) and so need platform.host and cert.*. */
