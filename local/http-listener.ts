@@ -1,13 +1,15 @@
 /**
  * Serves a Hono app on host:port with @hono/node-server: `startHttpListener(...) → Service`.
- * Listen failures (port in use, bad address) reject the start; stop() stops accepting, lets
- * in-flight requests finish and closes idle keep-alive sockets so shutdown is prompt.
+ * Answers are written in batches, one per event-loop turn (batched-responses.ts). Listen
+ * failures (port in use, bad address) reject the start; stop() stops accepting, lets in-flight
+ * requests finish and closes idle keep-alive sockets so shutdown is prompt.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger, Service } from "../core/ports.ts";
+import { batchResponses } from "./batched-responses.ts";
 
 export interface HttpListenerOptions {
   name: string;
@@ -32,7 +34,7 @@ export class ListenError extends Error {
 }
 
 export async function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
-  const server = createAdaptorServer({ fetch: options.app.fetch }) as Server;
+  const server = createAdaptorServer({ fetch: batchResponses(options.app.fetch) }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       reject(

@@ -11,6 +11,7 @@ import { testConnection } from "../../core/audit/connection-test.ts";
 import { createIngestEvent } from "../../core/audit/ingest-event.ts";
 import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
 import type { Config } from "../../core/config/pure.ts";
+import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
@@ -69,13 +70,14 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
     { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
   );
   const openApiDocument = JSON.stringify(buildIngestOpenApi(serverVersion));
+  const isoNow = createIsoTimestamps(clock);
 
   const app = new Hono<IngestEnv>();
   app.onError(errorHandler({ logger, formatError, reason: INTERNAL_ERROR_REASON }));
   app.notFound(notFoundHandler(formatError));
 
   app.use("*", async function receivedAt(c, next) {
-    c.set("receivedAt", new Date(clock.now()).toISOString());
+    c.set("receivedAt", isoNow());
     await next();
   });
   app.use("*", securityHeaders());
@@ -118,7 +120,7 @@ export function createApp(deps: AuditIngestAppDeps): Hono<IngestEnv> {
 
   app.get(TEST_CONNECTION_PATH, function getTestConnection(c) {
     const clientVersion = clientVersionOf((name) => c.req.header(name));
-    const now = new Date(clock.now()).toISOString();
+    const now = isoNow();
     const result = testConnection(
       clientVersion,
       now,

@@ -102,4 +102,15 @@ describe("token helpers", () => {
       [true, false, false, false, false],
     );
   });
+
+  it("compares non-ASCII secrets exactly", () => {
+    const matches = createSecretMatcher("pässwörd-🔑");
+
+    expect([
+      matches("pässwörd-🔑"),
+      matches("passwörd-🔑"),
+      matches("pässwörd-🔒"),
+      matches("pässwörd-"),
+    ]).toEqual([true, false, false, false]);
+  });
 });
