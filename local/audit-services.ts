@@ -18,7 +18,7 @@ import {
 } from "../core/destinations/start-audit-destinations.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { createLocalIngest, type LocalIngest } from "../functions/audit-ingest/local-app.ts";
-import { startHttpListener } from "./http-listener.ts";
+import { startIngestListener } from "./ingest-listener.ts";
 import type { NamedService } from "./services.ts";
 
 export function auditServices(config: Config, logger: Logger, clock: Clock, cwd: string): NamedService[] {
@@ -82,9 +82,9 @@ export function auditServices(config: Config, logger: Logger, clock: Clock, cwd:
   services.push({
     name: "audit-ingest-api",
     start: () =>
-      startHttpListener({
+      startIngestListener({
         name: "Audit ingest API",
-        app: started(ingest, "audit-queue").app,
+        handler: started(ingest, "audit-queue").handler,
         host: audit.host,
         port: audit.port,
         logger,

@@ -1,8 +1,9 @@
 /**
  * Serves a Hono app on host:port with @hono/node-server: `startHttpListener(...) → Service`.
- * Answers are written in batches, one per event-loop turn (batched-responses.ts). Listen
- * failures (port in use, bad address) reject the start; stop() stops accepting, lets in-flight
- * requests finish and closes idle keep-alive sockets so shutdown is prompt.
+ * Answers are written in batches, one per event-loop turn (batched-responses.ts).
+ * `listenOn` is the part every local listener shares: listen failures (port in use, bad address)
+ * reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
+ * keep-alive sockets so shutdown is prompt.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,13 +12,16 @@ import type { Hono } from "hono";
 import type { Logger, Service } from "../core/ports.ts";
 import { batchResponses } from "./batched-responses.ts";
 
-export interface HttpListenerOptions {
+export interface ListenOptions {
   name: string;
-  // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and schema types
-  app: Hono<any, any, any>;
   host: string;
   port: number;
   logger: Logger;
+}
+
+export interface HttpListenerOptions extends ListenOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and schema types
+  app: Hono<any, any, any>;
 }
 
 export interface HttpListener extends Service {
@@ -33,17 +37,15 @@ export class ListenError extends Error {
   }
 }
 
-export async function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
-  const server = createAdaptorServer({ fetch: batchResponses(options.app.fetch) }) as Server;
+/** Starts `server` listening on host:port; the listener stops it gracefully. */
+export async function listenOn(server: Server, options: ListenOptions): Promise<HttpListener> {
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
+      const reason = error.code ?? error.message;
       reject(
-        new ListenError(
-          `${options.name}: cannot listen on ${options.host}:${options.port} (${error.code ?? error.message})`,
-          {
-            cause: error,
-          },
-        ),
+        new ListenError(`${options.name}: cannot listen on ${options.host}:${options.port} (${reason})`, {
+          cause: error,
+        }),
       );
     };
     server.once("error", onError);
@@ -68,4 +70,8 @@ export async function startHttpListener(options: HttpListenerOptions): Promise<H
       return stopping;
     },
   };
+}
+
+export function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
+  return listenOn(createAdaptorServer({ fetch: batchResponses(options.app.fetch) }) as Server, options);
 }

@@ -4,10 +4,19 @@
  */
 
 import { Hono } from "hono";
-import { formatIngestionError, type IngestEnv } from "./ingestion-response.ts";
+import { toWebResponse } from "./app.ts";
+import { answerHeaders, errorAnswer } from "./ingestion-response.ts";
 
-export function createDisabledApp(): Hono<IngestEnv> {
-  const app = new Hono<IngestEnv>();
-  app.all("*", (c) => formatIngestionError(c, { status: 404, reason: "Audit event API is disabled" }));
+export function createDisabledApp(): Hono {
+  const app = new Hono();
+  app.all("*", (c) =>
+    toWebResponse(
+      errorAnswer(answerHeaders(), new Date().toISOString(), {
+        status: 404,
+        reason: "Audit event API is disabled",
+      }),
+      c.req.method,
+    ),
+  );
   return app;
 }

@@ -1,13 +1,13 @@
 /**
  * The ingestion response shape `{status, receivedAt, outcome, reason?, details?}` (spec 1,
  * CONTRACT §3), used for every answer of the ingest API, and the mapping from the ingest use
- * case's outcome to a response.
+ * case's outcome to an answer. Answers are runtime-neutral records (`IngestAnswer`); each front
+ * door writes them its own way (ingest-front-doors.ts).
  */
 
-import type { Context } from "hono";
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
-import type { ErrorBodyFormatter, HttpProblem } from "../http/problem.ts";
-import { respondJson, setResponseHeader } from "../http/response-headers.ts";
+import type { HttpProblem } from "../http/problem.ts";
+import { SECURITY_HEADERS } from "../http/security-headers.ts";
 
 export interface IngestionResponseBody {
   status: "accepted" | "error";
@@ -17,56 +17,73 @@ export interface IngestionResponseBody {
   details?: Record<string, unknown>;
 }
 
-export interface IngestEnv {
-  Variables: { receivedAt: string; jsonBody: unknown };
+/** An answer of the ingest API, before any runtime writes it. */
+export interface IngestAnswer {
+  status: number;
+  /** Every header but Content-Length; the security headers come first. */
+  headers: Record<string, string>;
+  body: string | null;
 }
 
 export const INTERNAL_ERROR_REASON = "Internal error while processing event";
 
-function receivedAtOf(c: Context): string {
-  const value: unknown = c.get("receivedAt");
-  return typeof value === "string" ? value : new Date().toISOString();
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+
+/** The headers every answer starts with. Assigned one by one: node:http writes such a record fastest. */
+export function answerHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of SECURITY_ENTRIES) headers[name] = value;
+  return headers;
 }
 
-/** Formats a refusal: outcome "error" for 5xx other than 503, "dropped" otherwise. */
-export const formatIngestionError: ErrorBodyFormatter = (c: Context, problem: HttpProblem) => {
+export function jsonAnswer(headers: Record<string, string>, status: number, value: unknown): IngestAnswer {
+  headers["content-type"] = "application/json";
+  return { status, headers, body: JSON.stringify(value) };
+}
+
+/** A refusal: outcome "error" for 5xx other than 503, "dropped" otherwise. */
+export function errorAnswer(
+  headers: Record<string, string>,
+  receivedAt: string,
+  problem: HttpProblem,
+): IngestAnswer {
   const body: IngestionResponseBody = {
     status: "error",
-    receivedAt: receivedAtOf(c),
+    receivedAt,
     outcome: problem.status >= 500 && problem.status !== 503 ? "error" : "dropped",
     reason: problem.reason,
   };
   if (problem.details !== undefined) body.details = problem.details;
-  return respondJson(c, body, problem.status);
-};
+  return jsonAnswer(headers, problem.status, body);
+}
 
-/** The HTTP answer to an ingest outcome. */
-export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
+/** The answer to an ingest outcome. */
+export function outcomeAnswer(
+  headers: Record<string, string>,
+  receivedAt: string,
+  outcome: IngestOutcome,
+): IngestAnswer {
   switch (outcome.kind) {
     case "accepted":
-      return respondJson(
-        c,
-        {
-          status: "accepted",
-          receivedAt: receivedAtOf(c),
-          outcome: "processed",
-        } satisfies IngestionResponseBody,
-        202,
-      );
+      return jsonAnswer(headers, 202, {
+        status: "accepted",
+        receivedAt,
+        outcome: "processed",
+      } satisfies IngestionResponseBody);
     case "invalid-schema":
-      return formatIngestionError(c, {
+      return errorAnswer(headers, receivedAt, {
         status: 400,
         reason: "Schema validation failed",
         details: { errors: outcome.violations },
       });
     case "constraint-violation":
-      return formatIngestionError(c, {
+      return errorAnswer(headers, receivedAt, {
         status: 422,
         reason: "One or more constraint violations",
         details: { errors: outcome.violations },
       });
     case "incompatible-version":
-      return formatIngestionError(c, {
+      return errorAnswer(headers, receivedAt, {
         status: 422,
         reason: "Incompatible audit client version",
         details: {
@@ -76,8 +93,8 @@ export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
         },
       });
     case "queue-rate-limited":
-      setResponseHeader(c, "Retry-After", "60");
-      return formatIngestionError(c, {
+      headers["Retry-After"] = "60";
+      return errorAnswer(headers, receivedAt, {
         status: 429,
         reason: "Rate limit exceeded",
         details: { retryAfter: 60 },
@@ -86,10 +103,10 @@ export function respondToOutcome(c: Context, outcome: IngestOutcome): Response {
     case "queue-unavailable": {
       const reason =
         outcome.kind === "queue-full" ? "Event queue is full" : "Event queue temporarily unavailable";
-      setResponseHeader(c, "Retry-After", "30");
-      return formatIngestionError(c, { status: 503, reason });
+      headers["Retry-After"] = "30";
+      return errorAnswer(headers, receivedAt, { status: 503, reason });
     }
     case "enqueue-failed":
-      return formatIngestionError(c, { status: 500, reason: INTERNAL_ERROR_REASON });
+      return errorAnswer(headers, receivedAt, { status: 500, reason: INTERNAL_ERROR_REASON });
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The ingest app as the local runtime runs it: accepted events go to the bounded in-process queue,
- * whose handler (the destinations fan-out) is injected; rate-limit counters live in memory; the
- * client IP is the socket peer. Start-up warnings (no token, inconsistent limiters) are logged
- * here. The queue is a Service: stop it after the HTTP listener so that
+ * The ingest API as the local runtime runs it (served by local/ingest-listener.ts): accepted
+ * events go to the bounded in-process queue, whose handler (the destinations fan-out) is
+ * injected; rate-limit counters live in memory. Start-up warnings (no token, inconsistent
+ * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
  * every event that got a 202 is handled before the process exits.
  */
 
@@ -14,8 +14,7 @@ import {
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
 import type { AcceptedEventHandler, Clock, Logger } from "../../core/ports.ts";
-import { nodeClientIp } from "../http/node-client-ip.ts";
-import { type AuditIngestSettings, createApp } from "./app.ts";
+import { type AuditIngestSettings, createIngestHandler, type IngestHandler } from "./ingest-handler.ts";
 
 export interface LocalIngestOptions {
   /** `config.auditEvents`. */
@@ -27,7 +26,7 @@ export interface LocalIngestOptions {
 }
 
 export interface LocalIngest {
-  app: ReturnType<typeof createApp>;
+  handler: IngestHandler;
   queue: InProcessEventQueue;
 }
 
@@ -46,13 +45,12 @@ export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
     logger: logger.child("audit-queue"),
     clock,
   });
-  const app = createApp({
+  const handler = createIngestHandler({
     settings,
     queue,
     rateLimitStore: createMemoryRateLimitStore(),
-    clientIp: nodeClientIp,
     logger,
     clock,
   });
-  return { app, queue };
+  return { handler, queue };
 }

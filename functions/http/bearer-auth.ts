@@ -7,7 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../../core/ports.ts";
 import { createSecretMatcher } from "./constant-time.ts";
-import type { ClientIpResolver, ErrorBodyFormatter } from "./problem.ts";
+import type { ClientIpResolver, ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 
 export interface BearerAuthOptions {
   token: string;
@@ -24,18 +24,28 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
   return token === undefined || token === "" ? undefined : token;
 }
 
-export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
-  const { token, formatError, logger, clientIp } = options;
+/**
+ * Whether an `Authorization` header carries the configured token (constant-time); always true
+ * when no token is configured.
+ */
+export function createBearerCheck(token: string): (authorization: string | undefined) => boolean {
+  if (token === "") return () => true;
   const matches = createSecretMatcher(token);
+  return function isAuthorized(authorization) {
+    const candidate = bearerTokenOf(authorization);
+    return candidate !== undefined && matches(candidate);
+  };
+}
+
+export const UNAUTHORIZED: HttpProblem = { status: 401, reason: "Unauthorized" };
+
+export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
+  const { formatError, logger, clientIp } = options;
+  const isAuthorized = createBearerCheck(options.token);
   return async function bearerAuth(c, next) {
-    if (token === "") {
-      await next();
-      return;
-    }
-    const candidate = bearerTokenOf(c.req.header("authorization"));
-    if (candidate === undefined || !matches(candidate)) {
+    if (!isAuthorized(c.req.header("authorization"))) {
       logger.warn("Unauthorized request", { ip: clientIp(c), method: c.req.method, path: c.req.path });
-      return formatError(c, { status: 401, reason: "Unauthorized" });
+      return formatError(c, UNAUTHORIZED);
     }
     await next();
   };

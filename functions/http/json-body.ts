@@ -1,22 +1,33 @@
 /**
  * JSON request bodies: the content type must be JSON (415), the body at most `maxBytes` (413 —
  * refused from Content-Length up front, and counted while streaming when the length is not
- * declared, so an oversized body is never buffered whole), and it must parse (400). The parsed
- * value is in `c.var.jsonBody`.
+ * declared, so an oversized body is never buffered whole), and it must parse (400).
+ *
+ * `readJsonBody` reads any runtime's request through the small `RequestBody` interface; the
+ * `jsonBody` middleware applies it to a Hono request and puts the value in `c.var.jsonBody`.
  */
 
-import type { MiddlewareHandler } from "hono";
-import type { ErrorBodyFormatter } from "./problem.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
+
+/** A request body as `readJsonBody` reads it. */
+export interface RequestBody {
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  /** The body as UTF-8 text, or undefined as soon as it exceeds `maxBytes`. */
+  readText(maxBytes: number): Promise<string | undefined>;
+}
 
 export interface JsonBodyOptions {
   maxBytes: number;
-  formatError: ErrorBodyFormatter;
   /**
    * Makes the body optional: an empty (or whitespace-only) body, whatever its content type, is
    * read as this value. A non-empty body must still be JSON (415) and parse (400).
    */
   whenEmpty?: unknown;
 }
+
+export type JsonBodyResult = { ok: true; value: unknown } | { ok: false; problem: HttpProblem };
 
 export interface JsonBodyEnv {
   Variables: { jsonBody: unknown };
@@ -32,12 +43,41 @@ export function isJsonContentType(header: string | undefined): boolean {
   );
 }
 
-class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
+const UNSUPPORTED: JsonBodyResult = {
+  ok: false,
+  problem: { status: 415, reason: "Unsupported content type: expected application/json" },
+};
+const MALFORMED: JsonBodyResult = { ok: false, problem: { status: 400, reason: "Malformed JSON body" } };
+
+function tooLarge(maxBytes: number): JsonBodyResult {
+  return { ok: false, problem: { status: 413, reason: "Request body too large", details: { maxBytes } } };
 }
 
-/** Reads a stream of unknown length, giving up as soon as it exceeds `maxBytes`. */
-async function readLimited(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+export async function readJsonBody(body: RequestBody, options: JsonBodyOptions): Promise<JsonBodyResult> {
+  const { maxBytes } = options;
+  const optional = "whenEmpty" in options;
+  // An optional body is read first: only a non-empty one needs the JSON content type.
+  const isJson = isJsonContentType(body.contentType);
+  if (!isJson && !optional) return UNSUPPORTED;
+  const declared = body.contentLength?.trim();
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes)
+    return tooLarge(maxBytes);
+  const text = await body.readText(maxBytes);
+  if (text === undefined) return tooLarge(maxBytes);
+  if (optional && text.trim() === "") return { ok: true, value: options.whenEmpty };
+  if (!isJson) return UNSUPPORTED;
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return MALFORMED;
+  }
+}
+
+/** Reads a stream of unknown length, giving up (undefined) as soon as it exceeds `maxBytes`. */
+async function readLimited(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -47,7 +87,7 @@ async function readLimited(stream: ReadableStream<Uint8Array>, maxBytes: number)
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel();
-      throw new BodyTooLargeError(`body exceeds ${maxBytes} bytes`);
+      return undefined;
     }
     chunks.push(value);
   }
@@ -62,49 +102,33 @@ async function readLimited(stream: ReadableStream<Uint8Array>, maxBytes: number)
 
 const decoder = new TextDecoder();
 
-export function jsonBody(options: JsonBodyOptions): MiddlewareHandler<JsonBodyEnv> {
-  const { maxBytes, formatError } = options;
-  const optional = "whenEmpty" in options;
-  const tooLarge = { status: 413, reason: "Request body too large", details: { maxBytes } } as const;
-  const unsupported = { status: 415, reason: "Unsupported content type: expected application/json" } as const;
-
-  return async function jsonBody(c, next) {
-    // An optional body is read first: only a non-empty one needs the JSON content type.
-    const isJson = isJsonContentType(c.req.header("content-type"));
-    if (!isJson && !optional) return formatError(c, unsupported);
-    const declared = c.req.header("content-length");
-    let text: string;
-    if (declared !== undefined && /^\d+$/.test(declared.trim())) {
-      // HTTP framing stops the body at the declared length, so buffering is bounded by it.
-      if (Number(declared) > maxBytes) return formatError(c, tooLarge);
-      text = await c.req.text();
-      if (text.length > maxBytes) return formatError(c, tooLarge);
-    } else {
-      const stream = c.req.raw.body;
-      if (stream === null) {
-        text = "";
-      } else {
-        try {
-          text = decoder.decode(await readLimited(stream, maxBytes));
-        } catch (error) {
-          if (error instanceof BodyTooLargeError) return formatError(c, tooLarge);
-          throw error;
-        }
+/** A Hono request's body: with a declared length, HTTP framing bounds the buffering by it. */
+export function honoRequestBody(c: Context): RequestBody {
+  const contentLength = c.req.header("content-length");
+  return {
+    contentType: c.req.header("content-type"),
+    contentLength,
+    async readText(maxBytes) {
+      if (contentLength !== undefined && /^\d+$/.test(contentLength.trim())) {
+        const text = await c.req.text();
+        return text.length > maxBytes ? undefined : text;
       }
-    }
-    if (optional && text.trim() === "") {
-      c.set("jsonBody", options.whenEmpty);
-      await next();
-      return;
-    }
-    if (!isJson) return formatError(c, unsupported);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return formatError(c, { status: 400, reason: "Malformed JSON body" });
-    }
-    c.set("jsonBody", parsed);
+      const stream = c.req.raw.body;
+      if (stream === null) return "";
+      const bytes = await readLimited(stream, maxBytes);
+      return bytes === undefined ? undefined : decoder.decode(bytes);
+    },
+  };
+}
+
+export function jsonBody(
+  options: JsonBodyOptions & { formatError: ErrorBodyFormatter },
+): MiddlewareHandler<JsonBodyEnv> {
+  const { formatError } = options;
+  return async function jsonBody(c, next) {
+    const result = await readJsonBody(honoRequestBody(c), options);
+    if (!result.ok) return formatError(c, result.problem);
+    c.set("jsonBody", result.value);
     await next();
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Child process for the ingest benchmark. `ingest` serves the ingest app as the local runtime
- * does (createLocalIngest on startHttpListener: in-process queue, in-memory rate limiter, token
+ * does (createLocalIngest on startIngestListener: in-process queue, in-memory rate limiter, token
  * on, info-level console logging); `trivial` a bare node:http server answering 202; `hono` a bare
  * Hono app parsing the body and answering 202 (the framework's own cost); `hono-headers` the same
  * answering with the headers CONTRACT §3 puts on every counted response (security and rate-limit
@@ -17,7 +17,7 @@ import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { createLocalIngest } from "../../functions/audit-ingest/local-app.ts";
 import { SECURITY_HEADERS } from "../../functions/http/security-headers.ts";
-import { startHttpListener } from "../../local/http-listener.ts";
+import { startIngestListener } from "../../local/ingest-listener.ts";
 
 export const BENCH_TOKEN = "bench-token-0123456789";
 
@@ -47,9 +47,9 @@ async function startIngest(): Promise<void> {
     logger,
     clock: systemClock,
   });
-  const listener = await startHttpListener({
+  const listener = await startIngestListener({
     name: "Audit ingest API",
-    app: ingest.app,
+    handler: ingest.handler,
     host: "127.0.0.1",
     port: 0,
     logger: createLogger({ level: "info", sinks: [] }),

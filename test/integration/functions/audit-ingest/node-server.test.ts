@@ -1,15 +1,15 @@
 import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { parseConfig } from "../../../../core/config/pure.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { createLocalIngest } from "../../../../functions/audit-ingest/local-app.ts";
+import type { HttpListener } from "../../../../local/http-listener.ts";
+import { startIngestListener } from "../../../../local/ingest-listener.ts";
 import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-let server: ServerType;
+let listener: HttpListener;
 
 function parseConfigOrThrow(raw: unknown) {
   const result = parseConfig(raw, {});
@@ -26,7 +26,7 @@ function rawRequest(options: {
   path: string;
   headers: Array<[string, string]>;
   chunks?: string[];
-}): Promise<{ status: number; body: string }> {
+}): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: "127.0.0.1", port, method: options.method, path: options.path },
@@ -36,7 +36,7 @@ function rawRequest(options: {
         res.on("data", (chunk: string) => {
           body += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       },
     );
     req.on("error", reject);
@@ -52,21 +52,26 @@ beforeAll(async () => {
       auditEvents: { enable: true, apiToken: "tok", maxBodyBytes: 2048, rateLimit: { maxPerMinute: 1000 } },
     },
   });
-  const { app } = createLocalIngest({
+  const logger = recordingLogger();
+  const { handler } = createLocalIngest({
     settings: config.auditEvents,
     handler: async (event) => void handled.push(event),
-    logger: recordingLogger(),
+    logger,
     clock: systemClock,
   });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve());
+  listener = await startIngestListener({
+    name: "Audit ingest API",
+    handler,
+    host: "127.0.0.1",
+    port: 0,
+    logger,
   });
-  port = (server.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}`;
+  port = listener.port;
+  base = listener.url;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listener.stop();
 });
 
 const headers = {
@@ -75,7 +80,7 @@ const headers = {
   "x-audit-client-version": "0.3.0",
 };
 
-describe("ingest API on @hono/node-server", () => {
+describe("ingest API on the local node:http listener", () => {
   it("accepts a valid event with 202 and records the socket peer as client IP", async () => {
     const response = await fetch(`${base}/api/v1/audit-event`, {
       method: "POST",
@@ -127,6 +132,74 @@ describe("ingest API on @hono/node-server", () => {
 
     expect(response.status).toBe(422);
     expect(JSON.parse(response.body).details.auditClientVersion).toBe("0.2.0");
+  });
+
+  it("refuses a declared length over maxBodyBytes with 413 before reading it, and closes the connection", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/api/v1/audit-event",
+      headers: [...Object.entries(headers), ["content-length", "1000000"]],
+      chunks: ["{"],
+    });
+
+    expect(response.status).toBe(413);
+    expect(response.headers.connection).toBe("close");
+    expect(JSON.parse(response.body)).toMatchObject({ status: "error", reason: "Request body too large" });
+  });
+
+  it("keeps the connection open after an answer to a fully read request", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/api/v1/audit-event",
+      headers: Object.entries(headers),
+      chunks: ["{oops"],
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.connection).toBe("keep-alive");
+  });
+
+  it("routes on the path without its query, in origin and absolute form", async () => {
+    const withQuery = await rawRequest({
+      method: "GET",
+      path: "/api/v1/test-connection?x=1",
+      headers: [["authorization", "Bearer tok"]],
+    });
+    const absolute = await rawRequest({
+      method: "GET",
+      path: `http://127.0.0.1:${port}/api/v1/test-connection`,
+      headers: [["authorization", "Bearer tok"]],
+    });
+
+    expect([withQuery.status, absolute.status]).toEqual([200, 200]);
+  });
+
+  it("answers HEAD like GET, without a body", async () => {
+    const response = await rawRequest({
+      method: "HEAD",
+      path: "/api/v1/test-connection",
+      headers: [["authorization", "Bearer tok"]],
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toBe("");
+    expect(Number(response.headers["content-length"])).toBeGreaterThan(0);
+  });
+
+  it("joins repeated Authorization lines as Fetch does, so a doubled token is refused", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/api/v1/audit-event",
+      headers: [
+        ["content-type", "application/json"],
+        ["authorization", "Bearer tok"],
+        ["authorization", "Bearer tok"],
+        ["x-audit-client-version", "0.3.0"],
+      ],
+      chunks: [JSON.stringify(validEnvelope())],
+    });
+
+    expect(response.status).toBe(401);
   });
 
   it("answers test-connection with 200", async () => {

@@ -105,7 +105,7 @@ describe("ingest fuzzing", () => {
     const failures: string[] = [];
 
     for (const { label, body } of bodiesToTry()) {
-      const response = await t.app.request("/api/v1/audit-event", {
+      const response = await t.request("/api/v1/audit-event", {
         method: "POST",
         body,
         headers: { "content-type": "application/json", ...V },
@@ -137,7 +137,7 @@ describe("ingest fuzzing", () => {
     const send = (entries: Array<[string, string]>) => {
       const headers = new Headers();
       for (const [name, value] of entries) headers.append(name, value);
-      return t.app.request("/api/v1/audit-event", {
+      return t.request("/api/v1/audit-event", {
         method: "POST",
         body: JSON.stringify(validEnvelope()),
         headers,

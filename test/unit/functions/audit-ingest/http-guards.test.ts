@@ -139,7 +139,7 @@ describe("request body", () => {
     const t = createTestIngestApp();
 
     const plain = await t.post(validEnvelope(), { ...V, "content-type": "text/plain" });
-    const none = await t.app.request("/api/v1/audit-event", { method: "POST", body: "{}" });
+    const none = await t.request("/api/v1/audit-event", { method: "POST", body: "{}" });
 
     expect(plain.status).toBe(415);
     expect(none.status).toBe(415);
@@ -177,16 +177,15 @@ describe("request body", () => {
   it("answers 413 for an undeclared-length stream as soon as it passes maxBodyBytes", async () => {
     const t = createTestIngestApp({ settings: { maxBodyBytes: 1000 } });
     let pulled = 0;
+    // Endless: only a server that stops reading can answer.
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled += 1;
-        // Bounded: an endless body would be refused after 3 chunks; stop at 1000 anyway.
-        if (pulled > 1000) controller.close();
-        else controller.enqueue(new Uint8Array(400).fill(32));
+        controller.enqueue(new Uint8Array(400).fill(32));
       },
     });
 
-    const response = await t.app.request("/api/v1/audit-event", {
+    const response = await t.request("/api/v1/audit-event", {
       method: "POST",
       body: stream,
       headers: { "content-type": "application/json" },
@@ -194,7 +193,8 @@ describe("request body", () => {
     } as RequestInit);
 
     expect(response.status).toBe(413);
-    expect(pulled).toBeLessThan(10);
+    // In process the app itself pulls the stream (over HTTP the client's buffers decide).
+    if (t.frontDoor === "hono") expect(pulled).toBeLessThan(10);
   });
 });
 
@@ -210,7 +210,7 @@ describe("CORS", () => {
   it("answers an allowed preflight 204 with the exact headers, uncounted and unauthenticated", async () => {
     const t = createTestIngestApp({ settings: { apiToken: "s3cret", cors: { allowedOrigins: [ORIGIN] } } });
 
-    const response = await t.app.request("/api/v1/audit-event", { method: "OPTIONS", headers: preflight });
+    const response = await t.request("/api/v1/audit-event", { method: "OPTIONS", headers: preflight });
 
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe(ORIGIN);
@@ -225,7 +225,7 @@ describe("CORS", () => {
   });
 
   it("refuses a preflight from a disallowed origin with 403 and no Access-Control-Allow-* header", async () => {
-    const response = await withOrigins(["https://other.example"]).app.request("/api/v1/audit-event", {
+    const response = await withOrigins(["https://other.example"]).request("/api/v1/audit-event", {
       method: "OPTIONS",
       headers: preflight,
     });
@@ -269,6 +269,9 @@ describe("CORS", () => {
   });
 });
 
+/** Headers the HTTP server adds to every answer, not the API. */
+const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "content-length"]);
+
 describe("security headers and unknown routes", () => {
   it.each([
     ["a 202", (t: ReturnType<typeof createTestIngestApp>) => t.post(validEnvelope(), V)],
@@ -279,7 +282,10 @@ describe("security headers and unknown routes", () => {
 
     expect(
       Object.fromEntries(
-        [...response.headers].filter(([name]) => !name.startsWith("x-ratelimit") && name !== "content-type"),
+        [...response.headers].filter(
+          ([name]) =>
+            !name.startsWith("x-ratelimit") && name !== "content-type" && !TRANSPORT_HEADERS.has(name),
+        ),
       ),
     ).toEqual({
       "x-content-type-options": "nosniff",

@@ -1,0 +1,183 @@
+/**
+ * The ingest API (spec 1, CONTRACT §3) as one runtime-neutral function: a request described by
+ * `IngestRequest` in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the
+ * Lambda and in-process tests) and the local node:http listener (local/ingest-listener.ts),
+ * which skips the framework on the hot path (README, ingest benchmark). Checks run in the
+ * contract's order: CORS (preflights answered, foreign origins 403) → route (404) → rate limit
+ * → token → body (415/413/400) → envelope schema (400) → content (422) → queue (429/503) → 202.
+ * The function never throws: an unexpected error is logged and answered 500 in the ingestion
+ * shape, without internals.
+ */
+
+import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
+import { testConnection } from "../../core/audit/connection-test.ts";
+import { createIngestEvent } from "../../core/audit/ingest-event.ts";
+import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
+import type { Config } from "../../core/config/pure.ts";
+import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
+import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
+import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
+import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
+import { SERVICE_VERSION } from "../../core/version.ts";
+import { createBearerCheck, UNAUTHORIZED } from "../http/bearer-auth.ts";
+import { createCorsPolicy } from "../http/cors.ts";
+import { type RequestBody, readJsonBody } from "../http/json-body.ts";
+import { RATE_LIMITED, rateLimitHeaders } from "../http/rate-limit.ts";
+import {
+  answerHeaders,
+  errorAnswer,
+  INTERNAL_ERROR_REASON,
+  type IngestAnswer,
+  jsonAnswer,
+  outcomeAnswer,
+} from "./ingestion-response.ts";
+import { buildIngestOpenApi } from "./openapi.ts";
+
+/** The slice of `config.auditEvents` the API reads. */
+export type AuditIngestSettings = Pick<
+  Config["auditEvents"],
+  "apiToken" | "maxBodyBytes" | "correlationIdMaxLength" | "compatibility" | "cors" | "rateLimit"
+>;
+
+export interface IngestHandlerDeps {
+  settings: AuditIngestSettings;
+  queue: EventQueue;
+  rateLimitStore: RateLimitStore;
+  logger: Logger;
+  clock: Clock;
+  /** Defaults to package.json's version (CONTRACT §0); tests may pin another. */
+  serverVersion?: string;
+}
+
+/** A request as the ingest API reads it; each front door builds one from its runtime's request. */
+export interface IngestRequest extends RequestBody {
+  method: string;
+  /** The path, without the query string. */
+  path: string;
+  /** A header by its lower-case name; repeated lines joined by ", " (as Fetch does). */
+  header(name: string): string | undefined;
+  clientIp: string;
+}
+
+export type IngestHandler = (request: IngestRequest) => Promise<IngestAnswer>;
+
+export const AUDIT_EVENT_PATH = "/api/v1/audit-event";
+export const TEST_CONNECTION_PATH = "/api/v1/test-connection";
+export const OPENAPI_PATH = "/documentation/json";
+
+type Route = "post-event" | "options-event" | "test-connection" | "openapi";
+
+/** HEAD is answered as GET (the front doors drop the body). */
+function routeOf(method: string, path: string): Route | undefined {
+  if (path === AUDIT_EVENT_PATH) {
+    if (method === "POST") return "post-event";
+    return method === "OPTIONS" ? "options-event" : undefined;
+  }
+  if (method !== "GET" && method !== "HEAD") return undefined;
+  if (path === TEST_CONNECTION_PATH) return "test-connection";
+  return path === OPENAPI_PATH ? "openapi" : undefined;
+}
+
+/** Both version headers; the first present one wins (the existing browser client sends the alias). */
+function clientVersionOf(request: IngestRequest): string | undefined {
+  return normaliseVersionHeader(
+    request.header("x-audit-client-version") ?? request.header("x-audit-qs-version"),
+  );
+}
+
+export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
+  const { settings, logger, clock } = deps;
+  const serverVersion = deps.serverVersion ?? SERVICE_VERSION;
+  const ingestEvent = createIngestEvent(
+    {
+      correlationIdMaxLength: settings.correlationIdMaxLength,
+      compatibility: settings.compatibility,
+      serverVersion,
+    },
+    { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
+  );
+  const openApiDocument = JSON.stringify(buildIngestOpenApi(serverVersion));
+  const isoNow = createIsoTimestamps(clock);
+  const corsDecision = createCorsPolicy({ allowedOrigins: settings.cors.allowedOrigins });
+  const limiter = settings.rateLimit.enable
+    ? createFixedWindowLimiter(
+        { maxPerWindow: settings.rateLimit.maxPerMinute },
+        { store: deps.rateLimitStore, clock },
+      )
+    : undefined;
+  const isAuthorized = createBearerCheck(settings.apiToken);
+  const bodyOptions = { maxBytes: settings.maxBodyBytes };
+
+  async function answer(request: IngestRequest, headers: Record<string, string>, receivedAt: string) {
+    const cors = corsDecision({
+      method: request.method,
+      origin: request.header("origin"),
+      requestMethod: request.header("access-control-request-method"),
+      requestHeaders: request.header("access-control-request-headers"),
+    });
+    if (cors.kind === "refused")
+      return errorAnswer(headers, receivedAt, { status: 403, reason: "Origin not allowed" });
+    if (cors.kind !== "no-origin") for (const [name, value] of cors.headers) headers[name] = value;
+    if (cors.kind === "preflight") return { status: 204, headers, body: null };
+
+    const route = routeOf(request.method, request.path);
+    if (route === undefined) return errorAnswer(headers, receivedAt, { status: 404, reason: "Not found" });
+    // A plain OPTIONS (no CORS preflight headers): nothing to process, nothing to count.
+    if (route === "options-event") return { status: 204, headers, body: null };
+    if (route === "openapi") {
+      headers["content-type"] = "application/json";
+      return { status: 200, headers, body: openApiDocument };
+    }
+
+    // Rate limit, then token, on both endpoints (one counter per client).
+    if (limiter !== undefined) {
+      const decision = await limiter.hit(clientKeyOf(request.clientIp));
+      for (const [name, value] of rateLimitHeaders(decision, clock)) headers[name] = value;
+      if (!decision.allowed) return errorAnswer(headers, receivedAt, RATE_LIMITED);
+    }
+    if (!isAuthorized(request.header("authorization"))) {
+      logger.warn("Unauthorized request", {
+        ip: request.clientIp,
+        method: request.method,
+        path: request.path,
+      });
+      return errorAnswer(headers, receivedAt, UNAUTHORIZED);
+    }
+
+    if (route === "test-connection") {
+      const result = testConnection(
+        clientVersionOf(request),
+        isoNow(),
+        { serverVersion, compatibility: settings.compatibility },
+        logger,
+      );
+      return jsonAnswer(headers, 200, result);
+    }
+
+    const body = await readJsonBody(request, bodyOptions);
+    if (!body.ok) return errorAnswer(headers, receivedAt, body.problem);
+    const outcome = await ingestEvent({
+      body: body.value,
+      clientVersion: clientVersionOf(request),
+      clientIp: request.clientIp,
+      receivedAt,
+    });
+    return outcomeAnswer(headers, receivedAt, outcome);
+  }
+
+  return async function handleIngest(request) {
+    const receivedAt = isoNow();
+    const headers = answerHeaders();
+    try {
+      return await answer(request, headers, receivedAt);
+    } catch (error) {
+      logger.error("Unhandled error while answering a request", {
+        method: request.method,
+        path: request.path,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      return errorAnswer(answerHeaders(), receivedAt, { status: 500, reason: INTERNAL_ERROR_REASON });
+    }
+  };
+}
