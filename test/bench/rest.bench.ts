@@ -21,7 +21,7 @@ interface Figure {
   /** Against the trivial server sending the same response headers (security headers). */
   sameHeadersRps: number;
   ratioSameHeaders: number;
-  /** Bare Hono (same headers and body) against the trivial server: the framework's floor. */
+  /** Bare Hono (same headers and body, plain serve()) against the trivial server: what the framework alone costs. */
   bareHonoRatio: number;
   target: number;
   stewardP99Ms: number;
