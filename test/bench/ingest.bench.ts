@@ -2,13 +2,14 @@
  * Ingest benchmark (issue 3): autocannon, 50 connections, POST /api/v1/audit-event with a valid
  * ~1 KB envelope (token and version header on, rate limit high) against our node server, and a
  * trivial node:http 202 server in the same run. Servers run in child processes so the peak RSS
- * (VmHWM) is theirs. Targets: ≥ 0.5× the trivial server, p99 ≤ 10 ms, peak RSS ≤ 120 MB, no
+ * (VmHWM) is theirs, bundled and run by plain `node` as `npm start` runs Steward. Targets: ≥ 0.5× the trivial server, p99 ≤ 10 ms, peak RSS ≤ 120 MB, no
  * per-request log line at info.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { bundle } from "../../bin/bundle.mjs";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
@@ -68,14 +69,13 @@ interface Child {
   output: string[];
 }
 
+/** The servers run bundled by plain `node`, as `npm start` runs Steward (bin/bundle.mjs). */
+const SERVER_MODULE = fileURLToPath(bundle("test/bench/ingest-server.ts"));
+
 async function startChild(kind: "ingest" | "trivial" | "hono" | "hono-headers"): Promise<Child> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(import.meta.dirname, "ingest-server.ts"), kind],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [SERVER_MODULE, kind], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 20_000);

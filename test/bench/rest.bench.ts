@@ -10,9 +10,10 @@
  */
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { bundle } from "../../bin/bundle.mjs";
 
 interface Figure {
   baselineRps: number;
@@ -35,7 +36,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 async function startServers() {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(import.meta.dirname, "rest-bench-servers.ts")],
+    // Bundled and run by plain `node`, as `npm start` runs Steward (bin/bundle.mjs).
+    [fileURLToPath(bundle("test/bench/rest-bench-servers.ts"))],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
