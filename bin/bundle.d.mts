@@ -1,2 +1,4 @@
 /** Bundles `entry` (relative to the project root) to dist/<name>.mjs and returns its file URL. */
 export function bundle(entry: string): string;
+/** Where `bundle(entry)` writes: dist/<name>.mjs, as a file URL. */
+export function bundleUrl(entry: string): string;

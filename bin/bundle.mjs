@@ -9,9 +9,18 @@ import esbuild from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+function outputOf(entry) {
+  return join(root, "dist", `${basename(entry).replace(/\.ts$/, "")}.mjs`);
+}
+
+/** Where `bundle(entry)` writes: dist/<name>.mjs, as a file URL. */
+export function bundleUrl(entry) {
+  return pathToFileURL(outputOf(entry)).href;
+}
+
 /** Bundles `entry` (relative to the project root) to dist/<name>.mjs and returns its file URL. */
 export function bundle(entry) {
-  const out = join(root, "dist", `${basename(entry).replace(/\.ts$/, "")}.mjs`);
+  const out = outputOf(entry);
   const temporary = `${out}.${process.pid}.tmp`;
   esbuild.buildSync({
     entryPoints: [join(root, entry)],
@@ -26,4 +35,9 @@ export function bundle(entry) {
   });
   renameSync(temporary, out);
   return pathToFileURL(out).href;
+}
+
+// `npm run build`: node bin/bundle.mjs [entry]
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  bundle(process.argv[2] ?? "local/main.ts");
 }
