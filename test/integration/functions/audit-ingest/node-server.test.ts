@@ -117,18 +117,21 @@ describe("ingest API on the local node:http listener", () => {
     expect(response.status).toBe(413);
   });
 
-  it("uses the first of duplicated version header lines", async () => {
-    const response = await rawRequest({
+  /** A valid event whose header lines, repeated ones included, are sent exactly as given. */
+  const postWithLines = (lines: Array<[string, string]>) =>
+    rawRequest({
       method: "POST",
       path: "/api/v1/audit-event",
-      headers: [
-        ["content-type", "application/json"],
-        ["authorization", "Bearer tok"],
-        ["x-audit-client-version", "0.2.0"],
-        ["x-audit-client-version", "0.3.0"],
-      ],
+      headers: [["content-type", "application/json"], ...lines],
       chunks: [JSON.stringify(validEnvelope())],
     });
+
+  it("uses the first of duplicated version header lines", async () => {
+    const response = await postWithLines([
+      ["authorization", "Bearer tok"],
+      ["x-audit-client-version", "0.2.0"],
+      ["x-audit-client-version", "0.3.0"],
+    ]);
 
     expect(response.status).toBe(422);
     expect(JSON.parse(response.body).details.auditClientVersion).toBe("0.2.0");
@@ -187,17 +190,11 @@ describe("ingest API on the local node:http listener", () => {
   });
 
   it("joins repeated Authorization lines as Fetch does, so a doubled token is refused", async () => {
-    const response = await rawRequest({
-      method: "POST",
-      path: "/api/v1/audit-event",
-      headers: [
-        ["content-type", "application/json"],
-        ["authorization", "Bearer tok"],
-        ["authorization", "Bearer tok"],
-        ["x-audit-client-version", "0.3.0"],
-      ],
-      chunks: [JSON.stringify(validEnvelope())],
-    });
+    const response = await postWithLines([
+      ["authorization", "Bearer tok"],
+      ["authorization", "Bearer tok"],
+      ["x-audit-client-version", "0.3.0"],
+    ]);
 
     expect(response.status).toBe(401);
   });
