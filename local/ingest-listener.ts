@@ -12,7 +12,12 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { IngestHandler, IngestRequest } from "../functions/audit-ingest/ingest-handler.ts";
-import { INTERNAL_ERROR_REASON, type IngestAnswer } from "../functions/audit-ingest/ingestion-response.ts";
+import {
+  answerHeaders,
+  errorAnswer,
+  INTERNAL_ERROR_REASON,
+  type IngestAnswer,
+} from "../functions/audit-ingest/ingestion-response.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
 import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
 
@@ -141,14 +146,13 @@ function writeFailure(response: ServerResponse): void {
     response.destroy();
     return;
   }
-  const body = {
-    status: "error",
-    receivedAt: new Date().toISOString(),
-    outcome: "error",
+  const answer = errorAnswer(answerHeaders(), new Date().toISOString(), {
+    status: 500,
     reason: INTERNAL_ERROR_REASON,
-  };
-  response.writeHead(500, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify(body));
+  });
+  answer.headers.connection = "close";
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
 }
 
 export function startIngestListener(options: IngestListenerOptions): Promise<HttpListener> {

@@ -20,7 +20,8 @@ import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { createBearerCheck, UNAUTHORIZED } from "../http/bearer-auth.ts";
-import { createCorsPolicy } from "../http/cors.ts";
+import { createCorsPolicy, ORIGIN_NOT_ALLOWED } from "../http/cors.ts";
+import { logUnhandledError, NOT_FOUND } from "../http/error-handler.ts";
 import { type RequestBody, readJsonBody } from "../http/json-body.ts";
 import { RATE_LIMITED, rateLimitHeaders } from "../http/rate-limit.ts";
 import {
@@ -115,13 +116,12 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
       requestMethod: request.header("access-control-request-method"),
       requestHeaders: request.header("access-control-request-headers"),
     });
-    if (cors.kind === "refused")
-      return errorAnswer(headers, receivedAt, { status: 403, reason: "Origin not allowed" });
+    if (cors.kind === "refused") return errorAnswer(headers, receivedAt, ORIGIN_NOT_ALLOWED);
     if (cors.kind !== "no-origin") for (const [name, value] of cors.headers) headers[name] = value;
     if (cors.kind === "preflight") return { status: 204, headers, body: null };
 
     const route = routeOf(request.method, request.path);
-    if (route === undefined) return errorAnswer(headers, receivedAt, { status: 404, reason: "Not found" });
+    if (route === undefined) return errorAnswer(headers, receivedAt, NOT_FOUND);
     // A plain OPTIONS (no CORS preflight headers): nothing to process, nothing to count.
     if (route === "options-event") return { status: 204, headers, body: null };
     if (route === "openapi") {
@@ -171,12 +171,7 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     try {
       return await answer(request, headers, receivedAt);
     } catch (error) {
-      logger.error("Unhandled error while answering a request", {
-        method: request.method,
-        path: request.path,
-        error: error instanceof Error ? error.message : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      });
+      logUnhandledError(logger, request.method, request.path, error);
       return errorAnswer(answerHeaders(), receivedAt, { status: 500, reason: INTERNAL_ERROR_REASON });
     }
   };

@@ -2,12 +2,12 @@
  * The ingestion response shape `{status, receivedAt, outcome, reason?, details?}` (spec 1,
  * CONTRACT §3), used for every answer of the ingest API, and the mapping from the ingest use
  * case's outcome to an answer. Answers are runtime-neutral records (`IngestAnswer`); each front
- * door writes them its own way (ingest-front-doors.ts).
+ * door writes them its own way (app.ts, local/ingest-listener.ts).
  */
 
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
 import type { HttpProblem } from "../http/problem.ts";
-import { SECURITY_HEADERS } from "../http/security-headers.ts";
+import { securityHeaderRecord } from "../http/security-headers.ts";
 
 export interface IngestionResponseBody {
   status: "accepted" | "error";
@@ -27,14 +27,8 @@ export interface IngestAnswer {
 
 export const INTERNAL_ERROR_REASON = "Internal error while processing event";
 
-const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
-
-/** The headers every answer starts with. Assigned one by one: node:http writes such a record fastest. */
-export function answerHeaders(): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of SECURITY_ENTRIES) headers[name] = value;
-  return headers;
-}
+/** The headers every answer starts with: the security headers (CONTRACT §3). */
+export const answerHeaders = securityHeaderRecord;
 
 export function jsonAnswer(headers: Record<string, string>, status: number, value: unknown): IngestAnswer {
   headers["content-type"] = "application/json";

@@ -10,7 +10,7 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import type { ErrorBodyFormatter } from "./problem.ts";
+import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 import { respond, setResponseHeader } from "./response-headers.ts";
 
 export interface CorsOptions {
@@ -19,6 +19,8 @@ export interface CorsOptions {
   exposeHeaders?: readonly string[];
   maxAgeSeconds?: number;
 }
+
+export const ORIGIN_NOT_ALLOWED: HttpProblem = { status: 403, reason: "Origin not allowed" };
 
 export const DEFAULT_EXPOSE_HEADERS = [
   "Retry-After",
@@ -92,7 +94,7 @@ export function cors(options: CorsOptions & { formatError: ErrorBodyFormatter })
       requestHeaders: c.req.header("access-control-request-headers"),
     });
     if (decision.kind === "refused") {
-      return options.formatError(c, { status: 403, reason: "Origin not allowed" });
+      return options.formatError(c, ORIGIN_NOT_ALLOWED);
     }
     if (decision.kind !== "no-origin") {
       for (const [name, value] of decision.headers) setResponseHeader(c, name, value);

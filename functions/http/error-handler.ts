@@ -6,7 +6,19 @@
 
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { Logger } from "../../core/ports.ts";
-import type { ErrorBodyFormatter } from "./problem.ts";
+import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
+
+export const NOT_FOUND: HttpProblem = { status: 404, reason: "Not found" };
+
+/** Logs an error nothing else handled, with its stack (logs only; answers never carry it). */
+export function logUnhandledError(logger: Logger, method: string, path: string, error: unknown): void {
+  logger.error("Unhandled error while answering a request", {
+    method,
+    path,
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+}
 
 export interface ErrorHandlerOptions {
   logger: Logger;
@@ -18,18 +30,13 @@ export interface ErrorHandlerOptions {
 export function errorHandler(options: ErrorHandlerOptions): ErrorHandler {
   const { logger, formatError, reason } = options;
   return function onError(error: Error, c: Context) {
-    logger.error("Unhandled error while answering a request", {
-      method: c.req.method,
-      path: c.req.path,
-      error: error.message,
-      stack: error.stack,
-    });
+    logUnhandledError(logger, c.req.method, c.req.path, error);
     return formatError(c, { status: 500, reason });
   };
 }
 
 export function notFoundHandler(formatError: ErrorBodyFormatter): NotFoundHandler {
   return function notFound(c) {
-    return formatError(c, { status: 404, reason: "Not found" });
+    return formatError(c, NOT_FOUND);
   };
 }

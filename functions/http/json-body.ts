@@ -53,15 +53,20 @@ function tooLarge(maxBytes: number): JsonBodyResult {
   return { ok: false, problem: { status: 413, reason: "Request body too large", details: { maxBytes } } };
 }
 
+/** A Content-Length header's value when it is a plain decimal number. */
+function declaredLength(header: string | undefined): number | undefined {
+  const text = header?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
 export async function readJsonBody(body: RequestBody, options: JsonBodyOptions): Promise<JsonBodyResult> {
   const { maxBytes } = options;
   const optional = "whenEmpty" in options;
   // An optional body is read first: only a non-empty one needs the JSON content type.
   const isJson = isJsonContentType(body.contentType);
   if (!isJson && !optional) return UNSUPPORTED;
-  const declared = body.contentLength?.trim();
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes)
-    return tooLarge(maxBytes);
+  const declared = declaredLength(body.contentLength);
+  if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes);
   const text = await body.readText(maxBytes);
   if (text === undefined) return tooLarge(maxBytes);
   if (optional && text.trim() === "") return { ok: true, value: options.whenEmpty };
@@ -73,50 +78,44 @@ export async function readJsonBody(body: RequestBody, options: JsonBodyOptions):
   }
 }
 
-/** Reads a stream of unknown length, giving up (undefined) as soon as it exceeds `maxBytes`. */
-async function readLimited(
+/**
+ * Reads a UTF-8 stream of unknown length as text, decoded as it arrives, giving up (undefined) as
+ * soon as it exceeds `maxBytes`.
+ */
+async function readLimitedText(
   stream: ReadableStream<Uint8Array>,
   maxBytes: number,
-): Promise<Uint8Array | undefined> {
+): Promise<string | undefined> {
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = "";
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel();
       return undefined;
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
-
-const decoder = new TextDecoder();
 
 /** A Hono request's body: with a declared length, HTTP framing bounds the buffering by it. */
 export function honoRequestBody(c: Context): RequestBody {
   const contentLength = c.req.header("content-length");
+  const declared = declaredLength(contentLength);
   return {
     contentType: c.req.header("content-type"),
     contentLength,
     async readText(maxBytes) {
-      if (contentLength !== undefined && /^\d+$/.test(contentLength.trim())) {
+      if (declared !== undefined) {
         const text = await c.req.text();
         return text.length > maxBytes ? undefined : text;
       }
       const stream = c.req.raw.body;
-      if (stream === null) return "";
-      const bytes = await readLimited(stream, maxBytes);
-      return bytes === undefined ? undefined : decoder.decode(bytes);
+      return stream === null ? "" : readLimitedText(stream, maxBytes);
     },
   };
 }

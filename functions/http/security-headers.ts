@@ -14,6 +14,19 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "no-referrer",
 };
 
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+
+/**
+ * A fresh header record holding the security headers, for a response to add its own to. Assigned
+ * member by member: node:http serialises such a record fast, while an object literal that spreads
+ * another and adds members is far slower (it alone cost a trivial server a third of its rate).
+ */
+export function securityHeaderRecord(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of SECURITY_ENTRIES) headers[name] = value;
+  return headers;
+}
+
 export function securityHeaders(extra: Readonly<Record<string, string>> = {}): MiddlewareHandler {
   const headers = Object.entries({ ...SECURITY_HEADERS, ...extra });
   return async function securityHeaders(c, next) {

@@ -25,7 +25,7 @@ import { createScheduleManager } from "../../core/schedules/schedule-manager.ts"
 import { startScheduler } from "../../core/schedules/scheduler.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
-import { SECURITY_HEADERS } from "../../functions/http/security-headers.ts";
+import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
 import { createApp } from "../../functions/rest/app.ts";
 import { startHttpListener } from "../../local/http-listener.ts";
 
@@ -42,21 +42,14 @@ const baseline = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => baseline.listen(0, "127.0.0.1", resolve));
 
-const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
-
-/**
- * The same trivial server, but sending the response headers Steward sends (security headers).
- * The record is assigned member by member: node:http serialises an object literal that spreads
- * another and adds members far slower (measured: a third of the trivial server's rate).
- */
+/** The same trivial server, but sending the response headers Steward sends (security headers). */
 const sameHeaders = createServer((req, res) => {
   req.resume();
   req.on("end", () => {
     const body = JSON.stringify({ response: "ok", value: "v" });
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of SECURITY_ENTRIES) headers[name] = value;
+    const headers = securityHeaderRecord();
     headers["content-type"] = "application/json";
-    headers["content-length"] = Buffer.byteLength(body);
+    headers["content-length"] = String(Buffer.byteLength(body));
     res.writeHead(200, headers);
     res.end(body);
   });
@@ -70,8 +63,7 @@ await new Promise<void>((resolve) => sameHeaders.listen(0, "127.0.0.1", resolve)
 const bare = new Hono();
 bare.all("*", async (c) => {
   if (c.req.method === "POST") await c.req.text();
-  const headers: Record<string, string> = {};
-  for (const [name, value] of SECURITY_ENTRIES) headers[name] = value;
+  const headers = securityHeaderRecord();
   headers["content-type"] = "application/json";
   return new Response(JSON.stringify({ response: "ok", value: "v" }), { headers });
 });
