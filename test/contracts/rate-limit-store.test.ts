@@ -1,4 +1,3 @@
-import { CreateTableCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll } from "vitest";
 import {
   createDynamoRateLimitStore,
@@ -23,17 +22,6 @@ describeRateLimitStoreContract("in-memory", async () => createMemoryRateLimitSto
 describeRateLimitStoreContract("DynamoDB (dynalite)", async () => {
   // A fresh table per test keeps the tests independent.
   const tableName = `rate-limit-${++tableCount}`;
-  await dynamo.client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: [{ AttributeName: RATE_LIMIT_TABLE_KEY, AttributeType: "S" }],
-      KeySchema: [{ AttributeName: RATE_LIMIT_TABLE_KEY, KeyType: "HASH" }],
-      BillingMode: "PAY_PER_REQUEST",
-    }),
-  );
-  await waitUntilTableExists(
-    { client: dynamo.client, maxWaitTime: 10, minDelay: 0.05 },
-    { TableName: tableName },
-  );
+  await dynamo.createTable(tableName, RATE_LIMIT_TABLE_KEY);
   return createDynamoRateLimitStore({ client: dynamo.client, tableName });
 });

@@ -1,6 +1,5 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CreateTableCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { handle } from "hono/aws-lambda";
 import { createSqsServer } from "local-aws-sqs";
@@ -43,18 +42,7 @@ beforeAll(async () => {
   sqs = new SQSClient({ endpoint: sqsEndpoint, region: "us-east-1" });
   queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: "audit-events" }))).QueueUrl as string;
   dynamo = await startDynalite();
-  await dynamo.client.send(
-    new CreateTableCommand({
-      TableName: TABLE,
-      AttributeDefinitions: [{ AttributeName: RATE_LIMIT_TABLE_KEY, AttributeType: "S" }],
-      KeySchema: [{ AttributeName: RATE_LIMIT_TABLE_KEY, KeyType: "HASH" }],
-      BillingMode: "PAY_PER_REQUEST",
-    }),
-  );
-  await waitUntilTableExists(
-    { client: dynamo.client, maxWaitTime: 10, minDelay: 0.05 },
-    { TableName: TABLE },
-  );
+  await dynamo.createTable(TABLE, RATE_LIMIT_TABLE_KEY);
 
   // The real entry point reads its links and clients from the environment.
   process.env.SST_RESOURCE_App = JSON.stringify({ name: "steward", stage: "test" });

@@ -1,4 +1,4 @@
-import { CreateTableCommand, GetItemCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
+import { GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDynamoRateLimitStore,
@@ -15,18 +15,7 @@ describe("DynamoDB rate-limit store", () => {
 
   beforeAll(async () => {
     dynamo = await startDynalite();
-    await dynamo.client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: [{ AttributeName: RATE_LIMIT_TABLE_KEY, AttributeType: "S" }],
-        KeySchema: [{ AttributeName: RATE_LIMIT_TABLE_KEY, KeyType: "HASH" }],
-        BillingMode: "PAY_PER_REQUEST",
-      }),
-    );
-    await waitUntilTableExists(
-      { client: dynamo.client, maxWaitTime: 10, minDelay: 0.05 },
-      { TableName: tableName },
-    );
+    await dynamo.createTable(tableName, RATE_LIMIT_TABLE_KEY);
   });
   afterAll(async () => {
     await dynamo.close();
