@@ -4,10 +4,7 @@
  * shutdown the listener stops taking events first, the queue then hands every accepted event to
  * the writers, and the writers flush last: nothing that got a 202 is lost.
  */
-import { resolve } from "node:path";
 import { createTimeSeriesWriter } from "../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../core/adapters/local/directory-object-store.ts";
-import { auditParquetEncoder } from "../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { Config } from "../core/config/index.ts";
 import { startQueueMetricsWriter } from "../core/destinations/queue-metrics-writer.ts";
 import { selectDestinations } from "../core/destinations/select-destinations.ts";
@@ -18,6 +15,7 @@ import {
 } from "../core/destinations/start-audit-destinations.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { createLocalIngest, type LocalIngest } from "../functions/audit-ingest/local-app.ts";
+import { localDestinationAdapters } from "./destination-adapters.ts";
 import { startIngestListener } from "./ingest-listener.ts";
 import type { NamedService } from "./services.ts";
 
@@ -37,13 +35,11 @@ export function auditServices(config: Config, logger: Logger, clock: Clock, cwd:
       name: "audit-destinations",
       start: async () => {
         destinations = await startAuditDestinations({
-          destinations: selectDestinations(audit.destination, config.timeseriesdbConfig, {
-            objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory)),
-            parquetEncoder: auditParquetEncoder,
-            timeSeriesWriter: createTimeSeriesWriter,
-            sleep: (ms) => new Promise((done) => clock.setTimeout(done, ms)),
-            logger: auditLogger,
-          }),
+          destinations: selectDestinations(
+            audit.destination,
+            config.timeseriesdbConfig,
+            localDestinationAdapters({ cwd, clock, logger: auditLogger }),
+          ),
           clock,
           logger: auditLogger,
         });

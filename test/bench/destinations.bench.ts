@@ -7,14 +7,12 @@
  * with DuckDB afterwards, outside the timing. `BENCH_EVENTS` and `BENCH_CONCURRENCY` (concurrent
  * POSTs, default 8) override the defaults.
  */
+
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
-import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { AuditEnvelope } from "../../core/audit/accepted-event.ts";
 import { parseConfig } from "../../core/config/index.ts";
 import { selectDestinations } from "../../core/destinations/select-destinations.ts";
@@ -28,6 +26,7 @@ import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import type { IngestRequest } from "../../functions/audit-ingest/ingest-handler.ts";
 import { createLocalIngest } from "../../functions/audit-ingest/local-app.ts";
+import { localDestinationAdapters } from "../../local/destination-adapters.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -140,13 +139,11 @@ async function startDestinations(
 ): Promise<AuditDestinations> {
   const config = benchConfig(root);
   return startAuditDestinations({
-    destinations: selectDestinations(config.auditEvents.destination, config.timeseriesdbConfig, {
-      objectStoreFor: (directory) => createDirectoryObjectStore(directory),
-      parquetEncoder: auditParquetEncoder,
-      timeSeriesWriter: createTimeSeriesWriter,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      logger,
-    }),
+    destinations: selectDestinations(
+      config.auditEvents.destination,
+      config.timeseriesdbConfig,
+      localDestinationAdapters({ cwd: root, clock: systemClock, logger }),
+    ),
     clock: systemClock,
     logger,
   });

@@ -3,15 +3,13 @@
  * objectData JSON files and Debian's InfluxDB 1.x, then read back by independent readers; and
  * an InfluxDB outage that delays writes but loses nothing.
  */
+
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTimeSeriesWriter } from "../../../../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
-import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
 import {
   type DestinationAdapters,
   selectDestinations,
@@ -21,6 +19,7 @@ import {
   startAuditDestinations,
 } from "../../../../core/destinations/start-audit-destinations.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { localDestinationAdapters } from "../../../../local/destination-adapters.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
@@ -46,13 +45,7 @@ afterAll(async () => {
 });
 
 function adapters(): DestinationAdapters {
-  return {
-    objectStoreFor: (directory) => createDirectoryObjectStore(directory),
-    parquetEncoder: auditParquetEncoder,
-    timeSeriesWriter: createTimeSeriesWriter,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    logger: recordingLogger(),
-  };
+  return localDestinationAdapters({ cwd: root, clock: systemClock, logger: recordingLogger() });
 }
 
 async function influxCount(measurement: string): Promise<number> {

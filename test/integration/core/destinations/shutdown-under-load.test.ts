@@ -3,21 +3,20 @@
  * drains into the destination batchers), then stop the destinations (they flush). Every event
  * the queue accepted must be on disk.
  */
+
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeSeriesWriter } from "../../../../core/adapters/influx/create-time-series-writer.ts";
-import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
 import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
-import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
 import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
 import {
   createAcceptedEventHandler,
   startAuditDestinations,
 } from "../../../../core/destinations/start-audit-destinations.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { localDestinationAdapters } from "../../../../local/destination-adapters.ts";
 import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -38,13 +37,7 @@ describe("shutdown under load", () => {
       destinations: selectDestinations(
         destinationConfig(["parquet", "tablefile", "json"], root),
         timeseriesConfig(1, 1),
-        {
-          objectStoreFor: (directory) => createDirectoryObjectStore(directory),
-          parquetEncoder: auditParquetEncoder,
-          timeSeriesWriter: createTimeSeriesWriter,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          logger,
-        },
+        localDestinationAdapters({ cwd: root, clock: systemClock, logger }),
       ),
       clock: systemClock,
       logger,
