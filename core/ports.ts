@@ -230,3 +230,33 @@ export interface TimeSeriesWriter {
   /** Writes the points in one request; throws TimeSeriesWriteError when the server refuses. */
   write(points: readonly Point[]): Promise<void>;
 }
+
+// ---- on-prem agent ports ----
+
+/** App id → app name, filled by the platform poller (app names); read by UDP event enrichment. */
+export interface AppNameCache {
+  /** The app's name, or undefined when the id is not known (yet). Ids are lower-case UUIDs. */
+  nameOf(appId: string): string | undefined;
+}
+
+/** One value of a metric for one combination of label values. */
+export interface MetricSample<L extends string> {
+  readonly labels: Readonly<Record<L, string>>;
+  readonly value: number;
+}
+
+/** A metric declared once; its values are read from `collect` at every scrape (no hot-path cost). */
+export interface MetricSpec<L extends string> {
+  /** Prometheus name, e.g. `steward_udp_messages_total`. */
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly L[];
+  /** The current values; counters must never decrease within a process. */
+  collect(): Iterable<MetricSample<L>>;
+}
+
+/** Counters and gauges the scrape endpoint publishes; each agent part declares its own. */
+export interface MetricsRegistry {
+  counter<L extends string>(spec: MetricSpec<L>): void;
+  gauge<L extends string>(spec: MetricSpec<L>): void;
+}
