@@ -1,0 +1,36 @@
+/**
+ * Where a UDP pipeline's outputs go. Each method resolves once its items are buffered or written
+ * (batched by size or age behind it), so a slow destination is felt by the queue (CONTRACT §7,
+ * reference quirk 17). One EventSinks per pipeline: user events and log events post to their own
+ * observability accounts. A disabled destination is a sink that ignores what it is given.
+ */
+import type { Point } from "../destinations/line-protocol.ts";
+import type { ObservabilityEvent } from "../observability/observability.ts";
+
+/** One broker publication: topic and payload text. */
+export interface BrokerMessage {
+  readonly topic: string;
+  readonly payload: string;
+}
+
+export interface EventSinks {
+  writePoints(points: readonly Point[]): Promise<void>;
+  publish(messages: readonly BrokerMessage[]): Promise<void>;
+  postEvents(events: readonly ObservabilityEvent[]): Promise<void>;
+}
+
+/** What became of one datagram after the queue handed it over (counted per queue). */
+export type DatagramOutcome = "processed" | "malformed" | "unknown_marker" | "dropped_by_rule";
+
+/** Processes one datagram admitted by the queue; never throws for bad input. */
+export type DatagramProcessor = (datagram: Uint8Array, receivedAtMs: number) => Promise<DatagramOutcome>;
+
+/**
+ * Counters written to the time-series DB every interval as deltas (event counts, rejected
+ * counts, queue metrics): `take` returns the points of the interval so far, and `written()`
+ * resets what they carried once the database accepted them; an unwritten interval is carried
+ * into the next one.
+ */
+export interface PeriodicPoints {
+  take(nowMs: number): { points: Point[]; written(): void };
+}
