@@ -39,5 +39,5 @@ export function bundle(entry) {
 
 // `npm run build`: node bin/bundle.mjs [entry]
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  bundle(process.argv[2] ?? "local/main.ts");
+  bundle(process.argv[2] ?? "local/cli/main.ts");
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm start` and `npx steward ...`: bundles local/main.ts (bin/bundle.mjs, about 0.2 s, so it
+// `npm start` and `npx steward ...`: bundles local/cli/main.ts (bin/bundle.mjs, about 0.2 s, so it
 // always matches the sources) and runs it in this process, so signals from process managers reach
 // Steward itself. Stack traces point into the TypeScript sources. Where the bundle cannot be
 // written (a read-only install), the last one built (`npm run build`) runs instead.
 import { existsSync } from "node:fs";
 import { bundle, bundleUrl } from "./bundle.mjs";
 
-const entry = "local/main.ts";
+const entry = "local/cli/main.ts";
 let url;
 try {
   url = bundle(entry);

@@ -36,7 +36,7 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** Anything long-running: started by `start(deps)`, stopped once, in order, by local/main.ts. */
+/** Anything long-running: started by `start(deps)`, stopped once, in order, by local/cli/main.ts. */
 export interface Service {
   /** Stops accepting work, finishes or flushes what is in flight, releases resources. Idempotent. */
   stop(): Promise<void>;
@@ -203,6 +203,37 @@ export interface ScheduleStore {
 export interface MessagePublisher {
   publish(topic: string, message: string): Promise<void>;
   close(): Promise<void>;
+}
+
+// ---- file operations (local runtime only) ----
+
+/** A source directory and the target directory files may be copied or moved to from it. */
+export interface ApprovedDirectoryPair {
+  fromDirectory: string;
+  toDirectory: string;
+}
+
+export interface CopyRequest {
+  fromFile: string;
+  toFile: string;
+  overwrite: boolean;
+  preserveTimestamp: boolean;
+}
+
+export interface MoveRequest {
+  fromFile: string;
+  toFile: string;
+  overwrite: boolean;
+}
+
+/** The REST API's file endpoints; every path is checked against the approved directories. */
+export interface FileOperations {
+  /** Returns the request with normalised paths. */
+  copy(request: CopyRequest): Promise<CopyRequest>;
+  move(request: MoveRequest): Promise<MoveRequest>;
+  delete(path: string): Promise<void>;
+  createDir(directory: string): Promise<void>;
+  createDirTableData(directory: string): Promise<void>;
 }
 
 // ---- audit destination ports ----

@@ -1,17 +1,20 @@
 /**
  * Composition root of the local / on-prem runtime: picks one adapter per port from the config
  * and lists the services to start, in order (stopped in reverse). Everything here is chosen once,
- * at start.
+ * at start. The service groups live beside it: local/audit/ (ingest and its destinations),
+ * local/rest/ (the REST API's stores and clients), local/agent/ (the on-prem agent's parts);
+ * local/http/ holds the listeners and local/cli/ the command line.
  */
+import { createMemoryRateLimitStore } from "../core/adapters/local/memory-rate-limit-store.ts";
 import type { Config } from "../core/config/index.ts";
 import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
-import { auditServices } from "./audit-services.ts";
-import { startHttpListener } from "./http-listener.ts";
-import { type LocalRestServices, startRestServices } from "./rest-services.ts";
-import { type NamedService, startInOrder } from "./services.ts";
+import { auditServices } from "./audit/audit-services.ts";
+import { startHttpListener } from "./http/http-listener.ts";
+import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
+import { type NamedService, startInOrder } from "./start-in-order.ts";
 
 export interface LocalDeps {
   clock: Clock;
@@ -46,6 +49,7 @@ function restServices(config: Config, logger: Logger, deps: LocalDeps): NamedSer
             config: rest,
             logger: logger.child("rest"),
             clock: deps.clock,
+            rateLimitStore: createMemoryRateLimitStore(),
             clientIp: nodeClientIp,
             services: backing.services,
           }),

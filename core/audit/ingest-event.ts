@@ -26,7 +26,8 @@ export interface IngestEventDeps {
   missingVersionLog: MissingVersionLog;
 }
 
-export interface IngestRequest {
+/** One event as submitted to the ingest use case: its parsed body and what the edge knows of the request. */
+export interface EventSubmission {
   /** The request body after JSON parsing. */
   body: unknown;
   /** The normalised version header, if any (see normaliseVersionHeader). */
@@ -46,7 +47,7 @@ export type IngestOutcome =
   | { kind: "queue-unavailable"; error: unknown }
   | { kind: "enqueue-failed"; error: unknown };
 
-export type IngestEvent = (request: IngestRequest) => Promise<IngestOutcome>;
+export type IngestEvent = (request: EventSubmission) => Promise<IngestOutcome>;
 
 export function createIngestEvent(options: IngestEventOptions, deps: IngestEventDeps): IngestEvent {
   const { queue, logger, missingVersionLog } = deps;

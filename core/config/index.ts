@@ -1,11 +1,38 @@
 /**
  * Steward's configuration: one valibot schema for the whole `Service` tree, parsed once at start
- * and handed down as typed slices (`config.auditEvents`, `config.restServer`, ...).
+ * and handed down as typed slices (`config.auditEvents`, `config.restServer`, ...). No file
+ * access anywhere below this module (edge-style handlers import it); reading a file from disk is
+ * the local adapter's job (core/adapters/local/config-file.ts).
  *
- * Everything in `pure.ts` (parseConfig, checkConfigText, defaultConfig, renderTemplate,
- * obfuscateConfig, the types), plus the file loaders, the only code here using node:fs:
- * - checkConfigFile(path, env?)  reads the file; also checks certificate files when needed
- * - loadConfigFile(path, env?)   like checkConfigFile, but returns Config or throws ConfigError
+ * - parseConfig(raw, env?)             a parsed YAML tree (`{Service: ...}`) → Config or every problem
+ * - checkConfigText(text, file, env?)  YAML text → Config or every problem (extension, syntax, schema)
+ * - defaultConfig()                    the embedded default config (CONTRACT §1)
+ * - renderTemplate()                   the commented template of `steward init-config`
+ * - obfuscateConfig(tree)              a masked copy for logs, crash files and the config UI
+ * - needsCertificates(config)          whether an enabled feature reaches the platform with certificates
+ *
+ * Semantics in short: every setting has a default; unknown keys are errors (with a suggestion);
+ * a section whose `enable` is not true is not validated and parses to its defaults with
+ * `enable: false`; `${ENV}` references are substituted in validated sections; every problem is
+ * reported at once as `Service.path.to.key: message`, sorted by path.
  */
-export { checkCertificateFiles, checkConfigFile, loadConfigFile, needsCertificates } from "./load.ts";
-export * from "./pure.ts";
+export { needsCertificates } from "./certificates.ts";
+export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
+export type { Env } from "./env.ts";
+export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
+export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
+export { ConfigError, type ConfigProblem, formatProblem, formatProblems } from "./problems.ts";
+export { AUDIT_DESTINATION_TYPES, type AuditDestinationType } from "./schema/audit-events.ts";
+export type * from "./schema/config.ts";
+export { serviceSchema } from "./schema/config.ts";
+export { LOG_EVENT_LEVELS } from "./schema/log-events.ts";
+export type { NameValue } from "./schema/primitives.ts";
+export {
+  ENDPOINT_KEYS,
+  type EndpointKey,
+  FILE_ENDPOINT_KEYS,
+  PLATFORM_ENDPOINT_KEYS,
+  SCHEDULE_ENDPOINT_KEYS,
+} from "./schema/rest-server.ts";
+export { TIMESERIESDB_VERSIONS, type TimeseriesdbVersion } from "./schema/timeseriesdb.ts";
+export { documentationOf, renderTemplate } from "./template.ts";

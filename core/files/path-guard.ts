@@ -1,16 +1,15 @@
 /**
  * Path rules for file operations: inputs are checked for NUL bytes, over-long names and UNC
  * form, normalised (`..` resolved) against the working directory, and then their symlinks are
- * resolved — realpath of the longest existing ancestor plus the not-yet-existing rest — before
- * they are compared with approved directories resolved the same way. So neither `..` nor a
+ * resolved (core/adapters/local/real-path.ts, the file system half) before they are compared
+ * with approved directories resolved the same way. So neither `..` nor a
  * symlink inside an approved directory that points outside lets an operation escape.
  *
  * Known limit: the check and the operation are separate system calls; a local user who can
  * swap a directory for a symlink in between could still race it. Approved directories should
  * not be writable by untrusted local users.
  */
-import { realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { InvalidPathError } from "./errors.ts";
 
 /** Linux PATH_MAX and NAME_MAX. */
@@ -33,25 +32,6 @@ export function normalisePath(input: string, what: string): string {
     }
   }
   return resolve(input);
-}
-
-/** The real path: symlinks of the longest existing ancestor resolved, the rest appended. */
-export async function resolveReal(absolutePath: string): Promise<string> {
-  const rest: string[] = [];
-  let current = absolutePath;
-  for (;;) {
-    try {
-      const real = await realpath(current);
-      return rest.length === 0 ? real : join(real, ...rest.reverse());
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-      const parent = dirname(current);
-      if (parent === current) return absolutePath;
-      rest.push(basename(current));
-      current = parent;
-    }
-  }
 }
 
 /** True when `path` is strictly below `directory` (both real, absolute). */

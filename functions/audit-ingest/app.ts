@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { honoRequestBody } from "../http/json-body.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
-import { createIngestHandler, type IngestHandlerDeps, type IngestRequest } from "./ingest-handler.ts";
+import { createIngestHandler, type IngestHandlerDeps, type IngestHttpRequest } from "./ingest-handler.ts";
 import type { IngestAnswer } from "./ingestion-response.ts";
 
 export {
@@ -33,7 +33,7 @@ export function createApp(deps: AuditIngestAppDeps): Hono {
   const handle = createIngestHandler(deps);
   const app = new Hono();
   app.all("*", async function ingestApi(c) {
-    const request: IngestRequest = {
+    const request: IngestHttpRequest = {
       ...honoRequestBody(c),
       method: c.req.method,
       path: c.req.path,

@@ -1,7 +1,7 @@
 /**
  * The ingest API (spec 1, CONTRACT §3) as one runtime-neutral function: a request described by
- * `IngestRequest` in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the
- * Lambda and in-process tests) and the local node:http listener (local/ingest-listener.ts),
+ * `IngestHttpRequest` in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the
+ * Lambda and in-process tests) and the local node:http listener (local/http/ingest-listener.ts),
  * which skips the framework on the hot path (README, ingest benchmark). Checks run in the
  * contract's order: CORS (preflights answered, foreign origins 403) → route (404) → rate limit
  * → token → body (415/413/400) → envelope schema (400) → content (422) → queue (429/503) → 202.
@@ -13,7 +13,7 @@ import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
 import { testConnection } from "../../core/audit/connection-test.ts";
 import { createIngestEvent } from "../../core/audit/ingest-event.ts";
 import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
-import type { Config } from "../../core/config/pure.ts";
+import type { Config } from "../../core/config/index.ts";
 import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
@@ -51,7 +51,7 @@ export interface IngestHandlerDeps {
 }
 
 /** A request as the ingest API reads it; each front door builds one from its runtime's request. */
-export interface IngestRequest extends RequestBody {
+export interface IngestHttpRequest extends RequestBody {
   method: string;
   /** The path, without the query string. */
   path: string;
@@ -60,7 +60,7 @@ export interface IngestRequest extends RequestBody {
   clientIp: string;
 }
 
-export type IngestHandler = (request: IngestRequest) => Promise<IngestAnswer>;
+export type IngestHandler = (request: IngestHttpRequest) => Promise<IngestAnswer>;
 
 export const AUDIT_EVENT_PATH = "/api/v1/audit-event";
 export const TEST_CONNECTION_PATH = "/api/v1/test-connection";
@@ -80,7 +80,7 @@ function routeOf(method: string, path: string): Route | undefined {
 }
 
 /** Both version headers; the first present one wins (the existing browser client sends the alias). */
-function clientVersionOf(request: IngestRequest): string | undefined {
+function clientVersionOf(request: IngestHttpRequest): string | undefined {
   return normaliseVersionHeader(
     request.header("x-audit-client-version") ?? request.header("x-audit-qs-version"),
   );
@@ -109,7 +109,7 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
   const isAuthorized = createBearerCheck(settings.apiToken);
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
 
-  async function answer(request: IngestRequest, headers: Record<string, string>, receivedAt: string) {
+  async function answer(request: IngestHttpRequest, headers: Record<string, string>, receivedAt: string) {
     const cors = corsDecision({
       method: request.method,
       origin: request.header("origin"),

@@ -2,7 +2,7 @@
  * The ingestion response shape `{status, receivedAt, outcome, reason?, details?}` (spec 1,
  * CONTRACT §3), used for every answer of the ingest API, and the mapping from the ingest use
  * case's outcome to an answer. Answers are runtime-neutral records (`IngestAnswer`); each front
- * door writes them its own way (app.ts, local/ingest-listener.ts).
+ * door writes them its own way (app.ts, local/http/ingest-listener.ts).
  */
 
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";

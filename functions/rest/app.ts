@@ -12,7 +12,6 @@ import { Hono } from "hono";
 import { PatternRouter } from "hono/router/pattern-router";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
-import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { ChatPoster } from "../../core/chat/chat.ts";
 import {
   ENDPOINT_KEYS,
@@ -22,12 +21,17 @@ import {
   type RestServerConfig,
   SCHEDULE_ENDPOINT_KEYS,
 } from "../../core/config/index.ts";
-import type { FileOperations } from "../../core/files/file-operations.ts";
 import type { ObservabilityPoster } from "../../core/observability/observability.ts";
-import type { Clock, KeyValueStore, Logger, MessagePublisher, RateLimitStore } from "../../core/ports.ts";
+import type {
+  Clock,
+  FileOperations,
+  KeyValueStore,
+  Logger,
+  MessagePublisher,
+  RateLimitStore,
+} from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
-import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { buildIngestOpenApi } from "../audit-ingest/openapi.ts";
 import { bearerAuth } from "../http/bearer-auth.ts";
@@ -71,11 +75,11 @@ export interface RestServices {
 export interface RestAppDeps {
   config: RestSettings;
   logger: Logger;
-  clock?: Clock;
+  clock: Clock;
   /** Client address for the per-IP rate limit (nodeClientIp locally, lambdaClientIp in Lambda). */
   clientIp?: ClientIpResolver;
-  /** Rate-limit counters; default in-process (DynamoDB in Lambda so instances share them). */
-  rateLimitStore?: RateLimitStore;
+  /** Rate-limit counters: in memory locally, DynamoDB in Lambda (so instances share them). */
+  rateLimitStore: RateLimitStore;
   services?: RestServices;
 }
 
@@ -125,9 +129,8 @@ function routesFor(services: RestServices, served: readonly EndpointKey[], logge
 }
 
 export function createApp(deps: RestAppDeps): Hono {
-  const { config, logger } = deps;
+  const { config, logger, clock } = deps;
   const services = deps.services ?? {};
-  const clock = deps.clock ?? systemClock;
   const clientIp = deps.clientIp ?? (() => "unknown");
   const served = servedEndpoints(config, services);
   const unavailable = ENDPOINT_KEYS.filter(
@@ -168,7 +171,7 @@ export function createApp(deps: RestAppDeps): Hono {
   if (config.rateLimit.enable) {
     const limiter = createFixedWindowLimiter(
       { maxPerWindow: config.rateLimit.maxPerMinute },
-      { store: deps.rateLimitStore ?? createMemoryRateLimitStore(), clock },
+      { store: deps.rateLimitStore, clock },
     );
     app.use("*", rateLimit({ limiter, clientIp, clock, formatError: formatRestError }));
   }

@@ -14,12 +14,16 @@ import type { Hono } from "hono";
 import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-value-store.ts";
 import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
 import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
+import {
+  buildChatPoster,
+  buildObservabilityPoster,
+  buildPublisher,
+} from "../../core/adapters/outbound-services.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { lambdaClientIp } from "../http/lambda-client-ip.ts";
 import { createApp } from "./app.ts";
-import { buildChatPoster, buildObservabilityPoster, buildPublisher } from "./outbound-services.ts";
 
 export interface LambdaRestAppOptions {
   config: Config;

@@ -24,14 +24,14 @@ import {
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import type { IngestRequest } from "../../functions/audit-ingest/ingest-handler.ts";
-import { createLocalIngest } from "../../functions/audit-ingest/local-app.ts";
-import { localDestinationAdapters } from "../../local/destination-adapters.ts";
+import type { IngestHttpRequest } from "../../functions/audit-ingest/ingest-handler.ts";
+import { localDestinationAdapters } from "../../local/audit/destination-adapters.ts";
+import { createLocalIngest } from "../../local/audit/local-ingest.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 /** A POST of `body` from loopback, as the local listener hands it to the ingest handler. */
-function loopbackPost(body: string): IngestRequest {
+function loopbackPost(body: string): IngestHttpRequest {
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "x-audit-client-version": "0.3.1",

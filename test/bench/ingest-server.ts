@@ -15,9 +15,9 @@ import { Hono } from "hono";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import { createLocalIngest } from "../../functions/audit-ingest/local-app.ts";
 import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
-import { startIngestListener } from "../../local/ingest-listener.ts";
+import { createLocalIngest } from "../../local/audit/local-ingest.ts";
+import { startIngestListener } from "../../local/http/ingest-listener.ts";
 
 export const BENCH_TOKEN = "bench-token-0123456789";
 

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import { parseConfig } from "../../core/config/index.ts";
 import { createLogger } from "../../core/logging/logger.ts";
@@ -27,7 +28,7 @@ import { systemClock } from "../../core/system-clock.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
 import { createApp } from "../../functions/rest/app.ts";
-import { startHttpListener } from "../../local/http-listener.ts";
+import { startHttpListener } from "../../local/http/http-listener.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "steward-rest-bench-"));
 const logger = createLogger({ level: "info", sinks: [] });
@@ -92,6 +93,7 @@ const app = createApp({
   config: config.restServer,
   logger,
   clock: systemClock,
+  rateLimitStore: createMemoryRateLimitStore(),
   clientIp: nodeClientIp,
   services: {
     keyValues: kv,

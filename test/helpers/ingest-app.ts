@@ -9,12 +9,12 @@ import { onTestFinished } from "vitest";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
-import { defaultConfig } from "../../core/config/pure.ts";
+import { defaultConfig } from "../../core/config/index.ts";
 import type { EventQueue } from "../../core/ports.ts";
 import { type AuditIngestSettings, createApp } from "../../functions/audit-ingest/app.ts";
 import { createIngestHandler } from "../../functions/audit-ingest/ingest-handler.ts";
-import type { HttpListener } from "../../local/http-listener.ts";
-import { startIngestListener } from "../../local/ingest-listener.ts";
+import type { HttpListener } from "../../local/http/http-listener.ts";
+import { startIngestListener } from "../../local/http/ingest-listener.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 

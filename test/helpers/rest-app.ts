@@ -8,13 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import { parseConfig } from "../../core/config/index.ts";
-import { createFileOperations } from "../../core/files/file-operations.ts";
 import type { KeyValueStore, ScheduleStore, TaskStarter } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { type SchedulerService, startScheduler } from "../../core/schedules/scheduler.ts";
-import { createApp, type RestServices } from "../../functions/rest/app.ts";
+import { systemClock } from "../../core/system-clock.ts";
+import { createApp, type RestAppDeps, type RestServices } from "../../functions/rest/app.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 import { createSteppingClock, type SteppingClock } from "./stepping-clock.ts";
 
@@ -107,6 +109,7 @@ export async function createRestTestApp(options: RestTestAppOptions = {}): Promi
     config: parsed.config.restServer,
     logger,
     clock,
+    rateLimitStore: createMemoryRateLimitStore(),
     clientIp: () => "192.0.2.1",
     services: {
       keyValues: kv,
@@ -144,4 +147,9 @@ export function json(method: string, body: unknown, headers: Record<string, stri
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   };
+}
+
+/** The stores every REST app is given, as the local runtime gives them (system clock, counters in memory). */
+export function localEdgeDeps(): Pick<RestAppDeps, "clock" | "rateLimitStore"> {
+  return { clock: systemClock, rateLimitStore: createMemoryRateLimitStore() };
 }

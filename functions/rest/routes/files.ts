@@ -4,7 +4,7 @@
  * 403 outside approved directories, 409 existing target with overwrite false, 404 missing source.
  */
 import * as v from "valibot";
-import type { FileOperations } from "../../../core/files/file-operations.ts";
+import type { FileOperations } from "../../../core/ports.ts";
 import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 

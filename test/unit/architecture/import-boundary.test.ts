@@ -1,6 +1,8 @@
 /**
  * ARCHITECTURE rule 1: core/ (outside core/adapters/) never imports runtime-specific libraries,
- * and never reaches into the adapters; the arrows point edge → use case → port → adapter.
+ * does no I/O of its own (file system, sockets, DNS, HTTP servers and clients of node: are
+ * adapters' business), and never reaches into the adapters; the arrows point edge → use case →
+ * port → adapter.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -16,6 +18,12 @@ const FORBIDDEN = [
   /^influx(db)?(-client)?(\/|$)/,
   /^hyparquet-writer(\/|$)/,
   /^(node:)?dgram$/,
+  /^(node:)?fs(\/promises)?$/,
+  /^(node:)?net$/,
+  /^(node:)?dns(\/promises)?$/,
+  /^(node:)?https?$/,
+  /^(node:)?http2$/,
+  /^(node:)?child_process$/,
   /^sst(\/|$)/,
 ];
 const SPECIFIER =
@@ -75,9 +83,21 @@ describe("core import boundary", () => {
       "hyparquet-writer",
       "node:dgram",
       "dgram",
+      "node:fs",
+      "node:fs/promises",
+      "fs",
+      "node:net",
+      "node:dns",
+      "node:dns/promises",
+      "node:http",
+      "node:https",
+      "https",
+      "node:child_process",
     ];
     for (const specifier of flagged) expect(FORBIDDEN.some((pattern) => pattern.test(specifier))).toBe(true);
-    expect(FORBIDDEN.some((pattern) => pattern.test("valibot"))).toBe(false);
+    for (const allowed of ["valibot", "node:path", "node:os", "node:crypto", "fs-extra", "netmask"]) {
+      expect(FORBIDDEN.some((pattern) => pattern.test(allowed))).toBe(false);
+    }
   });
 
   it("holds for every file under core/ outside core/adapters/", () => {

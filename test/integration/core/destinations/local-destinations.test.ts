@@ -19,7 +19,7 @@ import {
   startAuditDestinations,
 } from "../../../../core/destinations/start-audit-destinations.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { localDestinationAdapters } from "../../../../local/destination-adapters.ts";
+import { localDestinationAdapters } from "../../../../local/audit/destination-adapters.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";

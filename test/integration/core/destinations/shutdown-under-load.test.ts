@@ -1,5 +1,5 @@
 /**
- * Shutdown under load, as local/main.ts performs it on SIGTERM: stop the in-process queue (it
+ * Shutdown under load, as local/cli/main.ts performs it on SIGTERM: stop the in-process queue (it
  * drains into the destination batchers), then stop the destinations (they flush). Every event
  * the queue accepted must be on disk.
  */
@@ -16,7 +16,7 @@ import {
   startAuditDestinations,
 } from "../../../../core/destinations/start-audit-destinations.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { localDestinationAdapters } from "../../../../local/destination-adapters.ts";
+import { localDestinationAdapters } from "../../../../local/audit/destination-adapters.ts";
 import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

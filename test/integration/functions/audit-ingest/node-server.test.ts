@@ -1,11 +1,11 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
-import { parseConfig } from "../../../../core/config/pure.ts";
+import { parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { createLocalIngest } from "../../../../functions/audit-ingest/local-app.ts";
-import type { HttpListener } from "../../../../local/http-listener.ts";
-import { startIngestListener } from "../../../../local/ingest-listener.ts";
+import { createLocalIngest } from "../../../../local/audit/local-ingest.ts";
+import type { HttpListener } from "../../../../local/http/http-listener.ts";
+import { startIngestListener } from "../../../../local/http/ingest-listener.ts";
 import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 

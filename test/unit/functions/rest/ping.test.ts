@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
-import { type HttpListener, startHttpListener } from "../../../../local/http-listener.ts";
+import { type HttpListener, startHttpListener } from "../../../../local/http/http-listener.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { localEdgeDeps } from "../../../helpers/rest-app.ts";
 
 function restConfig(endpointsEnable: Record<string, boolean> = {}) {
   const result = parseConfig({ Service: { restServer: { endpointsEnable } } });
@@ -14,7 +15,11 @@ const expectedPing = { response: PING_RESPONSE, serviceVersion: "15.0.0" };
 
 describe("GET /v4/ping", () => {
   it("answers {response, serviceVersion} in-process", async () => {
-    const app = createApp({ config: restConfig({ ping: true }), logger: recordingLogger() });
+    const app = createApp({
+      ...localEdgeDeps(),
+      config: restConfig({ ping: true }),
+      logger: recordingLogger(),
+    });
     const response = await app.request("/v4/ping");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
@@ -22,7 +27,11 @@ describe("GET /v4/ping", () => {
   });
 
   it("is not served (404 in the error shape) when its endpointsEnable key is false", async () => {
-    const app = createApp({ config: restConfig({ ping: false }), logger: recordingLogger() });
+    const app = createApp({
+      ...localEdgeDeps(),
+      config: restConfig({ ping: false }),
+      logger: recordingLogger(),
+    });
     const response = await app.request("/v4/ping");
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
@@ -36,7 +45,11 @@ describe("GET /v4/ping", () => {
     let listener: HttpListener;
     beforeAll(async () => {
       const logger = recordingLogger();
-      const app = createApp({ config: restConfig({ ping: true }), logger });
+      const app = createApp({
+        ...localEdgeDeps(),
+        config: restConfig({ ping: true }),
+        logger,
+      });
       listener = await startHttpListener({ name: "REST API", app, host: "127.0.0.1", port: 0, logger });
     });
     afterAll(() => listener.stop());

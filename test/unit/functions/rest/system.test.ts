@@ -5,7 +5,13 @@ import { buildIngestOpenApi } from "../../../../functions/audit-ingest/openapi.t
 import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
 import { includeOpenApi } from "../../../../functions/rest/openapi.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
-import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import {
+  createRestTestApp,
+  json,
+  localEdgeDeps,
+  type RestTestApp,
+  removeDir,
+} from "../../../helpers/rest-app.ts";
 import { createSteppingClock } from "../../../helpers/stepping-clock.ts";
 
 let t: RestTestApp;
@@ -50,6 +56,7 @@ describe("system endpoints", () => {
   it("omits enabled endpoints whose service is not wired (files in Lambda) and warns once", async () => {
     const logger = recordingLogger();
     const app = createApp({
+      ...localEdgeDeps(),
       config: restConfig({ endpointsEnable: { fileCopy: true, mqttPublishMessage: true } }),
       logger,
       clientIp: () => "x",
@@ -94,6 +101,7 @@ describe("system endpoints", () => {
 
   it("answers 404 in the error shape for a disabled endpoint and an unknown route", async () => {
     const app = createApp({
+      ...localEdgeDeps(),
       config: restConfig({ endpointsEnable: { ping: false } }),
       logger: recordingLogger(),
     });
@@ -110,7 +118,11 @@ describe("system endpoints", () => {
 
 describe("cross-cutting behaviour", () => {
   it("requires the bearer token on /v4 when apiToken is set (401), comparing it exactly", async () => {
-    const app = createApp({ config: restConfig({ apiToken: "s3cret-token" }), logger: recordingLogger() });
+    const app = createApp({
+      ...localEdgeDeps(),
+      config: restConfig({ apiToken: "s3cret-token" }),
+      logger: recordingLogger(),
+    });
     const missing = await app.request("/v4/ping");
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ statusCode: 401, error: "Unauthorized", message: "Unauthorized" });
@@ -123,6 +135,7 @@ describe("cross-cutting behaviour", () => {
 
   it("refuses a browser origin not in restServer.cors.allowedOrigins with 403 and allows a listed one", async () => {
     const app = createApp({
+      ...localEdgeDeps(),
       config: restConfig({ cors: { allowedOrigins: ["https://sense.example.com"] } }),
       logger: recordingLogger(),
     });
@@ -141,6 +154,7 @@ describe("cross-cutting behaviour", () => {
     const clock = createSteppingClock(Date.UTC(2026, 0, 1, 0, 0, 30));
     let ip = "198.51.100.1";
     const app = createApp({
+      ...localEdgeDeps(),
       config: restConfig({ rateLimit: { enable: true, maxPerMinute: 2 } }),
       logger: recordingLogger(),
       clock,

@@ -27,6 +27,7 @@ import {
   startSimulatedPlatform,
 } from "../../../../fixtures/platform/simulated-platform.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
+import { localEdgeDeps } from "../../../../helpers/rest-app.ts";
 
 const ALL_ON = { appReload: true, appDump: true, appList: true, reloadTaskStart: true };
 const EMPTY_RESULT = {
@@ -75,6 +76,7 @@ async function buildApp(options: BuildOptions = {}): Promise<Hono> {
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return createApp({
+    ...localEdgeDeps(),
     config: parsed.config.restServer,
     logger: recordingLogger(),
     services: {

@@ -1,0 +1,187 @@
+/**
+ * File operations of the REST API on the local file system (local runtime only): copy, move,
+ * delete, create a directory anywhere (spec), create a directory under the table-data directory.
+ * Every path is checked by core/files/path-guard.ts; only operations whose real paths fall inside `fileOperations` approved
+ * directories run. Copy and move handle directories recursively and create missing parents.
+ */
+import { cp, lstat, mkdir, rename, rm } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
+import {
+  FileOperationError,
+  FilePermissionError,
+  InvalidPathError,
+  PathNotApprovedError,
+  SourceNotFoundError,
+  TargetExistsError,
+} from "../../files/errors.ts";
+import { isInsideOrEqual, isStrictlyInside, normalisePath } from "../../files/path-guard.ts";
+import type { ApprovedDirectoryPair, FileOperations } from "../../ports.ts";
+import { FeatureDisabledError } from "../../upstream-error.ts";
+import { resolveReal } from "./real-path.ts";
+
+export interface FileOperationsOptions {
+  copyApprovedDirectories: readonly ApprovedDirectoryPair[];
+  moveApprovedDirectories: readonly ApprovedDirectoryPair[];
+  deleteApprovedDirectories: readonly string[];
+  /** The designated table-data directory; "" = not configured. */
+  tableDataDirectory: string;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** Maps an fs error to the typed error the edge understands. */
+function mapFsError(error: unknown, action: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+      return new FilePermissionError(`${action}: permission denied`, { cause: error });
+    case "ENOTDIR":
+    case "EISDIR":
+    case "ENAMETOOLONG":
+    case "ERR_FS_CP_EINVAL":
+    case "ERR_FS_CP_DIR_TO_NON_DIR":
+    case "ERR_FS_CP_NON_DIR_TO_DIR":
+    case "ERR_FS_EISDIR":
+      return new InvalidPathError(`${action}: ${(error as Error).message}`);
+    case "EEXIST":
+    case "ERR_FS_CP_EEXIST":
+      return new TargetExistsError(`${action}: target exists`);
+    default:
+      return new FileOperationError(`${action} failed`, { cause: error });
+  }
+}
+
+async function guarded<T>(action: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (
+      error instanceof InvalidPathError ||
+      error instanceof PathNotApprovedError ||
+      error instanceof SourceNotFoundError ||
+      error instanceof TargetExistsError ||
+      error instanceof FeatureDisabledError
+    ) {
+      throw error;
+    }
+    throw mapFsError(error, action);
+  }
+}
+
+const realDirectory = (path: string) => resolveReal(normalisePath(path, "Approved directory"));
+
+export function createFileOperations(options: FileOperationsOptions): FileOperations {
+  /** Real paths of from/to, or PathNotApprovedError when no approved pair holds both. */
+  async function approvePair(
+    pairs: readonly ApprovedDirectoryPair[],
+    from: string,
+    to: string,
+    operation: string,
+  ): Promise<void> {
+    const realFrom = await resolveReal(from);
+    const realTo = await resolveReal(to);
+    for (const pair of pairs) {
+      const [fromDirectory, toDirectory] = await Promise.all([
+        realDirectory(pair.fromDirectory),
+        realDirectory(pair.toDirectory),
+      ]);
+      if (isStrictlyInside(realFrom, fromDirectory) && isStrictlyInside(realTo, toDirectory)) return;
+    }
+    throw new PathNotApprovedError(`No approved fromDir/toDir for file ${operation}`);
+  }
+
+  async function prepareTarget(from: string, to: string, overwrite: boolean): Promise<void> {
+    if (!(await exists(from))) throw new SourceNotFoundError("fromFile does not exist");
+    if (from === to) throw new InvalidPathError("fromFile and toFile are the same path");
+    if (await exists(to)) {
+      if (!overwrite) throw new TargetExistsError("toFile exists and overwrite is false");
+    }
+    await mkdir(dirname(to), { recursive: true });
+  }
+
+  return {
+    copy: (request) =>
+      guarded("Copying file", async () => {
+        const fromFile = normalisePath(request.fromFile, "fromFile");
+        const toFile = normalisePath(request.toFile, "toFile");
+        await approvePair(options.copyApprovedDirectories, fromFile, toFile, "copy");
+        await prepareTarget(fromFile, toFile, request.overwrite);
+        await cp(fromFile, toFile, {
+          recursive: true,
+          force: request.overwrite,
+          errorOnExist: !request.overwrite,
+          preserveTimestamps: request.preserveTimestamp,
+        });
+        return { ...request, fromFile, toFile };
+      }),
+
+    move: (request) =>
+      guarded("Moving file", async () => {
+        const fromFile = normalisePath(request.fromFile, "fromFile");
+        const toFile = normalisePath(request.toFile, "toFile");
+        await approvePair(options.moveApprovedDirectories, fromFile, toFile, "move");
+        await prepareTarget(fromFile, toFile, request.overwrite);
+        if (isStrictlyInside(toFile, fromFile)) throw new InvalidPathError("toFile is inside fromFile");
+        if (request.overwrite && (await exists(toFile))) await rm(toFile, { recursive: true, force: true });
+        try {
+          await rename(fromFile, toFile);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+          // Different file systems: copy then remove, keeping timestamps as a move would.
+          await cp(fromFile, toFile, {
+            recursive: true,
+            preserveTimestamps: true,
+            errorOnExist: true,
+            force: false,
+          });
+          await rm(fromFile, { recursive: true, force: true });
+        }
+        return { ...request, fromFile, toFile };
+      }),
+
+    delete: (path) =>
+      guarded("Deleting file", async () => {
+        const target = normalisePath(path, "deleteFile");
+        const real = await resolveReal(target);
+        let approved = false;
+        for (const directory of options.deleteApprovedDirectories) {
+          if (isStrictlyInside(real, await realDirectory(directory))) approved = true;
+        }
+        if (!approved) throw new PathNotApprovedError("No approved directory for file delete");
+        if (!(await exists(target))) throw new SourceNotFoundError("Delete failed, file does not exist");
+        await rm(target, { recursive: true, force: false });
+      }),
+
+    createDir: (directory) =>
+      guarded("Creating directory", async () => {
+        await mkdir(normalisePath(directory, "directory"), { recursive: true });
+      }),
+
+    createDirTableData: (directory) =>
+      guarded("Creating directory", async () => {
+        if (options.tableDataDirectory === "") {
+          throw new FeatureDisabledError("fileOperations.tableDataDirectory is not configured");
+        }
+        if (directory.includes("\0")) throw new InvalidPathError("directory must not contain NUL bytes");
+        if (isAbsolute(directory) || /^[\\/]/.test(directory)) {
+          throw new InvalidPathError("directory must be a path relative to the table-data directory");
+        }
+        const root = await realDirectory(options.tableDataDirectory);
+        const target = normalisePath(join(options.tableDataDirectory, directory), "directory");
+        if (!isInsideOrEqual(await resolveReal(target), root)) {
+          throw new PathNotApprovedError("Directory must be within the table-data directory");
+        }
+        await mkdir(target, { recursive: true });
+      }),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Builds the REST API's outbound services from the config, the same way in both runtimes:
+ * the broker publisher (a disabled publisher answering 503 when `mqttConfig.enable` is false),
+ * the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
+ * and the chat poster.
+ */
+
+import type { ChatPoster } from "../chat/chat.ts";
+import type { Config } from "../config/index.ts";
+import { createDisabledPublisher } from "../messaging/disabled-publisher.ts";
+import {
+  type ObservabilityDestination,
+  type ObservabilityPoster,
+  selectAccounts,
+} from "../observability/observability.ts";
+import type { Clock, Logger, MessagePublisher } from "../ports.ts";
+import { createChatPoster } from "./http-posters/chat-poster.ts";
+import { createObservabilityPoster } from "./http-posters/observability-poster.ts";
+import { createMqttPublisher } from "./mqtt.ts";
+
+export function buildPublisher(
+  config: Pick<Config, "mqttConfig">,
+  logger: Logger,
+  options: { connectWaitMs?: number } = {},
+): MessagePublisher {
+  if (!config.mqttConfig.enable) return createDisabledPublisher();
+  return createMqttPublisher({
+    brokerHost: config.mqttConfig.brokerHost,
+    brokerPort: config.mqttConfig.brokerPort,
+    logger: logger.child("mqtt"),
+    ...options,
+  });
+}
+
+export function buildObservabilityPoster(
+  config: Pick<Config, "obsPlatform" | "thirdPartyToolsCredentials" | "restServer">,
+  clock: Clock,
+  logger: Logger,
+): ObservabilityPoster {
+  const accounts = config.thirdPartyToolsCredentials.obsPlatform;
+  const destination = (kind: "event" | "metric"): ObservabilityDestination => {
+    const settings = config.obsPlatform[kind];
+    const picked = selectAccounts(accounts, config.restServer.observability[kind].destinationAccount);
+    if (picked.unknown.length > 0) {
+      logger.warn("Unknown observability destination accounts are skipped", {
+        kind,
+        accounts: picked.unknown.join(","),
+      });
+    }
+    return {
+      url: settings.url,
+      headers: settings.header,
+      staticAttributes: settings.attribute.static,
+      accounts: picked.accounts,
+    };
+  };
+  return createObservabilityPoster({ event: destination("event"), metric: destination("metric"), clock });
+}
+
+export function buildChatPoster(config: Pick<Config, "chat">): ChatPoster {
+  return createChatPoster({ webhookURL: config.chat.webhookURL });
+}

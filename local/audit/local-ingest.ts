@@ -1,0 +1,60 @@
+/**
+ * The ingest API as the local runtime runs it (served by local/http/ingest-listener.ts): accepted
+ * events go to the bounded in-process queue, whose handler (the destinations fan-out) is
+ * injected; rate-limit counters live in memory. Start-up warnings (no token, inconsistent
+ * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
+ * every event that got a 202 is handled before the process exits.
+ */
+
+import {
+  createInProcessEventQueue,
+  type InProcessEventQueue,
+  type InProcessEventQueueOptions,
+} from "../../core/adapters/local/in-process-event-queue.ts";
+import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
+import type { AcceptedEventHandler, Clock, Logger } from "../../core/ports.ts";
+import {
+  type AuditIngestSettings,
+  createIngestHandler,
+  type IngestHandler,
+} from "../../functions/audit-ingest/ingest-handler.ts";
+
+export interface LocalIngestOptions {
+  /** `config.auditEvents`. */
+  settings: AuditIngestSettings & { queue: InProcessEventQueueOptions };
+  /** Processes each accepted event (the destination writers). */
+  handler: AcceptedEventHandler;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface LocalIngest {
+  handler: IngestHandler;
+  queue: InProcessEventQueue;
+}
+
+export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
+  const { settings, logger, clock } = options;
+  for (const warning of rateLimitConsistencyWarnings(settings.rateLimit, settings.queue.rateLimit)) {
+    logger.warn(warning);
+  }
+  if (settings.apiToken === "") {
+    logger.warn(
+      "No auditEvents.apiToken configured: any client that can reach the ingest API may post events",
+    );
+  }
+  const queue = createInProcessEventQueue(settings.queue, {
+    handler: options.handler,
+    logger: logger.child("audit-queue"),
+    clock,
+  });
+  const handler = createIngestHandler({
+    settings,
+    queue,
+    rateLimitStore: createMemoryRateLimitStore(),
+    logger,
+    clock,
+  });
+  return { handler, queue };
+}

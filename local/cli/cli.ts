@@ -1,0 +1,161 @@
+/**
+ * The `steward` command line: `start` (default), `check-config FILE`, `init-config`.
+ * Returns an exit code for one-shot commands, or the running process for `start`; signal
+ * handling and process.exit live in main.ts only.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
+import { dailyFileSink } from "../../core/adapters/local/daily-file-sink.ts";
+import {
+  type Config,
+  ConfigError,
+  defaultConfig,
+  formatProblem,
+  renderTemplate,
+} from "../../core/config/index.ts";
+import { consoleSink } from "../../core/logging/console-sink.ts";
+import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../core/logging/logger.ts";
+import { LOG_LEVELS, type Service } from "../../core/ports.ts";
+import { systemClock } from "../../core/system-clock.ts";
+import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
+import { startLocal } from "../wiring.ts";
+import { enabledFeaturesNotRun } from "./features-not-run.ts";
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export interface RunningSteward {
+  config: Config;
+  logger: RootLogger;
+  service: Service;
+}
+
+export type CliResult = { exitCode: number } | { running: RunningSteward };
+
+export const USAGE = `Usage: steward [command] [options]
+
+Commands:
+  start                  run Steward (the default command)
+  check-config FILE      validate a configuration file; prints every problem, or "ok"
+  init-config            print a complete, commented configuration template
+
+Options:
+  -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
+  -l, --log-level LEVEL  override logLevel (${LOG_LEVELS.join(", ")})
+  -h, --help             show this help
+  -v, --version          show the version
+`;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
+  let parsed: ReturnType<typeof parseCliArgs>;
+  try {
+    parsed = parseCliArgs(argv);
+  } catch (error) {
+    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return { exitCode: 1 };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return { exitCode: 0 };
+  }
+  if (values.version) {
+    io.stdout.write(`${SERVICE_NAME} ${SERVICE_VERSION}\n`);
+    return { exitCode: 0 };
+  }
+  const [command = "start", ...rest] = positionals;
+  switch (command) {
+    case "init-config":
+      io.stdout.write(renderTemplate());
+      return { exitCode: 0 };
+    case "check-config": {
+      const file = rest[0] ?? values.config;
+      if (file === undefined) return usageError(io, "check-config needs a FILE");
+      const config = await loadOrReport(file, io);
+      if (config === undefined) return { exitCode: 1 };
+      io.stdout.write("ok\n");
+      return { exitCode: 0 };
+    }
+    case "start":
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      return start(values, io);
+    default:
+      return usageError(io, `unknown command "${command}"`);
+  }
+}
+
+function parseCliArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: "string", short: "c" },
+      "log-level": { type: "string", short: "l" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+}
+
+async function start(values: { config?: string; "log-level"?: string }, io: CliIo): Promise<CliResult> {
+  const levelOverride = values["log-level"];
+  if (levelOverride !== undefined && !isLogLevel(levelOverride)) {
+    return usageError(io, `--log-level must be one of ${LOG_LEVELS.join(", ")} (got "${levelOverride}")`);
+  }
+  const loaded = values.config === undefined ? defaultConfig() : await loadOrReport(values.config, io);
+  if (loaded === undefined) return { exitCode: 1 };
+  const config: Config = levelOverride === undefined ? loaded : { ...loaded, logLevel: levelOverride };
+
+  const logger = createLogger({ level: config.logLevel, sinks: logSinks(config, io) });
+  logger.info(`${SERVICE_NAME} ${SERVICE_VERSION} starting`, {
+    config: values.config ?? "embedded default",
+    node: process.versions.node,
+    pid: process.pid,
+  });
+  const notRun = enabledFeaturesNotRun(config);
+  if (notRun.length > 0) {
+    logger.warn("these enabled settings have no effect: this version does not run their features yet", {
+      settings: notRun.join(","),
+    });
+  }
+  try {
+    const service = await startLocal(config, logger, { clock: systemClock, cwd: io.cwd });
+    logger.info(`${SERVICE_NAME} ready`);
+    return { running: { config, logger, service } };
+  } catch (error) {
+    logger.error(`${SERVICE_NAME} failed to start`, {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    await logger.close();
+    return { exitCode: 1 };
+  }
+}
+
+function logSinks(config: Config, io: CliIo): LogSink[] {
+  const sinks = [consoleSink(io.stdout, io.stderr)];
+  if (config.fileLogging) sinks.push(dailyFileSink({ directory: resolve(io.cwd, config.logDirectory) }));
+  return sinks;
+}
+
+/** Loads a config file; on failure prints every problem and returns undefined. */
+async function loadOrReport(file: string, io: CliIo): Promise<Config | undefined> {
+  try {
+    return await loadConfigFile(resolve(io.cwd, file), io.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`Configuration ${file} is invalid:\n`);
+    for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
+    return undefined;
+  }
+}
+
+function usageError(io: CliIo, message: string): CliResult {
+  io.stderr.write(`steward: ${message}\n\n${USAGE}`);
+  return { exitCode: 1 };
+}

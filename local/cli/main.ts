@@ -1,0 +1,85 @@
+/**
+ * Process entry point (`npm start`, `npx steward`). The only module that handles signals and
+ * calls process.exit: SIGTERM/SIGINT stop every service in reverse start order and exit 0 within
+ * the shutdown budget; an unexpected error writes a crash dump and exits 1. Signal handlers are
+ * installed before anything starts, so a signal that arrives during start-up is honoured as soon
+ * as start-up ends instead of killing the process half-way.
+ */
+import { defaultConfig } from "../../core/config/index.ts";
+import { redactText } from "../../core/logging/redact.ts";
+import { type RunningSteward, runCli } from "./cli.ts";
+import { type CrashSource, writeCrashDump } from "./crash-dump.ts";
+
+/** Stop must finish within this budget so the process exits within 10 s of the signal. */
+const SHUTDOWN_BUDGET_MS = 9_000;
+
+let running: RunningSteward | undefined;
+let pendingSignal: NodeJS.Signals | undefined;
+let stopping = false;
+
+const onSignal = (signal: NodeJS.Signals) => {
+  if (running === undefined) pendingSignal ??= signal;
+  else shutdown(running, signal);
+};
+process.on("SIGTERM", onSignal);
+process.on("SIGINT", onSignal);
+
+try {
+  const result = await runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if ("exitCode" in result) {
+    process.exitCode = result.exitCode;
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  } else {
+    running = result.running;
+    supervise(running);
+    if (pendingSignal !== undefined) shutdown(running, pendingSignal);
+  }
+} catch (error) {
+  // A bug before anything is running: report it like any crash, with the default crash settings.
+  process.stderr.write(`steward: fatal error during start-up: ${redactText(describe(error))}\n`);
+  writeCrashDump({ error, source: "startup", crashFile: defaultConfig().crashFile });
+  process.exit(1);
+}
+
+function shutdown({ config, logger, service }: RunningSteward, signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info(`received ${signal}, stopping`);
+  const deadline = setTimeout(() => {
+    logger.error(`shutdown did not finish within ${SHUTDOWN_BUDGET_MS / 1000} s, exiting`);
+    process.exit(1);
+  }, SHUTDOWN_BUDGET_MS);
+  deadline.unref();
+  void service
+    .stop()
+    .then(async () => {
+      logger.info("stopped");
+      await logger.close();
+      process.exit(0);
+    })
+    .catch((error: unknown) => crash(config, logger, "uncaughtException")(error));
+}
+
+function supervise({ config, logger }: RunningSteward): void {
+  process.on("uncaughtException", crash(config, logger, "uncaughtException"));
+  process.on("unhandledRejection", crash(config, logger, "unhandledRejection"));
+}
+
+function crash(config: RunningSteward["config"], logger: RunningSteward["logger"], source: CrashSource) {
+  return (error: unknown) => {
+    logger.error(`fatal ${source}, exiting`, { error: redactText(describe(error)) });
+    const files = writeCrashDump({ error, source, crashFile: config.crashFile, config });
+    if (files.length > 0) logger.error("crash dump written", { files: files.join(",") });
+    process.exit(1);
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

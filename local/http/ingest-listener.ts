@@ -1,0 +1,175 @@
+/**
+ * The local front door of the ingest API: node:http straight to the runtime-neutral ingest
+ * handler, without a framework in between. On this path a request costs about half of what it
+ * costs through Hono on @hono/node-server, which the ingest throughput target needs (README,
+ * ingest benchmark); every rule lives in the handler, which the Hono app (Lambda, in-process
+ * tests) runs too, and one test suite runs against both front doors.
+ *
+ * Like the other listeners it writes answers in batches, one per event-loop turn. An answer given
+ * before the whole request arrived (a 413 on a body over the limit, a 401 before an upload) closes
+ * the connection instead of reading the rest.
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IngestHandler, IngestHttpRequest } from "../../functions/audit-ingest/ingest-handler.ts";
+import {
+  answerHeaders,
+  errorAnswer,
+  INTERNAL_ERROR_REASON,
+  type IngestAnswer,
+} from "../../functions/audit-ingest/ingestion-response.ts";
+import { createEndOfTurn } from "./batched-responses.ts";
+import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
+
+export interface IngestListenerOptions extends ListenOptions {
+  handler: IngestHandler;
+  /** The client address; by default the socket peer (no proxy header is trusted). */
+  clientIp?: (request: IncomingMessage) => string;
+}
+
+const socketPeer = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
+
+/**
+ * Headers of which node:http keeps only the first line (`message.headers`); Fetch joins repeated
+ * lines of every header, and so does `header()` here, from the raw lines.
+ */
+const FIRST_LINE_ONLY = new Set([
+  "age",
+  "authorization",
+  "content-length",
+  "content-type",
+  "etag",
+  "expires",
+  "from",
+  "host",
+  "if-modified-since",
+  "if-unmodified-since",
+  "last-modified",
+  "location",
+  "max-forwards",
+  "proxy-authorization",
+  "referer",
+  "retry-after",
+  "server",
+  "user-agent",
+]);
+
+/** The path of a request target: origin form (`/p?q`) as is, absolute form (`http://h/p`) parsed. */
+function pathOf(target: string): string {
+  const query = target.indexOf("?");
+  const path = query === -1 ? target : target.slice(0, query);
+  if (path.startsWith("/")) return path;
+  return URL.canParse(target) ? new URL(target).pathname : path;
+}
+
+/**
+ * A node request as the ingest handler reads it. A class, so a request allocates no closures:
+ * this path runs for every event.
+ */
+class NodeIngestHttpRequest implements IngestHttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly contentType: string | undefined;
+  readonly contentLength: string | undefined;
+
+  constructor(
+    private readonly incoming: IncomingMessage,
+    readonly clientIp: string,
+  ) {
+    this.method = incoming.method ?? "GET";
+    this.path = pathOf(incoming.url ?? "/");
+    this.contentType = this.header("content-type");
+    this.contentLength = this.header("content-length");
+  }
+
+  /** Repeated lines joined by ", ", as Fetch does. */
+  header(name: string): string | undefined {
+    if (!FIRST_LINE_ONLY.has(name)) {
+      const value = this.incoming.headers[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    }
+    const raw = this.incoming.rawHeaders;
+    let joined: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const line = raw[i] as string;
+      if (line.length === name.length && line.toLowerCase() === name) {
+        const value = raw[i + 1] as string;
+        joined = joined === undefined ? value : `${joined}, ${value}`;
+      }
+    }
+    return joined;
+  }
+
+  /** The body as UTF-8; undefined as soon as more than `maxBytes` arrived (the rest is not read). */
+  readText(maxBytes: number): Promise<string | undefined> {
+    const incoming = this.incoming;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      let done = false;
+      incoming.on("data", (chunk: Buffer) => {
+        if (done) return;
+        total += chunk.length;
+        if (total <= maxBytes) {
+          chunks.push(chunk);
+          return;
+        }
+        done = true;
+        incoming.pause();
+        resolve(undefined);
+      });
+      incoming.once("end", () => {
+        if (done) return;
+        done = true;
+        resolve(
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString("utf8")
+            : Buffer.concat(chunks, total).toString("utf8"),
+        );
+      });
+      incoming.once("error", reject);
+    });
+  }
+}
+
+function write(incoming: IncomingMessage, response: ServerResponse, answer: IngestAnswer): void {
+  const headers = answer.headers;
+  if (answer.body !== null) headers["content-length"] = String(Buffer.byteLength(answer.body));
+  if (!incoming.complete) headers.connection = "close";
+  response.writeHead(answer.status, headers);
+  response.end(answer.body ?? undefined);
+}
+
+/** The last line of defence should writing itself fail: a bare 500, the socket closed. */
+function writeFailure(response: ServerResponse): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const answer = errorAnswer(answerHeaders(), new Date().toISOString(), {
+    status: 500,
+    reason: INTERNAL_ERROR_REASON,
+  });
+  answer.headers.connection = "close";
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
+export function startIngestListener(options: IngestListenerOptions): Promise<HttpListener> {
+  const { handler } = options;
+  const clientIp = options.clientIp ?? socketPeer;
+  const endOfTurn = createEndOfTurn();
+  const server = createServer(async function ingestApi(incoming, response) {
+    try {
+      const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
+      await endOfTurn();
+      write(incoming, response, answer);
+    } catch (error) {
+      options.logger.error("Could not answer an ingest request", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      writeFailure(response);
+    }
+  });
+  return listenOn(server, options);
+}

@@ -1,0 +1,138 @@
+/**
+ * The REST API's local services (key-value store, schedules and the scheduler, files, broker,
+ * observability, chat, platform), chosen once from the config: DynamoDB tables when
+ * `cloud.enable` names them (an on-prem agent sharing the cloud stores), local files otherwise.
+ * With `platform.host` set, the platform client serves the app and reload-task endpoints and
+ * starts the tasks of firing schedules; without it, a firing schedule is logged as not started.
+ */
+import { resolve } from "node:path";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-value-store.ts";
+import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
+import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
+import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
+import {
+  buildChatPoster,
+  buildObservabilityPoster,
+  buildPublisher,
+} from "../../core/adapters/outbound-services.ts";
+import {
+  type ClosablePlatformClient,
+  createQlikPlatformClient,
+} from "../../core/adapters/platform/platform-client.ts";
+import { loadPlatformTlsMaterial } from "../../core/adapters/platform/tls-material.ts";
+import type { Config } from "../../core/config/index.ts";
+import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
+import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { startScheduler } from "../../core/schedules/scheduler.ts";
+import type { RestServices } from "../../functions/rest/app.ts";
+
+export interface LocalRestServices {
+  services: RestServices;
+  stop(): Promise<void>;
+}
+
+export async function startRestServices(
+  config: Config,
+  logger: Logger,
+  deps: { clock: Clock; cwd: string },
+): Promise<LocalRestServices> {
+  const { clock } = deps;
+  const platform = await openPlatformClient(config, logger, clock, deps.cwd);
+  const background = new Set<Promise<unknown>>();
+  const maxKeysPerNamespace = config.keyValueStore.maxKeysPerNamespace;
+  const dynamo = config.cloud.enable ? new DynamoDBClient({ region: config.cloud.region }) : undefined;
+  const kv =
+    dynamo && config.cloud.keyValueTable
+      ? createDynamoKeyValueStore({
+          client: dynamo,
+          tableName: config.cloud.keyValueTable,
+          clock,
+          maxKeysPerNamespace,
+        })
+      : await openFileKeyValueStore({
+          file: resolve(deps.cwd, config.keyValueStore.storeFile),
+          clock,
+          maxKeysPerNamespace,
+        });
+  const sharedSchedules = dynamo !== undefined && config.cloud.scheduleTable !== "";
+  const scheduleStore = sharedSchedules
+    ? createDynamoScheduleStore({ client: dynamo, tableName: config.cloud.scheduleTable })
+    : await openYamlScheduleStore({ file: resolve(deps.cwd, config.scheduler.storeFile) });
+  const schedulerLogger = logger.child("scheduler");
+  const scheduler = config.scheduler.enable
+    ? await startScheduler({
+        store: scheduleStore,
+        clock,
+        logger: schedulerLogger,
+        taskStarter: platform
+          ? createPlatformTaskStarter(platform)
+          : createLoggingTaskStarter(schedulerLogger),
+        ...(sharedSchedules ? { pollIntervalMs: 60_000 } : {}),
+      })
+    : undefined;
+  const endpoints = config.restServer.endpointsEnable;
+  const publisher = endpoints.mqttPublishMessage ? buildPublisher(config, logger) : undefined;
+  const services: RestServices = {
+    ...(config.keyValueStore.enable ? { keyValues: kv } : {}),
+    schedules: createScheduleManager({
+      store: scheduleStore,
+      clock,
+      ...(scheduler ? { runner: scheduler } : {}),
+    }),
+    files: createFileOperations(config.fileOperations),
+    ...(publisher ? { publisher } : {}),
+    observability: buildObservabilityPoster(config, clock, logger),
+    chat: buildChatPoster(config),
+    ...(platform
+      ? {
+          platform: {
+            platform,
+            kv: config.keyValueStore.enable ? kv : undefined,
+            trackBackgroundWork: (work: Promise<unknown>) => {
+              background.add(work);
+              void work.finally(() => background.delete(work));
+            },
+          },
+        }
+      : {}),
+  };
+  return {
+    services,
+    async stop() {
+      await scheduler?.stop();
+      // App reloads answered 202 run on; their follow-up task starts need the client.
+      await Promise.allSettled(background);
+      platform?.close();
+      await publisher?.close();
+      await kv.close();
+      await scheduleStore.close();
+      dynamo?.destroy();
+    },
+  };
+}
+
+async function openPlatformClient(
+  config: Config,
+  logger: Logger,
+  clock: Clock,
+  cwd: string,
+): Promise<ClosablePlatformClient | undefined> {
+  if (config.platform.host === "") return undefined;
+  const inCwd = (file: string) => (file === "" ? "" : resolve(cwd, file));
+  const tls = await loadPlatformTlsMaterial({
+    ...config.cert,
+    clientCert: inCwd(config.cert.clientCert),
+    clientCertKey: inCwd(config.cert.clientCertKey),
+    clientCertCA: inCwd(config.cert.clientCertCA),
+  });
+  return createQlikPlatformClient({
+    connection: config.platform,
+    tls,
+    clock,
+    logger: logger.child("platform"),
+  });
+}

@@ -1,0 +1,197 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkConfigFile, loadConfigFile } from "../../../../../core/adapters/local/config-file.ts";
+import { ConfigError, checkConfigText } from "../../../../../core/config/index.ts";
+import { lines } from "../../config/helpers.ts";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "steward-config-"));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeConfig(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe("loadConfigFile", () => {
+  it("loads a .yml file", async () => {
+    // Prepare
+    const path = await writeConfig("a.yml", "Service:\n  logLevel: debug\n  auditEvents:\n    port: 9181\n");
+
+    // Act
+    const config = await loadConfigFile(path, {});
+
+    // Assess
+    expect(config.logLevel).toBe("debug");
+    expect(config.auditEvents.port).toBe(9181);
+  });
+
+  it("loads an empty .yaml file with every default", async () => {
+    // Prepare
+    const path = await writeConfig("empty.yaml", "");
+
+    // Act
+    const config = await loadConfigFile(path, {});
+
+    // Assess
+    expect(config.restServer.port).toBe(8081);
+  });
+
+  it("rejects a .json file before reading it", async () => {
+    // Prepare
+    const path = await writeConfig("a.json", "{}");
+
+    // Act
+    const error = await loadConfigFile(path, {}).catch((e: unknown) => e);
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(lines((error as ConfigError).problems)).toEqual([
+      `${path}: the file extension must be .yaml or .yml`,
+    ]);
+  });
+
+  it("reports a missing file clearly", async () => {
+    // Act
+    const result = await checkConfigFile(join(dir, "missing.yaml"), {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([`${join(dir, "missing.yaml")}: file not found`]);
+  });
+
+  it("reports YAML syntax errors with line and column", async () => {
+    // Prepare
+    const path = await writeConfig("bad.yaml", "Service:\n  logLevel: info\n  auditEvents: [\n  port: 1\n");
+
+    // Act
+    const result = await checkConfigFile(path, {});
+
+    // Assess
+    expect(result.ok).toBe(false);
+    const messages = result.ok ? [] : lines(result.problems);
+    expect(messages[0]).toMatch(
+      new RegExp(
+        `^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: YAML syntax error at line \\d+, column \\d+: `,
+      ),
+    );
+  });
+
+  it("supports anchors, aliases and merge keys", () => {
+    // Prepare
+    const text = [
+      "Service:",
+      "  auditEvents:",
+      "    destination:",
+      "      parquet: &batch",
+      "        maxBatchSize: 500",
+      "        writeFrequency: 1000",
+      "      tablefile:",
+      "        <<: *batch",
+      "        exportDirectory: qvd",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(text, "anchors.yaml", {});
+
+    // Assess
+    if (!result.ok) expect.fail(lines(result.problems).join("\n"));
+    expect(result.config.auditEvents.destination.tablefile).toEqual({
+      maxBatchSize: 500,
+      writeFrequency: 1000,
+      exportDirectory: "qvd",
+      staticTags: [],
+    });
+  });
+
+  it("reports duplicate keys as a YAML error", () => {
+    // Act
+    const result = checkConfigText("Service:\n  logLevel: info\n  logLevel: warn\n", "dup.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "dup.yaml: YAML syntax error at line 3, column 3: Map keys must be unique",
+    ]);
+  });
+
+  it("refuses a document whose aliases expand without bound", () => {
+    // Prepare
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "Service: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    ].join("\n");
+
+    // Act
+    const result = checkConfigText(bomb, "bomb.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      expect.stringMatching(/^bomb\.yaml: YAML error: /),
+    ]);
+  });
+
+  it("throws a ConfigError listing every schema problem", async () => {
+    // Prepare
+    const path = await writeConfig("wrong.yaml", "Service:\n  logLevel: loud\n  restServer:\n    prot: 1\n");
+
+    // Act
+    const error = await loadConfigFile(path, {}).catch((e: unknown) => e);
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(lines((error as ConfigError).problems)).toEqual([
+      "Service.logLevel: must be one of error, warn, info, verbose, debug, silly",
+      'Service.restServer.prot: unknown key (did you mean "port"?)',
+    ]);
+    expect((error as ConfigError).message).toContain(
+      'Service.restServer.prot: unknown key (did you mean "port"?)',
+    );
+  });
+
+  it("requires readable certificate files when a platform endpoint is enabled", async () => {
+    // Prepare
+    const cert = await writeConfig("client.pem", "cert");
+    const path = await writeConfig(
+      "certs.yaml",
+      [
+        "Service:",
+        "  platform: { host: sense.example.com }",
+        "  restServer: { endpointsEnable: { appList: true } }",
+        `  cert: { clientCert: ${cert}, clientCertKey: ${join(dir, "nope.pem")} }`,
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "Service.cert.clientCertCA: required (a certificate file) by the features that reach the platform",
+      `Service.cert.clientCertKey: cannot read file ${join(dir, "nope.pem")} (ENOENT)`,
+    ]);
+  });
+
+  it("does not check certificate files when no feature needs them", async () => {
+    // Prepare
+    const path = await writeConfig(
+      "nocerts.yaml",
+      "Service:\n  cert: { clientCert: /nonexistent/client.pem }\n",
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {});
+
+    // Assess
+    expect(result.ok).toBe(true);
+  });
+});

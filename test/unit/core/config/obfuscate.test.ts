@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { MASK, obfuscateConfig, parseConfig } from "../../../../core/config/index.ts";
+
+/** A tree with every secret set, each to a distinct recognisable value. */
+function treeWithAllSecrets() {
+  return {
+    Service: {
+      auditEvents: { apiToken: "SECRET-audit-token" },
+      restServer: { apiToken: "SECRET-rest-token" },
+      thirdPartyToolsCredentials: {
+        obsPlatform: [{ accountName: "Main", insertApiKey: "SECRET-insert-key", accountId: "9876543" }],
+      },
+      obsPlatform: {
+        enable: true,
+        event: { header: [{ name: "X-Api", value: "SECRET-event-header" }] },
+        metric: { header: [{ name: "X-Api", value: "SECRET-metric-header" }] },
+      },
+      timeseriesdbConfig: {
+        enable: true,
+        host: "influxdb.mycompany.com",
+        version: 2,
+        v1Config: {
+          dbName: "db",
+          auth: { enable: true, username: "influxuser", password: "SECRET-v1-password" },
+        },
+        v2Config: { org: "myorganisation", bucket: "mybucket", token: "SECRET-v2-token" },
+        v3Config: { database: "db", token: "SECRET-v3-token" },
+      },
+      cert: {
+        clientCert: "/etc/steward/certs/client.pem",
+        clientCertKey: "/etc/steward/certs/client_key.pem",
+        clientCertCA: "/etc/steward/certs/root.pem",
+        clientCertPassphrase: "SECRET-passphrase",
+      },
+      chat: { webhookURL: "https://hooks.example.com/services/SECRET-webhook" },
+      serversToMonitor: {
+        servers: [
+          {
+            host: "sense1.example.com:4747",
+            serverName: "s1",
+            userSessions: {
+              enable: true,
+              host: "sense1.example.com:4243",
+              virtualProxies: [{ virtualProxy: "/hdr" }],
+            },
+            headers: { "X-Custom": "SECRET-server-header" },
+          },
+        ],
+      },
+      mqttConfig: { enable: true, brokerHost: "broker.example.com" },
+      platform: { host: "sense.example.com" },
+      restServerExtra: undefined,
+    },
+  };
+}
+
+const SECRETS = [
+  "SECRET-audit-token",
+  "SECRET-rest-token",
+  "SECRET-insert-key",
+  "SECRET-event-header",
+  "SECRET-metric-header",
+  "SECRET-v1-password",
+  "SECRET-v2-token",
+  "SECRET-v3-token",
+  "SECRET-passphrase",
+  "SECRET-webhook",
+  "SECRET-server-header",
+];
+
+describe("obfuscateConfig", () => {
+  it("masks every secret of a raw tree", () => {
+    // Act
+    const json = JSON.stringify(obfuscateConfig(treeWithAllSecrets()));
+
+    // Assess
+    expect(SECRETS.filter((s) => json.includes(s))).toEqual([]);
+    expect(json).not.toContain("SECRET");
+  });
+
+  it("masks every secret of a parsed config", () => {
+    // Prepare
+    const { restServerExtra: _, ...service } = treeWithAllSecrets().Service;
+    const parsed = parseConfig({ Service: service }, {});
+    if (!parsed.ok) expect.fail(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+
+    // Act
+    const json = JSON.stringify(obfuscateConfig(parsed.config));
+
+    // Assess
+    expect(json).not.toContain("SECRET");
+  });
+
+  it("replaces secrets entirely and keeps the first characters of hosts and paths", () => {
+    // Act
+    const masked = obfuscateConfig(treeWithAllSecrets()).Service;
+
+    // Assess
+    expect(masked.restServer.apiToken).toBe(MASK);
+    expect(masked.thirdPartyToolsCredentials.obsPlatform[0]?.insertApiKey).toBe(MASK);
+    expect(masked.thirdPartyToolsCredentials.obsPlatform[0]?.accountName).toBe("Main");
+    expect(masked.thirdPartyToolsCredentials.obsPlatform[0]?.accountId).toBe(`987${MASK}`);
+    expect(masked.obsPlatform.event.header[0]).toEqual({ name: "X-Api", value: MASK });
+    expect(masked.serversToMonitor.servers[0]?.headers).toEqual({ "X-Custom": MASK });
+    expect(masked.timeseriesdbConfig.host).toBe(`inf${MASK}`);
+    expect(masked.timeseriesdbConfig.v2Config.org).toBe(`myo${MASK}`);
+    expect(masked.timeseriesdbConfig.v1Config.auth.username).toBe(`inf${MASK}`);
+    expect(masked.mqttConfig.brokerHost).toBe(`bro${MASK}`);
+    expect(masked.platform.host).toBe(`sen${MASK}`);
+    expect(masked.serversToMonitor.servers[0]?.host).toBe(`sen${MASK}`);
+    expect(masked.serversToMonitor.servers[0]?.userSessions.host).toBe(`sen${MASK}`);
+    expect(masked.cert.clientCert).toBe(`/etc/stewa${MASK}`);
+    expect(masked.chat.webhookURL).toBe(MASK);
+    expect(masked.serversToMonitor.servers[0]?.serverName).toBe("s1");
+  });
+
+  it("keeps empty secrets empty and never mutates its input", () => {
+    // Prepare
+    const tree = treeWithAllSecrets();
+    const before = JSON.stringify(tree);
+    tree.Service.auditEvents.apiToken = "";
+
+    // Act
+    const masked = obfuscateConfig(tree);
+
+    // Assess
+    expect(masked.Service.auditEvents.apiToken).toBe("");
+    expect(tree.Service.restServer.apiToken).toBe("SECRET-rest-token");
+    expect(
+      JSON.stringify({
+        ...tree,
+        Service: { ...tree.Service, auditEvents: { apiToken: "SECRET-audit-token" } },
+      }),
+    ).toBe(before);
+  });
+
+  it("does not reveal short host names entirely", () => {
+    expect(obfuscateConfig({ platform: { host: "ab" } }).platform.host).toBe(`a${MASK}`);
+  });
+});

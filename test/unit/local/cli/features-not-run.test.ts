@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { defaultConfig, parseConfig } from "../../../../core/config/index.ts";
+import { enabledFeaturesNotRun } from "../../../../local/cli/features-not-run.ts";
+
+describe("enabledFeaturesNotRun", () => {
+  it("finds nothing in the embedded default config or a minimal file", () => {
+    expect(enabledFeaturesNotRun(defaultConfig())).toEqual([]);
+    const minimal = parseConfig({ Service: {} });
+    if (!minimal.ok) throw new Error("minimal config must parse");
+    expect(enabledFeaturesNotRun(minimal.config)).toEqual([]);
+  });
+
+  it("names every enabled switch of a feature this version does not run", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      anonTelemetry: true,
+      heartbeat: { ...base.heartbeat, enable: true },
+      uptimeMonitor: { ...base.uptimeMonitor, enable: true },
+      errorTracking: { ...base.errorTracking, enable: true },
+      logEvents: {
+        ...base.logEvents,
+        source: { ...base.logEvents.source, proxy: { enable: true } },
+      },
+      serversToMonitor: {
+        ...base.serversToMonitor,
+        servers: [{} as (typeof base.serversToMonitor.servers)[number]],
+      },
+      timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
+    };
+    expect(enabledFeaturesNotRun(config)).toEqual([
+      "Service.anonTelemetry",
+      "Service.heartbeat.enable",
+      "Service.uptimeMonitor.enable",
+      "Service.errorTracking.enable",
+      "Service.logEvents.source.*.enable",
+      "Service.serversToMonitor.servers",
+      "Service.timeseriesdbConfig.enable",
+    ]);
+  });
+});
