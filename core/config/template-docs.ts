@@ -111,6 +111,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "udpServerConfig.rateLimit.enable": "Limit message flooding.",
   "udpServerConfig.rateLimit.maxMessagesPerMinute": "Messages accepted per minute.",
   "udpServerConfig.maxMessageSize": "Maximum UDP message size in bytes.",
+  "udpServerConfig.receiveBufferBytes":
+    "Socket receive buffer asked of the operating system (Linux caps it at 2 x net.core.rmem_max).",
   "udpServerConfig.enableSourceValidation": "Reject messages from IPs not resolved from allowedSources.",
   "udpServerConfig.allowedSources": "IPv4 addresses or host names allowed to send (names resolved at start).",
   "queueMetrics.timeseriesdb.enable": "Store queue metrics in the time-series database.",

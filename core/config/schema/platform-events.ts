@@ -35,6 +35,9 @@ const udpCommonEntries = (queueMeasurement: string) => ({
   }),
   rateLimit: section({ enable: bool(false), maxMessagesPerMinute: positiveInt(600) }),
   maxMessageSize: int(65507, 1, 65507),
+  // Asked of the kernel for the socket; Linux grants at most twice net.core.rmem_max. A burst the
+  // buffer cannot hold is lost before Steward sees it, so the default holds ~20,000 datagrams.
+  receiveBufferBytes: int(8 * 1024 * 1024, 65536, 1024 * 1024 * 1024),
   enableSourceValidation: bool(false),
   allowedSources: list(hostSchema),
   queueMetrics: section({
