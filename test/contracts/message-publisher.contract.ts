@@ -16,6 +16,7 @@ import type { MessagePublisher } from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type StallingBehaviour, startStallingBroker } from "../helpers/stalling-mqtt-broker.ts";
+import { timed } from "../helpers/timed.ts";
 
 /** Where a publisher under test connects and how long it may wait; "disabled" adapters ignore it. */
 export interface PublisherTarget {
@@ -87,16 +88,6 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000):
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** How a publish settled and how long it took. */
-async function timed(publish: Promise<void>): Promise<{ error: unknown; elapsedMs: number }> {
-  const started = Date.now();
-  const error = await publish.then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
-  return { error, elapsedMs: Date.now() - started };
 }
 
 export function describeMessagePublisherContract(name: string, factory: MessagePublisherFactory): void {
