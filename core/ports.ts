@@ -199,9 +199,15 @@ export interface ScheduleStore {
   close(): Promise<void>;
 }
 
-/** Publishes a message to a broker topic. Throws an upstream error when the broker refuses. */
+/**
+ * Publishes a message to a broker topic. Throws InvalidTopicError for a topic that cannot be
+ * published to (empty, wildcards, NUL, over 65535 bytes) and UpstreamError when the broker is
+ * unreachable, refuses or does not acknowledge in time: never hangs. The publisher wired when the
+ * broker is switched off throws FeatureDisabledError instead.
+ */
 export interface MessagePublisher {
   publish(topic: string, message: string): Promise<void>;
+  /** Releases the connection; idempotent. A publish after close fails at once. */
   close(): Promise<void>;
 }
 

@@ -48,6 +48,8 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
   });
 
   const publishTimeoutMs = options.publishTimeoutMs ?? 5000;
+  // Set by close(): a closed client never connects again, so a publish must not wait for it.
+  let closed = false;
 
   /** Resolves true once connected, false after `waitMs`. */
   function connected(waitMs: number): Promise<boolean> {
@@ -68,6 +70,7 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
   return {
     async publish(topic, message) {
       assertPublishTopic(topic);
+      if (closed) throw new UpstreamError(UPSTREAM, "The MQTT publisher is closed");
       if (!client.connected && !(await connected(options.connectWaitMs ?? 0))) {
         throw new UpstreamError(UPSTREAM, `Not connected to the MQTT broker at ${url}`);
       }
@@ -86,6 +89,7 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
       });
     },
     async close() {
+      closed = true;
       await client.endAsync(true);
     },
   };

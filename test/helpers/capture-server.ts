@@ -1,6 +1,7 @@
 /**
  * A loopback HTTP server that records every request (method, path, headers, body) and answers
- * with the status the test sets; it stands in for third-party APIs with no local server.
+ * with the status the test sets, or not at all; it stands in for third-party APIs with no local
+ * server.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,17 +13,20 @@ export interface CapturedRequest {
   body: string;
 }
 
+/** An HTTP status, or "no answer" to hold the request open until the server stops. */
+export type CaptureAnswer = number | "no answer";
+
 export interface CaptureServer {
   url: string;
   requests: CapturedRequest[];
-  /** Status (and optional body) for the following requests; may depend on the request. */
-  respondWith(answer: number | ((request: CapturedRequest) => number)): void;
+  /** Answer for the following requests; may depend on the request. */
+  respondWith(answer: CaptureAnswer | ((request: CapturedRequest) => CaptureAnswer)): void;
   stop(): Promise<void>;
 }
 
 export async function startCaptureServer(): Promise<CaptureServer> {
   const requests: CapturedRequest[] = [];
-  let answer: number | ((request: CapturedRequest) => number) = 202;
+  let answer: CaptureAnswer | ((request: CapturedRequest) => CaptureAnswer) = 202;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -35,6 +39,7 @@ export async function startCaptureServer(): Promise<CaptureServer> {
       };
       requests.push(request);
       const status = typeof answer === "function" ? answer(request) : answer;
+      if (status === "no answer") return;
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify({ ok: status < 300 }));
     });
