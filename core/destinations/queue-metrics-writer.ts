@@ -8,7 +8,8 @@ import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
 import type { Clock, EventQueueMetrics, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
 import { describeError } from "./describe-error.ts";
-import { type FieldValue, floatField, integerField, type Point } from "./line-protocol.ts";
+import type { Point } from "./line-protocol.ts";
+import { queueMetricsPoint } from "./queue-metrics-point.ts";
 
 export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
 
@@ -28,28 +29,15 @@ export function toQueueMetricsPoint(
   host: string,
   timestampMs: number,
 ): Point {
-  const tags: Record<string, string> = { queue_type: "audit_events", host };
-  for (const tag of config.tags) if (tag.name !== "" && tag.value !== "") tags[tag.name] = tag.value;
-  const fields: Record<string, FieldValue> = {
-    queue_size: integerField(snapshot.waiting),
-    queue_max_size: integerField(snapshot.maxSize),
-    queue_running: integerField(snapshot.running),
-    messages_received: integerField(snapshot.received),
-    messages_queued: integerField(snapshot.queued),
-    messages_processed: integerField(snapshot.processed),
-    messages_failed: integerField(snapshot.failed),
-    messages_dropped_total: integerField(snapshot.droppedTotal),
-    messages_dropped_rate_limit: integerField(snapshot.droppedRateLimit),
-    messages_dropped_queue_full: integerField(snapshot.droppedQueueFull),
+  return queueMetricsPoint({
+    measurement: config.measurementName,
+    queueType: "audit_events",
+    host,
+    tags: config.tags,
+    timestampMs,
     // The audit queue has no message size limit (reference §3), so nothing is dropped for size.
-    messages_dropped_size: integerField(0),
-    backpressure_active: integerField(snapshot.backpressureActive ? 1 : 0),
-    queue_utilization_pct: floatField(snapshot.utilisationPct),
-    processing_time_avg_ms: floatField(snapshot.processingTimeAvgMs),
-    processing_time_p95_ms: floatField(snapshot.processingTimeP95Ms),
-    processing_time_max_ms: floatField(snapshot.processingTimeMaxMs),
-  };
-  return { measurement: config.measurementName, tags, fields, timestampMs };
+    values: { ...snapshot, droppedSize: 0 },
+  });
 }
 
 export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Service {

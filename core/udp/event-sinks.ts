@@ -6,6 +6,7 @@
  */
 import type { Point } from "../destinations/line-protocol.ts";
 import type { ObservabilityEvent } from "../observability/observability.ts";
+import type { UdpSender } from "./udp-sender.ts";
 
 /** One broker publication: topic and payload text. */
 export interface BrokerMessage {
@@ -22,8 +23,15 @@ export interface EventSinks {
 /** What became of one datagram after the queue handed it over (counted per queue). */
 export type DatagramOutcome = "processed" | "malformed" | "unknown_marker" | "dropped_by_rule";
 
-/** Processes one datagram admitted by the queue; never throws for bad input. */
-export type DatagramProcessor = (datagram: Uint8Array, receivedAtMs: number) => Promise<DatagramOutcome>;
+/**
+ * Processes one datagram admitted by the queue; never throws for bad input. The queue passes the
+ * sender too, for the per-sender throttling of malformed-datagram warnings (CONTRACT §7).
+ */
+export type DatagramProcessor = (
+  datagram: Uint8Array,
+  receivedAtMs: number,
+  sender?: UdpSender,
+) => Promise<DatagramOutcome>;
 
 /**
  * Counters written to the time-series DB every interval as deltas (event counts, rejected

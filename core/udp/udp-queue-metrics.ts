@@ -1,0 +1,143 @@
+/**
+ * What a UDP queue's counters become, in the two places they are read (CONTRACT §7):
+ *
+ * - the time-series DB: one point per write interval in `queueMetrics.timeseriesdb.measurementName`
+ *   with the field names of reference agent §3.1, tags `queue_type`, `host` (this machine's host
+ *   name, reference quirk 8 fixed) and the configured tags. Counters are deltas since the last
+ *   successful write: `take` computes them against a baseline that only `written()` moves, so an
+ *   unwritten interval is carried into the next one. `messages_processed` counts every datagram
+ *   the processor finished, whatever its outcome (received = queued + dropped_total; queued =
+ *   processed + failed + in flight), and the fields the reference lacks for our extra drop
+ *   reasons and outcomes are appended: `messages_dropped_source` (also in
+ *   `messages_dropped_total`), `messages_malformed`, `messages_unknown_marker`,
+ *   `messages_dropped_by_rule`, plus `rate_limit_current`.
+ * - the scrape endpoint: `steward_udp_messages_total{queue,outcome}` (cumulative, never reset)
+ *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape.
+ */
+import type { NameValue } from "../config/index.ts";
+import { floatField, integerField } from "../destinations/line-protocol.ts";
+import { queueMetricsPoint } from "../destinations/queue-metrics-point.ts";
+import type { MetricSample, MetricsRegistry } from "../ports.ts";
+import type { PeriodicPoints } from "./event-sinks.ts";
+import type { UdpQueue } from "./udp-queue.ts";
+import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
+
+export interface UdpQueueMetricsPointsOptions {
+  /** `queueMetrics.timeseriesdb` of the socket's `udpServerConfig`. */
+  config: { readonly measurementName: string; readonly tags: readonly NameValue[] };
+  /** The `host` tag: the wiring passes `os.hostname()`. */
+  host: string;
+}
+
+/** The queue's metrics point, as deltas since the last successful write. */
+export function udpQueueMetricsPoints(
+  queue: UdpQueue,
+  options: UdpQueueMetricsPointsOptions,
+): PeriodicPoints {
+  // From zero: what the queue counted before the writer started belongs to the first point.
+  let baseline = zeroUdpQueueCounters();
+  let durationMark = 0;
+  let takes = 0;
+  let writtenTake = 0;
+
+  return {
+    take(nowMs) {
+      const current = queue.counters();
+      const mark = queue.processingTimes.mark();
+      const take = ++takes;
+      const delta = (key: keyof UdpQueueCounters) => current[key] - baseline[key];
+      const state = queue.state();
+      const durations = queue.processingTimes.stats(durationMark);
+      const point = queueMetricsPoint({
+        measurement: options.config.measurementName,
+        queueType: queue.name,
+        host: options.host,
+        tags: options.config.tags,
+        timestampMs: nowMs,
+        values: {
+          waiting: state.waiting,
+          maxSize: state.maxSize,
+          running: state.running,
+          received: delta("received"),
+          queued: delta("queued"),
+          processed:
+            delta("processed") + delta("malformed") + delta("unknownMarker") + delta("droppedByRule"),
+          failed: delta("failed"),
+          droppedTotal:
+            delta("droppedSource") +
+            delta("droppedSize") +
+            delta("droppedRateLimit") +
+            delta("droppedQueueFull"),
+          droppedRateLimit: delta("droppedRateLimit"),
+          droppedQueueFull: delta("droppedQueueFull"),
+          droppedSize: delta("droppedSize"),
+          backpressureActive: state.backpressureActive,
+          utilisationPct: state.utilisationPct,
+          processingTimeAvgMs: durations.avgMs,
+          processingTimeP95Ms: durations.p95Ms,
+          processingTimeMaxMs: durations.maxMs,
+        },
+        extraFields: {
+          rate_limit_current: floatField(state.rateLimitCurrent),
+          messages_dropped_source: integerField(delta("droppedSource")),
+          messages_malformed: integerField(delta("malformed")),
+          messages_unknown_marker: integerField(delta("unknownMarker")),
+          messages_dropped_by_rule: integerField(delta("droppedByRule")),
+        },
+      });
+      return {
+        points: [point],
+        written() {
+          // A late `written()` of an older take must not move the baseline back.
+          if (take <= writtenTake) return;
+          writtenTake = take;
+          baseline = current;
+          durationMark = mark;
+        },
+      };
+    },
+  };
+}
+
+/** `outcome` label values of `steward_udp_messages_total` and the counter behind each. */
+export const UDP_MESSAGE_OUTCOMES = {
+  received: "received",
+  processed: "processed",
+  dropped_source: "droppedSource",
+  dropped_size: "droppedSize",
+  dropped_rate_limit: "droppedRateLimit",
+  dropped_queue_full: "droppedQueueFull",
+  malformed: "malformed",
+  unknown_marker: "unknownMarker",
+  dropped_by_rule: "droppedByRule",
+  // Beyond CONTRACT §7's list: a processor that throws is a bug worth seeing on a dashboard.
+  failed: "failed",
+} as const satisfies Record<string, keyof UdpQueueCounters>;
+
+export type UdpMessageOutcome = keyof typeof UDP_MESSAGE_OUTCOMES;
+
+/** Declares the UDP scrape metrics once for all queues (a metric name is declared only once). */
+export function registerUdpQueueMetrics(registry: MetricsRegistry, queues: readonly UdpQueue[]): void {
+  const outcomes = Object.entries(UDP_MESSAGE_OUTCOMES) as Array<[UdpMessageOutcome, keyof UdpQueueCounters]>;
+  registry.counter({
+    name: "steward_udp_messages_total",
+    help: "UDP datagrams per queue and outcome since start: received, then one admission or processing outcome each",
+    labelNames: ["queue", "outcome"],
+    collect() {
+      const samples: Array<MetricSample<"queue" | "outcome">> = [];
+      for (const queue of queues) {
+        const counters = queue.counters();
+        for (const [outcome, key] of outcomes) {
+          samples.push({ labels: { queue: queue.name, outcome }, value: counters[key] });
+        }
+      }
+      return samples;
+    },
+  });
+  registry.gauge({
+    name: "steward_udp_queue_size",
+    help: "UDP datagrams waiting in the queue for a processing slot (not counting those being processed)",
+    labelNames: ["queue"],
+    collect: () => queues.map((queue) => ({ labels: { queue: queue.name }, value: queue.state().waiting })),
+  });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { createWaitingRing, type WaitingItem } from "../../../../core/udp/waiting-ring.ts";
+
+const sender = { address: "127.0.0.1", port: 1 };
+const item = (): WaitingItem => ({ datagram: new Uint8Array(0), sender, receivedAtMs: 0, enqueuedAt: 0 });
+
+describe("createWaitingRing", () => {
+  it("returns datagrams first in, first out across wrap-around and growth", () => {
+    const ring = createWaitingRing(1000);
+    const out: number[] = [];
+    const into = item();
+    let next = 0;
+    // Interleave pushes and shifts so the head wraps before the ring grows past 64.
+    for (let round = 0; round < 50; round += 1) {
+      for (let i = 0; i < 5; i += 1) {
+        ring.push(Uint8Array.of(next % 256), sender, next, next + 0.5);
+        next += 1;
+      }
+      for (let i = 0; i < 3 && ring.shiftInto(into); i += 1) out.push(into.receivedAtMs);
+    }
+    while (ring.shiftInto(into)) out.push(into.receivedAtMs);
+
+    expect(out).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    expect(ring.size).toBe(0);
+  });
+
+  it("hands over each datagram with its sender, receive time and enqueue time", () => {
+    const ring = createWaitingRing(10);
+    const from = { address: "10.0.0.7", port: 4444 };
+    const datagram = Uint8Array.of(1, 2, 3);
+    ring.push(datagram, from, 1234, 99.5);
+    const into = item();
+
+    expect(ring.shiftInto(into)).toBe(true);
+    expect(into).toEqual({ datagram, sender: from, receivedAtMs: 1234, enqueuedAt: 99.5 });
+    expect(ring.shiftInto(into)).toBe(false);
+  });
+});
