@@ -18,8 +18,11 @@ export interface DestinationStats {
   rejected: number;
 }
 
-/** Stats by destination name, e.g. `timeseriesdb`, `mqtt`, `obs-platform:<account>`. */
-export type DestinationStatsSource = () => Readonly<Record<string, DestinationStats>>;
+/**
+ * Stats by destination name, e.g. `timeseriesdb`, `mqtt`, `obs-platform:<account>`: an
+ * EventSinks' `stats`, or a periodic writer's as `() => ({ timeseriesdb: writer.stats() })`.
+ */
+export type DestinationStatsSource = () => Readonly<Record<string, Pick<DestinationStats, "failedWrites">>>;
 
 /**
  * Declares `steward_destination_write_errors_total{destination}` once for every source (the
