@@ -2,13 +2,14 @@
  * Writes the local audit queue's counters to the time-series database every `writeFrequency` ms
  * (measurement `audit_events_queue` by default; tags and fields as reference audit-ingest §3.3).
  * Counters are cumulative since start (the queue keeps them so), so a failed write loses nothing:
- * the next point carries the totals. `stop()` writes a last point.
+ * the next point carries the totals. `stop()` writes a last point. The timing is the periodic
+ * writer's (periodic-writer.ts), shared with the agent's interval counters.
  */
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
-import type { Clock, EventQueueMetrics, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
-import { describeError } from "./describe-error.ts";
+import type { Clock, EventQueueMetrics, Logger, Service, TimeSeriesWriter } from "../ports.ts";
 import type { Point } from "./line-protocol.ts";
+import { startPeriodicWriter } from "./periodic-writer.ts";
 import { queueMetricsPoint } from "./queue-metrics-point.ts";
 
 export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
@@ -41,37 +42,22 @@ export function toQueueMetricsPoint(
 }
 
 export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Service {
-  const { config, clock, logger, series } = options;
+  const { config } = options;
   const host = options.host ?? hostname();
-  let timer: TimerHandle | undefined;
-  let stopped = false;
-  let inFlight: Promise<void> = Promise.resolve();
-
-  const writeOnce = async () => {
-    try {
-      await series.write([toQueueMetricsPoint(options.metrics(), config, host, clock.now())]);
-    } catch (error) {
-      logger.error("writing audit queue metrics failed; the next write carries the totals", {
-        error: describeError(error),
-      });
-    }
-  };
-  const tick = () => {
-    timer = undefined;
-    if (stopped) return;
-    inFlight = inFlight.then(writeOnce).finally(() => {
-      if (!stopped) timer = clock.setTimeout(tick, config.writeFrequency);
-    });
-  };
-  timer = clock.setTimeout(tick, config.writeFrequency);
-
-  return {
-    async stop() {
-      if (stopped) return inFlight;
-      stopped = true;
-      if (timer !== undefined) clock.clearTimeout(timer);
-      inFlight = inFlight.then(writeOnce);
-      return inFlight;
-    },
-  };
+  return startPeriodicWriter({
+    name: "audit-queue-metrics",
+    intervalMs: config.writeFrequency,
+    sources: [
+      {
+        // Cumulative counters: nothing to reset once written.
+        take: (nowMs) => ({
+          points: [toQueueMetricsPoint(options.metrics(), config, host, nowMs)],
+          written() {},
+        }),
+      },
+    ],
+    series: options.series,
+    clock: options.clock,
+    logger: options.logger,
+  });
 }

@@ -48,6 +48,15 @@ export interface ObservabilityPoster {
   postMetric(metric: ObservabilityMetric): Promise<ObservabilityResult>;
 }
 
+/**
+ * Posts many events in one request to one account (the event API takes a JSON array): the
+ * agent's batched UDP event destination, one batch per account so that a retry never repeats
+ * what another account accepted. Throws ObservabilityPostError.
+ */
+export interface ObservabilityEventBatchPoster {
+  postEvents(events: readonly ObservabilityEvent[], account: ObservabilityAccount): Promise<void>;
+}
+
 /** Picks the configured accounts by name; unknown names are reported so wiring can fail loudly. */
 export function selectAccounts(
   all: readonly ObservabilityAccount[],

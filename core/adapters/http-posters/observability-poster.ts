@@ -3,6 +3,8 @@
  * (New Relic format), once per destination account, in parallel:
  * - event:  POST {event.url}/v1/accounts/{accountId}/events, body one flat JSON object
  *           {...static attributes, ...request attributes, eventType, timestamp};
+ * - events: the same URL for one account, body a JSON array of such objects (`postEvents`, the
+ *           agent's batches); a failure throws ObservabilityPostError with the HTTP status;
  * - metric: POST {metric.url}, body [{common: {timestamp, interval.ms?, attributes}, metrics: [{name, type, value}]}].
  * Headers: Content-Type, the configured headers, then `Api-Key` of the account (last, so a
  * configured header cannot replace it). Any failed account → UpstreamError (502), naming the
@@ -10,10 +12,14 @@
  */
 import type {
   NameValue,
+  ObservabilityAccount,
   ObservabilityDestination,
+  ObservabilityEvent,
+  ObservabilityEventBatchPoster,
   ObservabilityPoster,
   ObservabilityResult,
 } from "../../observability/observability.ts";
+import { ObservabilityPostError } from "../../observability/observability-post-error.ts";
 import type { Clock } from "../../ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../upstream-error.ts";
 
@@ -34,9 +40,51 @@ function attributesObject(...lists: readonly (readonly NameValue[])[]): Record<s
   return { ...merged };
 }
 
-export function createObservabilityPoster(options: ObservabilityPosterOptions): ObservabilityPoster {
+interface PostOutcome {
+  account: string;
+  /** 0 when there was no answer. */
+  status: number;
+  text: string;
+  error: unknown;
+}
+
+export function createObservabilityPoster(
+  options: ObservabilityPosterOptions,
+): ObservabilityPoster & ObservabilityEventBatchPoster {
   const send = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 5000;
+
+  async function postOnce(
+    destination: ObservabilityDestination,
+    account: ObservabilityAccount,
+    url: string,
+    body: unknown,
+  ): Promise<PostOutcome> {
+    const headers = new Headers({ "Content-Type": "application/json; charset=utf-8" });
+    for (const header of destination.headers) headers.set(header.name, header.value);
+    headers.set("Api-Key", account.insertApiKey);
+    try {
+      const response = await send(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel();
+      return {
+        account: account.accountName,
+        status: response.status,
+        text: response.statusText,
+        error: undefined,
+      };
+    } catch (error) {
+      return { account: account.accountName, status: 0, text: "", error };
+    }
+  }
+
+  const failed = (outcome: PostOutcome) => outcome.status < 200 || outcome.status > 299;
+  const describeOutcome = (outcome: PostOutcome) =>
+    `${outcome.account}: ${outcome.status === 0 ? "no response" : `HTTP ${outcome.status}`}`;
 
   async function postToAll(
     kind: "event" | "metric",
@@ -47,40 +95,16 @@ export function createObservabilityPoster(options: ObservabilityPosterOptions): 
       throw new FeatureDisabledError(`No observability destination account is configured for ${kind}s`);
     }
     const outcomes = await Promise.all(
-      destination.accounts.map(async (account) => {
+      destination.accounts.map((account) => {
         const { url, body } = request(String(account.accountId));
-        const headers = new Headers({ "Content-Type": "application/json; charset=utf-8" });
-        for (const header of destination.headers) headers.set(header.name, header.value);
-        headers.set("Api-Key", account.insertApiKey);
-        try {
-          const response = await send(url, {
-            method: "POST",
-            headers,
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(timeoutMs),
-          });
-          await response.body?.cancel();
-          return {
-            account: account.accountName,
-            status: response.status,
-            text: response.statusText,
-            error: undefined,
-          };
-        } catch (error) {
-          return { account: account.accountName, status: 0, text: "", error };
-        }
+        return postOnce(destination, account, url, body);
       }),
     );
-    const failed = outcomes.filter((outcome) => outcome.status < 200 || outcome.status > 299);
-    if (failed.length > 0) {
-      const detail = failed
-        .map(
-          (outcome) =>
-            `${outcome.account}: ${outcome.status === 0 ? "no response" : `HTTP ${outcome.status}`}`,
-        )
-        .join(", ");
+    const failures = outcomes.filter(failed);
+    if (failures.length > 0) {
+      const detail = failures.map(describeOutcome).join(", ");
       throw new UpstreamError(UPSTREAM, `Posting the ${kind} failed for ${detail}`, {
-        cause: failed[0]?.error,
+        cause: failures[0]?.error,
       });
     }
     const first = outcomes[0]!;
@@ -93,18 +117,35 @@ export function createObservabilityPoster(options: ObservabilityPosterOptions): 
   const timestampOf = (timestamp: number | undefined) =>
     timestamp !== undefined && timestamp > 0 ? timestamp : options.clock.now();
 
+  const eventBody = (event: ObservabilityEvent) => ({
+    ...attributesObject(options.event.staticAttributes, event.attributes),
+    eventType: event.eventType,
+    timestamp: timestampOf(event.timestamp),
+  });
+  const eventsUrl = (accountId: string | number) =>
+    `${options.event.url.replace(/\/+$/, "")}/v1/accounts/${encodeURIComponent(String(accountId))}/events`;
+
   return {
     postEvent(event) {
-      const body = {
-        ...attributesObject(options.event.staticAttributes, event.attributes),
-        eventType: event.eventType,
-        timestamp: timestampOf(event.timestamp),
-      };
-      const base = options.event.url.replace(/\/+$/, "");
-      return postToAll("event", options.event, (accountId) => ({
-        url: `${base}/v1/accounts/${encodeURIComponent(accountId)}/events`,
-        body,
-      }));
+      const body = eventBody(event);
+      return postToAll("event", options.event, (accountId) => ({ url: eventsUrl(accountId), body }));
+    },
+    async postEvents(events, account) {
+      if (events.length === 0) return;
+      const outcome = await postOnce(
+        options.event,
+        account,
+        eventsUrl(account.accountId),
+        events.map(eventBody),
+      );
+      if (failed(outcome)) {
+        throw new ObservabilityPostError(
+          account.accountName,
+          outcome.status === 0 ? undefined : outcome.status,
+          `Posting ${events.length} event(s) failed for ${describeOutcome(outcome)}`,
+          { cause: outcome.error },
+        );
+      }
     },
     postMetric(metric) {
       const common: Record<string, unknown> = {

@@ -1,0 +1,106 @@
+/**
+ * A destination fed in batches (time-series points, observability events): an item batcher
+ * plus the agent's drop policy. `write` resolves once the items are buffered, waiting while the
+ * buffer is full so that a slow destination is felt by the UDP queue (CONTRACT §7, quirk 17);
+ * past `maxWaitMs` the rest of the call is dropped, counted and reported by a WARN naming the
+ * destination at most once a minute. Dropping again at once while the buffer stays full keeps an
+ * outage from stalling the pipeline's other destinations.
+ */
+import {
+  BufferFullError,
+  type ItemBatch,
+  type Refusal,
+  startItemBatcher,
+} from "../destinations/item-batcher.ts";
+import type { LogThrottle } from "../destinations/log-throttle.ts";
+import type { Clock, Logger, Service } from "../ports.ts";
+import type { DestinationStats } from "./destination-stats.ts";
+
+/** Batching, buffering and retry settings of one destination. */
+export interface SinkTuning {
+  maxBatchSize: number;
+  /** ms after the first buffered item before a batch is written anyway. */
+  maxAgeMs: number;
+  /** Items pending before `write` waits. */
+  maxBuffered: number;
+  /** Longest wait for buffer space before items are dropped. */
+  maxWaitMs: number;
+  initialRetryDelayMs: number;
+  maxRetryDelayMs: number;
+  stopTimeoutMs: number;
+}
+
+export interface DestinationSink<T> extends Service {
+  /** Resolves once the items are buffered (or dropped by policy, counted and reported). */
+  write(items: readonly T[]): Promise<void>;
+  stats(): DestinationStats;
+}
+
+export interface BatchedSinkOptions<T> {
+  destination: string;
+  /** Plural noun for logs, e.g. "points". */
+  noun: string;
+  write(batch: ItemBatch<T>): Promise<void>;
+  /** The refusal a write error stands for; undefined = an outage, write the batch again. */
+  refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  tuning: SinkTuning;
+  clock: Clock;
+  logger: Logger;
+  throttle: LogThrottle;
+}
+
+export function startBatchedSink<T>(options: BatchedSinkOptions<T>): DestinationSink<T> {
+  const { destination, noun, tuning, logger, throttle } = options;
+  let dropped = 0;
+  let refusedWrites = 0;
+  const batcher = startItemBatcher<T>({
+    name: destination,
+    noun,
+    write: options.write,
+    refusal(error, batch) {
+      const refusal = options.refusal(error, batch);
+      if (refusal !== undefined) refusedWrites += 1;
+      return refusal;
+    },
+    maxBatchSize: tuning.maxBatchSize,
+    writeFrequency: tuning.maxAgeMs,
+    maxBuffered: tuning.maxBuffered,
+    maxWaitMs: tuning.maxWaitMs,
+    initialRetryDelayMs: tuning.initialRetryDelayMs,
+    maxRetryDelayMs: tuning.maxRetryDelayMs,
+    stopTimeoutMs: tuning.stopTimeoutMs,
+    clock: options.clock,
+    logger,
+  });
+
+  function drop(count: number): void {
+    dropped += count;
+    const since = throttle.admit(`${destination}:dropped`, count);
+    if (since !== undefined) {
+      logger.warn(`destination buffer full; dropping ${noun}`, {
+        destination,
+        dropped: since,
+        maxBuffered: tuning.maxBuffered,
+      });
+    }
+  }
+
+  return {
+    async write(items) {
+      for (const [index, item] of items.entries()) {
+        try {
+          await batcher.add(item);
+        } catch (error) {
+          if (!(error instanceof BufferFullError)) throw error;
+          drop(items.length - index);
+          return;
+        }
+      }
+    },
+    stats() {
+      const { buffered, written, failedWrites, rejected } = batcher.stats();
+      return { buffered, written, failedWrites: failedWrites + refusedWrites, dropped, rejected };
+    },
+    stop: () => batcher.stop(),
+  };
+}

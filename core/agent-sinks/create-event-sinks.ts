@@ -1,0 +1,140 @@
+/**
+ * The destinations of one UDP pipeline behind the EventSinks interface: time-series points,
+ * broker messages and observability events, each present or absent as the configuration says
+ * (an absent destination ignores what it is given). Every method resolves once its items are
+ * buffered or published, so a slow destination is felt by the queue (CONTRACT §7); a full
+ * buffer drops by policy after a bounded wait, counted and reported. `stop()` flushes every
+ * destination within `stopTimeoutMs` and rejects if any kept items unwritten.
+ */
+
+import type { Point } from "../destinations/line-protocol.ts";
+import { createLogThrottle } from "../destinations/log-throttle.ts";
+import type {
+  ObservabilityAccount,
+  ObservabilityEvent,
+  ObservabilityEventBatchPoster,
+} from "../observability/observability.ts";
+import type { Clock, Logger, MessagePublisher, Service, TimeSeriesWriter } from "../ports.ts";
+import type { BrokerMessage, EventSinks } from "../udp/event-sinks.ts";
+import type { DestinationSink, SinkTuning } from "./batched-sink.ts";
+import type { DestinationStats } from "./destination-stats.ts";
+import { startMessagesSink } from "./messages-sink.ts";
+import { obsEventsDestination, startObsEventsSink } from "./obs-events-sink.ts";
+import { startPointsSink } from "./points-sink.ts";
+
+export interface CreateEventSinksOptions {
+  /** `timeseriesdbConfig.maxBatchSize`: points per write request. */
+  maxBatchSize: number;
+  /** Absent: points are ignored. */
+  series?: TimeSeriesWriter | undefined;
+  /** Absent: messages are ignored. */
+  publisher?: MessagePublisher | undefined;
+  /** Absent (or no accounts): events are ignored. */
+  observability?:
+    | { poster: ObservabilityEventBatchPoster; accounts: readonly ObservabilityAccount[] }
+    | undefined;
+  clock: Clock;
+  logger: Logger;
+  /** ms after the first buffered item before a batch is written anyway (default 1000). */
+  maxAgeMs?: number | undefined;
+  /** Points pending before writePoints waits (default 10 × maxBatchSize). */
+  maxBufferedPoints?: number | undefined;
+  /** Events per POST (default 100). */
+  maxEventsPerPost?: number | undefined;
+  /** Events pending per account before postEvents waits (default 10 × maxEventsPerPost). */
+  maxBufferedEvents?: number | undefined;
+  /** Longest wait for buffer space before items are dropped (default 2000 ms). */
+  maxWaitMs?: number | undefined;
+  /** Broker publishes in flight at once (default 10). */
+  maxInFlightMessages?: number | undefined;
+  /** First retry delay after an outage, doubled per failure (default 1000 ms, at most maxRetryDelayMs). */
+  initialRetryDelayMs?: number | undefined;
+  maxRetryDelayMs?: number | undefined;
+  /** Longest flush on stop (default 5000 ms, within the process's 10 s shutdown budget). */
+  stopTimeoutMs?: number | undefined;
+}
+
+export interface AgentEventSinks extends EventSinks, Service {
+  /** Per destination: `timeseriesdb`, `mqtt`, `obs-platform:<accountName>` (present ones only). */
+  stats(): Record<string, DestinationStats>;
+}
+
+const DEFAULT_EVENTS_PER_POST = 100;
+
+export function createEventSinks(options: CreateEventSinksOptions): AgentEventSinks {
+  const { clock, logger } = options;
+  const throttle = createLogThrottle(clock);
+  const tuning = (maxBatchSize: number, maxBuffered: number | undefined): SinkTuning => ({
+    maxBatchSize: Math.max(1, maxBatchSize),
+    maxAgeMs: options.maxAgeMs ?? 1000,
+    maxBuffered: maxBuffered ?? Math.max(1, maxBatchSize) * 10,
+    maxWaitMs: options.maxWaitMs ?? 2000,
+    initialRetryDelayMs: options.initialRetryDelayMs ?? 1000,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+    stopTimeoutMs: options.stopTimeoutMs ?? 5000,
+  });
+  const common = { clock, logger, throttle };
+
+  const points =
+    options.series === undefined
+      ? undefined
+      : startPointsSink({
+          series: options.series,
+          tuning: tuning(options.maxBatchSize, options.maxBufferedPoints),
+          ...common,
+        });
+  const messages =
+    options.publisher === undefined
+      ? undefined
+      : startMessagesSink({
+          publisher: options.publisher,
+          maxInFlight: options.maxInFlightMessages ?? 10,
+          stopTimeoutMs: options.stopTimeoutMs ?? 5000,
+          ...common,
+        });
+  const eventsTuning = tuning(options.maxEventsPerPost ?? DEFAULT_EVENTS_PER_POST, options.maxBufferedEvents);
+  const { poster, accounts } = options.observability ?? { poster: undefined, accounts: [] };
+  // An account named twice in a destination list still gets each event once.
+  const unique = accounts.filter(
+    (account, index) => accounts.findIndex((other) => other.accountName === account.accountName) === index,
+  );
+  const events = unique.flatMap((account) =>
+    poster === undefined
+      ? []
+      : [
+          {
+            name: obsEventsDestination(account),
+            sink: startObsEventsSink({ poster, account, tuning: eventsTuning, ...common }),
+          },
+        ],
+  );
+
+  const sinks: { name: string; sink: Pick<DestinationSink<never>, "stats" | "stop"> }[] = [
+    ...(points === undefined ? [] : [{ name: "timeseriesdb", sink: points }]),
+    ...(messages === undefined ? [] : [{ name: "mqtt", sink: messages }]),
+    ...events,
+  ];
+  let stopped: Promise<void> | undefined;
+
+  return {
+    async writePoints(batch: readonly Point[]) {
+      await points?.write(batch);
+    },
+    async publish(batch: readonly BrokerMessage[]) {
+      await messages?.write(batch);
+    },
+    async postEvents(batch: readonly ObservabilityEvent[]) {
+      await Promise.all(events.map(({ sink }) => sink.write(batch)));
+    },
+    stats: () => Object.fromEntries(sinks.map(({ name, sink }) => [name, sink.stats()])),
+    stop() {
+      stopped ??= Promise.allSettled(sinks.map(({ sink }) => sink.stop())).then((results) => {
+        const errors = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+        if (errors.length === 1) throw errors[0];
+        if (errors.length > 1)
+          throw new AggregateError(errors, "several agent destinations kept items unwritten");
+      });
+      return stopped;
+    },
+  };
+}

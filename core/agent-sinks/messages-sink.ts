@@ -1,0 +1,93 @@
+/**
+ * The broker destination of a UDP pipeline: each message is published through the
+ * MessagePublisher (QoS 1: the broker acknowledges it) and `write` resolves when all of its
+ * messages are settled, so a slow broker is felt by the UDP queue (quirk 17). At most
+ * `maxInFlight` publishes run at once across all callers. A message whose publish fails is not
+ * retried (the publisher fails at once while disconnected and reconnects on its own): it is
+ * counted as a failed write and dropped, with a WARN naming the destination at most once a
+ * minute. A message whose topic no broker accepts is counted as rejected.
+ */
+import { describeError } from "../destinations/describe-error.ts";
+import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
+import type { LogThrottle } from "../destinations/log-throttle.ts";
+import { InvalidTopicError } from "../messaging/errors.ts";
+import type { Clock, Logger, MessagePublisher, TimerHandle } from "../ports.ts";
+import type { BrokerMessage } from "../udp/event-sinks.ts";
+import type { DestinationSink } from "./batched-sink.ts";
+import { createConcurrencyLimit } from "./concurrency-limit.ts";
+
+export interface MessagesSinkOptions {
+  publisher: MessagePublisher;
+  maxInFlight: number;
+  stopTimeoutMs: number;
+  clock: Clock;
+  logger: Logger;
+  throttle: LogThrottle;
+}
+
+const DESTINATION = "mqtt";
+
+export function startMessagesSink(options: MessagesSinkOptions): DestinationSink<BrokerMessage> {
+  const { publisher, clock, logger, throttle } = options;
+  const limit = createConcurrencyLimit(options.maxInFlight);
+  const stats = { buffered: 0, written: 0, failedWrites: 0, dropped: 0, rejected: 0 };
+  const calls = new Set<Promise<void>>();
+  let stopped: Promise<void> | undefined;
+
+  function report(kind: "failed" | "rejected", message: BrokerMessage, error: unknown): void {
+    const count = throttle.admit(`${DESTINATION}:${kind}`);
+    if (count === undefined) return;
+    const fields = { destination: DESTINATION, count, topic: message.topic, error: describeError(error) };
+    if (kind === "rejected") logger.error("the destination cannot take a message's topic; rejected", fields);
+    else logger.warn("publishing to the destination failed; message dropped", fields);
+  }
+
+  async function publishOne(message: BrokerMessage): Promise<void> {
+    try {
+      await limit.run(() => publisher.publish(message.topic, message.payload));
+      stats.written += 1;
+    } catch (error) {
+      if (error instanceof InvalidTopicError) {
+        stats.rejected += 1;
+        report("rejected", message, error);
+      } else {
+        stats.failedWrites += 1;
+        stats.dropped += 1;
+        report("failed", message, error);
+      }
+    } finally {
+      stats.buffered -= 1;
+    }
+  }
+
+  async function settle(): Promise<void> {
+    let deadline: TimerHandle | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      deadline = clock.setTimeout(() => resolve(true), options.stopTimeoutMs);
+    });
+    const gaveUp = await Promise.race([Promise.all(calls).then(() => false), timedOut]);
+    clock.clearTimeout(deadline);
+    if (gaveUp) throw new UnwrittenItemsError(DESTINATION, stats.buffered, "messages");
+  }
+
+  return {
+    async write(messages) {
+      if (stopped !== undefined) {
+        throw new BatcherStoppedError(`${DESTINATION} writer is stopping; messages not accepted`);
+      }
+      stats.buffered += messages.length;
+      const call = Promise.all(messages.map(publishOne)).then(() => undefined);
+      calls.add(call);
+      try {
+        await call;
+      } finally {
+        calls.delete(call);
+      }
+    },
+    stats: () => ({ ...stats }),
+    stop() {
+      stopped ??= settle();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The time-series destination of a UDP pipeline: points batched by `maxBatchSize` or 1 s after
+ * the first buffered one (CONTRACT §7), written through the TimeSeriesWriter chosen at wiring.
+ * - An outage (no answer, 5xx, 401/403/404/408/429) keeps the batch and writes it again, whole,
+ *   after a backoff; nothing of it was stored, so nothing is written twice. Points without a time
+ *   get the buffering time, so a rewrite after a lost answer replaces the same points in InfluxDB
+ *   (same series and time) instead of adding new ones.
+ * - A refusal of the data (other 4xx) is never written again, smaller or not: InfluxDB stores the
+ *   valid points of a refused request ("partial write"), so a rewrite would repeat them (quirk
+ *   15). The batch is logged with a preview and counted as rejected (minus what InfluxDB says it
+ *   kept, when it says so).
+ * - A point that cannot be encoded as line protocol is rejected alone, before it can spoil a batch.
+ * The database is ensured before the first write, and again after a 404 (it was dropped).
+ */
+import { describeError } from "../destinations/describe-error.ts";
+import type { ItemBatch } from "../destinations/item-batcher.ts";
+import { encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
+import type { LogThrottle } from "../destinations/log-throttle.ts";
+import { TimeSeriesWriteError } from "../destinations/time-series-write-error.ts";
+import type { Clock, Logger, TimeSeriesWriter } from "../ports.ts";
+import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
+
+export interface PointsSinkOptions {
+  series: TimeSeriesWriter;
+  tuning: SinkTuning;
+  clock: Clock;
+  logger: Logger;
+  throttle: LogThrottle;
+}
+
+const DESTINATION = "timeseriesdb";
+const PREVIEW_CHARS = 200;
+
+/** ensureDatabase failed: an outage or a set-up problem, never a refusal of the batch's data. */
+export class DatabaseNotReadyError extends Error {
+  override name = "DatabaseNotReadyError";
+}
+
+export function startPointsSink(options: PointsSinkOptions): DestinationSink<Point> {
+  const { series, clock, logger, throttle } = options;
+  let ensured = false;
+  let unencodable = 0;
+
+  async function write(batch: ItemBatch<Point>): Promise<void> {
+    if (!ensured) {
+      try {
+        await series.ensureDatabase();
+      } catch (error) {
+        throw new DatabaseNotReadyError("the time-series database could not be ensured", { cause: error });
+      }
+      ensured = true;
+    }
+    try {
+      await series.write(batch.items);
+    } catch (error) {
+      if (error instanceof TimeSeriesWriteError && error.status === 404) ensured = false;
+      throw error;
+    }
+  }
+
+  const sink = startBatchedSink<Point>({
+    destination: DESTINATION,
+    noun: "points",
+    write,
+    refusal(error, batch) {
+      if (
+        !(error instanceof LineProtocolError || (error instanceof TimeSeriesWriteError && error.refusesData))
+      ) {
+        return undefined;
+      }
+      return {
+        count: refusedCount(error, batch.items.length),
+        fields: { points: batch.items.length, preview: preview(batch.items[0]) },
+      };
+    },
+    tuning: options.tuning,
+    clock,
+    logger,
+    throttle,
+  });
+
+  return {
+    async write(points) {
+      const now = clock.now();
+      const accepted: Point[] = [];
+      for (const point of points) {
+        try {
+          encodePoint(point);
+        } catch (error) {
+          unencodable += 1;
+          const since = throttle.admit(`${DESTINATION}:unencodable`);
+          if (since !== undefined) {
+            logger.error("a point cannot be encoded as line protocol; rejected", {
+              destination: DESTINATION,
+              rejected: since,
+              measurement: point.measurement,
+              error: describeError(error),
+            });
+          }
+          continue;
+        }
+        accepted.push(point.timestampMs === undefined ? { ...point, timestampMs: now } : point);
+      }
+      await sink.write(accepted);
+    },
+    stats() {
+      const stats = sink.stats();
+      return { ...stats, rejected: stats.rejected + unencodable };
+    },
+    stop: () => sink.stop(),
+  };
+}
+
+/** Points of a refused request the server did not keep: all, unless it reports `dropped=N`. */
+function refusedCount(error: Error, batchSize: number): number {
+  const reported = /\bdropped=(\d+)/.exec(error.message)?.[1];
+  return reported === undefined ? batchSize : Math.min(Number(reported), batchSize);
+}
+
+function preview(point: Point | undefined): string {
+  if (point === undefined) return "";
+  try {
+    return encodePoint(point).slice(0, PREVIEW_CHARS);
+  } catch {
+    // Only for the log line: the refusal itself is reported by the caller either way.
+    return point.measurement.slice(0, PREVIEW_CHARS);
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * Buffers items of any kind (audit events, points, observability events) for one destination
+ * and writes them in batches: when `maxBatchSize` items are buffered or `writeFrequency` ms after
+ * the first buffered item, whichever comes first (`writeFrequency: 0` = every item; CONTRACT §4).
+ * A batch that fails is kept, whole and with the same id, and written again after a backoff that
+ * doubles per failure; failures are logged and counted. A failure the destination classifies as
+ * refusing the data itself is logged, counted as rejected and never written again: rewriting
+ * could repeat what the destination already accepted (reference quirk 15).
+ *
+ * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
+ * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
+ * once until a batch leaves the buffer, so an outage costs a caller one bounded wait, not one per
+ * item. `stop()` flushes; if the destination stays down past `stopTimeoutMs` it rejects with
+ * UnwrittenItemsError naming how many items were not written.
+ */
+import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
+import { newBatchId } from "./batch-id.ts";
+import { describeError } from "./describe-error.ts";
+
+export interface BatchingOptions {
+  maxBatchSize: number;
+  /** ms since the first buffered item; 0 = write every item at once. */
+  writeFrequency: number;
+}
+
+/** One batch as the destination sees it; `id` and `flushedAt` are kept across retries. */
+export interface ItemBatch<T> {
+  readonly id: string;
+  readonly flushedAt: Date;
+  readonly items: readonly T[];
+}
+
+/** What a destination refused as data in a failed write: logged, counted, never retried. */
+export interface Refusal {
+  /** How many items of the batch were refused; the others count as written. */
+  readonly count: number;
+  /** Log fields naming the refused items (ids, a preview). */
+  readonly fields: LogFields;
+}
+
+export interface ItemBatcherOptions<T> extends BatchingOptions {
+  /** The destination's name in logs and errors. */
+  name: string;
+  /** Plural noun for logs and errors, e.g. "audit events", "points". */
+  noun: string;
+  /** Writes one batch; throws when it was not (entirely) written. */
+  write(batch: ItemBatch<T>): Promise<void>;
+  /** The refusal a write error stands for, or undefined when the batch should be written again. */
+  refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  clock: Clock;
+  logger: Logger;
+  /** First retry delay, doubled per failure up to maxRetryDelayMs. */
+  initialRetryDelayMs?: number | undefined;
+  maxRetryDelayMs?: number | undefined;
+  /** add() waits while this many items are pending (default 10 × maxBatchSize). */
+  maxBuffered?: number | undefined;
+  /** Longest wait of add() for space; absent = wait as long as it takes. */
+  maxWaitMs?: number | undefined;
+  stopTimeoutMs?: number | undefined;
+}
+
+export interface ItemBatcherStats {
+  /** Items buffered or in the batch being written. */
+  buffered: number;
+  written: number;
+  /** Writes that failed and will be (or were) retried. */
+  failedWrites: number;
+  /** Items the destination refused as data: logged, not retried. */
+  rejected: number;
+}
+
+export interface ItemBatcher<T> extends Service {
+  /** Buffers the item; resolves once it is buffered (waits while the buffer is full). */
+  add(item: T): Promise<void>;
+  stats(): ItemBatcherStats;
+}
+
+export class BatcherStoppedError extends Error {
+  override name = "BatcherStoppedError";
+}
+
+/** add() waited `maxWaitMs` for space in a full buffer; the item was not taken. */
+export class BufferFullError extends Error {
+  override name = "BufferFullError";
+  constructor(
+    readonly destination: string,
+    readonly maxBuffered: number,
+  ) {
+    super(`${destination}: buffer full (${maxBuffered} items pending)`);
+  }
+}
+
+export class UnwrittenItemsError extends Error {
+  override name = "UnwrittenItemsError";
+  constructor(
+    readonly destination: string,
+    readonly unwritten: number,
+    noun: string,
+    options?: { cause: unknown },
+  ) {
+    super(`${destination}: ${unwritten} ${noun} could not be written before shutdown`, options);
+  }
+}
+
+export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher<T> {
+  const { name, noun, clock, logger } = options;
+  const maxBatchSize = Math.max(1, options.maxBatchSize);
+  const initialRetryDelayMs = options.initialRetryDelayMs ?? 1000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const maxBuffered = Math.max(options.maxBuffered ?? maxBatchSize * 10, maxBatchSize);
+  const stopTimeoutMs = options.stopTimeoutMs ?? 8000;
+
+  const buffer: T[] = [];
+  let current: ItemBatch<T> | undefined;
+  let firstBufferedAt: number | undefined;
+  let timer: TimerHandle | undefined;
+  let draining: Promise<void> | undefined;
+  let stopping = false;
+  let abandoned = false;
+  /** A bounded wait for space ran out and no batch has left the buffer since. */
+  let overflowing = false;
+  let lastError: unknown;
+  let wakeRetry: (() => void) | undefined;
+  let spaceWaiters: (() => void)[] = [];
+  const stats = { written: 0, failedWrites: 0, rejected: 0 };
+
+  const pending = () => buffer.length + (current?.items.length ?? 0);
+  const due = () =>
+    buffer.length > 0 &&
+    (stopping ||
+      options.writeFrequency <= 0 ||
+      buffer.length >= maxBatchSize ||
+      clock.now() - (firstBufferedAt ?? clock.now()) >= options.writeFrequency);
+
+  function wakeSpaceWaiters(): void {
+    overflowing = false;
+    const waiters = spaceWaiters;
+    spaceWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves true when space may have freed, false when `maxWaitMs` passed first. */
+  function waitForSpace(): Promise<boolean> {
+    return new Promise((resolve) => {
+      let deadline: TimerHandle | undefined;
+      const wake = () => {
+        if (deadline !== undefined) clock.clearTimeout(deadline);
+        resolve(true);
+      };
+      spaceWaiters.push(wake);
+      if (options.maxWaitMs !== undefined) {
+        deadline = clock.setTimeout(() => {
+          spaceWaiters = spaceWaiters.filter((waiter) => waiter !== wake);
+          resolve(false);
+        }, options.maxWaitMs);
+      }
+    });
+  }
+
+  function schedule(): void {
+    if (draining !== undefined || abandoned) return;
+    if (due()) {
+      draining = drain().finally(() => {
+        draining = undefined;
+        schedule();
+      });
+      return;
+    }
+    if (buffer.length > 0 && timer === undefined) {
+      const wait = options.writeFrequency - (clock.now() - (firstBufferedAt ?? clock.now()));
+      timer = clock.setTimeout(
+        () => {
+          timer = undefined;
+          schedule();
+        },
+        Math.max(0, wait),
+      );
+    }
+  }
+
+  async function drain(): Promise<void> {
+    if (timer !== undefined) {
+      clock.clearTimeout(timer);
+      timer = undefined;
+    }
+    while (due() && !abandoned) {
+      const items = buffer.splice(0, maxBatchSize);
+      firstBufferedAt = buffer.length > 0 ? clock.now() : undefined;
+      current = { id: newBatchId(), flushedAt: new Date(clock.now()), items };
+      const rejected = await writeWithRetry(current);
+      if (abandoned) {
+        buffer.unshift(...current.items);
+      } else {
+        stats.written += items.length - rejected;
+        wakeSpaceWaiters();
+      }
+      current = undefined;
+    }
+  }
+
+  /** Resolves with the number of items the destination refused outright. */
+  async function writeWithRetry(batch: ItemBatch<T>): Promise<number> {
+    let delay = initialRetryDelayMs;
+    for (;;) {
+      try {
+        await options.write(batch);
+        return 0;
+      } catch (error) {
+        const refusal = options.refusal(error, batch);
+        if (refusal !== undefined) {
+          const count = Math.min(Math.max(0, refusal.count), batch.items.length);
+          stats.rejected += count;
+          logger.error(`destination refused ${noun}; they cannot be written there`, {
+            destination: name,
+            refused: count,
+            ...refusal.fields,
+            error: describeError(error),
+          });
+          return count;
+        }
+        stats.failedWrites += 1;
+        lastError = error;
+        logger.error(`writing ${noun} failed; will retry`, {
+          destination: name,
+          items: batch.items.length,
+          retryInMs: delay,
+          error: describeError(error),
+        });
+        if (abandoned) return 0;
+        await new Promise<void>((resolve) => {
+          const handle = clock.setTimeout(resolve, delay);
+          wakeRetry = () => {
+            clock.clearTimeout(handle);
+            resolve();
+          };
+        });
+        wakeRetry = undefined;
+        if (abandoned) return 0;
+        delay = Math.min(delay * 2, maxRetryDelayMs);
+      }
+    }
+  }
+
+  return {
+    async add(item) {
+      while (!stopping && pending() >= maxBuffered) {
+        if (overflowing || !(await waitForSpace())) {
+          overflowing = true;
+          throw new BufferFullError(name, maxBuffered);
+        }
+      }
+      if (stopping) throw new BatcherStoppedError(`${name} writer is stopping; ${noun} not accepted`);
+      if (buffer.length === 0) firstBufferedAt = clock.now();
+      buffer.push(item);
+      schedule();
+    },
+
+    stats: () => ({ buffered: pending(), ...stats }),
+
+    async stop() {
+      if (!stopping) {
+        stopping = true;
+        wakeSpaceWaiters();
+      }
+      const deadline = clock.setTimeout(() => {
+        abandoned = true;
+        wakeRetry?.();
+      }, stopTimeoutMs);
+      schedule();
+      while (draining !== undefined) await draining;
+      clock.clearTimeout(deadline);
+      if (pending() > 0) throw new UnwrittenItemsError(name, pending(), noun, { cause: lastError });
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The error of one failed POST to one observability account, with the HTTP status, so that a
+ * batching caller can tell data the platform refuses (retrying cannot help) from an outage
+ * (retrying will). An UpstreamError, so the REST edge still answers 502.
+ */
+import { UpstreamError } from "../upstream-error.ts";
+
+export class ObservabilityPostError extends UpstreamError {
+  constructor(
+    /** The account's name (never its key). */
+    readonly account: string,
+    /** HTTP status when the platform answered; undefined when it could not be reached. */
+    readonly status: number | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("observability platform", message, options);
+    this.name = "ObservabilityPostError";
+  }
+
+  /**
+   * A 4xx other than 401/403/404/408/429 (set-up or load problems) means the platform refused
+   * the events themselves (413 included: the same body would be refused again).
+   */
+  get refusesData(): boolean {
+    return (
+      this.status !== undefined &&
+      this.status >= 400 &&
+      this.status < 500 &&
+      ![401, 403, 404, 408, 429].includes(this.status)
+    );
+  }
+}

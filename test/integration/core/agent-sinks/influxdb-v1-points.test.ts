@@ -1,0 +1,114 @@
+/**
+ * The agent's time-series destination against Debian's InfluxDB 1.x on loopback: points land in
+ * batches, and a server stopped mid-run and started again costs neither a point nor a rewrite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
+import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import type { Point } from "../../../../core/destinations/line-protocol.ts";
+import type { TimeSeriesWriter } from "../../../../core/ports.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { numberedPoint } from "../../../helpers/recording-series.ts";
+import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
+
+const skip = skipWithoutInfluxd();
+let influxd: Influxd;
+
+beforeAll(async () => {
+  if (!skip) influxd = await startInfluxd();
+});
+afterAll(async () => {
+  await influxd?.close();
+});
+
+/** The real v1 writer for database `dbName`, counting the points of every request it accepted. */
+function countingWriter(dbName: string) {
+  const config = timeseriesConfig(1, influxd.port);
+  const writer = createInfluxV1Writer({ ...config, v1Config: { ...config.v1Config, dbName } });
+  const counting = {
+    acceptedPoints: 0,
+    requests: 0,
+    ensureDatabase: () => writer.ensureDatabase(),
+    async write(points: readonly Point[]) {
+      counting.requests += 1;
+      await writer.write(points);
+      counting.acceptedPoints += points.length;
+    },
+  } satisfies TimeSeriesWriter & Record<string, unknown>;
+  return counting;
+}
+
+// Recent times: the test database keeps 30 days.
+const base = Date.now() - 60_000;
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => numberedPoint(from + i, base));
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function stored(dbName: string): Promise<{ count: number; sum: number }> {
+  const answer = await influxd.query("SELECT count(n), sum(n) FROM test", dbName);
+  const row = answer.results[0]?.series?.[0]?.values[0] ?? [0, 0, 0];
+  return { count: Number(row[1]), sum: Number(row[2]) };
+}
+
+describe.skipIf(skip)("agent points into InfluxDB 1.x", () => {
+  it("writes every point, in requests of at most maxBatchSize", async () => {
+    const series = countingWriter("agent_batches");
+    const sinks = createEventSinks({
+      maxBatchSize: 50,
+      series,
+      clock: systemClock,
+      logger: recordingLogger(),
+    });
+
+    for (let from = 0; from < 120; from += 10) await sinks.writePoints(range(from, from + 10));
+    await sinks.stop();
+
+    expect(await stored("agent_batches")).toEqual({ count: 120, sum: (119 * 120) / 2 });
+    expect(series.requests).toBe(3);
+    expect(sinks.stats().timeseriesdb).toEqual({
+      buffered: 0,
+      written: 120,
+      failedWrites: 0,
+      dropped: 0,
+      rejected: 0,
+    });
+  });
+
+  it("loses nothing and rewrites nothing when the server stops mid-run and comes back", async () => {
+    const series = countingWriter("agent_outage");
+    const logger = recordingLogger();
+    const sinks = createEventSinks({
+      maxBatchSize: 25,
+      series,
+      clock: systemClock,
+      logger,
+      maxAgeMs: 20,
+      initialRetryDelayMs: 100,
+      maxRetryDelayMs: 200,
+      stopTimeoutMs: 8000,
+    });
+
+    await sinks.writePoints(range(0, 100));
+    await until(() => sinks.stats().timeseriesdb?.written === 100);
+    await influxd.stop();
+    await sinks.writePoints(range(100, 200));
+    await until(() => (sinks.stats().timeseriesdb?.failedWrites ?? 0) >= 2);
+    await influxd.start();
+    await sinks.writePoints(range(200, 300));
+    await sinks.stop();
+
+    expect(await stored("agent_outage")).toEqual({ count: 300, sum: (299 * 300) / 2 });
+    expect(series.acceptedPoints).toBe(300);
+    expect(sinks.stats().timeseriesdb).toMatchObject({ buffered: 0, written: 300, dropped: 0, rejected: 0 });
+    expect(logger.at("error").length).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The agent's observability destination against a capture server on loopback: events go out as
+ * JSON arrays to each account's event URL with that account's Api-Key; an outage is retried
+ * without posting twice to an account that already accepted, and refused events are not re-posted.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createObservabilityPoster } from "../../../../core/adapters/http-posters/observability-poster.ts";
+import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import type {
+  ObservabilityAccount,
+  ObservabilityDestination,
+} from "../../../../core/observability/observability.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+
+let server: CaptureServer;
+const accounts: ObservabilityAccount[] = [
+  { accountName: "prod", insertApiKey: "key-prod", accountId: "1111" },
+  { accountName: "test", insertApiKey: "key-test", accountId: "2222" },
+];
+
+beforeAll(async () => {
+  server = await startCaptureServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+  server.respondWith(202);
+});
+
+function sinksFor(selected: readonly ObservabilityAccount[]) {
+  const destination: ObservabilityDestination = {
+    url: `${server.url}/`,
+    headers: [{ name: "X-Team", value: "ops" }],
+    staticAttributes: [{ name: "env", value: "prod" }],
+    accounts: [],
+  };
+  const poster = createObservabilityPoster({ event: destination, metric: destination, clock: systemClock });
+  return createEventSinks({
+    maxBatchSize: 1000,
+    observability: { poster, accounts: selected },
+    maxAgeMs: 20,
+    initialRetryDelayMs: 50,
+    clock: systemClock,
+    logger: recordingLogger(),
+  });
+}
+
+const userEvent = (n: number) => ({
+  eventType: "qs_userEvent",
+  timestamp: 1_700_000_000_000 + n,
+  attributes: [{ name: "qs_userId", value: `u${n}` }],
+});
+
+describe("agent events to the observability platform", () => {
+  it("posts a JSON array per account to its event URL with its Api-Key", async () => {
+    const sinks = sinksFor(accounts);
+
+    await sinks.postEvents([userEvent(1), userEvent(2)]);
+    await sinks.stop();
+
+    const byPath = [...server.requests].sort((a, b) => a.path.localeCompare(b.path));
+    expect(byPath.map((request) => [request.method, request.path, request.headers["api-key"]])).toEqual([
+      ["POST", "/v1/accounts/1111/events", "key-prod"],
+      ["POST", "/v1/accounts/2222/events", "key-test"],
+    ]);
+    for (const request of byPath) {
+      expect(request.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(request.headers["x-team"]).toBe("ops");
+      expect(JSON.parse(request.body)).toEqual([
+        { env: "prod", qs_userId: "u1", eventType: "qs_userEvent", timestamp: 1_700_000_000_001 },
+        { env: "prod", qs_userId: "u2", eventType: "qs_userEvent", timestamp: 1_700_000_000_002 },
+      ]);
+    }
+  });
+
+  it("retries an account's outage without posting again to the account that accepted", async () => {
+    let testFailures = 2;
+    server.respondWith((request) => {
+      if (request.path.includes("/2222/") && testFailures > 0) {
+        testFailures -= 1;
+        return 503;
+      }
+      return 202;
+    });
+    const sinks = sinksFor(accounts);
+
+    await sinks.postEvents([userEvent(1)]);
+    await sinks.stop();
+
+    const paths = server.requests.map((request) => request.path).sort();
+    expect(paths).toEqual([
+      "/v1/accounts/1111/events",
+      "/v1/accounts/2222/events",
+      "/v1/accounts/2222/events",
+      "/v1/accounts/2222/events",
+    ]);
+    expect(sinks.stats()["obs-platform:test"]).toMatchObject({ written: 1, failedWrites: 2 });
+    expect(sinks.stats()["obs-platform:prod"]).toMatchObject({ written: 1, failedWrites: 0 });
+  });
+
+  it("counts events the platform refuses as rejected and never posts them again", async () => {
+    server.respondWith(400);
+    const sinks = sinksFor([accounts[0]!]);
+
+    await sinks.postEvents([userEvent(1), userEvent(2)]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sinks.stop();
+
+    expect(server.requests).toHaveLength(1);
+    expect(sinks.stats()["obs-platform:prod"]).toMatchObject({ written: 0, rejected: 2, failedWrites: 1 });
+  });
+});

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import {
+  type DestinationStats,
+  declareDestinationMetrics,
+} from "../../../../core/agent-sinks/destination-stats.ts";
+import { UnwrittenItemsError } from "../../../../core/destinations/item-batcher.ts";
+import type {
+  ObservabilityAccount,
+  ObservabilityEvent,
+  ObservabilityEventBatchPoster,
+} from "../../../../core/observability/observability.ts";
+import { ObservabilityPostError } from "../../../../core/observability/observability-post-error.ts";
+import type { MetricSpec, MetricsRegistry } from "../../../../core/ports.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { numberedPoint, recordingSeries } from "../../../helpers/recording-series.ts";
+
+const accounts: ObservabilityAccount[] = [
+  { accountName: "prod", insertApiKey: "k1", accountId: "1" },
+  { accountName: "test", insertApiKey: "k2", accountId: "2" },
+];
+
+function recordingPoster() {
+  const poster = {
+    posts: [] as { account: string; events: string[] }[],
+    failFor: new Map<string, number>(),
+    async postEvents(events: readonly ObservabilityEvent[], account: ObservabilityAccount) {
+      const status = poster.failFor.get(account.accountName);
+      if (status !== undefined)
+        throw new ObservabilityPostError(account.accountName, status, `HTTP ${status}`);
+      poster.posts.push({ account: account.accountName, events: events.map((event) => event.eventType) });
+    },
+  } satisfies ObservabilityEventBatchPoster & Record<string, unknown>;
+  return poster;
+}
+
+const events = (n: number) => Array.from({ length: n }, (_, i) => ({ eventType: `e${i}`, attributes: [] }));
+
+describe("createEventSinks", () => {
+  it("ignores what is given to an absent destination and lists only present ones in stats", async () => {
+    const clock = createAsyncManualClock();
+    const sinks = createEventSinks({ maxBatchSize: 10, clock, logger: recordingLogger() });
+
+    await sinks.writePoints([numberedPoint(1)]);
+    await sinks.publish([{ topic: "t", payload: "p" }]);
+    await sinks.postEvents(events(1));
+    await sinks.stop();
+
+    expect(sinks.stats()).toEqual({});
+  });
+
+  it("posts events in batches to every account, each account on its own", async () => {
+    const clock = createAsyncManualClock();
+    const poster = recordingPoster();
+    poster.failFor.set("test", 503);
+    const sinks = createEventSinks({
+      maxBatchSize: 1000,
+      observability: { poster, accounts: [...accounts, accounts[0]!] },
+      maxEventsPerPost: 2,
+      initialRetryDelayMs: 1000,
+      clock,
+      logger: recordingLogger(),
+    });
+
+    await sinks.postEvents(events(3));
+    await clock.advance(1000);
+    poster.failFor.delete("test");
+    await clock.advance(2000);
+    await sinks.stop();
+
+    expect(poster.posts).toEqual([
+      { account: "prod", events: ["e0", "e1"] },
+      { account: "prod", events: ["e2"] },
+      { account: "test", events: ["e0", "e1"] },
+      { account: "test", events: ["e2"] },
+    ]);
+    expect(Object.keys(sinks.stats())).toEqual(["obs-platform:prod", "obs-platform:test"]);
+    expect(sinks.stats()["obs-platform:test"]).toMatchObject({ written: 3, failedWrites: 2 });
+  });
+
+  it("counts events the platform refuses as rejected and does not post them again", async () => {
+    const clock = createAsyncManualClock();
+    const poster = recordingPoster();
+    poster.failFor.set("prod", 400);
+    const sinks = createEventSinks({
+      maxBatchSize: 1000,
+      observability: { poster, accounts: [accounts[0]!] },
+      clock,
+      logger: recordingLogger(),
+    });
+
+    await sinks.postEvents(events(2));
+    await clock.advance(1000);
+    poster.failFor.delete("prod");
+    await clock.advance(60_000);
+    await sinks.stop();
+
+    expect(poster.posts).toEqual([]);
+    expect(sinks.stats()["obs-platform:prod"]).toMatchObject({ written: 0, rejected: 2, failedWrites: 1 });
+  });
+
+  it("rejects stop with UnwrittenItemsError when a destination stays down past stopTimeoutMs", async () => {
+    const clock = createAsyncManualClock();
+    const series = recordingSeries();
+    series.down = true;
+    const sinks = createEventSinks({
+      maxBatchSize: 10,
+      series,
+      clock,
+      logger: recordingLogger(),
+      stopTimeoutMs: 3000,
+    });
+    await sinks.writePoints([numberedPoint(1), numberedPoint(2)]);
+
+    const stopping = sinks.stop().catch((error: unknown) => error);
+    await clock.advance(3000);
+    const error = await stopping;
+
+    expect(error).toBeInstanceOf(UnwrittenItemsError);
+    expect((error as UnwrittenItemsError).unwritten).toBe(2);
+    await expect(sinks.writePoints([numberedPoint(3)])).rejects.toThrow(/stopping/);
+  });
+});
+
+describe("declareDestinationMetrics", () => {
+  it("declares steward_destination_write_errors_total once, summing failed writes per destination", () => {
+    const specs: MetricSpec<string>[] = [];
+    const registry: MetricsRegistry = {
+      counter: (spec) => specs.push(spec as MetricSpec<string>),
+      gauge: () => {},
+    };
+    const stats = (failedWrites: number): DestinationStats => ({
+      buffered: 0,
+      written: 0,
+      failedWrites,
+      dropped: 0,
+      rejected: 0,
+    });
+
+    declareDestinationMetrics(registry, [
+      () => ({ timeseriesdb: stats(2), mqtt: stats(1) }),
+      () => ({ timeseriesdb: stats(3) }),
+    ]);
+
+    expect(specs.map((spec) => [spec.name, spec.labelNames])).toEqual([
+      ["steward_destination_write_errors_total", ["destination"]],
+    ]);
+    expect([...specs[0]!.collect()]).toEqual([
+      { labels: { destination: "timeseriesdb" }, value: 5 },
+      { labels: { destination: "mqtt" }, value: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import {
+  BufferFullError,
+  type ItemBatch,
+  type Refusal,
+  startItemBatcher,
+} from "../../../../core/destinations/item-batcher.ts";
+import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+
+class RefusedError extends Error {
+  constructor(readonly count: number) {
+    super("refused");
+  }
+}
+
+function recordingDestination() {
+  const destination = {
+    written: [] as number[][],
+    attempts: 0,
+    failNext: [] as Error[],
+    down: false,
+    async write(batch: ItemBatch<number>) {
+      destination.attempts += 1;
+      const failure = destination.failNext.shift();
+      if (failure !== undefined) throw failure;
+      if (destination.down) throw new Error("down");
+      destination.written.push([...batch.items]);
+    },
+    refusal(error: unknown): Refusal | undefined {
+      return error instanceof RefusedError ? { count: error.count, fields: {} } : undefined;
+    },
+  };
+  return destination;
+}
+
+function start(destination: ReturnType<typeof recordingDestination>, extra: { maxWaitMs?: number } = {}) {
+  const clock = createAsyncManualClock();
+  const logger = recordingLogger();
+  const batcher = startItemBatcher<number>({
+    name: "dest",
+    noun: "numbers",
+    write: destination.write,
+    refusal: destination.refusal,
+    maxBatchSize: 2,
+    writeFrequency: 60_000,
+    maxBuffered: 2,
+    initialRetryDelayMs: 1000,
+    maxRetryDelayMs: 1000,
+    clock,
+    logger,
+    ...extra,
+  });
+  return { clock, logger, batcher };
+}
+
+describe("startItemBatcher", () => {
+  it("makes add() wait at most maxWaitMs for space, then throws BufferFullError", async () => {
+    const destination = recordingDestination();
+    destination.down = true;
+    const { clock, batcher } = start(destination, { maxWaitMs: 500 });
+    await batcher.add(1);
+    await batcher.add(2);
+
+    const adding = batcher.add(3).catch((error: unknown) => error);
+    let settled = false;
+    void adding.then(() => {
+      settled = true;
+    });
+    await clock.advance(499);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+
+    expect(await adding).toBeInstanceOf(BufferFullError);
+    expect(batcher.stats().buffered).toBe(2);
+    destination.down = false;
+    await clock.advance(1000);
+    await batcher.stop();
+  });
+
+  it("throws at once while the buffer stays full after a timed-out wait, and waits again once a batch is written", async () => {
+    const destination = recordingDestination();
+    destination.down = true;
+    const { clock, batcher } = start(destination, { maxWaitMs: 500 });
+    await batcher.add(1);
+    await batcher.add(2);
+    const first = batcher.add(3).catch((error: unknown) => error);
+    await clock.advance(500);
+    await first;
+
+    const second = await batcher.add(4).catch((error: unknown) => error);
+    expect(second).toBeInstanceOf(BufferFullError);
+
+    destination.down = false;
+    await clock.advance(1000);
+    await batcher.add(5);
+    await batcher.stop();
+
+    expect(destination.written).toEqual([[1, 2], [5]]);
+  });
+
+  it("counts a refused batch as rejected, logs it and never writes it again", async () => {
+    const destination = recordingDestination();
+    destination.failNext.push(new RefusedError(2));
+    const { clock, logger, batcher } = start(destination);
+
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.advance(10_000);
+    await batcher.add(3);
+    await batcher.stop();
+
+    expect(destination.attempts).toBe(2);
+    expect(destination.written).toEqual([[3]]);
+    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 0, rejected: 2 });
+    expect(logger.at("error").map((entry) => entry.fields?.refused)).toEqual([2]);
+  });
+
+  it("counts the rest of a partly refused batch as written", async () => {
+    const destination = recordingDestination();
+    destination.failNext.push(new RefusedError(1));
+    const { batcher } = start(destination);
+
+    await batcher.add(1);
+    await batcher.add(2);
+    await batcher.stop();
+
+    expect(batcher.stats()).toMatchObject({ written: 1, rejected: 1, failedWrites: 0 });
+  });
+});
