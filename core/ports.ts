@@ -1,12 +1,16 @@
 /**
- * The ports: interfaces through which core use cases reach the world. Adapters under
- * core/adapters/ implement them for one runtime; wiring (local/wiring.ts, functions/*) picks one
- * adapter per port, once. Each port has one contract test suite under test/contracts/.
+ * The ports: every interface through which core use cases reach the world, in this one file
+ * (types only; the values they carry are defined beside their rules and imported above).
+ * Adapters under core/adapters/ implement them for one runtime; wiring (local/wiring.ts,
+ * functions/*) picks one adapter per port, once. Each port has one contract test suite under
+ * test/contracts/.
  */
+import type { AcceptedEvent } from "./audit/accepted-event.ts";
+import type { AuditRow } from "./audit/audit-row.ts";
+import type { Point } from "./destinations/line-protocol.ts";
+import type { LogLevel } from "./logging/log-levels.ts";
 
-/** Log levels of spec document 3, from least to most verbose. */
-export const LOG_LEVELS = ["error", "warn", "info", "verbose", "debug", "silly"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type { LogLevel };
 
 /** Structured context appended to a log line as `key=value` pairs. Never put secrets here. */
 export type LogFields = Readonly<Record<string, unknown>>;
@@ -43,8 +47,6 @@ export interface Service {
 }
 
 // ---- audit ingest ports ----
-
-import type { AcceptedEvent } from "./audit/accepted-event.ts";
 
 /**
  * How a queue took an event. `full` and `rate-limited` are answers, not errors: the edge maps
@@ -199,6 +201,71 @@ export interface ScheduleStore {
   close(): Promise<void>;
 }
 
+// ---- outbound: chat, observability platform, broker ----
+
+/** A chat message (PUT /v4/chatpostmessage). */
+export interface ChatMessage {
+  channel: string;
+  from_user: string;
+  msg: string;
+  emoji?: string;
+}
+
+/** Posts chat messages (a Slack-style incoming webhook). */
+export interface ChatPoster {
+  postMessage(message: ChatMessage): Promise<void>;
+}
+
+/** A name and value: observability attributes and headers. */
+export interface NameValue {
+  name: string;
+  value: string;
+}
+
+export interface ObservabilityAccount {
+  accountName: string;
+  insertApiKey: string;
+  accountId: string | number;
+}
+
+export interface ObservabilityEvent {
+  eventType: string;
+  /** Epoch ms; absent or ≤ 0 means now. */
+  timestamp?: number;
+  attributes: readonly NameValue[];
+}
+
+export interface ObservabilityMetric {
+  name: string;
+  type: "gauge";
+  value: number;
+  timestamp?: number;
+  /** Milliseconds covered by the value; sent as `interval.ms` when given. */
+  interval?: number;
+  attributes: readonly NameValue[];
+}
+
+/** The 202 body of the REST observability calls. */
+export interface ObservabilityResult {
+  observabilityResultCode: string;
+  observabilityResultText: string;
+}
+
+/** The observability platform's event and metric APIs, for the REST endpoints. */
+export interface ObservabilityPoster {
+  postEvent(event: ObservabilityEvent): Promise<ObservabilityResult>;
+  postMetric(metric: ObservabilityMetric): Promise<ObservabilityResult>;
+}
+
+/**
+ * Posts many events in one request to one account (the event API takes a JSON array): the
+ * agent's batched UDP event destination, one batch per account so that a retry never repeats
+ * what another account accepted. Throws ObservabilityPostError.
+ */
+export interface ObservabilityEventBatchPoster {
+  postEvents(events: readonly ObservabilityEvent[], account: ObservabilityAccount): Promise<void>;
+}
+
 /**
  * Publishes a message to a broker topic. Throws InvalidTopicError for a topic that cannot be
  * published to (empty, wildcards, NUL, over 65535 bytes) and UpstreamError when the broker is
@@ -244,7 +311,33 @@ export interface FileOperations {
 
 // ---- audit destination ports ----
 
-import type { Point } from "./destinations/line-protocol.ts";
+export interface AuditBatch {
+  /** Short unique id, part of file names; kept across retries of the same batch. */
+  id: string;
+  flushedAt: Date;
+  events: readonly AcceptedEvent[];
+}
+
+export interface DestinationWriter {
+  /** The destination's name in `auditEvents.destination.type`. */
+  readonly name: string;
+  /** Stores the batch; throws DestinationWriteError naming the events that were not stored. */
+  write(batch: AuditBatch): Promise<void>;
+  /** Creates what the destination needs (a database) before the first write; optional. */
+  prepare?(): Promise<void>;
+}
+
+export interface TableFileMeta {
+  /** Unique id of the batch; also in the file name. */
+  batchId: string;
+  flushedAt: Date;
+}
+
+export interface TableFileEncoder {
+  /** File name extension without the dot: `parquet`, `qvd`. */
+  extension: string;
+  encode(rows: readonly AuditRow[], meta: TableFileMeta): Uint8Array;
+}
 
 /**
  * Flat key → bytes storage for exported files (Parquet, QVD, objectData JSON). Keys are relative,

@@ -5,15 +5,10 @@
  * and the chat poster.
  */
 
-import type { ChatPoster } from "../chat/chat.ts";
 import type { Config } from "../config/index.ts";
 import { createDisabledPublisher } from "../messaging/disabled-publisher.ts";
-import {
-  type ObservabilityDestination,
-  type ObservabilityPoster,
-  selectAccounts,
-} from "../observability/observability.ts";
-import type { Clock, Logger, MessagePublisher } from "../ports.ts";
+import { type ObservabilityDestination, selectAccounts } from "../observability/observability.ts";
+import type { ChatPoster, Clock, Logger, MessagePublisher, ObservabilityPoster } from "../ports.ts";
 import { createChatPoster } from "./http-posters/chat-poster.ts";
 import { createObservabilityPoster } from "./http-posters/observability-poster.ts";
 import { createMqttPublisher } from "./mqtt.ts";

@@ -10,11 +10,15 @@
 import type { Point } from "../destinations/line-protocol.ts";
 import { createLogThrottle } from "../destinations/log-throttle.ts";
 import type {
+  Clock,
+  Logger,
+  MessagePublisher,
   ObservabilityAccount,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
-} from "../observability/observability.ts";
-import type { Clock, Logger, MessagePublisher, Service, TimeSeriesWriter } from "../ports.ts";
+  Service,
+  TimeSeriesWriter,
+} from "../ports.ts";
 import type { BrokerMessage, EventSinks } from "../udp/event-sinks.ts";
 import type { DestinationSink, SinkTuning } from "./batched-sink.ts";
 import type { DestinationStats } from "./destination-stats.ts";

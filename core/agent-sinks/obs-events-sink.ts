@@ -5,14 +5,16 @@
  * An outage (no answer, 5xx, 401/403/404/408/429) keeps the batch for a retry; events the
  * platform refuses (other 4xx) are logged with a preview, counted as rejected, not posted again.
  */
+
 import type { LogThrottle } from "../destinations/log-throttle.ts";
+import { ObservabilityPostError } from "../observability/observability-post-error.ts";
 import type {
+  Clock,
+  Logger,
   ObservabilityAccount,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
-} from "../observability/observability.ts";
-import { ObservabilityPostError } from "../observability/observability-post-error.ts";
-import type { Clock, Logger } from "../ports.ts";
+} from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
 
 export interface ObsEventsSinkOptions {

@@ -5,9 +5,10 @@
  * so locally no accepted event is dropped (CONTRACT §4). `stop()` flushes everything; if the
  * destination stays down past `stopTimeoutMs` it rejects with UnwrittenEventsError.
  */
+
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { Clock, Logger, Service } from "../ports.ts";
-import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
+import type { Clock, DestinationWriter, Logger, Service } from "../ports.ts";
+import { DestinationWriteError } from "./destination-writer.ts";
 import {
   type BatchingOptions,
   type ItemBatcherStats,

@@ -4,11 +4,12 @@
  * only their messages are retried. Retries are at-least-once: a writer that had succeeded
  * writes a retried event again (InfluxDB overwrites the identical point).
  */
+
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { Logger } from "../ports.ts";
+import type { DestinationWriter, Logger } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
-import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
+import { DestinationWriteError } from "./destination-writer.ts";
 
 export interface ConsumeOutcome {
   /** Events at least one writer did not store. */

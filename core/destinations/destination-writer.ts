@@ -1,26 +1,9 @@
 /**
- * A destination writer stores one batch of accepted events (Parquet files, QVD files, objectData
- * JSON files, InfluxDB points). Writing the same batch again is harmless — file names derive from
- * the batch id and flush time, and InfluxDB overwrites identical points — so a failed batch is
- * simply written again.
+ * The error a DestinationWriter (core/ports.ts) throws when a batch, or part of it, was not
+ * stored: which events, and whether writing them again could ever succeed.
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-
-export interface AuditBatch {
-  /** Short unique id, part of file names; kept across retries of the same batch. */
-  id: string;
-  flushedAt: Date;
-  events: readonly AcceptedEvent[];
-}
-
-export interface DestinationWriter {
-  /** The destination's name in `auditEvents.destination.type`. */
-  readonly name: string;
-  /** Stores the batch; throws DestinationWriteError naming the events that were not stored. */
-  write(batch: AuditBatch): Promise<void>;
-  /** Creates what the destination needs (a database) before the first write; optional. */
-  prepare?(): Promise<void>;
-}
+import type { AuditBatch } from "../ports.ts";
 
 export class DestinationWriteError extends Error {
   override name = "DestinationWriteError";

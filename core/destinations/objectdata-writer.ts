@@ -4,11 +4,12 @@
  * and shaped as reference audit-ingest §4.5. Events without objectData are skipped. The object
  * store confines every file to the export directory.
  */
+
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { type AuditFacts, extractAuditFacts } from "../audit/audit-facts.ts";
 import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
-import type { Logger, ObjectStore } from "../ports.ts";
-import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
+import type { DestinationWriter, Logger, ObjectStore } from "../ports.ts";
+import { DestinationWriteError } from "./destination-writer.ts";
 
 export interface ObjectDataWriterOptions {
   store: ObjectStore;

@@ -6,12 +6,10 @@
  */
 
 import type { AuditDestinationConfig, AuditDestinationType, TimeseriesdbConfig } from "../config/index.ts";
-import type { Logger, ObjectStore, TimeSeriesWriter } from "../ports.ts";
+import type { DestinationWriter, Logger, ObjectStore, TableFileEncoder, TimeSeriesWriter } from "../ports.ts";
 import type { BatchingOptions } from "./batcher.ts";
-import type { DestinationWriter } from "./destination-writer.ts";
 import { createObjectDataWriter } from "./objectdata-writer.ts";
 import { auditQvdEncoder } from "./qvd/audit-qvd-encoder.ts";
-import type { TableFileEncoder } from "./table-file-encoder.ts";
 import { createTableFileWriter } from "./table-file-writer.ts";
 import { createTimeSeriesDestination } from "./timeseries-destination.ts";
 

@@ -9,10 +9,9 @@ import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import { type AuditRow, isoUtcDate, toAuditRow } from "../audit/audit-row.ts";
 import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
-import type { ObjectStore } from "../ports.ts";
+import type { DestinationWriter, ObjectStore, TableFileEncoder } from "../ports.ts";
 import { flushStamp } from "./batch-id.ts";
-import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
-import type { TableFileEncoder } from "./table-file-encoder.ts";
+import { DestinationWriteError } from "./destination-writer.ts";
 
 export interface TableFileWriterOptions {
   name: string;

@@ -5,12 +5,13 @@
  * back the others; a single point still refused is reported as permanently rejected. An outage
  * (server unreachable, 5xx) fails the rest of the batch at once for the batcher to retry.
  */
+
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
-import type { TimeSeriesWriter } from "../ports.ts";
+import type { DestinationWriter, TimeSeriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
-import { DestinationWriteError, type DestinationWriter } from "./destination-writer.ts";
+import { DestinationWriteError } from "./destination-writer.ts";
 import { encodePoint, type Point } from "./line-protocol.ts";
 import { TimeSeriesWriteError } from "./time-series-write-error.ts";
 

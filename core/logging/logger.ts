@@ -2,8 +2,10 @@
  * The logger: levels of spec document 3 (error … silly), written to sinks (console, daily files).
  * Created once per process by the entry point and injected everywhere.
  */
-import { LOG_LEVELS, type LogFields, type Logger, type LogLevel } from "../ports.ts";
+
+import type { LogFields, Logger, LogLevel } from "../ports.ts";
 import { formatLogLine } from "./format.ts";
+import { LOG_LEVELS } from "./log-levels.ts";
 
 /** Where formatted lines go. */
 export interface LogSink {

@@ -4,8 +4,9 @@
  * reference quirk 17). One EventSinks per pipeline: user events and log events post to their own
  * observability accounts. A disabled destination is a sink that ignores what it is given.
  */
+
 import type { Point } from "../destinations/line-protocol.ts";
-import type { ObservabilityEvent } from "../observability/observability.ts";
+import type { ObservabilityEvent } from "../ports.ts";
 import type { UdpSender } from "./udp-sender.ts";
 
 /** One broker publication: topic and payload text. */

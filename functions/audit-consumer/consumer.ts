@@ -5,12 +5,12 @@
  * A record that cannot be decoded fails on its own and reaches the dead-letter queue after
  * 5 receives.
  */
+
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { consumeEvents } from "../../core/destinations/consume-events.ts";
-import type { DestinationWriter } from "../../core/destinations/destination-writer.ts";
-import type { Clock, Logger } from "../../core/ports.ts";
+import type { Clock, DestinationWriter, Logger } from "../../core/ports.ts";
 
 export interface AuditConsumerOptions {
   writers: readonly DestinationWriter[];

@@ -8,11 +8,11 @@
  * service it needs was wired (files are not wired in Lambda): otherwise 404, and it is not listed
  * by GET /v4/configfile/endpointsenabled.
  */
+
 import { Hono } from "hono";
 import { PatternRouter } from "hono/router/pattern-router";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
-import type { ChatPoster } from "../../core/chat/chat.ts";
 import {
   ENDPOINT_KEYS,
   type EndpointKey,
@@ -21,13 +21,14 @@ import {
   type RestServerConfig,
   SCHEDULE_ENDPOINT_KEYS,
 } from "../../core/config/index.ts";
-import type { ObservabilityPoster } from "../../core/observability/observability.ts";
 import type {
+  ChatPoster,
   Clock,
   FileOperations,
   KeyValueStore,
   Logger,
   MessagePublisher,
+  ObservabilityPoster,
   RateLimitStore,
 } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";

@@ -3,6 +3,7 @@
  * Returns an exit code for one-shot commands, or the running process for `start`; signal
  * handling and process.exit live in main.ts only.
  */
+
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
@@ -15,8 +16,9 @@ import {
   renderTemplate,
 } from "../../core/config/index.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
+import { LOG_LEVELS } from "../../core/logging/log-levels.ts";
 import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../core/logging/logger.ts";
-import { LOG_LEVELS, type Service } from "../../core/ports.ts";
+import type { Service } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";

@@ -8,8 +8,9 @@
  * - "disabled" (no webhook URL configured): every post is refused with FeatureDisabledError (503)
  *   and nothing is sent.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage, ChatPoster } from "../../core/chat/chat.ts";
+import type { ChatMessage, ChatPoster } from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.ts";
 import { freePort } from "../helpers/free-port.ts";

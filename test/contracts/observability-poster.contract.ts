@@ -10,14 +10,15 @@
  * - "disabled" (no destination account configured): every post is refused with
  *   FeatureDisabledError (503) and nothing is sent.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ObservabilityDestination } from "../../core/observability/observability.ts";
 import type {
-  ObservabilityDestination,
+  Clock,
   ObservabilityEvent,
   ObservabilityMetric,
   ObservabilityPoster,
-} from "../../core/observability/observability.ts";
-import type { Clock } from "../../core/ports.ts";
+} from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import { type CapturedRequest, type CaptureServer, startCaptureServer } from "../helpers/capture-server.ts";
 import { freePort } from "../helpers/free-port.ts";

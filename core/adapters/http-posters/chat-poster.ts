@@ -3,7 +3,7 @@
  * `{channel, username, text, icon_emoji?}`. A non-2xx answer or no answer → UpstreamError
  * (502). The webhook URL carries a secret token, so it never appears in errors or logs.
  */
-import type { ChatPoster } from "../../chat/chat.ts";
+import type { ChatPoster } from "../../ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../upstream-error.ts";
 
 export interface ChatPosterOptions {

@@ -10,17 +10,18 @@
  * configured header cannot replace it). Any failed account → UpstreamError (502), naming the
  * accounts that failed; the API key never appears in errors or logs.
  */
+
+import type { ObservabilityDestination } from "../../observability/observability.ts";
+import { ObservabilityPostError } from "../../observability/observability-post-error.ts";
 import type {
+  Clock,
   NameValue,
   ObservabilityAccount,
-  ObservabilityDestination,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
   ObservabilityPoster,
   ObservabilityResult,
-} from "../../observability/observability.ts";
-import { ObservabilityPostError } from "../../observability/observability-post-error.ts";
-import type { Clock } from "../../ports.ts";
+} from "../../ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../upstream-error.ts";
 
 export interface ObservabilityPosterOptions {

@@ -3,6 +3,7 @@
  * as UTF8 BYTE_ARRAY, `timestamp` as INT64 TIMESTAMP(MILLIS, UTC) so that DuckDB reads a
  * TIMESTAMP WITH TIME ZONE, integers as INT64.
  */
+
 import {
   type BasicType,
   type ColumnSource,
@@ -11,7 +12,7 @@ import {
   schemaFromColumnData,
 } from "hyparquet-writer";
 import { AUDIT_COLUMNS, type AuditColumnKind, type AuditRow } from "../../audit/audit-row.ts";
-import type { TableFileEncoder } from "../../destinations/table-file-encoder.ts";
+import type { TableFileEncoder } from "../../ports.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../version.ts";
 
 export class ParquetEncodeError extends Error {

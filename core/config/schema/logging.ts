@@ -1,6 +1,7 @@
 /** Top-level logging keys, crash dumps, systemInfo and error tracking (spec document 3). */
+
 import * as v from "valibot";
-import { LOG_LEVELS } from "../../ports.ts";
+import { LOG_LEVELS } from "../../logging/log-levels.ts";
 import { bool, nonEmptyStr, section, str } from "./primitives.ts";
 
 export const logLevelSchema = v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`);

@@ -2,8 +2,9 @@
  * The tablefile destination's QVD encoding of audit rows: the same 25 columns as Parquet, with
  * `visible` as the Qlik boolean (-1 true, 0 false, NULL unknown) and `timestamp` as epoch ms.
  */
+
 import { AUDIT_COLUMNS } from "../../audit/audit-row.ts";
-import type { TableFileEncoder } from "../table-file-encoder.ts";
+import type { TableFileEncoder } from "../../ports.ts";
 import { encodeQvd } from "./qvd-encoder.ts";
 import type { QvdValue } from "./qvd-symbols.ts";
 

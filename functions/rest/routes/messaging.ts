@@ -3,10 +3,9 @@
  * (202 `{observabilityResultCode, observabilityResultText}`), chat message. Upstream failure →
  * 502, feature off → 503.
  */
+
 import * as v from "valibot";
-import type { ChatPoster } from "../../../core/chat/chat.ts";
-import type { ObservabilityPoster } from "../../../core/observability/observability.ts";
-import type { MessagePublisher } from "../../../core/ports.ts";
+import type { ChatPoster, MessagePublisher, ObservabilityPoster } from "../../../core/ports.ts";
 import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 

@@ -3,13 +3,12 @@
  * JSON arrays to each account's event URL with that account's Api-Key; an outage is retried
  * without posting twice to an account that already accepted, and refused events are not re-posted.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createObservabilityPoster } from "../../../../core/adapters/http-posters/observability-poster.ts";
 import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
-import type {
-  ObservabilityAccount,
-  ObservabilityDestination,
-} from "../../../../core/observability/observability.ts";
+import type { ObservabilityDestination } from "../../../../core/observability/observability.ts";
+import type { ObservabilityAccount } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

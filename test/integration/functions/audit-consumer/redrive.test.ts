@@ -3,6 +3,7 @@
  * local-aws-sqs): records named in batchItemFailures are not deleted and come back; a poison
  * message moves to the dead-letter queue after 5 receives while good messages are deleted once.
  */
+
 import type { AddressInfo } from "node:net";
 import {
   CreateQueueCommand,
@@ -15,7 +16,7 @@ import {
 import type { SQSRecord } from "aws-lambda";
 import { createSqsServer } from "local-aws-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DestinationWriter } from "../../../../core/destinations/destination-writer.ts";
+import type { DestinationWriter } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { createAuditConsumer } from "../../../../functions/audit-consumer/consumer.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";

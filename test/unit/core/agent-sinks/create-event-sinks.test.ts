@@ -5,13 +5,14 @@ import {
   declareDestinationMetrics,
 } from "../../../../core/agent-sinks/destination-stats.ts";
 import { UnwrittenItemsError } from "../../../../core/destinations/item-batcher.ts";
+import { ObservabilityPostError } from "../../../../core/observability/observability-post-error.ts";
 import type {
+  MetricSpec,
+  MetricsRegistry,
   ObservabilityAccount,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
-} from "../../../../core/observability/observability.ts";
-import { ObservabilityPostError } from "../../../../core/observability/observability-post-error.ts";
-import type { MetricSpec, MetricsRegistry } from "../../../../core/ports.ts";
+} from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { numberedPoint, recordingSeries } from "../../../helpers/recording-series.ts";

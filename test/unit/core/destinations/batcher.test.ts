@@ -5,7 +5,7 @@ import {
   startBatcher,
   UnwrittenEventsError,
 } from "../../../../core/destinations/batcher.ts";
-import type { AuditBatch, DestinationWriter } from "../../../../core/destinations/destination-writer.ts";
+import type { AuditBatch, DestinationWriter } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
