@@ -3,7 +3,6 @@
  * stored: which events, and whether writing them again could ever succeed.
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { AuditBatch } from "../ports.ts";
 
 export class DestinationWriteError extends Error {
   override name = "DestinationWriteError";
