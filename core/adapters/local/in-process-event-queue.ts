@@ -1,7 +1,7 @@
 /**
  * The local EventQueue: a bounded in-process queue (reference audit-ingest §3, CONTRACT §3).
  * `maxSize` events may wait and `maxConcurrent` run the injected handler at once; an optional
- * global fixed-window limiter (`rateLimit`) caps throughput. Full → "full", limited →
+ * global fixed-window counter (`rateLimit`, core/ratelimit/) caps throughput. Full → "full", limited →
  * "rate-limited": answers, not errors. Backpressure is logged (WARN) when waiting events reach
  * `backpressureThreshold` % of `maxSize`. `stop()` refuses new events and waits until every
  * accepted one has been handled, so shutdown loses nothing that got a 202.
@@ -18,6 +18,7 @@ import type {
   Logger,
   Service,
 } from "../../ports.ts";
+import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
 
 export interface InProcessEventQueueOptions {
   maxSize: number;
@@ -54,8 +55,10 @@ export function createInProcessEventQueue(
   let stopping = false;
   let idleWaiters: Array<() => void> = [];
 
-  let rateWindowStart = 0;
-  let rateWindowCount = 0;
+  // The one fixed-window rule of Steward (windows aligned to the epoch minute, CONTRACT §3).
+  const rateLimit = options.rateLimit.enable
+    ? createFixedWindowCounter({ limit: options.rateLimit.maxPerMinute })
+    : undefined;
 
   let backpressureActive = false;
   let lastBackpressureWarnAt = 0;
@@ -73,17 +76,7 @@ export function createInProcessEventQueue(
 
   const waitingCount = () => waiting.length - head;
 
-  function takeGlobalRateSlot(): boolean {
-    if (!options.rateLimit.enable) return true;
-    const now = clock.now();
-    if (now - rateWindowStart >= MINUTE_MS) {
-      rateWindowStart = now;
-      rateWindowCount = 0;
-    }
-    if (rateWindowCount >= options.rateLimit.maxPerMinute) return false;
-    rateWindowCount += 1;
-    return true;
-  }
+  const takeGlobalRateSlot = (): boolean => rateLimit === undefined || rateLimit.tryTake(clock.now());
 
   function checkBackpressure(): void {
     const utilisation = (waitingCount() / options.maxSize) * 100;
