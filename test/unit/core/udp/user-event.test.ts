@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { applyLayout, splitFields } from "../../../../core/udp/apply-layout.ts";
-import { USER_CONNECTION_LAYOUT, USER_SESSION_LAYOUT } from "../../../../core/udp/field-layouts.ts";
+import {
+  USER_CONNECTION_LAYOUT,
+  USER_SESSION_LAYOUT,
+  type UserLayout,
+} from "../../../../core/udp/field-layouts.ts";
 import { createScrambler, ScrambleKeyError } from "../../../../core/udp/scramble.ts";
 import { createUserAgentParser } from "../../../../core/udp/user-agent.ts";
 import {
@@ -12,7 +16,7 @@ import {
 import { normaliseUser } from "../../../../core/udp/user-full.ts";
 import { APP_ID, appNames, SCRAMBLE_KEY, USER_CONNECTION, USER_SESSION } from "./udp-fixtures.ts";
 
-const record = (text: string, layout = USER_CONNECTION_LAYOUT): UserEventRecord =>
+const record = (text: string, layout: UserLayout = USER_CONNECTION_LAYOUT): UserEventRecord =>
   applyLayout(layout, splitFields(text, layout) ?? []);
 
 describe("createUserEventEnricher", () => {
