@@ -22,8 +22,16 @@ export interface EventSinks {
 /** What became of one datagram after the queue handed it over (counted per queue). */
 export type DatagramOutcome = "processed" | "malformed" | "unknown_marker" | "dropped_by_rule";
 
-/** Processes one datagram admitted by the queue; never throws for bad input. */
-export type DatagramProcessor = (datagram: Uint8Array, receivedAtMs: number) => Promise<DatagramOutcome>;
+/**
+ * Processes one datagram admitted by the queue; never throws for bad input (it rejects only when
+ * a sink does). `sender` is the sender's IP address; it keys the throttled warnings about
+ * malformed datagrams (one per sender per minute).
+ */
+export type DatagramProcessor = (
+  datagram: Uint8Array,
+  receivedAtMs: number,
+  sender?: string,
+) => Promise<DatagramOutcome>;
 
 /**
  * Counters written to the time-series DB every interval as deltas (event counts, rejected
