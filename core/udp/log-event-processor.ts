@@ -52,8 +52,19 @@ interface SourceRoute {
   readonly layout: Layout<LogSource>;
   /** False: counted, not written (source switched off, or the monitor off for performance events). */
   readonly handled: boolean;
-  readonly hostIndex: number;
-  readonly subsystemIndex: number;
+  readonly host: FieldRef;
+  readonly subsystem: FieldRef;
+}
+
+/** Where a field sits in the datagram and how long it may be: enough to count without parsing. */
+interface FieldRef {
+  readonly index: number;
+  readonly max: number;
+}
+
+function fieldRef(layout: Layout, name: string): FieldRef {
+  const index = wireIndexOf(layout, name);
+  return { index, max: layout.fields[index - 1]?.max ?? 0 };
 }
 
 const UNKNOWN_SENDER = "unknown";
@@ -69,8 +80,8 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
       {
         layout,
         handled: logEvents.source[key].enable && (layout.source !== QIX_PERF || monitor.enable),
-        hostIndex: wireIndexOf(layout, "host"),
-        subsystemIndex: wireIndexOf(layout, "subsystem"),
+        host: fieldRef(layout, "host"),
+        subsystem: fieldRef(layout, "subsystem"),
       },
     ]),
   );
@@ -116,8 +127,13 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
       return "malformed";
     }
     if (!route.handled) {
-      const host = sanitiseField(parts[route.hostIndex] ?? "", 100);
-      eventCounts.record("log", layout.source, host, sanitiseField(parts[route.subsystemIndex] ?? "", 200));
+      const { host, subsystem } = route;
+      eventCounts.record(
+        "log",
+        layout.source,
+        sanitiseField(parts[host.index] ?? "", host.max),
+        sanitiseField(parts[subsystem.index] ?? "", subsystem.max),
+      );
       return "processed";
     }
 
@@ -138,14 +154,14 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
     event.category = category;
 
     const outputs: Outputs = { points: [], messages: [], events: [] };
+    const timestampMs = isoTimestampMs(event.ts_iso) ?? receivedAtMs;
     if (toPoint !== undefined || toMessages !== undefined) {
       const rawEvent = JSON.stringify(event);
-      const timestampMs = isoTimestampMs(event.ts_iso) ?? receivedAtMs;
       if (toPoint !== undefined) outputs.points.push(toPoint(event, rawEvent, timestampMs));
       if (toMessages !== undefined) outputs.messages = toMessages(event, rawEvent);
     }
     if (toObservability !== undefined) {
-      const observabilityEvent = toObservability(event, isoTimestampMs(event.ts_iso) ?? receivedAtMs);
+      const observabilityEvent = toObservability(event, timestampMs);
       if (observabilityEvent !== undefined) outputs.events.push(observabilityEvent);
     }
     await deliverOutputs(sinks, outputs);
