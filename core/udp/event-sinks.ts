@@ -7,7 +7,6 @@
 
 import type { Point } from "../destinations/line-protocol.ts";
 import type { ObservabilityEvent } from "../ports.ts";
-import type { UdpSender } from "./udp-sender.ts";
 
 /** One broker publication: topic and payload text. */
 export interface BrokerMessage {
@@ -25,13 +24,14 @@ export interface EventSinks {
 export type DatagramOutcome = "processed" | "malformed" | "unknown_marker" | "dropped_by_rule";
 
 /**
- * Processes one datagram admitted by the queue; never throws for bad input. The queue passes the
- * sender too, for the per-sender throttling of malformed-datagram warnings (CONTRACT §7).
+ * Processes one datagram admitted by the queue; never throws for bad input (it rejects only when
+ * a sink does). `sender` is the sender's IP address; it keys the throttled warnings about
+ * malformed datagrams (one per sender per minute).
  */
 export type DatagramProcessor = (
   datagram: Uint8Array,
   receivedAtMs: number,
-  sender?: UdpSender,
+  sender?: string,
 ) => Promise<DatagramOutcome>;
 
 /**

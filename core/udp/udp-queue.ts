@@ -162,7 +162,7 @@ export function createUdpQueue(options: UdpQueueOptions, deps: UdpQueueDeps): Ud
     slot.startedAt = startedAt;
     timesInQueue.record(waitedMs);
     try {
-      processor(datagram, receivedAtMs, sender).then(slot.settled, slot.failed);
+      processor(datagram, receivedAtMs, sender.address).then(slot.settled, slot.failed);
     } catch (error) {
       // A synchronous throw (or no promise at all): account for it here and let the caller's
       // loop go on, rather than recursing into the next datagram.

@@ -39,6 +39,19 @@ export const categoriseRuleSchema = v.object({
 
 const appRef = v.object({ appId: v.optional(requiredStr), appName: v.optional(requiredStr) });
 
+/**
+ * An app object id in the performance monitor's appObject lists. The reference's schema declares
+ * strings while its code and template comments use `{objectId: ...}` items (reference quirk 6), so
+ * configurations exist in both forms: both are accepted and normalised to the id string.
+ */
+export const appObjectIdSchema = v.pipe(
+  v.union(
+    [requiredStr, v.strictObject({ objectId: requiredStr })],
+    "must be an object id or a mapping {objectId: ...}",
+  ),
+  v.transform((item) => (typeof item === "string" ? item : item.objectId)),
+);
+
 const objectTypeSelection = () =>
   section({
     allObjectTypes: bool(true),
@@ -95,8 +108,8 @@ export const logEventsSchema = section({
             objectType: objectTypeSelection(),
             appObject: section({
               allAppObjects: bool(true),
-              allAppObjectsExclude: list(requiredStr),
-              someAppObjectsInclude: list(requiredStr),
+              allAppObjectsExclude: list(appObjectIdSchema),
+              someAppObjectsInclude: list(appObjectIdSchema),
             }),
             method: methodSelection(),
           }),

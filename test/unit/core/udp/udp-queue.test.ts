@@ -15,7 +15,7 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 interface Call {
   datagram: Uint8Array;
   receivedAtMs: number;
-  sender: UdpSender | undefined;
+  sender: string | undefined;
   finish(outcome?: DatagramOutcome): void;
   fail(error: Error): void;
 }
@@ -100,7 +100,7 @@ const refusing = (address: string): SourceValidator => ({
 });
 
 describe("createUdpQueue: admission", () => {
-  it("hands an admitted datagram to the processor with its receive time and sender", async () => {
+  it("hands an admitted datagram to the processor with its receive time and sender address", async () => {
     const { queue, gate } = setup();
     const datagram = Uint8Array.of(1, 2, 3);
 
@@ -108,7 +108,7 @@ describe("createUdpQueue: admission", () => {
 
     expect(admission).toBe("queued");
     expect(gate.calls).toHaveLength(1);
-    expect(gate.calls[0]).toMatchObject({ datagram, receivedAtMs: T0 - 5, sender: SENDER });
+    expect(gate.calls[0]).toMatchObject({ datagram, receivedAtMs: T0 - 5, sender: SENDER.address });
   });
 
   it("holds maxSize + maxConcurrent datagrams and drops the next as queue full", () => {

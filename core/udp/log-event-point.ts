@@ -1,0 +1,182 @@
+/**
+ * Log events as points of measurement `log_event` (reference §8.1.6): common tags `host`,
+ * `level`, `source`, `log_row`, `subsystem`; per source the tags written when non-empty and the
+ * fields of the reference's table, with its v1 names (renamed by field-names.ts where a tag has
+ * the same name); engine API performance events always carry `method`, `object_type`,
+ * `proxy_session_id`, `session_id` and `event_activity_source` (defaults `<Unknown>` and `-1` when
+ * empty); every point has `raw_event`, the event as JSON. Tag precedence, lowest first:
+ * `logEvents.tags`, categories, the event's own tags — configuration never hides event data. The
+ * point's time is the event's own (`ts_iso`) when it parsed, else the receive time (CONTRACT §7).
+ */
+
+import {
+  type FieldValue,
+  floatField,
+  integerField,
+  type Point,
+  stringField,
+} from "../destinations/line-protocol.ts";
+import type { NameValue } from "../ports.ts";
+import { fieldNamer } from "./field-names.ts";
+import type { LogEvent, LogSource } from "./log-event.ts";
+
+export const LOG_EVENT_MEASUREMENT = "log_event";
+
+interface SourceSpec {
+  /** Tags written only when the event's value is non-empty. */
+  readonly tagsIfSet: readonly string[];
+  /** Tags always written, with the value used when the event's is empty. */
+  readonly tagsAlways: readonly (readonly [name: string, fallback: string])[];
+  /** String fields; a member the source lacks is written as `''`, as the reference does. */
+  readonly strings: readonly string[];
+  /** Numeric fields; a number that did not parse is left out (never NaN). */
+  readonly floats: readonly string[];
+  readonly integers: readonly string[];
+}
+
+const USER_TAGS = ["user_full", "user_directory", "user_id"] as const;
+const GENERIC_STRINGS = [
+  "message",
+  "exception_message",
+  "command",
+  "result_code",
+  "origin",
+  "context",
+] as const;
+
+const SPECS: Readonly<Record<LogSource, SourceSpec>> = {
+  "qseow-engine": {
+    tagsIfSet: [
+      ...USER_TAGS,
+      "result_code",
+      "windows_user",
+      "task_id",
+      "task_name",
+      "app_id",
+      "app_name",
+      "engine_exe_version",
+    ],
+    tagsAlways: [],
+    strings: [...GENERIC_STRINGS, "session_id"],
+    floats: [],
+    integers: [],
+  },
+  "qseow-proxy": {
+    tagsIfSet: [...USER_TAGS, "result_code"],
+    tagsAlways: [],
+    strings: GENERIC_STRINGS,
+    floats: [],
+    integers: [],
+  },
+  "qseow-repository": {
+    tagsIfSet: [...USER_TAGS, "result_code"],
+    tagsAlways: [],
+    strings: GENERIC_STRINGS,
+    floats: [],
+    integers: [],
+  },
+  "qseow-scheduler": {
+    tagsIfSet: [...USER_TAGS, "task_id", "task_name"],
+    tagsAlways: [],
+    strings: ["message", "exception_message", "app_name", "app_id", "execution_id"],
+    floats: [],
+    integers: [],
+  },
+  "qseow-qix-perf": {
+    tagsIfSet: [...USER_TAGS, "app_id", "app_name", "object_id"],
+    tagsAlways: [
+      ["method", "<Unknown>"],
+      ["object_type", "<Unknown>"],
+      ["proxy_session_id", "-1"],
+      ["session_id", "-1"],
+      ["event_activity_source", "user"],
+    ],
+    strings: ["app_id"],
+    floats: ["process_time", "work_time", "lock_time", "validate_time", "traverse_time"],
+    integers: ["handle", "net_ram", "peak_ram"],
+  },
+};
+
+const COMMON_TAGS = ["host", "level", "source", "log_row", "subsystem"] as const;
+
+interface CompiledSpec extends SourceSpec {
+  /** [member, field name] pairs, resolved once. */
+  readonly stringNames: readonly (readonly [string, string])[];
+  readonly floatNames: readonly (readonly [string, string])[];
+  readonly integerNames: readonly (readonly [string, string])[];
+}
+
+export interface LogEventPointOptions {
+  /** `logEvents.tags`. */
+  readonly tags: readonly NameValue[];
+  /** Every category name the rules can give (categorise.ts `categoryNames`). */
+  readonly categoryNames: readonly string[];
+}
+
+/** Maps a log event (with its JSON, shared with the broker payload) to its point. */
+export type LogEventPointMapper = (event: LogEvent, rawEvent: string, timestampMs: number) => Point;
+
+export function createLogEventPointMapper(options: LogEventPointOptions): LogEventPointMapper {
+  const tagNames = new Set<string>([
+    ...COMMON_TAGS,
+    ...options.categoryNames,
+    ...options.tags.map((t) => t.name),
+  ]);
+  for (const spec of Object.values(SPECS)) {
+    for (const name of spec.tagsIfSet) tagNames.add(name);
+    for (const [name] of spec.tagsAlways) tagNames.add(name);
+  }
+  const nameOf = fieldNamer(tagNames);
+  const resolve = (members: readonly string[]) => members.map((member) => [member, nameOf(member)] as const);
+  const compiled = new Map<LogSource, CompiledSpec>(
+    Object.entries(SPECS).map(([source, spec]) => [
+      source as LogSource,
+      {
+        ...spec,
+        stringNames: resolve(spec.strings),
+        floatNames: resolve(spec.floats),
+        integerNames: resolve(spec.integers),
+      },
+    ]),
+  );
+  const rawEventName = nameOf("raw_event");
+  const staticTags = options.tags;
+
+  return function toLogEventPoint(event, rawEvent, timestampMs) {
+    const spec = compiled.get(event.source) as CompiledSpec;
+    // The layouts type each source; the table above reads members by name.
+    const values = event as unknown as Readonly<Record<string, string | number | undefined>>;
+    const tags: Record<string, string> = {};
+    for (const tag of staticTags) tags[tag.name] = tag.value;
+    for (const category of event.category) tags[category.name] = category.value;
+    tags.host = event.host;
+    tags.level = event.level;
+    tags.source = event.source;
+    tags.log_row = String(event.log_row);
+    tags.subsystem = event.subsystem;
+    for (const name of spec.tagsIfSet) {
+      const value = values[name];
+      if (typeof value === "string" && value !== "") tags[name] = value;
+    }
+    for (const [name, fallback] of spec.tagsAlways) {
+      const value = values[name];
+      tags[name] = typeof value === "string" && value !== "" ? value : fallback;
+    }
+
+    const fields: Record<string, FieldValue> = {};
+    for (const [member, name] of spec.stringNames) {
+      const value = values[member];
+      fields[name] = stringField(typeof value === "string" ? value : "");
+    }
+    for (const [member, name] of spec.floatNames) {
+      const value = values[member];
+      if (typeof value === "number") fields[name] = floatField(value);
+    }
+    for (const [member, name] of spec.integerNames) {
+      const value = values[member];
+      if (typeof value === "number") fields[name] = integerField(value);
+    }
+    fields[rawEventName] = stringField(rawEvent);
+    return { measurement: LOG_EVENT_MEASUREMENT, tags, fields, timestampMs };
+  };
+}

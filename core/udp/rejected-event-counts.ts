@@ -1,0 +1,118 @@
+/**
+ * Counts of engine performance events the monitor rejected (reference §5.2, §8.1.7), by (source,
+ * app id, app name, method, object type) with the number of events and their summed
+ * `process_time`. Kept only while both `platformEvents.rejectedEventCount.enable` and
+ * `logEvents.enginePerformanceMonitor.trackRejectedEvents.enable` are true — each gated on its
+ * own flags, not on the event counts' (reference quirk 7). Deltas as in event-counts.ts.
+ */
+import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
+import { floatField, integerField, type Point } from "../destinations/line-protocol.ts";
+import type { PeriodicPoints } from "./event-sinks.ts";
+
+export interface RejectedEvent {
+  readonly source: string;
+  readonly app_id: string;
+  readonly app_name: string;
+  readonly method: string;
+  readonly object_type: string;
+  /** Milliseconds; undefined (not a number on the wire) adds nothing to the sum. */
+  readonly process_time: number | undefined;
+}
+
+export interface RejectedEventCounts extends PeriodicPoints {
+  record(event: RejectedEvent): void;
+}
+
+export interface RejectedEventCountsOptions {
+  readonly platformEvents: PlatformEventsConfig;
+  readonly trackRejectedEvents: LogEventsConfig["enginePerformanceMonitor"]["trackRejectedEvents"];
+}
+
+/** Distinct keys kept per interval; the rest are folded into one `overflow` row per source. */
+export const MAX_REJECTED_KEYS = 10_000;
+
+interface Row {
+  readonly source: string;
+  readonly app_id: string;
+  readonly app_name: string;
+  readonly method: string;
+  readonly object_type: string;
+  counter: number;
+  processTime: number;
+}
+
+export function createRejectedEventCounts(options: RejectedEventCountsOptions): RejectedEventCounts {
+  const enabled = options.platformEvents.rejectedEventCount.enable && options.trackRejectedEvents.enable;
+  const measurement = options.platformEvents.rejectedEventCount.timeseriesdb.measurementName;
+  const staticTags = options.trackRejectedEvents.tags;
+  const rows = new Map<string, Row>();
+
+  return {
+    record(event) {
+      if (!enabled) return;
+      let key = `${event.source}\u0001${event.app_id}\u0001${event.app_name}\u0001${event.method}\u0001${event.object_type}`;
+      let row = rows.get(key);
+      if (row === undefined && rows.size >= MAX_REJECTED_KEYS) {
+        key = `${event.source}\u0001overflow`;
+        row = rows.get(key);
+        if (row === undefined) {
+          row = {
+            source: event.source,
+            app_id: "",
+            app_name: "",
+            method: "overflow",
+            object_type: "overflow",
+            counter: 0,
+            processTime: 0,
+          };
+          rows.set(key, row);
+        }
+      }
+      if (row === undefined) {
+        const { source, app_id, app_name, method, object_type } = event;
+        row = { source, app_id, app_name, method, object_type, counter: 0, processTime: 0 };
+        rows.set(key, row);
+      }
+      row.counter++;
+      row.processTime += event.process_time ?? 0;
+    },
+
+    take(nowMs) {
+      const taken = [...rows].map(([key, row]) => ({
+        key,
+        row,
+        counter: row.counter,
+        processTime: row.processTime,
+      }));
+      const points: Point[] = taken.map(({ row, counter, processTime }) => {
+        const tags: Record<string, string> = {};
+        for (const tag of staticTags) tags[tag.name] = tag.value;
+        tags.source = row.source;
+        tags.app_id = row.app_id;
+        tags.method = row.method;
+        tags.object_type = row.object_type;
+        if (row.app_name !== "") tags.app_name = row.app_name;
+        tags.app_name_set = row.app_name === "" ? "false" : "true";
+        return {
+          measurement,
+          tags,
+          fields: { counter: integerField(counter), process_time: floatField(processTime) },
+          timestampMs: nowMs,
+        };
+      });
+      let done = false;
+      return {
+        points,
+        written() {
+          if (done) return;
+          done = true;
+          for (const { key, row, counter, processTime } of taken) {
+            row.counter -= counter;
+            row.processTime -= processTime;
+            if (row.counter <= 0 && rows.get(key) === row) rows.delete(key);
+          }
+        },
+      };
+    },
+  };
+}
