@@ -5,12 +5,21 @@
  * local/rest/ (the REST API's stores and clients), local/agent/ (the on-prem agent's parts);
  * local/http/ holds the listeners and local/cli/ the command line.
  */
+import {
+  createMemoryAppNameCache,
+  type MemoryAppNameCache,
+} from "../core/adapters/local/memory-app-name-cache.ts";
 import { createMemoryRateLimitStore } from "../core/adapters/local/memory-rate-limit-store.ts";
+import {
+  createPromMetricsRegistry,
+  type PromMetricsRegistry,
+} from "../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../core/config/index.ts";
 import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
+import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
@@ -23,7 +32,34 @@ export interface LocalDeps {
 }
 
 export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
-  return [...auditServices(config, logger, deps.clock, deps.cwd), ...restServices(config, logger, deps)];
+  // Shared by the agent's parts: the metrics the scrape endpoint publishes, and the app names
+  // the platform poller fills and UDP event enrichment reads.
+  const agent: AgentShared = {
+    metrics: createPromMetricsRegistry({ defaultMetrics: true }),
+    appNames: createMemoryAppNameCache(),
+  };
+  return [
+    ...auditServices(config, logger, deps.clock, deps.cwd),
+    ...restServices(config, logger, deps),
+    ...agentServices(config, logger, deps, agent),
+  ];
+}
+
+interface AgentShared {
+  metrics: PromMetricsRegistry;
+  appNames: MemoryAppNameCache;
+}
+
+/** The on-prem agent's long-running parts, each started only when its switch is on. */
+function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
+  const services: NamedService[] = [];
+  if (udpEventsEnabled(config)) {
+    services.push({
+      name: "udp-events",
+      start: () => startUdpEvents({ config, logger, clock: deps.clock, cwd: deps.cwd, ...shared }),
+    });
+  }
+  return services;
 }
 
 /** The REST API's stores, scheduler and clients, then its listener (stopped first). */

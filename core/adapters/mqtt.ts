@@ -25,7 +25,16 @@ export interface MqttPublisherOptions {
 
 const UPSTREAM = "mqtt broker";
 
-export function createMqttPublisher(options: MqttPublisherOptions): MessagePublisher {
+export interface MqttPublisher extends MessagePublisher {
+  /**
+   * Resolves true once connected (at once when already), false after `waitMs`. A long-running
+   * caller awaits this at start, so the first messages are not refused while the connection is
+   * still being made; later publishes fail fast while the broker is away.
+   */
+  whenConnected(waitMs: number): Promise<boolean>;
+}
+
+export function createMqttPublisher(options: MqttPublisherOptions): MqttPublisher {
   const { logger } = options;
   const url = `mqtt://${options.brokerHost}:${options.brokerPort}`;
   const client: MqttClient = mqtt.connect(url, {
@@ -53,7 +62,8 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
 
   /** Resolves true once connected, false after `waitMs`. */
   function connected(waitMs: number): Promise<boolean> {
-    if (waitMs <= 0) return Promise.resolve(false);
+    if (client.connected) return Promise.resolve(true);
+    if (waitMs <= 0 || closed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const onConnect = () => {
         clearTimeout(timer);
@@ -68,6 +78,7 @@ export function createMqttPublisher(options: MqttPublisherOptions): MessagePubli
   }
 
   return {
+    whenConnected: connected,
     async publish(topic, message) {
       assertPublishTopic(topic);
       if (closed) throw new UpstreamError(UPSTREAM, "The MQTT publisher is closed");

@@ -1,10 +1,11 @@
 /**
  * Spec document 3 describes agent features that this version validates in the configuration but
- * does not run yet (UDP event listeners, health and session polling, heartbeat, uptime monitor,
- * container health check, scrape endpoint, config UI, agent metrics, error tracking, telemetry).
+ * does not run yet (health and session polling, heartbeat, uptime monitor, container health
+ * check, scrape endpoint, config UI, error tracking, telemetry).
  * Enabling one must not look like it works: the runner warns once at start, naming each switch.
  */
 import type { Config } from "../../core/config/index.ts";
+import { udpEventsEnabled } from "../agent/udp-events.ts";
 
 /** The config paths of enabled switches whose features this version does not run. */
 export function enabledFeaturesNotRun(config: Config): string[] {
@@ -16,15 +17,14 @@ export function enabledFeaturesNotRun(config: Config): string[] {
     ["uptimeMonitor.enable", config.uptimeMonitor.enable],
     ["scrapeEndpoint.enable", config.scrapeEndpoint.enable],
     ["errorTracking.enable", config.errorTracking.enable],
-    ["userEvents.enable", config.userEvents.enable],
-    ["logEvents.source.*.enable", Object.values(config.logEvents.source).some((source) => source.enable)],
     ["appNames.enableAppNameExtract", config.appNames.enableAppNameExtract],
     ["userSessions.enableSessionExtract", config.userSessions.enableSessionExtract],
     ["serversToMonitor.servers", config.serversToMonitor.servers.length > 0],
     // The audit writer and the REST observability calls use these sections' settings whatever the
-    // switch says; the switch itself turns on the agent's own metrics, which are not run yet.
-    ["timeseriesdbConfig.enable", config.timeseriesdbConfig.enable],
-    ["obsPlatform.enable", config.obsPlatform.enable],
+    // switch says; the switch itself turns on what the agent sends there, which today is the UDP
+    // events' data: without a UDP pipeline it has no effect.
+    ["timeseriesdbConfig.enable", config.timeseriesdbConfig.enable && !udpEventsEnabled(config)],
+    ["obsPlatform.enable", config.obsPlatform.enable && !udpEventsEnabled(config)],
   ];
   return switches.filter(([, enabled]) => enabled).map(([path]) => `Service.${path}`);
 }

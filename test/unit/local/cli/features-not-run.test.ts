@@ -18,10 +18,6 @@ describe("enabledFeaturesNotRun", () => {
       heartbeat: { ...base.heartbeat, enable: true },
       uptimeMonitor: { ...base.uptimeMonitor, enable: true },
       errorTracking: { ...base.errorTracking, enable: true },
-      logEvents: {
-        ...base.logEvents,
-        source: { ...base.logEvents.source, proxy: { enable: true } },
-      },
       serversToMonitor: {
         ...base.serversToMonitor,
         servers: [{} as (typeof base.serversToMonitor.servers)[number]],
@@ -33,9 +29,20 @@ describe("enabledFeaturesNotRun", () => {
       "Service.heartbeat.enable",
       "Service.uptimeMonitor.enable",
       "Service.errorTracking.enable",
-      "Service.logEvents.source.*.enable",
       "Service.serversToMonitor.servers",
       "Service.timeseriesdbConfig.enable",
     ]);
+  });
+
+  it("does not name the UDP event switches, nor the destinations' switches once a UDP pipeline runs", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      userEvents: { ...base.userEvents, enable: true },
+      logEvents: { ...base.logEvents, source: { ...base.logEvents.source, proxy: { enable: true } } },
+      timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
+      obsPlatform: { ...base.obsPlatform, enable: true },
+    };
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
   });
 });

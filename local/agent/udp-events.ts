@@ -1,0 +1,330 @@
+/**
+ * The on-prem agent's platform events over UDP (CONTRACT §7): a user-event pipeline when
+ * `userEvents.enable`, a log-event pipeline when any `logEvents.source.*.enable`, each
+ *
+ *   socket → queue (source check, size, rate limit, bounded queue) → processor (parse, exclusion,
+ *   enrichment, categorisation, counts, outputs) → sinks (time-series DB, broker, observability)
+ *
+ * plus the periodic writers of event counts, rejected-event counts and each queue's metrics.
+ * Everything is chosen here once from the config. Stop order makes shutdown lossless for what
+ * arrived: the sockets stop receiving, the queues hand every admitted datagram to the processors,
+ * the periodic writers write their last interval, and the sinks flush their batches.
+ */
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
+import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
+import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
+import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
+import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import { declareDestinationMetrics } from "../../core/agent-sinks/destination-stats.ts";
+import type { Config, UdpServerConfig } from "../../core/config/index.ts";
+import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
+import { selectAccounts } from "../../core/observability/observability.ts";
+import type {
+  AppNameCache,
+  Clock,
+  Logger,
+  MetricsRegistry,
+  Service,
+  TimeSeriesWriter,
+} from "../../core/ports.ts";
+import { createEventCounts } from "../../core/udp/event-counts.ts";
+import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
+import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
+import { createRejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
+import { createSourceValidator } from "../../core/udp/source-validator.ts";
+import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
+import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
+import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
+import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
+
+export interface UdpEventsDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Relative paths (the scramble key under ./data/) resolve from here. */
+  cwd: string;
+  metrics: MetricsRegistry;
+  appNames: AppNameCache;
+}
+
+export interface UdpPipelineView {
+  readonly queue: UdpQueue;
+  readonly socket: BoundUdpSocket;
+  readonly sinks: AgentEventSinks;
+}
+
+export interface UdpEvents extends Service {
+  readonly userEvents: UdpPipelineView | undefined;
+  readonly logEvents: UdpPipelineView | undefined;
+}
+
+/** How long start-up waits for the broker before it goes on without it. */
+const BROKER_CONNECT_WAIT_MS = 3000;
+
+/** Where the key that scrambles user names for the observability platform is kept. */
+export const SCRAMBLE_KEY_FILE = "data/obs-platform-scramble.key";
+
+/** True when the config asks for at least one UDP socket. */
+export function udpEventsEnabled(config: Config): boolean {
+  return config.userEvents.enable || Object.values(config.logEvents.source).some((source) => source.enable);
+}
+
+export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
+  const { config, clock, metrics } = deps;
+  const logger = deps.logger.child("udp");
+  const userOn = config.userEvents.enable;
+  const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
+  const host = hostname();
+  const started: Service[] = [];
+  const stopStarted = async () => {
+    for (const service of started.reverse()) {
+      await service.stop().catch((error: unknown) => {
+        logger.error("stopping a UDP event part failed", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+    }
+    started.length = 0;
+  };
+
+  try {
+    const outputs = sharedOutputs(config, logger);
+    if (outputs.publisher) {
+      const publisher = outputs.publisher;
+      started.push({ stop: () => publisher.close() });
+      // The first events must not be refused while the connection is still being made.
+      if (!(await publisher.whenConnected(BROKER_CONNECT_WAIT_MS))) {
+        logger.warn(
+          "The MQTT broker is not reachable yet; broker messages are dropped (and counted) until it is",
+          {
+            broker: `${config.mqttConfig.brokerHost}:${config.mqttConfig.brokerPort}`,
+          },
+        );
+      }
+    }
+    const eventCounts = createEventCounts({ platformEvents: config.platformEvents, metrics });
+    const rejectedEventCounts = createRejectedEventCounts({
+      platformEvents: config.platformEvents,
+      trackRejectedEvents: config.logEvents.enginePerformanceMonitor.trackRejectedEvents,
+    });
+    const scrambleKey =
+      userOn && config.userEvents.sendToObsPlatform.enable && config.userEvents.sendToObsPlatform.scramble
+        ? await loadOrCreateSecretKey(resolve(deps.cwd, SCRAMBLE_KEY_FILE))
+        : undefined;
+
+    const sinksFor = (name: UdpQueueName, sendTo: SendTo): AgentEventSinks => {
+      const sinks = createEventSinks({
+        maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
+        series: sendTo.timeseriesdb ? outputs.series : undefined,
+        publisher: sendTo.mqtt ? outputs.publisher : undefined,
+        observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
+        clock,
+        logger: logger.child(name),
+      });
+      started.push(sinks);
+      return sinks;
+    };
+
+    const userSinks = userOn ? sinksFor("user_events", sendToOf(config, config.userEvents)) : undefined;
+    const logSinks = logOn ? sinksFor("log_events", sendToOf(config, config.logEvents)) : undefined;
+
+    const countSources: PeriodicPoints[] = [];
+    if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
+    if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
+    if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
+      started.push(
+        startPeriodicWriter({
+          name: "event-counts",
+          intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
+          sources: countSources,
+          series: outputs.series,
+          clock,
+          logger,
+        }),
+      );
+    }
+
+    const pipeline = async (
+      name: UdpQueueName,
+      settings: UdpServerConfig & { port: number },
+      processor: (sinks: EventSinks) => DatagramProcessor,
+      sinks: AgentEventSinks,
+    ): Promise<UdpPipelineView> => {
+      const pipelineLogger = logger.child(name);
+      const sources = await createSourceValidator(
+        { enable: settings.enableSourceValidation, allowedSources: settings.allowedSources, label: name },
+        { resolve: dnsHostResolver, logger: pipelineLogger },
+      );
+      const queue = createUdpQueue(
+        { name, config: settings },
+        {
+          processor: processor(sinks),
+          sources,
+          clock,
+          logger: pipelineLogger,
+          elapsedMs: () => performance.now(),
+        },
+      );
+      // Stopped in reverse: socket, then the queue drains, then its metrics' last interval.
+      const queueMetrics = settings.queueMetrics.timeseriesdb;
+      if (outputs.series && queueMetrics.enable) {
+        started.push(
+          startPeriodicWriter({
+            name: `${name}-queue-metrics`,
+            intervalMs: queueMetrics.writeFrequency,
+            sources: [udpQueueMetricsPoints(queue, { config: queueMetrics, host })],
+            series: outputs.series,
+            clock,
+            logger: pipelineLogger,
+          }),
+        );
+      }
+      started.push(queue);
+      const socket = await bindUdpSocket({
+        name: name === "user_events" ? "User events" : "Log events",
+        host: settings.serverHost,
+        port: settings.port,
+        receiveBufferBytes: settings.receiveBufferBytes,
+        logger: pipelineLogger,
+        onDatagram: (datagram, sender) => queue.offer(datagram, sender, clock.now()),
+      });
+      started.push({ stop: () => socket.close() });
+      return { queue, socket, sinks };
+    };
+
+    const userEvents =
+      userSinks &&
+      (await pipeline(
+        "user_events",
+        {
+          ...config.userEvents.udpServerConfig,
+          port: config.userEvents.udpServerConfig.portUserActivityEvents,
+        },
+        (sinks) =>
+          createUserEventProcessor({
+            userEvents: config.userEvents,
+            timeseriesdbConfig: config.timeseriesdbConfig,
+            mqttConfig: config.mqttConfig,
+            obsPlatform: config.obsPlatform,
+            appNames: deps.appNames,
+            eventCounts,
+            sinks,
+            ...(scrambleKey ? { scrambleKey } : {}),
+            logger: logger.child("user_events"),
+            clock,
+          }),
+        userSinks,
+      ));
+    const logEvents =
+      logSinks &&
+      (await pipeline(
+        "log_events",
+        { ...config.logEvents.udpServerConfig, port: config.logEvents.udpServerConfig.portLogEvents },
+        (sinks) =>
+          createLogEventProcessor({
+            logEvents: config.logEvents,
+            timeseriesdbConfig: config.timeseriesdbConfig,
+            mqttConfig: config.mqttConfig,
+            obsPlatform: config.obsPlatform,
+            appNames: deps.appNames,
+            eventCounts,
+            rejectedEventCounts,
+            sinks,
+            logger: logger.child("log_events"),
+            clock,
+          }),
+        logSinks,
+      ));
+
+    const pipelines = [userEvents, logEvents].filter((view) => view !== undefined);
+    registerUdpQueueMetrics(
+      metrics,
+      pipelines.map((view) => view.queue),
+    );
+    declareDestinationMetrics(
+      metrics,
+      pipelines.map((view) => () => view.sinks.stats()),
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      userEvents,
+      logEvents,
+      stop: () => {
+        stopping ??= stopStarted();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopStarted();
+    throw error;
+  }
+}
+
+interface SendTo {
+  timeseriesdb: boolean;
+  mqtt: boolean;
+  obsPlatform: boolean;
+  accounts: readonly string[];
+}
+
+/** Which destinations a pipeline writes to: its own switch AND the destination's master switch. */
+function sendToOf(
+  config: Config,
+  section: {
+    sendToTimeseriesdb: { enable: boolean };
+    sendToMQTT: { enable: boolean };
+    sendToObsPlatform: { enable: boolean; destinationAccount: readonly string[] };
+  },
+): SendTo {
+  return {
+    timeseriesdb: config.timeseriesdbConfig.enable && section.sendToTimeseriesdb.enable,
+    mqtt: config.mqttConfig.enable && section.sendToMQTT.enable,
+    obsPlatform: config.obsPlatform.enable && section.sendToObsPlatform.enable,
+    accounts: section.sendToObsPlatform.destinationAccount,
+  };
+}
+
+/** One time-series writer and one broker connection, shared by both pipelines and the counters. */
+function sharedOutputs(
+  config: Config,
+  logger: Logger,
+): { series: TimeSeriesWriter | undefined; publisher: MqttPublisher | undefined } {
+  const series = config.timeseriesdbConfig.enable
+    ? createTimeSeriesWriter(config.timeseriesdbConfig)
+    : undefined;
+  const wantsBroker =
+    config.mqttConfig.enable &&
+    ((config.userEvents.enable && config.userEvents.sendToMQTT.enable) || config.logEvents.sendToMQTT.enable);
+  const publisher = wantsBroker
+    ? createMqttPublisher({
+        brokerHost: config.mqttConfig.brokerHost,
+        brokerPort: config.mqttConfig.brokerPort,
+        logger: logger.child("mqtt"),
+      })
+    : undefined;
+  return { series, publisher };
+}
+
+function observabilityFor(config: Config, sendTo: SendTo, clock: Clock, logger: Logger) {
+  const picked = selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, sendTo.accounts);
+  if (picked.unknown.length > 0) {
+    logger.warn("Unknown observability destination accounts are skipped", {
+      accounts: picked.unknown.join(","),
+    });
+  }
+  // The event mappers add the attributes each event type carries (static ones for log events only).
+  const destination = {
+    url: config.obsPlatform.event.url,
+    headers: config.obsPlatform.event.header,
+    staticAttributes: [],
+    accounts: picked.accounts,
+  };
+  return {
+    poster: createObservabilityPoster({ event: destination, metric: destination, clock }),
+    accounts: picked.accounts,
+  };
+}
