@@ -14,7 +14,7 @@
  */
 import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
-import { encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
+import { checkPoint, encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
 import type { LogThrottle } from "../destinations/log-throttle.ts";
 import { TimeSeriesWriteError } from "../destinations/time-series-write-error.ts";
 import type { Clock, Logger, TimeSeriesWriter } from "../ports.ts";
@@ -85,7 +85,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       const accepted: Point[] = [];
       for (const point of points) {
         try {
-          encodePoint(point);
+          checkPoint(point);
         } catch (error) {
           unencodable += 1;
           const since = throttle.admit(`${DESTINATION}:unencodable`);

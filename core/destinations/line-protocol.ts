@@ -30,23 +30,36 @@ export const integerField = (value: number): FieldValue => ({ kind: "integer", v
 export const stringField = (value: string): FieldValue => ({ kind: "string", value });
 export const booleanField = (value: boolean): FieldValue => ({ kind: "boolean", value });
 
-/** Encodes one point; throws LineProtocolError for what no InfluxDB would accept. */
-export function encodePoint(point: Point): string {
+/**
+ * Throws LineProtocolError for what no InfluxDB would accept (no measurement, no field, a number
+ * that is not finite or not a safe integer): the check encodePoint makes, without building the
+ * line, so a batch can set such a point aside before it spoils the whole request.
+ */
+export function checkPoint(point: Point): void {
   if (point.measurement === "") throw new LineProtocolError("measurement name is empty");
-  const tagPart = Object.keys(point.tags)
-    .filter((key) => key !== "" && point.tags[key] !== "")
-    .sort()
-    .map((key) => `,${escapeKey(key)}=${escapeKey(point.tags[key] ?? "")}`)
-    .join("");
-  const fieldEntries = Object.entries(point.fields);
-  if (fieldEntries.length === 0) {
-    throw new LineProtocolError(`point of ${point.measurement} has no fields`);
+  let fields = 0;
+  for (const key in point.fields) {
+    fields += 1;
+    checkField(key, point.fields[key] as FieldValue);
   }
-  const fieldPart = fieldEntries
-    .map(([key, field]) => `${escapeKey(key)}=${encodeField(key, field)}`)
-    .join(",");
-  const time = point.timestampMs === undefined ? "" : ` ${Math.trunc(point.timestampMs)}`;
-  return `${escapeMeasurement(point.measurement)}${tagPart} ${fieldPart}${time}`;
+  if (fields === 0) throw new LineProtocolError(`point of ${point.measurement} has no fields`);
+}
+
+/** Encodes one point; throws LineProtocolError for what no InfluxDB would accept (checkPoint). */
+export function encodePoint(point: Point): string {
+  checkPoint(point);
+  let line = escapeMeasurement(point.measurement);
+  const tagKeys = Object.keys(point.tags).sort();
+  for (const key of tagKeys) {
+    const value = point.tags[key] ?? "";
+    if (key !== "" && value !== "") line += `,${escapeKey(key)}=${escapeKey(value)}`;
+  }
+  let separator = " ";
+  for (const key in point.fields) {
+    line += `${separator}${escapeKey(key)}=${encodeField(point.fields[key] as FieldValue)}`;
+    separator = ",";
+  }
+  return point.timestampMs === undefined ? line : `${line} ${Math.trunc(point.timestampMs)}`;
 }
 
 /** Newline-joined points, ready as a request body. */
@@ -54,28 +67,42 @@ export function encodePoints(points: readonly Point[]): string {
   return points.map(encodePoint).join("\n");
 }
 
-function encodeField(key: string, field: FieldValue): string {
+function checkField(key: string, field: FieldValue): void {
+  if (field.kind === "float" && !Number.isFinite(field.value)) {
+    throw new LineProtocolError(`field ${key} is not a finite number`);
+  }
+  if (field.kind === "integer" && !Number.isSafeInteger(field.value)) {
+    throw new LineProtocolError(`field ${key} is not a safe integer`);
+  }
+}
+
+function encodeField(field: FieldValue): string {
   switch (field.kind) {
     case "float":
-      if (!Number.isFinite(field.value)) throw new LineProtocolError(`field ${key} is not a finite number`);
       return String(field.value);
     case "integer":
-      if (!Number.isSafeInteger(field.value))
-        throw new LineProtocolError(`field ${key} is not a safe integer`);
       return `${field.value}i`;
     case "boolean":
       return field.value ? "true" : "false";
     case "string":
-      return `"${field.value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+      return `"${STRING_SPECIALS.test(field.value) ? field.value.replace(STRING_SPECIALS_ALL, "\\$&") : field.value}"`;
   }
 }
+
+// Tested before replacing: most names and values need no escape, and a test allocates nothing.
+const STRING_SPECIALS = /["\\]/;
+const STRING_SPECIALS_ALL = /["\\]/g;
+const KEY_SPECIALS = /[,= \r\n]/;
+const MEASUREMENT_SPECIALS = /[, \r\n]/;
 
 // Line protocol has no escape for line breaks outside string fields; a break would end the
 // line, so it becomes a space rather than making the whole batch unwritable.
 function escapeMeasurement(value: string): string {
+  if (!MEASUREMENT_SPECIALS.test(value)) return value;
   return value.replace(/[\r\n]/g, " ").replace(/[, ]/g, (c) => `\\${c}`);
 }
 
 function escapeKey(value: string): string {
+  if (!KEY_SPECIALS.test(value)) return value;
   return value.replace(/[\r\n]/g, " ").replace(/[,= ]/g, (c) => `\\${c}`);
 }

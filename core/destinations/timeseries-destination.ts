@@ -12,7 +12,7 @@ import type { StaticTag } from "../audit/static-tags.ts";
 import type { DestinationWriter, TimeSeriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
 import { DestinationWriteError } from "./destination-writer.ts";
-import { encodePoint, type Point } from "./line-protocol.ts";
+import { checkPoint, type Point } from "./line-protocol.ts";
 import { TimeSeriesWriteError } from "./time-series-write-error.ts";
 
 export interface TimeSeriesDestinationOptions {
@@ -63,7 +63,7 @@ export function createTimeSeriesDestination(options: TimeSeriesDestinationOption
       for (const event of batch.events) {
         const point = toAuditPoint(extractAuditFacts(event), pointOptions);
         try {
-          encodePoint(point);
+          checkPoint(point);
           entries.push({ event, point });
         } catch (error) {
           firstRefusal ??= error;
