@@ -354,10 +354,10 @@ export interface ObjectStore {
 }
 
 /** Writes points to one time-series database (InfluxDB v1, v2 or v3, chosen once at wiring). */
-export interface TimeSeriesWriter {
+export interface TimeseriesWriter {
   /** Creates the database (v1, v3) or bucket (v2) with its retention when missing. Idempotent. */
   ensureDatabase(): Promise<void>;
-  /** Writes the points in one request; throws TimeSeriesWriteError when the server refuses. */
+  /** Writes the points in one request; throws TimeseriesWriteError when the server refuses. */
   write(points: readonly Point[]): Promise<void>;
 }
 

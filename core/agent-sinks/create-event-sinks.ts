@@ -17,7 +17,7 @@ import type {
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
   Service,
-  TimeSeriesWriter,
+  TimeseriesWriter,
 } from "../ports.ts";
 import type { BrokerMessage, EventSinks } from "../udp/event-sinks.ts";
 import type { DestinationSink, SinkTuning } from "./batched-sink.ts";
@@ -30,7 +30,7 @@ export interface CreateEventSinksOptions {
   /** `timeseriesdbConfig.maxBatchSize`: points per write request. */
   maxBatchSize: number;
   /** Absent: points are ignored. */
-  series?: TimeSeriesWriter | undefined;
+  series?: TimeseriesWriter | undefined;
   /** Absent: messages are ignored. */
   publisher?: MessagePublisher | undefined;
   /** Absent (or no accounts): events are ignored. */

@@ -1,6 +1,6 @@
 /**
  * The time-series destination of a UDP pipeline: points batched by `maxBatchSize` or 1 s after
- * the first buffered one (CONTRACT §7), written through the TimeSeriesWriter chosen at wiring.
+ * the first buffered one (CONTRACT §7), written through the TimeseriesWriter chosen at wiring.
  * - An outage (no answer, 5xx, 401/403/404/408/429) keeps the batch and writes it again, whole,
  *   after a backoff; nothing of it was stored, so nothing is written twice. Points without a time
  *   get the buffering time, so a rewrite after a lost answer replaces the same points in InfluxDB
@@ -16,12 +16,12 @@ import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
 import { checkPoint, encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
 import type { LogThrottle } from "../destinations/log-throttle.ts";
-import { TimeSeriesWriteError } from "../destinations/time-series-write-error.ts";
-import type { Clock, Logger, TimeSeriesWriter } from "../ports.ts";
+import { TimeseriesWriteError } from "../destinations/timeseries-write-error.ts";
+import type { Clock, Logger, TimeseriesWriter } from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
 
 export interface PointsSinkOptions {
-  series: TimeSeriesWriter;
+  series: TimeseriesWriter;
   tuning: SinkTuning;
   clock: Clock;
   logger: Logger;
@@ -53,7 +53,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
     try {
       await series.write(batch.items);
     } catch (error) {
-      if (error instanceof TimeSeriesWriteError && error.status === 404) ensured = false;
+      if (error instanceof TimeseriesWriteError && error.status === 404) ensured = false;
       throw error;
     }
   }
@@ -64,7 +64,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
     write,
     refusal(error, batch) {
       if (
-        !(error instanceof LineProtocolError || (error instanceof TimeSeriesWriteError && error.refusesData))
+        !(error instanceof LineProtocolError || (error instanceof TimeseriesWriteError && error.refusesData))
       ) {
         return undefined;
       }

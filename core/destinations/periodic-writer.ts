@@ -8,7 +8,7 @@
  * `stopTimeoutMs`.
  */
 
-import type { Clock, Logger, Service, TimerHandle, TimeSeriesWriter } from "../ports.ts";
+import type { Clock, Logger, Service, TimerHandle, TimeseriesWriter } from "../ports.ts";
 import type { PeriodicPoints } from "../udp/event-sinks.ts";
 import { describeError } from "./describe-error.ts";
 import { createLogThrottle } from "./log-throttle.ts";
@@ -18,7 +18,7 @@ export interface PeriodicWriterOptions {
   name: string;
   intervalMs: number;
   sources: readonly PeriodicPoints[];
-  series: TimeSeriesWriter;
+  series: TimeseriesWriter;
   clock: Clock;
   logger: Logger;
   /** Longest wait for the last write on stop (default 5000 ms). */

@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
-import type { Clock, EventQueueMetrics, Logger, Service, TimeSeriesWriter } from "../ports.ts";
+import type { Clock, EventQueueMetrics, Logger, Service, TimeseriesWriter } from "../ports.ts";
 import type { Point } from "./line-protocol.ts";
 import { startPeriodicWriter } from "./periodic-writer.ts";
 import { queueMetricsPoint } from "./queue-metrics-point.ts";
@@ -17,7 +17,7 @@ export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["tim
 export interface QueueMetricsWriterOptions {
   config: QueueMetricsConfig;
   metrics: () => EventQueueMetrics;
-  series: TimeSeriesWriter;
+  series: TimeseriesWriter;
   clock: Clock;
   logger: Logger;
   /** The `host` tag; the machine's host name by default. */

@@ -6,19 +6,19 @@
  */
 
 import type { AuditDestinationConfig, AuditDestinationType, TimeseriesdbConfig } from "../config/index.ts";
-import type { DestinationWriter, Logger, ObjectStore, TableFileEncoder, TimeSeriesWriter } from "../ports.ts";
+import type { DestinationWriter, Logger, ObjectStore, TableFileEncoder, TimeseriesWriter } from "../ports.ts";
 import type { BatchingOptions } from "./batcher.ts";
 import { createObjectDataWriter } from "./objectdata-writer.ts";
 import { auditQvdEncoder } from "./qvd/audit-qvd-encoder.ts";
 import { createTableFileWriter } from "./table-file-writer.ts";
-import { createTimeSeriesDestination } from "./timeseries-destination.ts";
+import { createTimeseriesDestination } from "./timeseries-destination.ts";
 
 export interface DestinationAdapters {
   /** The store rooted at an export directory: locally that directory, in the cloud a bucket prefix. */
   objectStoreFor(exportDirectory: string): ObjectStore;
   parquetEncoder: TableFileEncoder;
   /** Called only when timeseriesdb is selected (its connection settings are then required). */
-  timeSeriesWriter(config: TimeseriesdbConfig): TimeSeriesWriter;
+  timeseriesWriter(config: TimeseriesdbConfig): TimeseriesWriter;
   sleep(ms: number): Promise<void>;
   logger: Logger;
 }
@@ -36,8 +36,8 @@ type Builder = (
 
 const BUILDERS: Record<AuditDestinationType, Builder> = {
   timeseriesdb: ({ timeseriesdb: settings }, connection, adapters) => ({
-    writer: createTimeSeriesDestination({
-      series: adapters.timeSeriesWriter(connection),
+    writer: createTimeseriesDestination({
+      series: adapters.timeseriesWriter(connection),
       maxBatchSize: connection.maxBatchSize,
       measurementName: settings.measurementName,
       staticTags: settings.staticTags,

@@ -9,14 +9,14 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
-import type { DestinationWriter, TimeSeriesWriter } from "../ports.ts";
+import type { DestinationWriter, TimeseriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
 import { DestinationWriteError } from "./destination-writer.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
-import { TimeSeriesWriteError } from "./time-series-write-error.ts";
+import { TimeseriesWriteError } from "./timeseries-write-error.ts";
 
-export interface TimeSeriesDestinationOptions {
-  series: TimeSeriesWriter;
+export interface TimeseriesDestinationOptions {
+  series: TimeseriesWriter;
   maxBatchSize: number;
   measurementName: string;
   staticTags: readonly StaticTag[];
@@ -32,7 +32,7 @@ interface Entry {
   point: Point;
 }
 
-export function createTimeSeriesDestination(options: TimeSeriesDestinationOptions): DestinationWriter {
+export function createTimeseriesDestination(options: TimeseriesDestinationOptions): DestinationWriter {
   const { series, sleep } = options;
   const maxBatchSize = Math.max(1, options.maxBatchSize);
   const sizes = [maxBatchSize, ...SMALLER_SIZES.filter((size) => size < maxBatchSize)];
@@ -79,7 +79,7 @@ export function createTimeSeriesDestination(options: TimeSeriesDestinationOption
           try {
             await series.write(chunk.map((entry) => entry.point));
           } catch (error) {
-            const refusesData = error instanceof TimeSeriesWriteError && error.refusesData;
+            const refusesData = error instanceof TimeseriesWriteError && error.refusesData;
             if (!refusesData) {
               throw new DestinationWriteError(
                 "timeseriesdb",

@@ -4,7 +4,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import { createS3ObjectStore } from "../../core/adapters/aws/s3-object-store.ts";
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import { validateObjectKey } from "../../core/destinations/object-key.ts";
 import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
@@ -27,7 +27,7 @@ export function cloudDestinationAdapters(options: CloudDestinationOptions): Dest
         prefix: keyPrefix(options.bucketPrefix, exportDirectory),
       }),
     parquetEncoder: auditParquetEncoder,
-    timeSeriesWriter: createTimeSeriesWriter,
+    timeseriesWriter: createTimeseriesWriter,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     logger: options.logger,
   };

@@ -13,7 +13,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
 import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
@@ -28,7 +28,7 @@ import type {
   Logger,
   MetricsRegistry,
   Service,
-  TimeSeriesWriter,
+  TimeseriesWriter,
 } from "../../core/ports.ts";
 import { createEventCounts } from "../../core/udp/event-counts.ts";
 import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
@@ -292,9 +292,9 @@ function sendToOf(
 function sharedOutputs(
   config: Config,
   logger: Logger,
-): { series: TimeSeriesWriter | undefined; publisher: MqttPublisher | undefined } {
+): { series: TimeseriesWriter | undefined; publisher: MqttPublisher | undefined } {
   const series = config.timeseriesdbConfig.enable
-    ? createTimeSeriesWriter(config.timeseriesdbConfig)
+    ? createTimeseriesWriter(config.timeseriesdbConfig)
     : undefined;
   const wantsBroker =
     config.mqttConfig.enable &&

@@ -4,7 +4,7 @@
  * shutdown the listener stops taking events first, the queue then hands every accepted event to
  * the writers, and the writers flush last: nothing that got a 202 is lost.
  */
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import { selectDestinations } from "../../core/destinations/select-destinations.ts";
@@ -68,7 +68,7 @@ export function auditServices(config: Config, logger: Logger, clock: Clock, cwd:
         return startQueueMetricsWriter({
           config: queueMetrics,
           metrics: () => queue.metrics(),
-          series: createTimeSeriesWriter(config.timeseriesdbConfig),
+          series: createTimeseriesWriter(config.timeseriesdbConfig),
           clock,
           logger: auditLogger,
         });

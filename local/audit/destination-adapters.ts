@@ -4,7 +4,7 @@
  * writer for the configured version, and retries that wait on the injected clock.
  */
 import { resolve } from "node:path";
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
@@ -19,7 +19,7 @@ export function localDestinationAdapters(options: {
   return {
     objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory)),
     parquetEncoder: auditParquetEncoder,
-    timeSeriesWriter: createTimeSeriesWriter,
+    timeseriesWriter: createTimeseriesWriter,
     sleep: (ms) => new Promise((done) => clock.setTimeout(done, ms)),
     logger,
   };

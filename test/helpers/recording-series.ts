@@ -1,13 +1,13 @@
 /**
- * A TimeSeriesWriter that keeps every request it accepted and fails the next attempts with the
+ * A TimeseriesWriter that keeps every request it accepted and fails the next attempts with the
  * errors a test queues (or every attempt while `down`), for batching and retry tests.
  */
 import type { Point } from "../../core/destinations/line-protocol.ts";
 import { integerField } from "../../core/destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../core/destinations/time-series-write-error.ts";
-import type { TimeSeriesWriter } from "../../core/ports.ts";
+import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
+import type { TimeseriesWriter } from "../../core/ports.ts";
 
-export interface RecordingSeries extends TimeSeriesWriter {
+export interface RecordingSeries extends TimeseriesWriter {
   /** Accepted requests, in order. */
   requests: Point[][];
   /** Every write attempt, accepted or not. */
@@ -35,7 +35,7 @@ export function recordingSeries(): RecordingSeries {
       series.attempts.push([...points]);
       const failure = series.failNext.shift();
       if (failure !== undefined) throw failure;
-      if (series.down) throw new TimeSeriesWriteError("POST /write failed: no answer", undefined);
+      if (series.down) throw new TimeseriesWriteError("POST /write failed: no answer", undefined);
       series.requests.push([...points]);
     },
     points: () => series.requests.flat(),

@@ -1,5 +1,5 @@
-/** The HTTP calls the InfluxDB adapters share: one request, errors as TimeSeriesWriteError. */
-import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
+/** The HTTP calls the InfluxDB adapters share: one request, errors as TimeseriesWriteError. */
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 
 export interface InfluxRequest {
   method: "GET" | "POST";
@@ -20,7 +20,7 @@ export async function influxRequest(request: InfluxRequest): Promise<{ status: n
       signal: AbortSignal.timeout(request.timeoutMs),
     });
   } catch (error) {
-    throw new TimeSeriesWriteError(
+    throw new TimeseriesWriteError(
       `${request.method} ${describe(request.url)} failed: no answer`,
       undefined,
       {
@@ -30,7 +30,7 @@ export async function influxRequest(request: InfluxRequest): Promise<{ status: n
   }
   const text = await response.text().catch(() => "");
   if (!response.ok) {
-    throw new TimeSeriesWriteError(
+    throw new TimeseriesWriteError(
       `${request.method} ${describe(request.url)} answered ${response.status}: ${text.slice(0, 500)}`,
       response.status,
     );

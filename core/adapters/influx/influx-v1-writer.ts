@@ -5,13 +5,13 @@
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
-import type { TimeSeriesWriter } from "../../ports.ts";
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWriter {
   const { dbName, retentionPolicy, auth } = config.v1Config;
   const base = baseUrl(config.host, config.port);
   const headers: Record<string, string> = auth.enable
@@ -27,7 +27,7 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeSeriesWrit
     };
     const first = result.results?.[0];
     if (first?.error)
-      throw new TimeSeriesWriteError(`InfluxDB refused "${q.split(" ", 2).join(" ")}": ${first.error}`, 400);
+      throw new TimeseriesWriteError(`InfluxDB refused "${q.split(" ", 2).join(" ")}": ${first.error}`, 400);
     return first;
   }
 
@@ -39,7 +39,7 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeSeriesWrit
       let statement = `CREATE DATABASE ${quoteIdentifier(dbName)}`;
       if (retentionPolicy.name !== "" && retentionPolicy.duration !== "") {
         if (!isInfluxDuration(retentionPolicy.duration)) {
-          throw new TimeSeriesWriteError(
+          throw new TimeseriesWriteError(
             `retention duration ${JSON.stringify(retentionPolicy.duration)} is not an InfluxDB duration`,
             undefined,
           );

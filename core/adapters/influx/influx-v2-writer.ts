@@ -4,13 +4,13 @@
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../destinations/time-series-write-error.ts";
-import type { TimeSeriesWriter } from "../../ports.ts";
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, durationSeconds, influxRequest } from "./influx-http.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWriter {
   const { org, bucket, description, token, retentionDuration } = config.v2Config;
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Token ${token}` };
@@ -26,7 +26,7 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeSeriesWrit
       };
       const orgId = orgs.orgs?.find((candidate) => candidate.name === org)?.id;
       if (orgId === undefined)
-        throw new TimeSeriesWriteError(`InfluxDB organisation ${JSON.stringify(org)} not found`, 404);
+        throw new TimeseriesWriteError(`InfluxDB organisation ${JSON.stringify(org)} not found`, 404);
 
       const bucketsUrl = new URL("/api/v2/buckets", base);
       bucketsUrl.searchParams.set("orgID", orgId);

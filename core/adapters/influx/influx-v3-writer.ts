@@ -9,10 +9,10 @@
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { encodePoints } from "../../destinations/line-protocol.ts";
-import type { TimeSeriesWriter } from "../../ports.ts";
+import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest } from "./influx-http.ts";
 
-export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeSeriesWriter {
+export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWriter {
   const { database, token, retentionDuration, writeTimeout } = config.v3Config;
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Bearer ${token}` };

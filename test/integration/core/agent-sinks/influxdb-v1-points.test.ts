@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
 import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
-import type { TimeSeriesWriter } from "../../../../core/ports.ts";
+import type { TimeseriesWriter } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -36,7 +36,7 @@ function countingWriter(dbName: string) {
       await writer.write(points);
       counting.acceptedPoints += points.length;
     },
-  } satisfies TimeSeriesWriter & Record<string, unknown>;
+  } satisfies TimeseriesWriter & Record<string, unknown>;
   return counting;
 }
 

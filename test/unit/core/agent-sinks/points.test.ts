@@ -4,7 +4,7 @@ import {
   createEventSinks,
 } from "../../../../core/agent-sinks/create-event-sinks.ts";
 import { floatField, type Point } from "../../../../core/destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { numberedPoint, numbers, recordingSeries } from "../../../helpers/recording-series.ts";
@@ -71,7 +71,7 @@ describe("agent sinks: time-series points", () => {
 
   it("makes writePoints wait while the buffer is full, until the database takes a batch", async () => {
     const { clock, series, sinks, points } = start();
-    series.failNext.push(new TimeSeriesWriteError("answered 503", 503));
+    series.failNext.push(new TimeseriesWriteError("answered 503", 503));
     await sinks.writePoints(range(0, 6));
 
     const waiting = tracked(sinks.writePoints(range(6, 7)));
@@ -114,8 +114,8 @@ describe("agent sinks: time-series points", () => {
   it("writes a batch again after an outage, each point exactly once", async () => {
     const { clock, series, sinks, points } = start();
     series.failNext.push(
-      new TimeSeriesWriteError("no answer", undefined),
-      new TimeSeriesWriteError("answered 503", 503),
+      new TimeseriesWriteError("no answer", undefined),
+      new TimeseriesWriteError("answered 503", 503),
     );
 
     await sinks.writePoints(range(0, 5));
@@ -135,7 +135,7 @@ describe("agent sinks: time-series points", () => {
 
   it("counts a batch the database refuses as rejected, logs a preview and never writes it again", async () => {
     const { clock, logger, series, sinks, points } = start();
-    series.failNext.push(new TimeSeriesWriteError('answered 400: {"error":"field type conflict"}', 400));
+    series.failNext.push(new TimeseriesWriteError('answered 400: {"error":"field type conflict"}', 400));
 
     await sinks.writePoints(range(0, 4));
     await clock.advance(30_000);
@@ -151,7 +151,7 @@ describe("agent sinks: time-series points", () => {
   it("counts only what InfluxDB reports dropped in a partial write as rejected", async () => {
     const { series, sinks, points } = start();
     series.failNext.push(
-      new TimeSeriesWriteError('answered 400: {"error":"partial write: field type conflict dropped=1"}', 400),
+      new TimeseriesWriteError('answered 400: {"error":"partial write: field type conflict dropped=1"}', 400),
     );
 
     await sinks.writePoints(range(0, 3));
@@ -175,7 +175,7 @@ describe("agent sinks: time-series points", () => {
   it("stamps a point without a time when it is buffered, so a rewrite replaces rather than adds", async () => {
     const { clock, series, sinks } = start();
     const bufferedAt = clock.now();
-    series.failNext.push(new TimeSeriesWriteError("no answer", undefined));
+    series.failNext.push(new TimeseriesWriteError("no answer", undefined));
 
     await sinks.writePoints([{ measurement: "test", tags: {}, fields: { x: floatField(1) } }]);
     await clock.advance(1000);
@@ -187,7 +187,7 @@ describe("agent sinks: time-series points", () => {
 
   it("ensures the database before the first write and again after a 404", async () => {
     const { clock, series, sinks } = start();
-    series.failNext.push(new TimeSeriesWriteError("answered 404: database not found", 404));
+    series.failNext.push(new TimeseriesWriteError("answered 404: database not found", 404));
 
     await sinks.writePoints(range(0, 3));
     await clock.advance(1000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
-import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { PeriodicPoints } from "../../../../core/udp/event-sinks.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -76,7 +76,7 @@ describe("startPeriodicWriter", () => {
     const engine = deltaCounter("engine");
     const { clock, series, writer } = start([engine]);
     engine.add(5);
-    series.failNext.push(new TimeSeriesWriteError("no answer", undefined));
+    series.failNext.push(new TimeseriesWriteError("no answer", undefined));
 
     await clock.advance(10_000);
     engine.add(2);

@@ -3,7 +3,7 @@ import { createInProcessEventQueue } from "../../../../core/adapters/local/in-pr
 import { parseConfig } from "../../../../core/config/index.ts";
 import { encodePoint, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startQueueMetricsWriter } from "../../../../core/destinations/queue-metrics-writer.ts";
-import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
+import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { EventQueueMetrics } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
@@ -52,7 +52,7 @@ function seriesSpy() {
     fail: false,
     ensureDatabase: async () => {},
     async write(points: readonly Point[]) {
-      if (spy.fail) throw new TimeSeriesWriteError("down", undefined);
+      if (spy.fail) throw new TimeseriesWriteError("down", undefined);
       spy.points.push(...points);
     },
   };

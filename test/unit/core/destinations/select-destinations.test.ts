@@ -18,7 +18,7 @@ function adapters() {
       return store;
     },
     parquetEncoder: auditQvdEncoder,
-    timeSeriesWriter: () => {
+    timeseriesWriter: () => {
       calls.series += 1;
       return { ensureDatabase: async () => {}, write: async () => {} };
     },

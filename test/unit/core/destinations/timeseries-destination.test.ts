@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { DestinationWriteError } from "../../../../core/destinations/destination-writer.ts";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../../../core/destinations/time-series-write-error.ts";
-import { createTimeSeriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
-import type { TimeSeriesWriter } from "../../../../core/ports.ts";
+import { createTimeseriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
+import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
+import type { TimeseriesWriter } from "../../../../core/ports.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 
 /** Refuses (400) any request holding a point whose appName is "bad"; fails (no answer) while down. */
@@ -16,17 +16,17 @@ function seriesSpy() {
     sleeps: [] as number[],
     ensured: 0,
     async ensureDatabase() {
-      if (spy.down) throw new TimeSeriesWriteError("no answer", undefined);
+      if (spy.down) throw new TimeseriesWriteError("no answer", undefined);
       spy.ensured += 1;
     },
     async write(points: readonly Point[]) {
       spy.requests.push(points.length);
-      if (spy.down) throw new TimeSeriesWriteError("no answer", undefined);
+      if (spy.down) throw new TimeseriesWriteError("no answer", undefined);
       if (points.some((point) => point.tags.appName === "bad"))
-        throw new TimeSeriesWriteError("bad point", 400);
+        throw new TimeseriesWriteError("bad point", 400);
       spy.stored.push(...points);
     },
-  } satisfies TimeSeriesWriter & Record<string, unknown>;
+  } satisfies TimeseriesWriter & Record<string, unknown>;
   return spy;
 }
 
@@ -38,7 +38,7 @@ const events = (n: number, bad: number[] = []): AcceptedEvent[] =>
   );
 
 function destination(spy: ReturnType<typeof seriesSpy>, maxBatchSize: number) {
-  return createTimeSeriesDestination({
+  return createTimeseriesDestination({
     series: spy,
     maxBatchSize,
     measurementName: "audit_event",
@@ -50,7 +50,7 @@ function destination(spy: ReturnType<typeof seriesSpy>, maxBatchSize: number) {
   });
 }
 
-describe("timeseries destination", () => {
+describe("time-series destination", () => {
   it("writes in chunks of maxBatchSize after creating the database once", async () => {
     const spy = seriesSpy();
     const writer = destination(spy, 4);
@@ -100,7 +100,7 @@ describe("timeseries destination", () => {
     const spy = seriesSpy();
     spy.down = true;
     const writer = destination(spy, 10);
-    await expect(writer.prepare?.()).rejects.toBeInstanceOf(TimeSeriesWriteError);
+    await expect(writer.prepare?.()).rejects.toBeInstanceOf(TimeseriesWriteError);
     spy.down = false;
 
     await writer.write({ id: "b", flushedAt: new Date(), events: events(1) });

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeSeriesWriter } from "../../../../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../../../../core/adapters/influx/create-timeseries-writer.ts";
 import { parseConfig } from "../../../../../core/config/index.ts";
 import { floatField } from "../../../../../core/destinations/line-protocol.ts";
 
@@ -61,7 +61,7 @@ describe("InfluxDB v1 adapter with auth", () => {
       },
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    const writer = createTimeSeriesWriter(parsed.config.timeseriesdbConfig);
+    const writer = createTimeseriesWriter(parsed.config.timeseriesdbConfig);
 
     await writer.ensureDatabase();
     await writer.write([{ measurement: "m", tags: {}, fields: { v: floatField(1) }, timestampMs: 5 }]);

@@ -1,7 +1,7 @@
-/** The error every TimeSeriesWriter adapter throws, so core can tell data errors from outages. */
+/** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
 
-export class TimeSeriesWriteError extends Error {
-  override name = "TimeSeriesWriteError";
+export class TimeseriesWriteError extends Error {
+  override name = "TimeseriesWriteError";
   constructor(
     message: string,
     /** HTTP status when the server answered; undefined when it could not be reached. */

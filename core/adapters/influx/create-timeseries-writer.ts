@@ -3,17 +3,17 @@
  * picks one processor per event version); nothing else looks at the version.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import type { TimeSeriesWriter } from "../../ports.ts";
+import type { TimeseriesWriter } from "../../ports.ts";
 import { createInfluxV1Writer } from "./influx-v1-writer.ts";
 import { createInfluxV2Writer } from "./influx-v2-writer.ts";
 import { createInfluxV3Writer } from "./influx-v3-writer.ts";
 
-const WRITERS: Record<TimeseriesdbConfig["version"], (config: TimeseriesdbConfig) => TimeSeriesWriter> = {
+const WRITERS: Record<TimeseriesdbConfig["version"], (config: TimeseriesdbConfig) => TimeseriesWriter> = {
   1: createInfluxV1Writer,
   2: createInfluxV2Writer,
   3: createInfluxV3Writer,
 };
 
-export function createTimeSeriesWriter(config: TimeseriesdbConfig): TimeSeriesWriter {
+export function createTimeseriesWriter(config: TimeseriesdbConfig): TimeseriesWriter {
   return WRITERS[config.version](config);
 }

@@ -1,9 +1,9 @@
 /**
- * The TimeSeriesWriter contract: InfluxDB v1 against Debian's real influxd 1.x, v2 and v3 against
+ * The TimeseriesWriter contract: InfluxDB v1 against Debian's real influxd 1.x, v2 and v3 against
  * our loopback stand-in that parses line protocol as those servers do. Same suite for all three.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeSeriesWriter } from "../../core/adapters/influx/create-time-series-writer.ts";
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import {
   booleanField,
   floatField,
@@ -11,8 +11,8 @@ import {
   type Point,
   stringField,
 } from "../../core/destinations/line-protocol.ts";
-import { TimeSeriesWriteError } from "../../core/destinations/time-series-write-error.ts";
-import type { TimeSeriesWriter } from "../../core/ports.ts";
+import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
+import type { TimeseriesWriter } from "../../core/ports.ts";
 import { type FakeInflux, startFakeInflux } from "../helpers/fake-influx.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../helpers/influxd.ts";
 import { timeseriesConfig } from "../helpers/timeseries-config.ts";
@@ -20,7 +20,7 @@ import { timeseriesConfig } from "../helpers/timeseries-config.ts";
 type Row = Record<string, unknown>;
 
 interface Fixture {
-  writer(): TimeSeriesWriter;
+  writer(): TimeseriesWriter;
   /** Rows of `measurement`, tags and fields flattened, plus `time` (epoch ms). */
   rows(measurement: string): Promise<Row[]>;
   retention(): Promise<unknown>;
@@ -60,7 +60,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
     "v1 (influxd)",
     skipV1,
     () => ({
-      writer: () => createTimeSeriesWriter(timeseriesConfig(1, influxd!.port)),
+      writer: () => createTimeseriesWriter(timeseriesConfig(1, influxd!.port)),
       async rows(measurement) {
         const result = await influxd!.query(`SELECT * FROM "${measurement}"`, "steward_audit");
         const series = result.results[0]?.series?.[0];
@@ -85,7 +85,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
     "v2 (stand-in)",
     false,
     () => ({
-      writer: () => createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port)),
+      writer: () => createTimeseriesWriter(timeseriesConfig(2, fakeV2.port)),
       rows: fakeRows(() => fakeV2),
       retention: async () => fakeV2.databases.get("steward_audit")?.retention,
       expectedRetention: [{ type: "expire", everySeconds: 2_592_000 }],
@@ -95,7 +95,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
     "v3 (stand-in)",
     false,
     () => ({
-      writer: () => createTimeSeriesWriter(timeseriesConfig(3, fakeV3.port)),
+      writer: () => createTimeseriesWriter(timeseriesConfig(3, fakeV3.port)),
       rows: fakeRows(() => fakeV3),
       retention: async () => fakeV3.databases.get("steward_audit")?.retention,
       expectedRetention: "30d",
@@ -103,7 +103,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
   ],
 ];
 
-describe.each(fixtures)("TimeSeriesWriter contract: %s", (_name, skip, makeFixture) => {
+describe.each(fixtures)("TimeseriesWriter contract: %s", (_name, skip, makeFixture) => {
   it.skipIf(skip)("creates the database with its retention once, and again is a no-op", async () => {
     const fixture = makeFixture();
     const writer = fixture.writer();
@@ -176,29 +176,29 @@ describe.each(fixtures)("TimeSeriesWriter contract: %s", (_name, skip, makeFixtu
       ])
       .catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(TimeSeriesWriteError);
-    expect((error as TimeSeriesWriteError).status).toBe(400);
-    expect((error as TimeSeriesWriteError).refusesData).toBe(true);
+    expect(error).toBeInstanceOf(TimeseriesWriteError);
+    expect((error as TimeseriesWriteError).status).toBe(400);
+    expect((error as TimeseriesWriteError).refusesData).toBe(true);
   });
 });
 
-describe("TimeSeriesWriter against an unreachable server", () => {
-  it.each([1, 2, 3] as const)("v%i throws TimeSeriesWriteError without a status", async (version) => {
-    const writer = createTimeSeriesWriter(timeseriesConfig(version, 1));
+describe("TimeseriesWriter against an unreachable server", () => {
+  it.each([1, 2, 3] as const)("v%i throws TimeseriesWriteError without a status", async (version) => {
+    const writer = createTimeseriesWriter(timeseriesConfig(version, 1));
 
     const error = await writer
       .write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }])
       .catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(TimeSeriesWriteError);
-    expect((error as TimeSeriesWriteError).status).toBeUndefined();
-    expect((error as TimeSeriesWriteError).refusesData).toBe(false);
+    expect(error).toBeInstanceOf(TimeseriesWriteError);
+    expect((error as TimeseriesWriteError).status).toBeUndefined();
+    expect((error as TimeseriesWriteError).refusesData).toBe(false);
   });
 });
 
 describe("InfluxDB v2/v3 requests", () => {
   it("v2 sends Token auth, org, bucket and ms precision", async () => {
-    const writer = createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port));
+    const writer = createTimeseriesWriter(timeseriesConfig(2, fakeV2.port));
     await writer.ensureDatabase();
     fakeV2.requests.length = 0;
 
@@ -215,7 +215,7 @@ describe("InfluxDB v2/v3 requests", () => {
   });
 
   it("v3 sends Bearer auth, db and millisecond precision", async () => {
-    const writer = createTimeSeriesWriter(timeseriesConfig(3, fakeV3.port));
+    const writer = createTimeseriesWriter(timeseriesConfig(3, fakeV3.port));
     await writer.ensureDatabase();
     fakeV3.requests.length = 0;
 
@@ -228,11 +228,11 @@ describe("InfluxDB v2/v3 requests", () => {
   });
 
   it("v2 with a wrong token fails ensureDatabase with 401, not as a data error", async () => {
-    const writer = createTimeSeriesWriter(timeseriesConfig(2, fakeV2.port, "wrong"));
+    const writer = createTimeseriesWriter(timeseriesConfig(2, fakeV2.port, "wrong"));
 
     const error = await writer.ensureDatabase().catch((e: unknown) => e);
 
-    expect((error as TimeSeriesWriteError).status).toBe(401);
-    expect((error as TimeSeriesWriteError).refusesData).toBe(false);
+    expect((error as TimeseriesWriteError).status).toBe(401);
+    expect((error as TimeseriesWriteError).refusesData).toBe(false);
   });
 });
