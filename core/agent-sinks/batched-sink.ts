@@ -12,7 +12,7 @@ import {
   type Refusal,
   startItemBatcher,
 } from "../destinations/item-batcher.ts";
-import type { LogThrottle } from "../destinations/log-throttle.ts";
+import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
 import type { DestinationStats } from "./destination-stats.ts";
 
@@ -50,7 +50,7 @@ export interface BatchedSinkOptions<T> {
 }
 
 export function startBatchedSink<T>(options: BatchedSinkOptions<T>): DestinationSink<T> {
-  const { destination, noun, tuning, logger, throttle } = options;
+  const { destination, noun, tuning, clock, logger, throttle } = options;
   let dropped = 0;
   let refusedWrites = 0;
   const batcher = startItemBatcher<T>({
@@ -75,7 +75,7 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
 
   function drop(count: number): void {
     dropped += count;
-    const since = throttle.admit(`${destination}:dropped`, count);
+    const since = throttle.admit(`${destination}:dropped`, clock.now(), count);
     if (since !== undefined) {
       logger.warn(`destination buffer full; dropping ${noun}`, {
         destination,

@@ -8,7 +8,7 @@
  */
 
 import type { Point } from "../destinations/line-protocol.ts";
-import { createLogThrottle } from "../destinations/log-throttle.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type {
   Clock,
   Logger,
@@ -67,7 +67,7 @@ const DEFAULT_EVENTS_PER_POST = 100;
 
 export function createEventSinks(options: CreateEventSinksOptions): AgentEventSinks {
   const { clock, logger } = options;
-  const throttle = createLogThrottle(clock);
+  const throttle = createLogThrottle();
   const tuning = (maxBatchSize: number, maxBuffered: number | undefined): SinkTuning => ({
     maxBatchSize: Math.max(1, maxBatchSize),
     maxAgeMs: options.maxAgeMs ?? 1000,

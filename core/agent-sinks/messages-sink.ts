@@ -9,7 +9,7 @@
  */
 import { describeError } from "../destinations/describe-error.ts";
 import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
-import type { LogThrottle } from "../destinations/log-throttle.ts";
+import type { LogThrottle } from "../logging/log-throttle.ts";
 import { InvalidTopicError } from "../messaging/errors.ts";
 import type { Clock, Logger, MessagePublisher, TimerHandle } from "../ports.ts";
 import type { BrokerMessage } from "../udp/event-sinks.ts";
@@ -35,7 +35,7 @@ export function startMessagesSink(options: MessagesSinkOptions): DestinationSink
   let stopped: Promise<void> | undefined;
 
   function report(kind: "failed" | "rejected", message: BrokerMessage, error: unknown): void {
-    const count = throttle.admit(`${DESTINATION}:${kind}`);
+    const count = throttle.admit(`${DESTINATION}:${kind}`, clock.now());
     if (count === undefined) return;
     const fields = { destination: DESTINATION, count, topic: message.topic, error: describeError(error) };
     if (kind === "rejected") logger.error("the destination cannot take a message's topic; rejected", fields);

@@ -15,8 +15,8 @@
 import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
 import { checkPoint, encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
-import type { LogThrottle } from "../destinations/log-throttle.ts";
 import { TimeseriesWriteError } from "../destinations/timeseries-write-error.ts";
+import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimeseriesWriter } from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
 
@@ -88,7 +88,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
           checkPoint(point);
         } catch (error) {
           unencodable += 1;
-          const since = throttle.admit(`${DESTINATION}:unencodable`);
+          const since = throttle.admit(`${DESTINATION}:unencodable`, clock.now());
           if (since !== undefined) {
             logger.error("a point cannot be encoded as line protocol; rejected", {
               destination: DESTINATION,

@@ -8,10 +8,10 @@
  * `stopTimeoutMs`.
  */
 
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Service, TimerHandle, TimeseriesWriter } from "../ports.ts";
 import type { PeriodicPoints } from "../udp/event-sinks.ts";
 import { describeError } from "./describe-error.ts";
-import { createLogThrottle } from "./log-throttle.ts";
 
 export interface PeriodicWriterOptions {
   /** Names the writer in logs, e.g. "user-events-queue-metrics". */
@@ -37,7 +37,7 @@ export interface PeriodicWriter extends Service {
 
 export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWriter {
   const { name, clock, logger, series, sources } = options;
-  const throttle = createLogThrottle(clock);
+  const throttle = createLogThrottle();
   const stats: PeriodicWriterStats = { writes: 0, failedWrites: 0 };
   let timer: TimerHandle | undefined;
   let stopped: Promise<void> | undefined;
@@ -51,7 +51,7 @@ export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWri
       if (points.length > 0) await series.write(points);
     } catch (error) {
       stats.failedWrites += 1;
-      const failures = throttle.admit(name);
+      const failures = throttle.admit(name, clock.now());
       if (failures !== undefined) {
         logger.error("writing interval counters failed; the next write carries them", {
           writer: name,

@@ -13,8 +13,8 @@
  * join the summary here.
  */
 import { describeError } from "../destinations/describe-error.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimerHandle } from "../ports.ts";
-import { createLogThrottle } from "./log-throttle.ts";
 
 export const DROP_REASONS = ["source", "size", "rate_limit", "queue_full"] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
@@ -60,17 +60,17 @@ export function createDropLog(options: DropLogOptions, deps: { clock: Clock; log
       total += 1;
       if (timer === undefined) timer = clock.setTimeout(report, intervalMs);
       if (describe === undefined) return;
-      const heldBack = throttle.admit(reason, nowMs);
-      if (heldBack === undefined) {
+      const since = throttle.admit(reason, nowMs);
+      if (since === undefined) {
         if (logger.isLevelEnabled("debug")) logger.debug(describe());
-      } else logger.warn(describe(), heldBack > 0 ? { heldBackSinceLastWarning: heldBack } : undefined);
+      } else logger.warn(describe(), since > 1 ? { heldBackSinceLastWarning: since - 1 } : undefined);
     },
     failed(error, nowMs) {
-      const heldBack = throttle.admit("failed", nowMs);
+      const since = throttle.admit("failed", nowMs);
       const message = `Processing a datagram failed for ${label}`;
-      if (heldBack === undefined) {
+      if (since === undefined) {
         if (logger.isLevelEnabled("debug")) logger.debug(message, { error: describeError(error) });
-      } else logger.error(message, { error: describeError(error), heldBackSinceLastError: heldBack });
+      } else logger.error(message, { error: describeError(error), heldBackSinceLastError: since - 1 });
     },
     flush() {
       if (timer !== undefined) clock.clearTimeout(timer);

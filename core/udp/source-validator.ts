@@ -11,8 +11,8 @@
  */
 import { isIPv4, isIPv6 } from "../config/validators.ts";
 import { describeError } from "../destinations/describe-error.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Logger } from "../ports.ts";
-import { createLogThrottle } from "./log-throttle.ts";
 import { canonicalAddress, type UdpSender } from "./udp-sender.ts";
 
 /** Every address of a host name (IPv4 and IPv6); rejects when the name does not resolve. */
@@ -110,10 +110,10 @@ function enforcingValidator(allowed: ReadonlySet<string>, label: string, logger:
       if (allowed.has(address) || (address.includes(":") && allowed.has(canonicalAddress(address)))) {
         return true;
       }
-      const heldBack = throttle.admit(address, nowMs);
+      const since = throttle.admit(address, nowMs);
       const message = `${label} SOURCE VALIDATION: Rejected message from unauthorized source ${address}:${sender.port}`;
-      if (heldBack !== undefined)
-        logger.warn(message, heldBack > 0 ? { heldBackSinceLastWarning: heldBack } : undefined);
+      if (since !== undefined)
+        logger.warn(message, since > 1 ? { heldBackSinceLastWarning: since - 1 } : undefined);
       else if (logger.isLevelEnabled("debug")) logger.debug(message);
       return false;
     },

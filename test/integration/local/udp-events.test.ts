@@ -6,7 +6,7 @@
  * at the observability platform once the process has exited.
  */
 import { createSocket } from "node:dgram";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
@@ -32,6 +32,7 @@ let influxd: Influxd;
 let broker: Mosquitto;
 let observability: CaptureServer;
 const running: StewardProcess[] = [];
+const directories: string[] = [];
 
 beforeAll(async () => {
   if (skip) return;
@@ -46,7 +47,14 @@ afterAll(async () => {
 });
 afterEach(() => {
   for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
+  for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+function workDirectory(): string {
+  const dir = mkdtempSync(join(tmpdir(), "steward-udp-"));
+  directories.push(dir);
+  return dir;
+}
 
 interface Ports {
   user: number;
@@ -136,7 +144,7 @@ async function count(database: string, measurement: string, where = ""): Promise
 describe.skipIf(skip)("platform events over UDP, through `steward start`", () => {
   it("writes user and log events to InfluxDB, the broker and the observability platform, and flushes on SIGTERM", async () => {
     // Prepare
-    const dir = mkdtempSync(join(tmpdir(), "steward-udp-"));
+    const dir = workDirectory();
     const ports = { user: await freePort(), log: await freePort() };
     writeConfig(dir, ports, "udp_e2e");
     const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`);
@@ -195,7 +203,7 @@ describe.skipIf(skip)("platform events over UDP, through `steward start`", () =>
 
   it("exits 1 with the reason when a UDP port cannot be bound", async () => {
     // Prepare
-    const dir = mkdtempSync(join(tmpdir(), "steward-udp-"));
+    const dir = workDirectory();
     const taken = createSocket("udp4");
     await new Promise<void>((resolve) => taken.bind(0, "127.0.0.1", resolve));
     const ports = { user: await freePort(), log: taken.address().port };
