@@ -5,27 +5,14 @@
  * in one place so dashboards see the same columns whichever queue wrote them.
  */
 import type { NameValue } from "../config/index.ts";
+import type { EventQueueMetrics } from "../ports.ts";
 import { type FieldValue, floatField, integerField, type Point } from "./line-protocol.ts";
 
-/** The values behind the reference's fields (camelCase in memory → snake_case in the point). */
-export interface QueueMetricsValues {
-  waiting: number;
-  maxSize: number;
-  running: number;
-  received: number;
-  queued: number;
-  processed: number;
-  failed: number;
-  droppedTotal: number;
-  droppedRateLimit: number;
-  droppedQueueFull: number;
-  droppedSize: number;
-  backpressureActive: boolean;
-  utilisationPct: number;
-  processingTimeAvgMs: number;
-  processingTimeP95Ms: number;
-  processingTimeMaxMs: number;
-}
+/**
+ * The values behind the reference's fields (camelCase in memory → snake_case in the point): the
+ * local queue's metrics, plus the size drops that only a UDP queue has.
+ */
+export type QueueMetricsValues = EventQueueMetrics & { droppedSize: number };
 
 export interface QueueMetricsPointInput {
   measurement: string;
