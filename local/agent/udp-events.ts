@@ -12,24 +12,13 @@
  */
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
-import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
-import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
 import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
 import { declareDestinationMetrics } from "../../core/agent-sinks/destination-stats.ts";
 import type { Config, UdpServerConfig } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
-import { selectAccounts } from "../../core/observability/observability.ts";
-import type {
-  AppNameCache,
-  Clock,
-  Logger,
-  MetricsRegistry,
-  Service,
-  TimeseriesWriter,
-} from "../../core/ports.ts";
+import type { AppNameCache, Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
 import { createEventCounts } from "../../core/udp/event-counts.ts";
 import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
@@ -38,6 +27,7 @@ import { createSourceValidator } from "../../core/udp/source-validator.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
+import { observabilityFor, type SendTo, sendToOf, sharedOutputs } from "./udp-outputs.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
 export interface UdpEventsDeps {
@@ -262,69 +252,4 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
     await stopStarted();
     throw error;
   }
-}
-
-interface SendTo {
-  timeseriesdb: boolean;
-  mqtt: boolean;
-  obsPlatform: boolean;
-  accounts: readonly string[];
-}
-
-/** Which destinations a pipeline writes to: its own switch AND the destination's master switch. */
-function sendToOf(
-  config: Config,
-  section: {
-    sendToTimeseriesdb: { enable: boolean };
-    sendToMQTT: { enable: boolean };
-    sendToObsPlatform: { enable: boolean; destinationAccount: readonly string[] };
-  },
-): SendTo {
-  return {
-    timeseriesdb: config.timeseriesdbConfig.enable && section.sendToTimeseriesdb.enable,
-    mqtt: config.mqttConfig.enable && section.sendToMQTT.enable,
-    obsPlatform: config.obsPlatform.enable && section.sendToObsPlatform.enable,
-    accounts: section.sendToObsPlatform.destinationAccount,
-  };
-}
-
-/** One time-series writer and one broker connection, shared by both pipelines and the counters. */
-function sharedOutputs(
-  config: Config,
-  logger: Logger,
-): { series: TimeseriesWriter | undefined; publisher: MqttPublisher | undefined } {
-  const series = config.timeseriesdbConfig.enable
-    ? createTimeseriesWriter(config.timeseriesdbConfig)
-    : undefined;
-  const wantsBroker =
-    config.mqttConfig.enable &&
-    ((config.userEvents.enable && config.userEvents.sendToMQTT.enable) || config.logEvents.sendToMQTT.enable);
-  const publisher = wantsBroker
-    ? createMqttPublisher({
-        brokerHost: config.mqttConfig.brokerHost,
-        brokerPort: config.mqttConfig.brokerPort,
-        logger: logger.child("mqtt"),
-      })
-    : undefined;
-  return { series, publisher };
-}
-
-function observabilityFor(config: Config, sendTo: SendTo, clock: Clock, logger: Logger) {
-  const picked = selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, sendTo.accounts);
-  if (picked.unknown.length > 0) {
-    logger.warn("Unknown observability destination accounts are skipped", {
-      accounts: picked.unknown.join(","),
-    });
-  }
-  // The event mappers add the attributes each event type carries (static ones for log events only).
-  const destination = {
-    url: config.obsPlatform.event.url,
-    headers: config.obsPlatform.event.header,
-    staticAttributes: [],
-    accounts: picked.accounts,
-  };
-  return {
-    poster: createObservabilityPoster({ event: destination, metric: destination, clock }),
-    accounts: picked.accounts,
-  };
 }
