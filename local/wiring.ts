@@ -32,14 +32,15 @@ export interface LocalDeps {
 }
 
 export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
-  // Shared by the agent's parts: the metrics the scrape endpoint publishes, and the app names
-  // the platform poller fills and UDP event enrichment reads.
+  // Shared by the agent's parts: the metrics the scrape endpoint publishes (the audit queue
+  // declares its counters there too), and the app names the platform poller fills and UDP event
+  // enrichment reads.
   const agent: AgentShared = {
     metrics: createPromMetricsRegistry({ defaultMetrics: true }),
     appNames: createMemoryAppNameCache(),
   };
   return [
-    ...auditServices(config, logger, deps.clock, deps.cwd),
+    ...auditServices(config, logger, { clock: deps.clock, cwd: deps.cwd, metrics: agent.metrics }),
     ...restServices(config, logger, deps),
     ...agentServices(config, logger, deps, agent),
   ];

@@ -2,9 +2,11 @@
  * The audit pipeline of the local runtime, as services started in this order and stopped in
  * reverse: destination writers → in-process queue → queue metrics → ingest HTTP listener. So on
  * shutdown the listener stops taking events first, the queue then hands every accepted event to
- * the writers, and the writers flush last: nothing that got a 202 is lost.
+ * the writers, and the writers flush last: nothing that got a 202 is lost. The queue's counters are
+ * declared in the metrics registry as `steward_audit_events_total` for the scrape endpoint.
  */
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import { selectDestinations } from "../../core/destinations/select-destinations.ts";
@@ -13,13 +15,22 @@ import {
   createAcceptedEventHandler,
   startAuditDestinations,
 } from "../../core/destinations/start-audit-destinations.ts";
-import type { Clock, Logger } from "../../core/ports.ts";
+import type { Clock, Logger, MetricsRegistry } from "../../core/ports.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import type { NamedService } from "../start-in-order.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
 import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
 
-export function auditServices(config: Config, logger: Logger, clock: Clock, cwd: string): NamedService[] {
+export interface AuditServicesDeps {
+  clock: Clock;
+  /** Relative export directories resolve from here. */
+  cwd: string;
+  /** Where the queue's counters are declared for the scrape endpoint. */
+  metrics: MetricsRegistry;
+}
+
+export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
+  const { clock, cwd } = deps;
   const audit = config.auditEvents;
   if (!audit.enable) return [];
   const auditLogger = logger.child("audit");
@@ -55,7 +66,9 @@ export function auditServices(config: Config, logger: Logger, clock: Clock, cwd:
           logger: logger.child("audit-ingest"),
           clock,
         });
-        return ingest.queue;
+        const queue = ingest.queue;
+        declareAuditEventMetrics(deps.metrics, () => queue.metrics());
+        return queue;
       },
     },
   ];
