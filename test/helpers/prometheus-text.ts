@@ -4,8 +4,9 @@
  * it does not understand throws, and so does what the format forbids even when each line looks
  * fine — an unknown type, a second HELP or TYPE, a TYPE after the family's first sample, a family
  * split in two, a label name given twice, a series given twice, an escape other than `\\`, `\"`
- * and `\n`, a value that is not a float (`NaN`, `+Inf` and `-Inf` are), a histogram bucket
- * without `le`. A histogram's or summary's `_bucket`, `_sum` and `_count` samples belong to their
+ * and `\n`, a value that is not a decimal float or one of Go's ParseFloat words (`NaN`, `+Inf`,
+ * `-Inf` in any case — prom-client writes `Nan`; hexadecimal floats are refused), a histogram
+ * bucket without `le`. A histogram's or summary's `_bucket`, `_sum` and `_count` samples belong to their
  * family and carry the suffix.
  */
 
@@ -203,9 +204,9 @@ function parseLabels(
 }
 
 function parseValue(text: string): number | undefined {
-  if (text === "NaN") return Number.NaN;
-  if (text === "+Inf") return Number.POSITIVE_INFINITY;
-  if (text === "-Inf") return Number.NEGATIVE_INFINITY;
+  if (/^nan$/i.test(text)) return Number.NaN;
+  const infinity = /^([+-]?)inf(?:inity)?$/i.exec(text);
+  if (infinity !== null) return infinity[1] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   return FLOAT.test(text) ? Number(text) : undefined;
 }
 

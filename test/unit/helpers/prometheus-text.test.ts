@@ -38,8 +38,8 @@ describe("parsePrometheusText", () => {
     expect(metric?.samples[0]?.labels).toEqual({ path: 'C:\\logs\\"new"\nline', brace: "}", comma: "," });
   });
 
-  it("reads NaN, +Inf, -Inf, exponents and timestamps", () => {
-    const text = lines("a NaN", "b +Inf", "c -Inf", "d 1.5e-3 1700000000000", "e -0.25");
+  it("reads NaN (also as prom-client writes it, Nan), +Inf, -Inf, exponents and timestamps", () => {
+    const text = lines("a Nan", "b +Inf", "c -Inf", "d 1.5e-3 1700000000000", "e -0.25", "f NaN");
 
     const metrics = parsePrometheusText(text);
 
@@ -49,6 +49,7 @@ describe("parsePrometheusText", () => {
       Number.NEGATIVE_INFINITY,
       0.0015,
       -0.25,
+      Number.NaN,
     ]);
     expect(metrics[3]?.samples[0]?.timestampMs).toBe(1_700_000_000_000);
     expect(metrics.every((metric) => metric.type === "untyped")).toBe(true);
@@ -86,7 +87,9 @@ describe("parsePrometheusText", () => {
 
   it.each([
     ["a value that is not a float", "m abc"],
-    ["a lower-case infinity", "m +inf"],
+    ["a word that is not a number", "m infinite"],
+    ["a hexadecimal float", "m 0x1p3"],
+    ["a decimal comma", "m 1,5"],
     ["no value", "m"],
     ["a label without quotes", "m{a=b} 1"],
     ["an unterminated label value", 'm{a="b} 1'],
