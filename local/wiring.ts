@@ -19,6 +19,7 @@ import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
+import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
@@ -51,13 +52,28 @@ interface AgentShared {
   appNames: MemoryAppNameCache;
 }
 
-/** The on-prem agent's long-running parts, each started only when its switch is on. */
+/**
+ * The on-prem agent's long-running parts, each started only when its switch is on. The scrape
+ * endpoint comes last: it serves once every part has declared its metrics, and on shutdown it
+ * stops first.
+ */
 function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
   const services: NamedService[] = [];
   if (udpEventsEnabled(config)) {
     services.push({
       name: "udp-events",
       start: () => startUdpEvents({ config, logger, clock: deps.clock, cwd: deps.cwd, ...shared }),
+    });
+  }
+  if (config.scrapeEndpoint.enable) {
+    services.push({
+      name: "scrape-endpoint",
+      start: () =>
+        startScrapeEndpoint({
+          config: config.scrapeEndpoint,
+          exposition: shared.metrics,
+          logger: logger.child("scrape"),
+        }),
     });
   }
   return services;

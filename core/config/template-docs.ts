@@ -53,8 +53,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "storeObsPlatform.metric.dynamic.serviceMemoryUsage.enable": "Send memory metrics.",
   "storeObsPlatform.metric.dynamic.serviceUptime.enable": "Send the uptime metric.",
   scrapeEndpoint: "Metrics endpoint for scraping (Prometheus format).",
-  "scrapeEndpoint.enable": "Expose health metrics for scraping.",
-  "scrapeEndpoint.host": "Listen host name or IP.",
+  "scrapeEndpoint.enable": "Serve GET /metrics: UDP, audit and process metrics (health metrics once polled).",
+  "scrapeEndpoint.host": "Listen host name or IP; 127.0.0.1 lets only this machine scrape.",
   "scrapeEndpoint.port": "Listen port.",
 
   // ---- observability platform ----

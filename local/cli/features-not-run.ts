@@ -1,7 +1,7 @@
 /**
  * Spec document 3 describes agent features that this version validates in the configuration but
  * does not run yet (health and session polling, heartbeat, uptime monitor, container health
- * check, scrape endpoint, config UI, error tracking, telemetry).
+ * check, config UI, error tracking, telemetry).
  * Enabling one must not look like it works: the runner warns once at start, naming each switch.
  */
 import type { Config } from "../../core/config/index.ts";
@@ -15,7 +15,6 @@ export function enabledFeaturesNotRun(config: Config): string[] {
     ["heartbeat.enable", config.heartbeat.enable],
     ["containerHealthCheck.enable", config.containerHealthCheck.enable],
     ["uptimeMonitor.enable", config.uptimeMonitor.enable],
-    ["scrapeEndpoint.enable", config.scrapeEndpoint.enable],
     ["errorTracking.enable", config.errorTracking.enable],
     ["appNames.enableAppNameExtract", config.appNames.enableAppNameExtract],
     ["userSessions.enableSessionExtract", config.userSessions.enableSessionExtract],

@@ -58,6 +58,7 @@ describe("parseConfig: minimal files and defaults", () => {
     expect(config.timeseriesdbConfig.v3Config.queryTimeout).toBe(60000);
     expect(config.mqttConfig.brokerPort).toBe(1883);
     expect(config.scrapeEndpoint.port).toBe(9842);
+    expect(config.scrapeEndpoint.host).toBe("127.0.0.1"); // loopback: never every interface unasked
     expect(config.userEvents.udpServerConfig.maxMessageSize).toBe(65507);
     expect(config.logEvents.udpServerConfig.queueMetrics.timeseriesdb.measurementName).toBe(
       "log_events_queue",

@@ -34,6 +34,13 @@ describe("enabledFeaturesNotRun", () => {
     ]);
   });
 
+  it("does not name the scrape endpoint's switch: the scrape endpoint runs", () => {
+    const base = defaultConfig();
+    const config = { ...base, scrapeEndpoint: { ...base.scrapeEndpoint, enable: true } };
+
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
+  });
+
   it("does not name the UDP event switches, nor the destinations' switches once a UDP pipeline runs", () => {
     const base = defaultConfig();
     const config = {

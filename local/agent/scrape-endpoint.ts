@@ -1,0 +1,75 @@
+/**
+ * The scrape endpoint (CONTRACT §7, reference agent §8.4): `GET /metrics` on
+ * `scrapeEndpoint.host:port` answers the Prometheus text exposition of every metric declared in
+ * the agent's registry — the UDP pipelines', the audit queue's, prom-client's process and Node.js
+ * metrics, and whatever a later part declares there. Values are collected when scraped, so the
+ * parts that count pay nothing per event. One listener serves it all: the reference's second
+ * listener for the process metrics is not kept.
+ *
+ * `HEAD /metrics` answers the same headers without a body; any other method on `/metrics` is 405,
+ * any other path 404. No request body is ever read. A collect that throws makes the scrape 500
+ * with a short text body (the reason goes to the log, never to the scraper): a partial picture
+ * would read as counters that went back.
+ */
+import { Hono } from "hono";
+import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
+import type { Logger } from "../../core/ports.ts";
+import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+
+/** What the endpoint serves: the registry's text exposition (PromMetricsRegistry has both). */
+export interface MetricsExposition {
+  metrics(): Promise<string>;
+  readonly contentType: string;
+}
+
+export interface ScrapeAppOptions {
+  exposition: MetricsExposition;
+  logger: Logger;
+}
+
+export const METRICS_PATH = "/metrics";
+
+const TEXT = "text/plain; charset=utf-8";
+
+/** The endpoint as a Hono app (Web Request → Response), served by `startScrapeEndpoint`. */
+export function createScrapeApp(options: ScrapeAppOptions): Hono {
+  const { exposition, logger } = options;
+  const app = new Hono();
+  // Hono answers HEAD with this GET handler's status and headers, without the body.
+  app.get(METRICS_PATH, async function scrapeMetrics(c) {
+    let body: string;
+    try {
+      body = await exposition.metrics();
+    } catch (error) {
+      logger.error("collecting metrics for a scrape failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return c.body("metrics collection failed\n", 500, {
+        "Content-Type": TEXT,
+        "Cache-Control": "no-store",
+      });
+    }
+    return c.body(body, 200, { "Content-Type": exposition.contentType, "Cache-Control": "no-store" });
+  });
+  app.all(METRICS_PATH, (c) =>
+    c.body("method not allowed\n", 405, { "Content-Type": TEXT, Allow: "GET, HEAD" }),
+  );
+  app.notFound((c) => c.body("not found\n", 404, { "Content-Type": TEXT }));
+  return app;
+}
+
+export interface ScrapeEndpointOptions extends ScrapeAppOptions {
+  /** `config.scrapeEndpoint`: where to listen. */
+  config: Pick<ScrapeEndpointConfig, "host" | "port">;
+}
+
+/** Listens on `host:port`; a bind failure rejects (start-up stops), stop() is graceful. */
+export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<HttpListener> {
+  return startHttpListener({
+    name: "Scrape endpoint",
+    app: createScrapeApp(options),
+    host: options.config.host,
+    port: options.config.port,
+    logger: options.logger,
+  });
+}

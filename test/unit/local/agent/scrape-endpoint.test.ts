@@ -1,0 +1,228 @@
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createPromMetricsRegistry,
+  type PromMetricsRegistry,
+} from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
+import {
+  createScrapeApp,
+  type MetricsExposition,
+  startScrapeEndpoint,
+} from "../../../../local/agent/scrape-endpoint.ts";
+import type { HttpListener } from "../../../../local/http/http-listener.ts";
+import { parsePrometheusText, sampleValue } from "../../../helpers/prometheus-text.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+
+function registryWithCounter(value = 3): PromMetricsRegistry {
+  const registry = createPromMetricsRegistry();
+  registry.counter({
+    name: "steward_test_total",
+    help: "Test counter",
+    labelNames: ["queue"],
+    collect: () => [{ labels: { queue: "log_events" }, value }],
+  });
+  return registry;
+}
+
+/** An exposition that counts how often it was collected. */
+function countingExposition(inner: MetricsExposition): MetricsExposition & { collected(): number } {
+  let collected = 0;
+  return {
+    contentType: inner.contentType,
+    metrics: () => {
+      collected += 1;
+      return inner.metrics();
+    },
+    collected: () => collected,
+  };
+}
+
+describe("createScrapeApp", () => {
+  it("answers GET /metrics with 200, the exposition's content type and every declared metric", async () => {
+    // Prepare
+    const registry = registryWithCounter(3);
+    const app = createScrapeApp({ exposition: registry, logger: recordingLogger() });
+
+    // Act
+    const response = await app.request("/metrics");
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    const metrics = parsePrometheusText(await response.text());
+    expect(metrics.map((metric) => [metric.name, metric.type])).toEqual([["steward_test_total", "counter"]]);
+    expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(3);
+  });
+
+  it("serves prom-client's process metrics, memory in bytes", async () => {
+    // Prepare
+    const registry = createPromMetricsRegistry({ defaultMetrics: true });
+    const app = createScrapeApp({ exposition: registry, logger: recordingLogger() });
+
+    // Act
+    const metrics = parsePrometheusText(await (await app.request("/metrics")).text());
+
+    // Assess
+    const names = metrics.map((metric) => metric.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "process_cpu_seconds_total",
+        "process_start_time_seconds",
+        "process_resident_memory_bytes",
+        "nodejs_heap_size_used_bytes",
+        "nodejs_eventloop_lag_seconds",
+        "nodejs_gc_duration_seconds",
+      ]),
+    );
+    // A Node process holds well over 1 MiB: a value in megabytes would be far below that.
+    expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(2 ** 20);
+    expect(sampleValue(metrics, "nodejs_heap_size_used_bytes")).toBeGreaterThan(2 ** 20);
+    const resident = metrics.find((metric) => metric.name === "process_resident_memory_bytes");
+    expect(resident?.help).toMatch(/bytes/);
+  });
+
+  it("answers HEAD /metrics with 200 and the content type, without a body", async () => {
+    // Prepare
+    const app = createScrapeApp({ exposition: registryWithCounter(), logger: recordingLogger() });
+
+    // Act
+    const response = await app.request("/metrics", { method: "HEAD" });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(await response.text()).toBe("");
+  });
+
+  it.each(["/", "/metrics/", "/metricsx", "/v4/ping", "/Metrics"])("answers %s with 404", async (path) => {
+    // Prepare
+    const exposition = countingExposition(registryWithCounter());
+    const app = createScrapeApp({ exposition, logger: recordingLogger() });
+
+    // Act
+    const response = await app.request(path);
+
+    // Assess
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("not found\n");
+    expect(exposition.collected()).toBe(0);
+  });
+
+  it.each(["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])(
+    "answers %s /metrics with 405 and Allow: GET, HEAD, reading no body and collecting nothing",
+    async (method) => {
+      // Prepare
+      const exposition = countingExposition(registryWithCounter());
+      const app = createScrapeApp({ exposition, logger: recordingLogger() });
+      let bodyPulled = false;
+      // No high-water mark: the stream is pulled only when someone reads it.
+      const body = new ReadableStream(
+        {
+          pull() {
+            bodyPulled = true;
+            throw new Error("the body must not be read");
+          },
+        },
+        { highWaterMark: 0 },
+      );
+
+      // Act
+      const response = await app.request("/metrics", { method, body, duplex: "half" } as RequestInit);
+
+      // Assess
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD");
+      expect(await response.text()).toBe("method not allowed\n");
+      expect(bodyPulled).toBe(false);
+      expect(exposition.collected()).toBe(0);
+    },
+  );
+
+  it("answers 500 with a short text body when a collect throws, and logs the reason", async () => {
+    // Prepare
+    const registry = registryWithCounter();
+    registry.gauge({
+      name: "steward_broken",
+      help: "Broken",
+      labelNames: [],
+      collect: () => {
+        throw new Error("queue state unavailable");
+      },
+    });
+    const logger = recordingLogger();
+    const app = createScrapeApp({ exposition: registry, logger });
+
+    // Act
+    const response = await app.request("/metrics");
+
+    // Assess
+    expect(response.status).toBe(500);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    const body = await response.text();
+    expect(body).toBe("metrics collection failed\n");
+    expect(logger.at("error")).toEqual([
+      expect.objectContaining({
+        message: "collecting metrics for a scrape failed",
+        fields: { error: "queue state unavailable" },
+      }),
+    ]);
+  });
+});
+
+describe("startScrapeEndpoint", () => {
+  const listeners: HttpListener[] = [];
+  const blockers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(listeners.splice(0).map((listener) => listener.stop()));
+    await Promise.all(
+      blockers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+    );
+  });
+
+  it("serves /metrics on host:port and stops accepting connections once stopped", async () => {
+    // Prepare
+    const logger = recordingLogger();
+    const listener = await startScrapeEndpoint({
+      config: { host: "127.0.0.1", port: 0 },
+      exposition: registryWithCounter(5),
+      logger,
+    });
+    listeners.push(listener);
+
+    // Act
+    const response = await fetch(`${listener.url}/metrics`);
+    const metrics = parsePrometheusText(await response.text());
+    await listener.stop();
+    const afterStop = await fetch(`${listener.url}/metrics`).then(
+      () => "answered",
+      () => "refused",
+    );
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(5);
+    expect(afterStop).toBe("refused");
+    expect(logger.at("info").map((entry) => entry.message)).toEqual([
+      "Scrape endpoint listening",
+      "Scrape endpoint stopped",
+    ]);
+  });
+
+  it("rejects the start with the reason when the port cannot be bound", async () => {
+    // Prepare
+    const blocker = createServer();
+    blockers.push(blocker);
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+
+    // Act
+    const start = startScrapeEndpoint({
+      config: { host: "127.0.0.1", port },
+      exposition: registryWithCounter(),
+      logger: recordingLogger(),
+    });
+
+    // Assess
+    await expect(start).rejects.toThrow(`Scrape endpoint: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+  });
+});
