@@ -17,7 +17,6 @@ export function enabledFeaturesNotRun(config: Config): string[] {
     ["uptimeMonitor.enable", config.uptimeMonitor.enable],
     ["scrapeEndpoint.enable", config.scrapeEndpoint.enable],
     ["errorTracking.enable", config.errorTracking.enable],
-    ["appNames.enableAppNameExtract", config.appNames.enableAppNameExtract],
     ["userSessions.enableSessionExtract", config.userSessions.enableSessionExtract],
     ["serversToMonitor.servers", config.serversToMonitor.servers.length > 0],
     // The audit writer and the REST observability calls use these sections' settings whatever the
