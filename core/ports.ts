@@ -135,6 +135,12 @@ export interface PlatformClient {
   findAppById(appId: string): Promise<PlatformApp | undefined>;
   /** Apps the configured platform user can open (engine document list). */
   listApps(): Promise<PlatformApp[]>;
+  /**
+   * Every app the repository knows (`GET /qrs/app`), as id and name: what the agent's app-name
+   * cache is filled from. An answer that is not a list of apps with a string id and name rejects
+   * as a whole (PlatformResponseError), so a caller never acts on part of a catalogue.
+   */
+  listRepositoryApps(): Promise<PlatformApp[]>;
   /** Reloads the app in the engine and saves it when the reload succeeded; resolves to that success. */
   reloadApp(appId: string, options: AppReloadOptions): Promise<boolean>;
   /** Reads the app (without data) and describes it as one JSON object. */

@@ -19,10 +19,12 @@ import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
+import { startAppNames } from "./agent/app-names.ts";
 import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
+import { openPlatformClient } from "./open-platform-client.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
 import { type NamedService, startInOrder } from "./start-in-order.ts";
 
@@ -59,6 +61,8 @@ interface AgentShared {
  */
 function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
   const services: NamedService[] = [];
+  // Before the UDP events, so that the first fetch's names are there for the first events.
+  if (config.appNames.enableAppNameExtract) services.push(appNamesService(config, logger, deps, shared));
   if (udpEventsEnabled(config)) {
     services.push({
       name: "udp-events",
@@ -77,6 +81,37 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
     });
   }
   return services;
+}
+
+/** The app-name poller on `appNames.hostIP`, with the platform client it owns. */
+function appNamesService(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService {
+  return {
+    name: "app-names",
+    start: async () => {
+      const host = config.appNames.hostIP;
+      const client = await openPlatformClient(config, host, { logger, clock: deps.clock, cwd: deps.cwd });
+      try {
+        const poller = await startAppNames({
+          listing: client,
+          cache: shared.appNames,
+          intervalMs: config.appNames.extractInterval,
+          server: `${host}:${config.platform.repositoryPort}`,
+          clock: deps.clock,
+          logger: logger.child("app-names"),
+          metrics: shared.metrics,
+        });
+        return {
+          async stop() {
+            await poller.stop();
+            client.close();
+          },
+        };
+      } catch (error) {
+        client.close();
+        throw error;
+      }
+    },
+  };
 }
 
 /** The REST API's stores, scheduler and clients, then its listener (stopped first). */

@@ -16,7 +16,6 @@ export function enabledFeaturesNotRun(config: Config): string[] {
     ["containerHealthCheck.enable", config.containerHealthCheck.enable],
     ["uptimeMonitor.enable", config.uptimeMonitor.enable],
     ["errorTracking.enable", config.errorTracking.enable],
-    ["appNames.enableAppNameExtract", config.appNames.enableAppNameExtract],
     ["userSessions.enableSessionExtract", config.userSessions.enableSessionExtract],
     ["serversToMonitor.servers", config.serversToMonitor.servers.length > 0],
     // The audit writer and the REST observability calls use these sections' settings whatever the

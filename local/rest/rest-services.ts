@@ -17,11 +17,6 @@ import {
   buildObservabilityPoster,
   buildPublisher,
 } from "../../core/adapters/outbound-services.ts";
-import {
-  type ClosablePlatformClient,
-  createQlikPlatformClient,
-} from "../../core/adapters/platform/platform-client.ts";
-import { loadPlatformTlsMaterial } from "../../core/adapters/platform/tls-material.ts";
 import type { Config } from "../../core/config/index.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
@@ -29,6 +24,7 @@ import { createLoggingTaskStarter } from "../../core/schedules/logging-task-star
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { startScheduler } from "../../core/schedules/scheduler.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
+import { openPlatformClient } from "../open-platform-client.ts";
 
 export interface LocalRestServices {
   services: RestServices;
@@ -41,7 +37,10 @@ export async function startRestServices(
   deps: { clock: Clock; cwd: string },
 ): Promise<LocalRestServices> {
   const { clock } = deps;
-  const platform = await openPlatformClient(config, logger, clock, deps.cwd);
+  const platform =
+    config.platform.host === ""
+      ? undefined
+      : await openPlatformClient(config, config.platform.host, { logger, clock, cwd: deps.cwd });
   const background = new Set<Promise<unknown>>();
   const maxKeysPerNamespace = config.keyValueStore.maxKeysPerNamespace;
   const dynamo = config.cloud.enable ? new DynamoDBClient({ region: config.cloud.region }) : undefined;
@@ -113,26 +112,4 @@ export async function startRestServices(
       dynamo?.destroy();
     },
   };
-}
-
-async function openPlatformClient(
-  config: Config,
-  logger: Logger,
-  clock: Clock,
-  cwd: string,
-): Promise<ClosablePlatformClient | undefined> {
-  if (config.platform.host === "") return undefined;
-  const inCwd = (file: string) => (file === "" ? "" : resolve(cwd, file));
-  const tls = await loadPlatformTlsMaterial({
-    ...config.cert,
-    clientCert: inCwd(config.cert.clientCert),
-    clientCertKey: inCwd(config.cert.clientCertKey),
-    clientCertCA: inCwd(config.cert.clientCertCA),
-  });
-  return createQlikPlatformClient({
-    connection: config.platform,
-    tls,
-    clock,
-    logger: logger.child("platform"),
-  });
 }

@@ -85,6 +85,13 @@ export function describePlatformClientContract(name: string, context: PlatformCl
       ]);
     });
 
+    it("lists the repository's apps as id and name", async () => {
+      expect(await context.client().listRepositoryApps()).toEqual([
+        { id: APP_SALES, name: "Sales dashboard" },
+        { id: APP_BROKEN, name: "Broken script" },
+      ]);
+    });
+
     it("reloads an app and reports success or failure", async () => {
       expect(await context.client().reloadApp(APP_SALES, { mode: 0, partial: false })).toBe(true);
       expect(await context.client().reloadApp(APP_BROKEN, { mode: 1, partial: true })).toBe(false);

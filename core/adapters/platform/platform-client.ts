@@ -1,6 +1,6 @@
 /**
  * The PlatformClient adapter for Qlik Sense Enterprise on Windows: repository API (QRS) for
- * tasks and app existence, engine API (JSON-RPC over WebSocket) for reloads, dumps and the app
+ * tasks, app existence and the app catalogue (app names), engine API (JSON-RPC over WebSocket) for reloads, dumps and the app
  * list. Certificates are loaded once by the caller (loadPlatformTlsMaterial) and passed in.
  */
 
@@ -28,6 +28,7 @@ import {
 } from "./engine-session.ts";
 import type { PlatformConnectionOptions, PlatformTlsMaterial } from "./options.ts";
 import { filterByCustomProperty, filterById, filterByTag } from "./qrs-filter.ts";
+import { readRepositoryApps } from "./repository-apps.ts";
 import { createRepositoryClient, type RepositoryResponse } from "./repository-client.ts";
 
 export interface QlikPlatformClientOptions {
@@ -130,6 +131,11 @@ export function createQlikPlatformClient(options: QlikPlatformClientOptions): Cl
     },
     async findAppById(appId): Promise<PlatformApp | undefined> {
       return (await listEntities("/qrs/app", filterById(appId)))[0];
+    },
+    async listRepositoryApps(): Promise<PlatformApp[]> {
+      const what = "GET /qrs/app";
+      const response = expectOk(await repository.send("GET", "/qrs/app"), what);
+      return readRepositoryApps(response.body, { what, status: response.status });
     },
     listApps() {
       return withSession("engineData", async (session) => {

@@ -41,6 +41,15 @@ describe("enabledFeaturesNotRun", () => {
     expect(enabledFeaturesNotRun(config)).toEqual([]);
   });
 
+  it("does not name appNames.enableAppNameExtract: the agent runs the app-name poller", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      appNames: { ...base.appNames, enableAppNameExtract: true, hostIP: "sense.example.com" },
+    };
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
+  });
+
   it("does not name the UDP event switches, nor the destinations' switches once a UDP pipeline runs", () => {
     const base = defaultConfig();
     const config = {

@@ -78,6 +78,15 @@ describe("repository calls on the wire", () => {
     ]);
   });
 
+  it("lists the apps with GET /qrs/app and no filter", async () => {
+    // Act
+    await client.listRepositoryApps();
+    // Assess
+    expect(sim.repository.calls.map((c) => [c.method, c.path, c.query.filter])).toEqual([
+      ["GET", "/qrs/app", undefined],
+    ]);
+  });
+
   it("doubles single quotes in tag filters", async () => {
     await client.findTasksByTag(TAG_WITH_QUOTE);
     expect(sim.repository.calls[0]?.query.filter).toBe("tags.name eq 'It''s nightly'");
@@ -166,6 +175,18 @@ describe("platform failures", () => {
   it("reports malformed repository JSON as PlatformResponseError", async () => {
     sim.repository.fault = "malformedJson";
     await expect(client.findTasksByTag("nightly")).rejects.toThrow(/malformed JSON/);
+  });
+
+  it.each([
+    ["status500", /HTTP 500/],
+    ["malformedJson", /malformed JSON/],
+    ["objectBody", /malformed app list: not a list/],
+    ["entryWithoutId", /malformed app list: entry 1 has no string id/],
+  ] as const)("rejects the app list as a whole when the repository answers %s", async (fault, reason) => {
+    sim.repository.fault = fault;
+    const failure = client.listRepositoryApps();
+    await expect(failure).rejects.toBeInstanceOf(PlatformResponseError);
+    await expect(failure).rejects.toThrow(reason);
   });
 
   it("reports a repository closing the socket as PlatformConnectionClosedError", async () => {
