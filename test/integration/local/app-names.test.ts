@@ -4,7 +4,6 @@
  * directory) and an aedes broker; a user event for a known app must reach the broker with the
  * app's name, one for an unknown app with the placeholder. No time-series DB, no external broker.
  */
-import { createSocket } from "node:dgram";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +16,7 @@ import {
 } from "../../fixtures/platform/simulated-platform.ts";
 import { type AedesBroker, startAedes } from "../../helpers/aedes-broker.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 let sim: SimulatedPlatform;
@@ -78,16 +78,7 @@ function configYaml(userPort: number): string {
 const userEvent = (appId: string) =>
   `/qseow-proxy-connection/;pro2-win1;Open connection;userdir;user3;AppAccess;/app/${appId}?reloaduri=https...;UserAgent: Mozilla/5.0 Firefox/120.0`;
 
-async function send(port: number, datagrams: readonly string[]): Promise<void> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  for (const text of datagrams) {
-    await new Promise<void>((resolve, reject) =>
-      socket.send(text, port, "127.0.0.1", (error) => (error ? reject(error) : resolve())),
-    );
-  }
-  socket.close();
-}
+const send = sendDatagrams;
 
 /** Polls `condition` every 50 ms until true or `timeoutMs` passes (the process runs on real time). */
 async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {

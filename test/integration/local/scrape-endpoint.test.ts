@@ -4,7 +4,6 @@
  * needed); datagrams sent with node:dgram and an audit event posted; then `GET /metrics`, read
  * with the strict exposition reader, and SIGTERM.
  */
-import { createSocket } from "node:dgram";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../../helpers/prometheus-text.ts";
+import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -59,16 +59,7 @@ function configDirectory(ports: Ports): string {
   return dir;
 }
 
-async function send(port: number, datagrams: readonly string[]): Promise<void> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  for (const text of datagrams) {
-    await new Promise<void>((resolve, reject) =>
-      socket.send(text, port, "127.0.0.1", (error) => (error ? reject(error) : resolve())),
-    );
-  }
-  socket.close();
-}
+const send = sendDatagrams;
 
 async function scrape(url: string): Promise<ScrapedMetric[]> {
   const response = await fetch(url);

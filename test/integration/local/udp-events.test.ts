@@ -15,6 +15,7 @@ import { type CaptureServer, startCaptureServer } from "../../helpers/capture-se
 import { freePort } from "../../helpers/free-port.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../helpers/mosquitto.ts";
+import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 const skip = skipWithoutInfluxd() || skipWithoutMosquitto();
@@ -124,16 +125,8 @@ ${extra}`,
   );
 }
 
-async function send(port: number, datagrams: readonly string[], from = "127.0.0.2"): Promise<void> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, from, resolve));
-  for (const text of datagrams) {
-    await new Promise<void>((resolve, reject) =>
-      socket.send(text, port, "127.0.0.1", (error) => (error ? reject(error) : resolve())),
-    );
-  }
-  socket.close();
-}
+const send = (port: number, datagrams: readonly string[], from = "127.0.0.2") =>
+  sendDatagrams(port, datagrams, from);
 
 async function count(database: string, measurement: string, where = ""): Promise<number> {
   const result = await influxd.query(`SELECT count(*) FROM "${measurement}" ${where}`, database);
