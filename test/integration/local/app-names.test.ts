@@ -78,8 +78,6 @@ function configYaml(userPort: number): string {
 const userEvent = (appId: string) =>
   `/qseow-proxy-connection/;pro2-win1;Open connection;userdir;user3;AppAccess;/app/${appId}?reloaduri=https...;UserAgent: Mozilla/5.0 Firefox/120.0`;
 
-const send = sendDatagrams;
-
 /** Polls `condition` every 50 ms until true or `timeoutMs` passes (the process runs on real time). */
 async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -105,7 +103,7 @@ describe("app names through `steward start`", () => {
     await proc.waitFor(/steward ready/);
 
     // Act
-    await send(userPort, [userEvent(APP_SALES), userEvent(APP_UNKNOWN)]);
+    await sendDatagrams(userPort, [userEvent(APP_SALES), userEvent(APP_UNKNOWN)]);
     const arrived = await eventually(() => payloads.length >= 2, 5000);
     proc.child.kill("SIGTERM");
     const { code } = await proc.exited();

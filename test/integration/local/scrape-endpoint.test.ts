@@ -59,8 +59,6 @@ function configDirectory(ports: Ports): string {
   return dir;
 }
 
-const send = sendDatagrams;
-
 async function scrape(url: string): Promise<ScrapedMetric[]> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
@@ -98,7 +96,7 @@ describe("the scrape endpoint, through `steward start`", () => {
     const engineEvents = Array.from({ length: 7 }, (_, i) => engineEvent(i + 1));
 
     // Act
-    await send(ports.log, [...engineEvents, UNKNOWN_MARKER, UNKNOWN_MARKER]);
+    await sendDatagrams(ports.log, [...engineEvents, UNKNOWN_MARKER, UNKNOWN_MARKER]);
     const posted = await fetch(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-audit-client-version": "0.3.0" },
