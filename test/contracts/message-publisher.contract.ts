@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import type { MessagePublisher } from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
+import { until } from "../helpers/eventually.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type StallingBehaviour, startStallingBroker } from "../helpers/stalling-mqtt-broker.ts";
 import { timed } from "../helpers/timed.ts";
@@ -80,14 +81,6 @@ async function subscribeToEverything(port: number): Promise<Subscriber> {
       await client.endAsync(true);
     },
   };
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export function describeMessagePublisherContract(name: string, factory: MessagePublisherFactory): void {

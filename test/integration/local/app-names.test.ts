@@ -15,9 +15,12 @@ import {
   startSimulatedPlatform,
 } from "../../fixtures/platform/simulated-platform.ts";
 import { type AedesBroker, startAedes } from "../../helpers/aedes-broker.ts";
+import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+
+/** Polls every 50 ms (the process runs on real time). */
 
 let sim: SimulatedPlatform;
 let broker: AedesBroker;
@@ -77,16 +80,6 @@ function configYaml(userPort: number): string {
 
 const userEvent = (appId: string) =>
   `/qseow-proxy-connection/;pro2-win1;Open connection;userdir;user3;AppAccess;/app/${appId}?reloaduri=https...;UserAgent: Mozilla/5.0 Firefox/120.0`;
-
-/** Polls `condition` every 50 ms until true or `timeoutMs` passes (the process runs on real time). */
-async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 describe("app names through `steward start`", () => {
   it("publishes a user event with the app's name from the repository, fetched before the UDP listener opens", async () => {

@@ -18,8 +18,11 @@ import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../../fixtures/platform/simulated-platform.ts";
+import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+
+/** Polls every 50 ms (the process runs on real time). */
 
 let sim: SimulatedPlatform;
 let dir: string;
@@ -78,16 +81,6 @@ async function startSteward(): Promise<{ proc: StewardProcess; base: string }> {
   running.push(proc);
   await proc.waitFor(/steward ready/);
   return { proc, base: `http://127.0.0.1:${port}/v4` };
-}
-
-/** Polls `condition` every 50 ms until true or `timeoutMs` passes (the process runs on real time). */
-async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 describe("steward start with a platform", () => {

@@ -8,6 +8,7 @@ import { createEventSinks } from "../../../../core/agent-sinks/create-event-sink
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import type { TimeseriesWriter } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { numberedPoint } from "../../../helpers/recording-series.ts";
@@ -44,14 +45,6 @@ function countingWriter(dbName: string) {
 const base = Date.now() - 60_000;
 const range = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => numberedPoint(from + i, base));
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function stored(dbName: string): Promise<{ count: number; sum: number }> {
   const answer = await influxd.query("SELECT count(n), sum(n) FROM test", dbName);

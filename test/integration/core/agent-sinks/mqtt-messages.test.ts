@@ -9,6 +9,7 @@ import { createMqttPublisher } from "../../../../core/adapters/mqtt.ts";
 import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { type AedesBroker, startAedes } from "../../../helpers/aedes-broker.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let broker: AedesBroker;
@@ -19,14 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await broker.stop();
 });
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function connectedPublisher(port: number) {
   const logger = recordingLogger();

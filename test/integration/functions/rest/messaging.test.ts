@@ -7,6 +7,7 @@ import { createDisabledPublisher } from "../../../../core/messaging/disabled-pub
 import type { MessagePublisher } from "../../../../core/ports.ts";
 import { type AedesBroker, startAedes } from "../../../helpers/aedes-broker.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
 
@@ -14,14 +15,6 @@ let broker: AedesBroker;
 let upstream: CaptureServer;
 let publisher: MessagePublisher;
 let t: RestTestApp;
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 beforeAll(async () => {
   broker = await startAedes();

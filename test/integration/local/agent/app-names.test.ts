@@ -16,6 +16,7 @@ import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../../../fixtures/platform/simulated-platform.ts";
+import { eventually } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let sim: SimulatedPlatform;
@@ -71,16 +72,6 @@ async function startPoller(extra: Partial<AppNamesDeps> = {}, timeoutMs?: number
   return { poller, cache, logger };
 }
 
-/** Polls `condition` every 20 ms until true or `timeoutMs` passes. */
-async function eventually(condition: () => boolean, timeoutMs = 3000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
 describe("app names from the simulated repository", () => {
   it("fills the cache during start over mutual TLS, with the user header and the certificate from the working directory", async () => {
     // Act
@@ -107,7 +98,7 @@ describe("app names from the simulated repository", () => {
     sim.repository.apps = [{ id: APP_SALES.toUpperCase(), name: "Sales (Q3)", reloadSucceeds: true }];
 
     // Assess
-    expect(await eventually(() => cache.nameOf(APP_SALES) === "Sales (Q3)")).toBe(true);
+    expect(await eventually(() => cache.nameOf(APP_SALES) === "Sales (Q3)", 3000)).toBe(true);
     expect(cache.nameOf(APP_BROKEN)).toBeUndefined();
   });
 
@@ -123,7 +114,7 @@ describe("app names from the simulated repository", () => {
       sim.repository.apps = [];
 
       // Assess
-      expect(await eventually(() => poller.stats().failed >= 2)).toBe(true);
+      expect(await eventually(() => poller.stats().failed >= 2, 3000)).toBe(true);
       expect([cache.nameOf(APP_SALES), cache.nameOf(APP_BROKEN)]).toEqual([
         "Sales dashboard",
         "Broken script",
@@ -148,7 +139,7 @@ describe("app names from the simulated repository", () => {
     expect(cache.size).toBe(0);
     expect(logger.at("warn")[0]?.fields?.error).toMatch(/PlatformConnectionClosedError/);
     sim.repository.fault = undefined;
-    expect(await eventually(() => cache.nameOf(APP_SALES) === "Sales dashboard")).toBe(true);
+    expect(await eventually(() => cache.nameOf(APP_SALES) === "Sales dashboard", 3000)).toBe(true);
     expect(poller.stats().succeeded).toBeGreaterThanOrEqual(1);
   });
 

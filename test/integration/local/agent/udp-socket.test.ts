@@ -1,6 +1,7 @@
 import { createSocket } from "node:dgram";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BoundUdpSocket, bindUdpSocket, UdpBindError } from "../../../../local/agent/udp-socket.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 const open: BoundUdpSocket[] = [];
@@ -34,10 +35,6 @@ function send(host: string, port: number, text: string, type: "udp4" | "udp6" = 
   );
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe("bindUdpSocket", () => {
   it("receives datagrams on an IPv4 address with the sender's address", async () => {
     // Prepare
@@ -45,7 +42,7 @@ describe("bindUdpSocket", () => {
 
     // Act
     await send("127.0.0.1", socket.port, "/qseow-engine/;1");
-    await until(() => received.length === 1);
+    await until(() => received.length === 1, 1000);
 
     // Assess
     expect(received).toEqual([{ text: "/qseow-engine/;1", address: "127.0.0.1" }]);
@@ -57,7 +54,7 @@ describe("bindUdpSocket", () => {
 
     // Act
     await send("::1", socket.port, "hello", "udp6");
-    await until(() => received.length === 1);
+    await until(() => received.length === 1, 1000);
 
     // Assess
     expect(received).toEqual([{ text: "hello", address: "::1" }]);
