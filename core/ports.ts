@@ -391,6 +391,71 @@ export interface MetricSpec<L extends string> {
   collect(): Iterable<MetricSample<L>>;
 }
 
+/**
+ * The engine's health check (`GET /engine/healthcheck`) as the agent reads it (reference §6).
+ * Memory in MB, `cpu.total` a percentage, `apps.*_docs` app ids (session apps start with
+ * `SessionApp`), `started` the engine's compact start timestamp (`20211109T153726.028+0200`).
+ */
+export interface EngineHealth {
+  readonly version: string;
+  readonly started: string;
+  readonly mem: { readonly committed: number; readonly allocated: number; readonly free: number };
+  readonly cpu: { readonly total: number };
+  readonly session: { readonly active: number; readonly total: number };
+  readonly apps: {
+    readonly active_docs: readonly string[];
+    readonly loaded_docs: readonly string[];
+    readonly in_memory_docs: readonly string[];
+    readonly calls: number;
+    readonly selections: number;
+  };
+  readonly users: { readonly active: number; readonly total: number };
+  readonly cache: {
+    readonly hits: number;
+    readonly lookups: number;
+    readonly added: number;
+    readonly replaced: number;
+    readonly bytes_added: number;
+  };
+  readonly saturated: boolean;
+}
+
+/** One proxy session of a virtual proxy (`GET /qps<prefix>/session`). */
+export interface ProxySession {
+  readonly userDirectory: string;
+  readonly userId: string;
+  readonly sessionId: string;
+}
+
+/** A virtual proxy's session list: the sessions, and the answer as the proxy sent it (for MQTT). */
+export interface ProxySessionList {
+  readonly sessions: readonly ProxySession[];
+  /** The parsed JSON answer, unfiltered. */
+  readonly raw: unknown;
+}
+
+/** A server whose engine health is polled: `serversToMonitor.servers[]`. */
+export interface HealthTarget {
+  /** `host:port` of the engine's health check (normally port 4747). */
+  readonly host: string;
+  /** Extra request headers of this server (`servers[].headers`). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * The platform's monitoring endpoints, over HTTPS with the `cert.*` client certificate (re-read
+ * when the files change on disk). Throws the typed errors of core/platform/errors.ts: a non-2xx
+ * answer or a body of the wrong shape is a PlatformResponseError.
+ */
+export interface PlatformMonitor {
+  /** `GET https://<target.host>/engine/healthcheck` with the target's headers. */
+  engineHealth(target: HealthTarget): Promise<EngineHealth>;
+  /** `GET https://<sessionHost>/qps<prefix>/session` with the xrfkey pair; `/` is the root proxy. */
+  proxySessions(sessionHost: string, virtualProxy: string): Promise<ProxySessionList>;
+  /** Releases connections; idempotent. */
+  close(): void;
+}
+
 /** Counters and gauges the scrape endpoint publishes; each agent part declares its own. */
 export interface MetricsRegistry {
   counter<L extends string>(spec: MetricSpec<L>): void;

@@ -16,6 +16,7 @@
  */
 import { describeError } from "../../core/destinations/describe-error.ts";
 import { createLogThrottle } from "../../core/logging/log-throttle.ts";
+import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
 import type {
   Clock,
   Logger,
@@ -23,14 +24,12 @@ import type {
   PlatformApp,
   PlatformClient,
   Service,
-  TimerHandle,
 } from "../../core/ports.ts";
 
 /** The error type the reference's error tracker counts these failures under (§10.6). */
 export const APP_NAMES_ERROR_TYPE = "APP_NAMES_EXTRACT";
 
 const DEFAULT_START_WAIT_MS = 3000;
-const DEFAULT_STOP_WAIT_MS = 2000;
 
 export interface AppNamesDeps {
   /** Where the names come from: the platform client opened on `appNames.hostIP`. */
@@ -70,29 +69,17 @@ export interface AppNames extends Service {
   stats(): AppNamesStats;
 }
 
-/** Resolves true when `work` settles within `ms` on `clock`, false otherwise. */
-function settlesWithin(work: Promise<void>, ms: number, clock: Clock): Promise<boolean> {
-  let timer: TimerHandle | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = clock.setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), timeout]).finally(() => clock.clearTimeout(timer));
-}
-
 export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
   const { listing, cache, intervalMs, server, clock, logger } = deps;
   const throttle = createLogThrottle();
-  const stats: AppNamesStats = {
+  const stats = {
     succeeded: 0,
     failed: 0,
-    skipped: 0,
     apps: 0,
-    lastSuccessAt: undefined,
-    lastError: undefined,
+    lastSuccessAt: undefined as number | undefined,
+    lastError: undefined as string | undefined,
   };
-  let timer: TimerHandle | undefined;
-  let inFlight: Promise<void> | undefined;
-  let stopped: Promise<void> | undefined;
+  let poll: PeriodicPoll | undefined;
 
   async function fetchOnce(): Promise<void> {
     let apps: PlatformApp[];
@@ -103,7 +90,7 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
       stats.failed += 1;
       stats.lastError = describeError(error);
       const fields = { server, errorType: APP_NAMES_ERROR_TYPE, error: stats.lastError };
-      if (stopped !== undefined) {
+      if (poll?.stopping()) {
         logger.debug("an app-name fetch ended with shutdown", fields);
         return;
       }
@@ -126,33 +113,7 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
     logger[level]("app names fetched", { server, apps: apps.length });
   }
 
-  /** Starts a fetch unless one is running; answers the fetch it started. */
-  function fetchUnlessRunning(): Promise<void> | undefined {
-    if (inFlight !== undefined) {
-      stats.skipped += 1;
-      const skipped = throttle.admit("skipped", clock.now());
-      if (skipped !== undefined) {
-        logger.warn("the previous app-name fetch is still running; this one is skipped", {
-          server,
-          intervalMs,
-          skipped,
-        });
-      }
-      return undefined;
-    }
-    const fetch = fetchOnce().finally(() => {
-      inFlight = undefined;
-    });
-    inFlight = fetch;
-    return fetch;
-  }
-
-  function beat(): void {
-    // A fixed beat: the next one is due an interval after this one, however long the fetch takes.
-    timer = clock.setTimeout(beat, intervalMs);
-    void fetchUnlessRunning();
-  }
-
+  const skipped = () => poll?.stats().skipped ?? 0;
   deps.metrics?.counter({
     name: "steward_app_names_fetches_total",
     help: "App-name fetches from the repository, by outcome (succeeded, failed, skipped while one ran)",
@@ -160,7 +121,7 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
     collect: () => [
       { labels: { outcome: "succeeded" }, value: stats.succeeded },
       { labels: { outcome: "failed" }, value: stats.failed },
-      { labels: { outcome: "skipped" }, value: stats.skipped },
+      { labels: { outcome: "skipped" }, value: skipped() },
     ],
   });
   deps.metrics?.gauge({
@@ -171,27 +132,20 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
   });
 
   logger.info("fetching app names from the repository", { server, intervalMs });
-  const first = fetchUnlessRunning() ?? Promise.resolve();
-  timer = clock.setTimeout(beat, intervalMs);
-  if (!(await settlesWithin(first, deps.startWaitMs ?? DEFAULT_START_WAIT_MS, clock))) {
-    logger.warn("the first app-name fetch is still running; start-up goes on without the names", { server });
-  }
-
-  async function shutDown(): Promise<void> {
-    clock.clearTimeout(timer);
-    timer = undefined;
-    const running = inFlight;
-    if (running === undefined) return;
-    if (!(await settlesWithin(running, deps.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, clock))) {
-      logger.warn("an app-name fetch was still running at shutdown; it is abandoned", { server });
-    }
-  }
+  poll = await startPeriodicPoll({
+    what: "app-name fetch",
+    intervalMs,
+    run: fetchOnce,
+    clock,
+    logger,
+    fields: { server },
+    startWaitMs: deps.startWaitMs ?? DEFAULT_START_WAIT_MS,
+    stopWaitMs: deps.stopWaitMs,
+  });
+  const running = poll;
 
   return {
-    stats: () => ({ ...stats }),
-    stop() {
-      stopped ??= shutDown();
-      return stopped;
-    },
+    stats: () => ({ ...stats, skipped: skipped() }),
+    stop: () => running.stop(),
   };
 }
