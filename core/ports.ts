@@ -456,6 +456,19 @@ export interface PlatformMonitor {
   close(): void;
 }
 
+/**
+ * Several gauges sharing one timestamp, interval and attribute set: one element of the
+ * observability platform's metric API body (`[{common: {...}, metrics: [...]}]`, reference §8.3).
+ */
+export interface ObservabilityMetricBatch {
+  /** Epoch ms the values were read. */
+  readonly timestamp: number;
+  /** Milliseconds the values stand for (the polling interval); sent as `interval.ms`. */
+  readonly intervalMs: number;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly metrics: readonly { readonly name: string; readonly value: number }[];
+}
+
 /** Counters and gauges the scrape endpoint publishes; each agent part declares its own. */
 export interface MetricsRegistry {
   counter<L extends string>(spec: MetricSpec<L>): void;
