@@ -273,6 +273,14 @@ export interface ObservabilityEventBatchPoster {
 }
 
 /**
+ * Posts gauge batches to one account's metric API in one request (the body is an array, one
+ * element per batch): the agent's health and session metrics. Throws ObservabilityPostError.
+ */
+export interface ObservabilityMetricBatchPoster {
+  postMetrics(batches: readonly ObservabilityMetricBatch[], account: ObservabilityAccount): Promise<void>;
+}
+
+/**
  * Publishes a message to a broker topic. Throws InvalidTopicError for a topic that cannot be
  * published to (empty, wildcards, NUL, over 65535 bytes) and UpstreamError when the broker is
  * unreachable, refuses or does not acknowledge in time: never hangs. The publisher wired when the

@@ -1,6 +1,7 @@
 /**
- * The destinations of one UDP pipeline behind the EventSinks interface: time-series points,
- * broker messages and observability events, each present or absent as the configuration says
+ * The destinations of one agent part (a UDP pipeline, the health or session poller) behind the
+ * EventSinks interface: time-series points, broker messages, observability events and
+ * observability metric batches, each present or absent as the configuration says
  * (an absent destination ignores what it is given). Every method resolves once its items are
  * buffered or published, so a slow destination is felt by the queue (CONTRACT §7); a full
  * buffer drops by policy after a bounded wait, counted and reported. `stop()` flushes every
@@ -16,6 +17,8 @@ import type {
   ObservabilityAccount,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
+  ObservabilityMetricBatch,
+  ObservabilityMetricBatchPoster,
   Service,
   TimeseriesWriter,
 } from "../ports.ts";
@@ -23,7 +26,7 @@ import type { BrokerMessage, EventSinks } from "../udp/event-sinks.ts";
 import type { DestinationSink, SinkTuning } from "./batched-sink.ts";
 import type { DestinationStats } from "./destination-stats.ts";
 import { startMessagesSink } from "./messages-sink.ts";
-import { obsEventsDestination, startObsEventsSink } from "./obs-events-sink.ts";
+import { obsPlatformDestination, startObsPlatformSink } from "./obs-platform-sink.ts";
 import { startPointsSink } from "./points-sink.ts";
 
 export interface CreateEventSinksOptions {
@@ -36,6 +39,10 @@ export interface CreateEventSinksOptions {
   /** Absent (or no accounts): events are ignored. */
   observability?:
     | { poster: ObservabilityEventBatchPoster; accounts: readonly ObservabilityAccount[] }
+    | undefined;
+  /** Absent (or no accounts): metric batches are ignored. */
+  obsMetrics?:
+    | { poster: ObservabilityMetricBatchPoster; accounts: readonly ObservabilityAccount[] }
     | undefined;
   clock: Clock;
   logger: Logger;
@@ -59,7 +66,12 @@ export interface CreateEventSinksOptions {
 }
 
 export interface AgentEventSinks extends EventSinks, Service {
-  /** Per destination: `timeseriesdb`, `mqtt`, `obs-platform:<accountName>` (present ones only). */
+  /** Resolves once the batches are buffered for every metric account (or dropped by policy). */
+  postMetrics(batches: readonly ObservabilityMetricBatch[]): Promise<void>;
+  /**
+   * Per destination: `timeseriesdb`, `mqtt`, `obs-platform:<account>`,
+   * `obs-platform-metrics:<account>` (present ones only).
+   */
   stats(): Record<string, DestinationStats>;
 }
 
@@ -97,26 +109,41 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
           ...common,
         });
   const eventsTuning = tuning(options.maxEventsPerPost ?? DEFAULT_EVENTS_PER_POST, options.maxBufferedEvents);
-  const { poster, accounts } = options.observability ?? { poster: undefined, accounts: [] };
-  // An account named twice in a destination list still gets each event once.
-  const unique = accounts.filter(
-    (account, index) => accounts.findIndex((other) => other.accountName === account.accountName) === index,
-  );
-  const events = unique.flatMap((account) =>
-    poster === undefined
+  const perAccount = <T>(
+    api: "events" | "metrics",
+    post: ((items: readonly T[], account: ObservabilityAccount) => Promise<void>) | undefined,
+    accounts: readonly ObservabilityAccount[],
+  ) =>
+    post === undefined
       ? []
-      : [
-          {
-            name: obsEventsDestination(account),
-            sink: startObsEventsSink({ poster, account, tuning: eventsTuning, ...common }),
-          },
-        ],
+      : uniqueAccounts(accounts).map((account) => ({
+          name: obsPlatformDestination(api, account),
+          sink: startObsPlatformSink<T>({
+            api,
+            post,
+            account,
+            tuning: eventsTuning,
+            ...common,
+          }),
+        }));
+  const eventPoster = options.observability?.poster;
+  const events = perAccount<ObservabilityEvent>(
+    "events",
+    eventPoster && ((items, account) => eventPoster.postEvents(items, account)),
+    options.observability?.accounts ?? [],
+  );
+  const metricPoster = options.obsMetrics?.poster;
+  const metricBatches = perAccount<ObservabilityMetricBatch>(
+    "metrics",
+    metricPoster && ((items, account) => metricPoster.postMetrics(items, account)),
+    options.obsMetrics?.accounts ?? [],
   );
 
   const sinks: { name: string; sink: Pick<DestinationSink<never>, "stats" | "stop"> }[] = [
     ...(points === undefined ? [] : [{ name: "timeseriesdb", sink: points }]),
     ...(messages === undefined ? [] : [{ name: "mqtt", sink: messages }]),
     ...events,
+    ...metricBatches,
   ];
   let stopped: Promise<void> | undefined;
 
@@ -130,6 +157,9 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
     async postEvents(batch: readonly ObservabilityEvent[]) {
       await Promise.all(events.map(({ sink }) => sink.write(batch)));
     },
+    async postMetrics(batches: readonly ObservabilityMetricBatch[]) {
+      await Promise.all(metricBatches.map(({ sink }) => sink.write(batches)));
+    },
     stats: () => Object.fromEntries(sinks.map(({ name, sink }) => [name, sink.stats()])),
     stop() {
       stopped ??= Promise.allSettled(sinks.map(({ sink }) => sink.stop())).then((results) => {
@@ -141,4 +171,11 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
       return stopped;
     },
   };
+}
+
+/** An account named twice in a destination list still gets each item once. */
+function uniqueAccounts(accounts: readonly ObservabilityAccount[]): ObservabilityAccount[] {
+  return accounts.filter(
+    (account, index) => accounts.findIndex((other) => other.accountName === account.accountName) === index,
+  );
 }

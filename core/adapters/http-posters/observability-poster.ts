@@ -6,6 +6,8 @@
  * - events: the same URL for one account, body a JSON array of such objects (`postEvents`, the
  *           agent's batches); a failure throws ObservabilityPostError with the HTTP status;
  * - metric: POST {metric.url}, body [{common: {timestamp, interval.ms?, attributes}, metrics: [{name, type, value}]}].
+ * - metrics: the same URL for one account, one body element per gauge batch (`postMetrics`, the
+ *           agent's health and session metrics); a failure throws ObservabilityPostError.
  * Headers: Content-Type, the configured headers, then `Api-Key` of the account (last, so a
  * configured header cannot replace it). Any failed account → UpstreamError (502), naming the
  * accounts that failed; the API key never appears in errors or logs.
@@ -19,6 +21,8 @@ import type {
   ObservabilityAccount,
   ObservabilityEvent,
   ObservabilityEventBatchPoster,
+  ObservabilityMetricBatch,
+  ObservabilityMetricBatchPoster,
   ObservabilityPoster,
   ObservabilityResult,
 } from "../../ports.ts";
@@ -51,7 +55,7 @@ interface PostOutcome {
 
 export function createObservabilityPoster(
   options: ObservabilityPosterOptions,
-): ObservabilityPoster & ObservabilityEventBatchPoster {
+): ObservabilityPoster & ObservabilityEventBatchPoster & ObservabilityMetricBatchPoster {
   const send = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 5000;
 
@@ -115,6 +119,25 @@ export function createObservabilityPoster(
     };
   }
 
+  function throwIfFailed(outcome: PostOutcome, what: string): void {
+    if (!failed(outcome)) return;
+    throw new ObservabilityPostError(
+      outcome.account,
+      outcome.status === 0 ? undefined : outcome.status,
+      `${what} failed for ${describeOutcome(outcome)}`,
+      { cause: outcome.error },
+    );
+  }
+
+  const metricBatchBody = (batch: ObservabilityMetricBatch) => ({
+    common: {
+      timestamp: batch.timestamp,
+      ...(batch.intervalMs > 0 ? { "interval.ms": batch.intervalMs } : {}),
+      attributes: { ...attributesObject(options.metric.staticAttributes), ...batch.attributes },
+    },
+    metrics: batch.metrics.map((metric) => ({ name: metric.name, type: "gauge", value: metric.value })),
+  });
+
   const timestampOf = (timestamp: number | undefined) =>
     timestamp !== undefined && timestamp > 0 ? timestamp : options.clock.now();
 
@@ -139,14 +162,17 @@ export function createObservabilityPoster(
         eventsUrl(account.accountId),
         events.map(eventBody),
       );
-      if (failed(outcome)) {
-        throw new ObservabilityPostError(
-          account.accountName,
-          outcome.status === 0 ? undefined : outcome.status,
-          `Posting ${events.length} event(s) failed for ${describeOutcome(outcome)}`,
-          { cause: outcome.error },
-        );
-      }
+      throwIfFailed(outcome, `Posting ${events.length} event(s)`);
+    },
+    async postMetrics(batches, account) {
+      if (batches.length === 0) return;
+      const outcome = await postOnce(
+        options.metric,
+        account,
+        options.metric.url,
+        batches.map(metricBatchBody),
+      );
+      throwIfFailed(outcome, `Posting ${batches.length} metric batch(es)`);
     },
     postMetric(metric) {
       const common: Record<string, unknown> = {
