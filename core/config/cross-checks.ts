@@ -16,9 +16,40 @@ function checkTelemetry(config: Config, out: ConfigProblem[]): void {
   }
 }
 
+/** A Prometheus label name (labels beginning with `__` are reserved for Prometheus itself). */
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** Tags every health and session record already carries; a server tag must not replace them. */
+const BUILT_IN_TAGS = new Set([
+  "host",
+  "server_name",
+  "server_description",
+  "user_session_virtual_proxy",
+  "user_session_host",
+  "engine_started",
+  "engine_version",
+]);
+
+/**
+ * Server tags become time-series tags, observability attributes and scrape-endpoint labels
+ * (reference §8.4), so their names must be valid label names and must not replace built-in ones.
+ */
 function checkServerTags(config: Config, out: ConfigProblem[]): void {
   const { serverTagsDefinition, servers } = config.serversToMonitor;
   const defined = new Set(serverTagsDefinition);
+  serverTagsDefinition.forEach((name, i) => {
+    const path: PathSegment[] = [S, "serversToMonitor", "serverTagsDefinition", i];
+    if (!LABEL_NAME.test(name) || name.startsWith("__")) {
+      out.push(
+        problem(
+          path,
+          `tag name "${name}" is not a valid metric label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)`,
+        ),
+      );
+    } else if (BUILT_IN_TAGS.has(name)) {
+      out.push(problem(path, `tag name "${name}" is built in; choose another name`));
+    }
+  });
   servers.forEach((server, i) => {
     const base: PathSegment[] = [S, "serversToMonitor", "servers", i, "serverTags"];
     for (const name of serverTagsDefinition) {

@@ -258,7 +258,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   serversToMonitor: "Platform servers whose health API is polled.",
   "serversToMonitor.pollingInterval": "Milliseconds between health polls.",
   "serversToMonitor.rejectUnauthorized": "false ignores errors from self-signed certificates.",
-  "serversToMonitor.serverTagsDefinition": "Tag names every server must set in serverTags.",
+  "serversToMonitor.serverTagsDefinition":
+    "Tag names every server must set in serverTags; also metric label names ([a-zA-Z_][a-zA-Z0-9_]*).",
   "serversToMonitor.servers": "Servers to monitor.",
   "servers[].host": "Server FQDN including port (normally :4747).",
   "servers[].serverName": "Human-friendly server name.",

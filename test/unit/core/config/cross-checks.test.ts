@@ -48,6 +48,24 @@ describe("cross-field rules", () => {
       ]);
     });
 
+    it("requires tag names that are valid metric label names and not built in", () => {
+      expect(
+        problemsOf({
+          serversToMonitor: {
+            serverTagsDefinition: ["data-centre", "2nd", "__meta", "server_name", "site_2"],
+            servers: [
+              server({ "data-centre": "a", "2nd": "b", __meta: "c", server_name: "d", site_2: "e" }),
+            ],
+          },
+        }),
+      ).toEqual([
+        'Service.serversToMonitor.serverTagsDefinition[0]: tag name "data-centre" is not a valid metric label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)',
+        'Service.serversToMonitor.serverTagsDefinition[1]: tag name "2nd" is not a valid metric label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)',
+        'Service.serversToMonitor.serverTagsDefinition[2]: tag name "__meta" is not a valid metric label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)',
+        'Service.serversToMonitor.serverTagsDefinition[3]: tag name "server_name" is built in; choose another name',
+      ]);
+    });
+
     it("rejects a null tag value", () => {
       expect(
         problemsOf({
