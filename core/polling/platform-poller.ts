@@ -1,0 +1,219 @@
+/**
+ * One platform poller of the agent (engine health, user sessions; CONTRACT §7 "Platform
+ * polling"): on the periodic beat (first round at start, overlapping rounds skipped with a WARN),
+ * a round asks every target — a monitored server, or a server's virtual proxy — at most
+ * `maxConcurrent` at a time, so 200 servers never become 200 simultaneous requests.
+ * - An answer is turned into the destinations' points, broker messages and metric batches
+ *   (`outputs`), handed to the sinks (each buffers and batches; a round's points go out in as few
+ *   writes as `maxBatchSize` allows), and kept as the target's latest answer for the scrape
+ *   endpoint's gauges.
+ * - A failing target (unreachable, timeout, non-2xx, malformed answer) is counted, logged at
+ *   WARN at most once a minute per target with the reason and the reference's error type
+ *   (`HEALTH_API`, `PROXY_API`), and its latest answer is forgotten, so the scrape endpoint never
+ *   shows a dead server's old values as current. The other targets are polled as usual.
+ */
+
+import { createConcurrencyLimit } from "../agent-sinks/concurrency-limit.ts";
+import { describeError } from "../destinations/describe-error.ts";
+import type { Point } from "../destinations/line-protocol.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
+import type { Clock, Logger, MetricsRegistry, ObservabilityMetricBatch, Service } from "../ports.ts";
+import type { BrokerMessage } from "../udp/event-sinks.ts";
+import { type PeriodicPoll, startPeriodicPoll } from "./periodic-poll.ts";
+
+/** What one answer becomes for the destinations (empty lists for destinations switched off). */
+export interface PollOutputs {
+  readonly points: readonly Point[];
+  readonly messages: readonly BrokerMessage[];
+  readonly metrics: readonly ObservabilityMetricBatch[];
+}
+
+/** The destinations of a poller: the agent's sinks (present or absent as the config says). */
+export interface PollSinks {
+  writePoints(points: readonly Point[]): Promise<void>;
+  publish(messages: readonly BrokerMessage[]): Promise<void>;
+  postMetrics(batches: readonly ObservabilityMetricBatch[]): Promise<void>;
+}
+
+export interface PlatformPollerOptions<T, A> {
+  /** `health` or `sessions`: the label of this poller's metrics. */
+  poll: string;
+  /** One round, for log lines: "health round". */
+  what: string;
+  /** The reference's error type for a failed call (§10.6): `HEALTH_API`, `PROXY_API`. */
+  errorType: string;
+  targets: readonly T[];
+  /** A target's unique key (server name, server + virtual proxy). */
+  key(target: T): string;
+  /** Log fields naming a target (server_name, host, virtual proxy). */
+  describe(target: T): Readonly<Record<string, unknown>>;
+  fetch(target: T): Promise<A>;
+  outputs(target: T, answer: A, atMs: number): PollOutputs;
+  sinks: PollSinks;
+  intervalMs: number;
+  maxConcurrent: number;
+  clock: Clock;
+  logger: Logger;
+  /** Declares `steward_platform_polls_total{poll,outcome}` and the round gauges. */
+  metrics?: MetricsRegistry | undefined;
+  /** Monotonic milliseconds for round durations (default: the clock). */
+  elapsedMs?: (() => number) | undefined;
+}
+
+export interface LatestAnswer<T, A> {
+  readonly target: T;
+  readonly answer: A;
+  /** Clock time of the answer. */
+  readonly at: number;
+}
+
+export interface PlatformPollerStats {
+  rounds: number;
+  /** Beats skipped because the previous round was still running. */
+  skipped: number;
+  succeeded: number;
+  failed: number;
+  /** Duration of the last completed round, ms. */
+  lastRoundMs: number | undefined;
+  /** Per target key: the reason of its last failure, cleared by its next success. */
+  lastErrors: Readonly<Record<string, string>>;
+}
+
+export interface PlatformPoller<T, A> extends Service {
+  /** The latest answer of every target whose last call succeeded. */
+  latest(): Iterable<LatestAnswer<T, A>>;
+  stats(): PlatformPollerStats;
+}
+
+export async function startPlatformPoller<T, A>(
+  options: PlatformPollerOptions<T, A>,
+): Promise<PlatformPoller<T, A>> {
+  const { targets, sinks, clock, logger } = options;
+  const elapsed = options.elapsedMs ?? (() => clock.now());
+  const throttle = createLogThrottle();
+  const limit = createConcurrencyLimit(options.maxConcurrent);
+  const latest = new Map<string, LatestAnswer<T, A>>();
+  const lastErrors = new Map<string, string>();
+  const counts = { succeeded: 0, failed: 0, completedRounds: 0 };
+  let lastRoundMs: number | undefined;
+  let poll: PeriodicPoll | undefined;
+
+  async function pollTarget(target: T): Promise<void> {
+    const key = options.key(target);
+    let answer: A;
+    try {
+      answer = await options.fetch(target);
+    } catch (error) {
+      counts.failed += 1;
+      latest.delete(key);
+      const reason = describeError(error);
+      lastErrors.set(key, reason);
+      const fields = { ...options.describe(target), errorType: options.errorType, error: reason };
+      if (poll?.stopping()) {
+        logger.debug(`a ${options.what} call ended with shutdown`, fields);
+        return;
+      }
+      const failures = throttle.admit(`failed:${key}`, clock.now());
+      if (failures !== undefined)
+        logger.warn(`polling failed; the next ${options.what} tries again`, { ...fields, failures });
+      return;
+    }
+    const at = clock.now();
+    counts.succeeded += 1;
+    latest.set(key, { target, answer, at });
+    if (lastErrors.delete(key)) logger.info("polling works again", options.describe(target));
+    const out = options.outputs(target, answer, at);
+    await Promise.all([
+      out.points.length > 0 ? sinks.writePoints(out.points) : undefined,
+      out.messages.length > 0 ? sinks.publish(out.messages) : undefined,
+      out.metrics.length > 0 ? sinks.postMetrics(out.metrics) : undefined,
+    ]);
+  }
+
+  async function round(): Promise<void> {
+    const started = elapsed();
+    await Promise.all(targets.map((target) => limit.run(() => pollTarget(target))));
+    lastRoundMs = elapsed() - started;
+    counts.completedRounds += 1;
+    logger.verbose(`${options.what} done`, {
+      targets: targets.length,
+      failed: lastErrors.size,
+      durationMs: Math.round(lastRoundMs),
+    });
+  }
+
+  declareMetrics(options, () => ({
+    ...counts,
+    skipped: poll?.stats().skipped ?? 0,
+    lastRoundMs,
+  }));
+
+  poll = await startPeriodicPoll({
+    what: options.what,
+    intervalMs: options.intervalMs,
+    run: round,
+    clock,
+    logger,
+    fields: { targets: targets.length },
+  });
+  const running = poll;
+
+  return {
+    latest: () => latest.values(),
+    stats: () => ({
+      ...running.stats(),
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      lastRoundMs,
+      lastErrors: Object.fromEntries(lastErrors),
+    }),
+    stop: () => running.stop(),
+  };
+}
+
+interface MetricCounts {
+  succeeded: number;
+  failed: number;
+  completedRounds: number;
+  skipped: number;
+  lastRoundMs: number | undefined;
+}
+
+function declareMetrics<T, A>(options: PlatformPollerOptions<T, A>, read: () => MetricCounts): void {
+  const registry = options.metrics;
+  if (registry === undefined) return;
+  const poll = options.poll;
+  registry.counter({
+    name: `steward_${poll}_polls_total`,
+    help: `Calls of the ${poll} poller by outcome (succeeded, failed)`,
+    labelNames: ["outcome"],
+    collect: () => {
+      const now = read();
+      return [
+        { labels: { outcome: "succeeded" }, value: now.succeeded },
+        { labels: { outcome: "failed" }, value: now.failed },
+      ];
+    },
+  });
+  registry.counter({
+    name: `steward_${poll}_rounds_total`,
+    help: `Rounds of the ${poll} poller: completed, or skipped while the previous one still ran`,
+    labelNames: ["outcome"],
+    collect: () => {
+      const now = read();
+      return [
+        { labels: { outcome: "completed" }, value: now.completedRounds },
+        { labels: { outcome: "skipped" }, value: now.skipped },
+      ];
+    },
+  });
+  registry.gauge({
+    name: `steward_${poll}_round_duration_seconds`,
+    help: `Duration of the ${poll} poller's last completed round, in seconds`,
+    labelNames: [],
+    collect: () => {
+      const { lastRoundMs } = read();
+      return lastRoundMs === undefined ? [] : [{ labels: {}, value: lastRoundMs / 1000 }];
+    },
+  });
+}
