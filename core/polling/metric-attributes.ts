@@ -1,0 +1,23 @@
+/**
+ * The attribute set of the health and session metric batches (reference §8.3): the server tags
+ * (sessions: the session tags), `obsPlatform.metric.attribute.static`, and `serviceVersion` = the
+ * Steward version when `obsPlatform.metric.attribute.dynamic.serviceVersion.enable` (CONTRACT §7:
+ * the version attribute is `serviceVersion`). A static attribute never replaces a tag of the
+ * server, and neither replaces `serviceVersion`.
+ */
+import type { ObsPlatformConfig } from "../config/schema/config.ts";
+import type { ServerTags } from "./server-tags.ts";
+
+export type MetricAttributeConfig = ObsPlatformConfig["metric"]["attribute"];
+
+/** Builds the attributes of one server's (or session poll's) batch from its tags. */
+export type MetricAttributes = (tags: ServerTags) => Readonly<Record<string, string>>;
+
+export function createMetricAttributes(
+  attribute: MetricAttributeConfig,
+  serviceVersion: string,
+): MetricAttributes {
+  const fixed = Object.fromEntries(attribute.static.map((a) => [a.name, a.value]));
+  const version: Record<string, string> = attribute.dynamic.serviceVersion.enable ? { serviceVersion } : {};
+  return (tags) => ({ ...fixed, ...tags, ...version });
+}
