@@ -2,15 +2,35 @@
  * MessagePublisher over MQTT 3.1.1 (mqtt.js). Connects in the background and reconnects on its
  * own; a publish while disconnected fails at once (502) instead of queueing a request that
  * might hang. Messages go out with QoS 1 so that the broker's PUBACK confirms each one.
+ * Credentials and certificates are passed as connect options, never in the URL, so the URL that
+ * logs and errors show holds none of them.
  */
-import mqtt, { type MqttClient } from "mqtt";
+import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { assertPublishTopic } from "../messaging/topic.ts";
 import type { Logger, MessagePublisher } from "../ports.ts";
 import { UpstreamError } from "../upstream-error.ts";
 
+/** TLS to the broker (`mqtts://`): the PEM contents, already read. */
+export interface MqttTlsOptions {
+  /** CA certificate(s) of the broker's certificate; absent: Node's built-in CAs. */
+  ca?: Buffer;
+  /** Client certificate and its key, for brokers that require one. */
+  cert?: Buffer;
+  key?: Buffer;
+  /** Refuse a broker whose certificate is not trusted (default true). */
+  rejectUnauthorized?: boolean;
+}
+
 export interface MqttPublisherOptions {
   brokerHost: string;
   brokerPort: number;
+  /** Client id the broker sees; absent or empty: mqtt.js generates one. */
+  clientId?: string;
+  /** Absent or empty: connect without credentials. */
+  username?: string;
+  password?: string;
+  /** Present: connect over TLS (`mqtts://`). */
+  tls?: MqttTlsOptions;
   logger: Logger;
   /** Delay between reconnection attempts (default 5000 ms). */
   reconnectPeriodMs?: number;
@@ -34,18 +54,54 @@ export interface MqttPublisher extends MessagePublisher {
   whenConnected(waitMs: number): Promise<boolean>;
 }
 
-export function createMqttPublisher(options: MqttPublisherOptions): MqttPublisher {
-  const { logger } = options;
-  const url = `mqtt://${options.brokerHost}:${options.brokerPort}`;
-  const client: MqttClient = mqtt.connect(url, {
+/** The host as sockets take it: an IPv6 literal without the brackets the config allows. */
+const bareHost = (brokerHost: string) => brokerHost.replace(/^\[(.*)\]$/, "$1");
+
+/** `mqtt[s]://host:port`, IPv6 literals in brackets: what logs and errors name. No credentials. */
+export function brokerUrl(options: Pick<MqttPublisherOptions, "brokerHost" | "brokerPort" | "tls">): string {
+  const host = bareHost(options.brokerHost);
+  return `${options.tls ? "mqtts" : "mqtt"}://${host.includes(":") ? `[${host}]` : host}:${options.brokerPort}`;
+}
+
+/** The mqtt.js options: host and port apart (no URL to parse), credentials and TLS only when set. */
+function connectOptions(options: MqttPublisherOptions): IClientOptions {
+  const { tls } = options;
+  return {
+    protocol: tls ? "mqtts" : "mqtt",
+    host: bareHost(options.brokerHost),
+    port: options.brokerPort,
     protocolVersion: 4,
     reconnectPeriod: options.reconnectPeriodMs ?? 5000,
+    // A refused CONNACK (bad credentials, broker not ready) is retried like a lost connection:
+    // the broker's users may be fixed while Steward runs, and its auth back end may come up late.
+    reconnectOnConnackError: true,
     connectTimeout: 10_000,
     clean: true,
-  });
+    ...(options.clientId ? { clientId: options.clientId } : {}),
+    ...(options.username ? { username: options.username } : {}),
+    ...(options.username && options.password ? { password: options.password } : {}),
+    ...(tls
+      ? {
+          rejectUnauthorized: tls.rejectUnauthorized ?? true,
+          ...(tls.ca ? { ca: tls.ca } : {}),
+          ...(tls.cert ? { cert: tls.cert } : {}),
+          ...(tls.key ? { key: tls.key } : {}),
+        }
+      : {}),
+  };
+}
+
+export function createMqttPublisher(options: MqttPublisherOptions): MqttPublisher {
+  const { logger } = options;
+  const url = brokerUrl(options);
+  const client: MqttClient = mqtt.connect(connectOptions(options));
   let reportedDown = false;
+  // The reason the last attempt failed (refused, TLS, network), for the error of a refused publish;
+  // each reason is logged once per outage, not on every retry.
+  let lastError: string | undefined;
   client.on("connect", () => {
     reportedDown = false;
+    lastError = undefined;
     logger.info("Connected to MQTT broker", { broker: url });
   });
   client.on("offline", () => {
@@ -53,7 +109,10 @@ export function createMqttPublisher(options: MqttPublisherOptions): MqttPublishe
     reportedDown = true;
   });
   client.on("error", (error) => {
-    logger.warn("MQTT client error", { broker: url, error: error.message });
+    // OpenSSL's messages end in a newline.
+    const reason = error.message.trim();
+    if (reason !== lastError) logger.warn("MQTT client error", { broker: url, error: reason });
+    lastError = reason;
   });
 
   const publishTimeoutMs = options.publishTimeoutMs ?? 5000;
@@ -83,7 +142,8 @@ export function createMqttPublisher(options: MqttPublisherOptions): MqttPublishe
       assertPublishTopic(topic);
       if (closed) throw new UpstreamError(UPSTREAM, "The MQTT publisher is closed");
       if (!client.connected && !(await connected(options.connectWaitMs ?? 0))) {
-        throw new UpstreamError(UPSTREAM, `Not connected to the MQTT broker at ${url}`);
+        const reason = lastError === undefined ? "" : ` (${lastError})`;
+        throw new UpstreamError(UPSTREAM, `Not connected to the MQTT broker at ${url}${reason}`);
       }
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -1,6 +1,7 @@
 /**
  * Builds the REST API's outbound services from the config, the same way in both runtimes:
- * the broker publisher (a disabled publisher answering 503 when `mqttConfig.enable` is false),
+ * the broker publisher (a disabled publisher answering 503 when `mqttConfig.enable` is false,
+ * else the connection of mqtt-options.ts),
  * the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
  * and the chat poster.
  */
@@ -12,18 +13,22 @@ import type { ChatPoster, Clock, Logger, MessagePublisher, ObservabilityPoster }
 import { createChatPoster } from "./http-posters/chat-poster.ts";
 import { createObservabilityPoster } from "./http-posters/observability-poster.ts";
 import { createMqttPublisher } from "./mqtt.ts";
+import { mqttPublisherOptions } from "./mqtt-options.ts";
 
+/**
+ * Throws BrokerTlsFileError when a `mqttConfig.tls` file cannot be read. `cwd` (relative TLS
+ * paths) defaults to the working directory: the Lambda's is its code directory (/var/task).
+ */
 export function buildPublisher(
   config: Pick<Config, "mqttConfig">,
   logger: Logger,
-  options: { connectWaitMs?: number } = {},
+  options: { connectWaitMs?: number; cwd?: string } = {},
 ): MessagePublisher {
   if (!config.mqttConfig.enable) return createDisabledPublisher();
+  const { cwd, ...publisher } = options;
   return createMqttPublisher({
-    brokerHost: config.mqttConfig.brokerHost,
-    brokerPort: config.mqttConfig.brokerPort,
-    logger: logger.child("mqtt"),
-    ...options,
+    ...mqttPublisherOptions(config.mqttConfig, { logger, ...(cwd === undefined ? {} : { cwd }) }),
+    ...publisher,
   });
 }
 

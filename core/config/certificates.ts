@@ -1,4 +1,8 @@
-/** Which features reach the platform with client certificates (so their files must be readable). */
+/**
+ * Which certificate files the active features read at start, so that loading the config can
+ * check they are readable: the platform's client certificate (`cert.*`) and the broker's TLS
+ * files (`mqttConfig.tls.*`).
+ */
 import type { Config } from "./schema/config.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
 
@@ -14,4 +18,16 @@ export function needsCertificates(config: Config): boolean {
     config.appNames.enableAppNameExtract ||
     config.userSessions.enableSessionExtract
   );
+}
+
+/** The `mqttConfig.tls.*` keys naming files (PEM). */
+export const MQTT_TLS_FILE_KEYS = ["caFile", "certFile", "keyFile"] as const;
+
+export type MqttTlsFileKey = (typeof MQTT_TLS_FILE_KEYS)[number];
+
+/** The broker's TLS files that are set, when it uses TLS (callers check `mqttConfig.enable`). */
+export function mqttTlsFiles(mqtt: Config["mqttConfig"]): { key: MqttTlsFileKey; file: string }[] {
+  const { tls } = mqtt;
+  if (!tls.enable) return [];
+  return MQTT_TLS_FILE_KEYS.filter((key) => tls[key] !== "").map((key) => ({ key, file: tls[key] }));
 }

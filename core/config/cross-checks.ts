@@ -177,6 +177,22 @@ function checkListeners(config: Config, out: ConfigProblem[]): void {
   });
 }
 
+/** Broker credentials and client certificate come in pairs (a disabled section holds "" for each). */
+function checkMqtt(config: Config, out: ConfigProblem[]): void {
+  const mqtt = config.mqttConfig;
+  if (!mqtt.enable) return;
+  if (mqtt.password !== "" && mqtt.username === "") {
+    out.push(problem([S, "mqttConfig", "username"], "required when mqttConfig.password is set"));
+  }
+  const { certFile, keyFile } = mqtt.tls;
+  if (certFile !== "" && keyFile === "") {
+    out.push(problem([S, "mqttConfig", "tls", "keyFile"], "required when mqttConfig.tls.certFile is set"));
+  }
+  if (keyFile !== "" && certFile === "") {
+    out.push(problem([S, "mqttConfig", "tls", "certFile"], "required when mqttConfig.tls.keyFile is set"));
+  }
+}
+
 export function crossCheck(config: Config): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   checkTelemetry(config, out);
@@ -184,5 +200,6 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkAccounts(config, out);
   checkEndpointNeeds(config, out);
   checkListeners(config, out);
+  checkMqtt(config, out);
   return out;
 }

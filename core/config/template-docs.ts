@@ -218,6 +218,16 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "mqttConfig.brokerHost": "Broker IP or FQDN.",
   "mqttConfig.brokerPort": "Broker port.",
   "mqttConfig.baseTopic": "Default topic; should end with /.",
+  "mqttConfig.clientId": "Client id the broker sees; empty = a random one (mqttjs_...) on each start.",
+  "mqttConfig.username": "User name for the broker; empty = connect without credentials.",
+  "mqttConfig.password": `Password for the broker (secret; use ${ENV_REF}); needs username.`,
+  "mqttConfig.tls": "TLS to the broker (mqtts://); brokers usually listen for it on port 8883.",
+  "mqttConfig.tls.enable": "Connect with TLS instead of plain MQTT.",
+  "mqttConfig.tls.caFile": "CA certificate file (PEM) of the broker's certificate; empty = the system's CAs.",
+  "mqttConfig.tls.certFile": "Client certificate file (PEM) for brokers that require one; needs keyFile.",
+  "mqttConfig.tls.keyFile": "Key file (PEM, unencrypted) of the client certificate; needs certFile.",
+  "mqttConfig.tls.rejectUnauthorized":
+    "Refuse a broker whose certificate is not trusted; false is for tests only.",
 
   // ---- time-series database ----
   timeseriesdbConfig: "Time-series database (validated when enabled or when audit events are written to it).",

@@ -7,3 +7,11 @@ export class InvalidTopicError extends Error {
     this.name = "InvalidTopicError";
   }
 }
+
+/** A file named in `mqttConfig.tls` cannot be read at start-up. The message names the setting and path only. */
+export class BrokerTlsFileError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "BrokerTlsFileError";
+  }
+}

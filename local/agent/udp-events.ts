@@ -81,7 +81,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
   };
 
   try {
-    const outputs = sharedOutputs(config, logger);
+    const outputs = sharedOutputs(config, logger, deps.cwd);
     if (outputs.publisher) {
       const publisher = outputs.publisher;
       started.push({ stop: () => publisher.close() });

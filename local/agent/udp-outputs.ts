@@ -6,6 +6,7 @@
 import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
+import { mqttPublisherOptions } from "../../core/adapters/mqtt-options.ts";
 import type { Config } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import type { Clock, Logger, TimeseriesWriter } from "../../core/ports.ts";
@@ -34,24 +35,25 @@ export function sendToOf(
   };
 }
 
-/** One time-series writer and one broker connection, shared by both pipelines and the counters. */
+/**
+ * One time-series writer and one broker connection, shared by both pipelines and the counters.
+ * Relative `mqttConfig.tls` file paths resolve from `cwd`; an unreadable one throws
+ * BrokerTlsFileError before anything connects.
+ */
 export function sharedOutputs(
   config: Config,
   logger: Logger,
+  cwd: string,
 ): { series: TimeseriesWriter | undefined; publisher: MqttPublisher | undefined } {
-  const series = config.timeseriesdbConfig.enable
-    ? createTimeseriesWriter(config.timeseriesdbConfig)
-    : undefined;
+  // Read first: the TLS files are what can fail here, and then no writer has been made for nothing.
   const wantsBroker =
     config.mqttConfig.enable &&
     ((config.userEvents.enable && config.userEvents.sendToMQTT.enable) || config.logEvents.sendToMQTT.enable);
-  const publisher = wantsBroker
-    ? createMqttPublisher({
-        brokerHost: config.mqttConfig.brokerHost,
-        brokerPort: config.mqttConfig.brokerPort,
-        logger: logger.child("mqtt"),
-      })
+  const brokerOptions = wantsBroker ? mqttPublisherOptions(config.mqttConfig, { logger, cwd }) : undefined;
+  const series = config.timeseriesdbConfig.enable
+    ? createTimeseriesWriter(config.timeseriesdbConfig)
     : undefined;
+  const publisher = brokerOptions ? createMqttPublisher(brokerOptions) : undefined;
   return { series, publisher };
 }
 

@@ -19,7 +19,7 @@ import {
 } from "../../core/adapters/outbound-services.ts";
 import type { Config } from "../../core/config/index.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
-import type { Clock, Logger } from "../../core/ports.ts";
+import type { Clock, Logger, MessagePublisher } from "../../core/ports.ts";
 import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { startScheduler } from "../../core/schedules/scheduler.ts";
@@ -35,6 +35,25 @@ export async function startRestServices(
   config: Config,
   logger: Logger,
   deps: { clock: Clock; cwd: string },
+): Promise<LocalRestServices> {
+  const endpoints = config.restServer.endpointsEnable;
+  // First: reading the broker's TLS files may fail, and then nothing else has been opened yet.
+  const publisher = endpoints.mqttPublishMessage
+    ? buildPublisher(config, logger, { cwd: deps.cwd })
+    : undefined;
+  try {
+    return await startWithPublisher(config, logger, deps, publisher);
+  } catch (error) {
+    await publisher?.close();
+    throw error;
+  }
+}
+
+async function startWithPublisher(
+  config: Config,
+  logger: Logger,
+  deps: { clock: Clock; cwd: string },
+  publisher: MessagePublisher | undefined,
 ): Promise<LocalRestServices> {
   const { clock } = deps;
   const platform =
@@ -73,8 +92,6 @@ export async function startRestServices(
         ...(sharedSchedules ? { pollIntervalMs: 60_000 } : {}),
       })
     : undefined;
-  const endpoints = config.restServer.endpointsEnable;
-  const publisher = endpoints.mqttPublishMessage ? buildPublisher(config, logger) : undefined;
   const services: RestServices = {
     ...(config.keyValueStore.enable ? { keyValues: kv } : {}),
     schedules: createScheduleManager({

@@ -1,7 +1,7 @@
 /**
  * Reading the configuration file from disk: the file system half of the configuration (the
  * rules are in core/config/). After the pure checks, the certificate files are checked when a
- * feature needs them.
+ * feature needs them: the platform's `cert.*` and the broker's `mqttConfig.tls.*`.
  *
  * - checkConfigFile(path, env?)  reads the file; also checks certificate files when needed
  * - loadConfigFile(path, env?)   like checkConfigFile, but returns Config or throws ConfigError
@@ -9,36 +9,49 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CERT_FILE_KEYS, needsCertificates } from "../../config/certificates.ts";
+import { CERT_FILE_KEYS, mqttTlsFiles, needsCertificates } from "../../config/certificates.ts";
 import type { Env } from "../../config/env.ts";
 import { checkConfigText, checkExtension, type ParseResult } from "../../config/parse.ts";
 import { ConfigError, type ConfigProblem, sortProblems } from "../../config/problems.ts";
 import type { Config } from "../../config/schema/config.ts";
+
+/** A problem when the file cannot be read, else undefined. */
+async function unreadable(path: string, file: string, cwd: string): Promise<ConfigProblem | undefined> {
+  const absolute = resolve(cwd, file);
+  try {
+    await access(absolute, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    return { path, message: `cannot read file ${absolute} (${code})` };
+  }
+}
 
 /** One problem per certificate file that is unset or unreadable (paths relative to `cwd`). */
 export async function checkCertificateFiles(
   config: Config,
   cwd: string = process.cwd(),
 ): Promise<ConfigProblem[]> {
-  if (!needsCertificates(config)) return [];
   const problems: ConfigProblem[] = [];
-  for (const key of CERT_FILE_KEYS) {
-    const path = `Service.cert.${key}`;
-    const file = config.cert[key];
-    if (file === "") {
-      problems.push({
-        path,
-        message: "required (a certificate file) by the features that reach the platform",
-      });
-      continue;
+  if (needsCertificates(config)) {
+    for (const key of CERT_FILE_KEYS) {
+      const path = `Service.cert.${key}`;
+      const file = config.cert[key];
+      if (file === "") {
+        problems.push({
+          path,
+          message: "required (a certificate file) by the features that reach the platform",
+        });
+        continue;
+      }
+      const found = await unreadable(path, file, cwd);
+      if (found !== undefined) problems.push(found);
     }
-    const absolute = resolve(cwd, file);
-    try {
-      await access(absolute, constants.R_OK);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "error";
-      problems.push({ path, message: `cannot read file ${absolute} (${code})` });
-    }
+  }
+  const brokerFiles = config.mqttConfig.enable ? mqttTlsFiles(config.mqttConfig) : [];
+  for (const { key, file } of brokerFiles) {
+    const found = await unreadable(`Service.mqttConfig.tls.${key}`, file, cwd);
+    if (found !== undefined) problems.push(found);
   }
   return problems;
 }

@@ -116,6 +116,28 @@ describe("steward CLI", () => {
     expect(proc.output()).not.toMatch(/listening/);
   });
 
+  it("start with an unreadable broker CA file names the setting and path, without a stack, and exits 1", async () => {
+    const dir = freshDir();
+    const file = writeConfig(
+      dir,
+      "broker.yaml",
+      [
+        "Service:",
+        "  restServer: { endpointsEnable: { mqttPublishMessage: true } }",
+        "  mqttConfig: { enable: true, tls: { enable: true, caFile: certs/missing-ca.pem } }",
+        "",
+      ].join("\n"),
+    );
+    const proc = start(["start", "--config", file], dir);
+    const { code } = await proc.exited();
+    expect(code).toBe(1);
+    expect(proc.output()).toContain(
+      `Service.mqttConfig.tls.caFile: cannot read file ${join(dir, "certs", "missing-ca.pem")} (ENOENT)`,
+    );
+    expect(proc.output()).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(proc.output()).not.toMatch(/listening/);
+  });
+
   it("serves GET /v4/ping from a config file and stops cleanly on SIGTERM within 10 s", async () => {
     const dir = freshDir();
     const port = await freePort();

@@ -14,6 +14,10 @@ describe("disabled sections are not validated", () => {
       brokerHost: "localhost",
       brokerPort: 1883,
       baseTopic: "steward/",
+      clientId: "",
+      username: "",
+      password: "",
+      tls: { enable: false, caFile: "", certFile: "", keyFile: "", rejectUnauthorized: true },
     });
   });
 

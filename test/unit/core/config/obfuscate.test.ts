@@ -47,7 +47,12 @@ function treeWithAllSecrets() {
           },
         ],
       },
-      mqttConfig: { enable: true, brokerHost: "broker.example.com" },
+      mqttConfig: {
+        enable: true,
+        brokerHost: "broker.example.com",
+        username: "mqttuser",
+        password: "SECRET-mqtt-password",
+      },
       platform: { host: "sense.example.com" },
       restServerExtra: undefined,
     },
@@ -66,6 +71,7 @@ const SECRETS = [
   "SECRET-passphrase",
   "SECRET-webhook",
   "SECRET-server-header",
+  "SECRET-mqtt-password",
 ];
 
 describe("obfuscateConfig", () => {

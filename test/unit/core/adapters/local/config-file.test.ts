@@ -194,4 +194,48 @@ describe("loadConfigFile", () => {
     // Assess
     expect(result.ok).toBe(true);
   });
+
+  it("requires the broker's TLS files to be readable when the broker uses TLS", async () => {
+    // Prepare
+    const ca = await writeConfig("mqtt-ca.pem", "ca");
+    const path = await writeConfig(
+      "mqtt-tls.yaml",
+      [
+        "Service:",
+        "  mqttConfig:",
+        "    enable: true",
+        "    tls:",
+        "      enable: true",
+        `      caFile: ${ca}`,
+        `      certFile: ${join(dir, "no-client.pem")}`,
+        `      keyFile: ${ca}`,
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      `Service.mqttConfig.tls.certFile: cannot read file ${join(dir, "no-client.pem")} (ENOENT)`,
+    ]);
+  });
+
+  it("does not check the broker's TLS files while TLS or the broker is off", async () => {
+    // Prepare
+    const tlsOff = await writeConfig(
+      "mqtt-tls-off.yaml",
+      "Service:\n  mqttConfig: { enable: true, tls: { enable: false, caFile: /nonexistent/ca.pem } }\n",
+    );
+    const brokerOff = await writeConfig(
+      "mqtt-off.yaml",
+      "Service:\n  mqttConfig: { enable: false, tls: { enable: true, caFile: /nonexistent/ca.pem } }\n",
+    );
+
+    // Act
+    const results = [await checkConfigFile(tlsOff, {}), await checkConfigFile(brokerOff, {})];
+
+    // Assess
+    expect(results.map((result) => result.ok)).toEqual([true, true]);
+  });
 });

@@ -1,0 +1,61 @@
+/**
+ * The one place `mqttConfig` becomes publisher options, for every runtime and caller (the REST
+ * API's publisher, the agent's broker destination): host and port, client id, credentials, and
+ * with `tls.enable` the PEM files read from disk. Relative paths resolve from `cwd`, the working
+ * directory, like `cert.*`.
+ *
+ * The files are read synchronously, once, when the publisher is built: they are a few kB, and
+ * the Lambda builds its REST app while the module loads, where nothing can be awaited. An
+ * unreadable file throws BrokerTlsFileError naming the setting and path (never the content);
+ * the CLI and the config check report the same problem before anything starts.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type MqttTlsFileKey, mqttTlsFiles } from "../config/certificates.ts";
+import type { MqttConfig } from "../config/index.ts";
+import { BrokerTlsFileError } from "../messaging/errors.ts";
+import type { Logger } from "../ports.ts";
+import type { MqttPublisherOptions, MqttTlsOptions } from "./mqtt.ts";
+
+export interface MqttOptionsDeps {
+  logger: Logger;
+  /** Relative TLS file paths resolve from here (default: the process's working directory). */
+  cwd?: string;
+}
+
+function readPem(key: MqttTlsFileKey, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "read failed";
+    throw new BrokerTlsFileError(`Service.mqttConfig.tls.${key}: cannot read file ${file} (${code})`, {
+      cause: error,
+    });
+  }
+}
+
+/** Publisher options for `mqttConfig` (whose `enable` the caller has checked). */
+export function mqttPublisherOptions(config: MqttConfig, deps: MqttOptionsDeps): MqttPublisherOptions {
+  const cwd = deps.cwd ?? process.cwd();
+  const options: MqttPublisherOptions = {
+    brokerHost: config.brokerHost,
+    brokerPort: config.brokerPort,
+    logger: deps.logger.child("mqtt"),
+  };
+  if (config.clientId !== "") options.clientId = config.clientId;
+  if (config.username !== "") {
+    options.username = config.username;
+    if (config.password !== "") options.password = config.password;
+  }
+  if (config.tls.enable) {
+    const tls: MqttTlsOptions = { rejectUnauthorized: config.tls.rejectUnauthorized };
+    for (const { key, file } of mqttTlsFiles(config)) {
+      const pem = readPem(key, resolve(cwd, file));
+      if (key === "caFile") tls.ca = pem;
+      else if (key === "certFile") tls.cert = pem;
+      else tls.key = pem;
+    }
+    options.tls = tls;
+  }
+  return options;
+}
