@@ -15,7 +15,7 @@ import {
   TASK_FINANCE,
   TASK_SALES,
   TASK_UNKNOWN,
-} from "../fixtures/platform/catalogue.ts";
+} from "../../local/simulated-platform/catalogue.ts";
 
 export interface PlatformClientContractContext {
   client(): PlatformClient;
