@@ -20,11 +20,13 @@ function jsonType(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** `mem.free: expected number, got a string` (the first problem only). */
+/** `mem.free: expected number, got a string` or `cache: missing` (the first problem only). */
 export function describeShapeIssue(issue: v.BaseIssue<unknown>): string {
   const path = v.getDotPath(issue) ?? "";
-  const expected = issue.expected ?? "another value";
-  return `${path === "" ? "body" : path}: expected ${expected}, got ${jsonType(issue.input)}`;
+  const where = path === "" ? "body" : path;
+  // valibot reports a missing member as an object issue expecting the key's name.
+  if (issue.type === "object" && issue.input === undefined && path !== "") return `${where}: missing`;
+  return `${where}: expected ${issue.expected ?? "another value"}, got ${jsonType(issue.input)}`;
 }
 
 /** The body as the schema's output; a PlatformResponseError naming the first problem otherwise. */
