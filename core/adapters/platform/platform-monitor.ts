@@ -108,7 +108,8 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
       const prefix = virtualProxyPrefix(virtualProxy);
       const xrfkey = createXrfKey();
       const context = { where: `proxy at ${sessionHost}`, call: `GET /qps${prefix}/session` };
-      // Per-server headers are not sent here (reference §7).
+      // Per-server headers are not sent here (reference §7). XVirtualProxy carries the prefix as
+      // it is in the path: empty for the root proxy.
       const response = await get(
         sessionHost,
         `/qps${prefix}/session?Xrfkey=${xrfkey}`,
