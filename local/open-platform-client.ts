@@ -2,17 +2,22 @@
  * Builds the one platform client from the config, for the REST API's platform endpoints (host
  * `platform.host`) and the agent's app-name poller (host `appNames.hostIP`): the other
  * `platform.*` settings (ports, user header, certificate check, timeout) and the `cert.*` files
- * are the same for both. Certificate paths resolve from the working directory, for every caller
- * (the replaced system resolved the app-name poller's from its program folder: reference §13.18).
+ * are the same for both. Also builds the platform monitor of the health and session pollers
+ * (`serversToMonitor.rejectUnauthorized`, the same `cert.*` files, re-read when they change).
+ * Certificate paths resolve from the working directory, for every caller (the replaced system
+ * resolved the app-name poller's from its program folder: reference §13.18).
  */
 import { resolve } from "node:path";
+import { openCertificateFiles } from "../core/adapters/platform/certificate-files.ts";
+import type { PlatformCertificateOptions } from "../core/adapters/platform/options.ts";
 import {
   type ClosablePlatformClient,
   createQlikPlatformClient,
 } from "../core/adapters/platform/platform-client.ts";
+import { createPlatformMonitor } from "../core/adapters/platform/platform-monitor.ts";
 import { loadPlatformTlsMaterial } from "../core/adapters/platform/tls-material.ts";
 import type { Config } from "../core/config/index.ts";
-import type { Clock, Logger } from "../core/ports.ts";
+import type { Clock, Logger, PlatformMonitor } from "../core/ports.ts";
 
 export interface OpenPlatformClientDeps {
   logger: Logger;
@@ -27,17 +32,48 @@ export async function openPlatformClient(
   host: string,
   deps: OpenPlatformClientDeps,
 ): Promise<ClosablePlatformClient> {
-  const inCwd = (file: string) => (file === "" ? "" : resolve(deps.cwd, file));
-  const tls = await loadPlatformTlsMaterial({
-    ...config.cert,
-    clientCert: inCwd(config.cert.clientCert),
-    clientCertKey: inCwd(config.cert.clientCertKey),
-    clientCertCA: inCwd(config.cert.clientCertCA),
-  });
+  const tls = await loadPlatformTlsMaterial(certificatesInCwd(config.cert, deps.cwd));
   return createQlikPlatformClient({
     connection: { ...config.platform, host },
     tls,
     clock: deps.clock,
     logger: deps.logger.child("platform"),
+  });
+}
+
+/** `cert.*` with relative paths resolved from `cwd` (an empty path stays empty). */
+function certificatesInCwd(cert: Config["cert"], cwd: string): PlatformCertificateOptions {
+  const inCwd = (file: string) => (file === "" ? "" : resolve(cwd, file));
+  return {
+    ...cert,
+    clientCert: inCwd(cert.clientCert),
+    clientCertKey: inCwd(cert.clientCertKey),
+    clientCertCA: inCwd(cert.clientCertCA),
+  };
+}
+
+export interface OpenPlatformMonitorDeps extends OpenPlatformClientDeps {
+  /** Per call; 5000 ms by default (reference §6). */
+  timeoutMs?: number;
+}
+
+/**
+ * Reads the certificate files (PlatformCertificateError when one cannot be read or they do not
+ * form a usable client certificate) and opens the monitor of the health and session pollers.
+ */
+export async function openPlatformMonitor(
+  config: Pick<Config, "serversToMonitor" | "cert">,
+  deps: OpenPlatformMonitorDeps,
+): Promise<PlatformMonitor> {
+  const certificates = await openCertificateFiles({
+    files: certificatesInCwd(config.cert, deps.cwd),
+    clock: deps.clock,
+    logger: deps.logger.child("platform-monitor"),
+  });
+  return createPlatformMonitor({
+    certificates,
+    rejectUnauthorized: config.serversToMonitor.rejectUnauthorized,
+    clock: deps.clock,
+    ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The PlatformClient contract: what every adapter must do against a platform holding the
- * simulated catalogue (test/fixtures/platform/catalogue.ts). Adapter tests call it with a
+ * simulated catalogue (local/simulated-platform/catalogue.ts). Adapter tests call it with a
  * factory for their client and the record of task starts the platform accepted.
  */
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import {
   TASK_FINANCE,
   TASK_SALES,
   TASK_UNKNOWN,
-} from "../fixtures/platform/catalogue.ts";
+} from "../../local/simulated-platform/catalogue.ts";
 
 export interface PlatformClientContractContext {
   client(): PlatformClient;

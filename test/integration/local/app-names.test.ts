@@ -9,11 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { APP_SALES, APP_UNKNOWN } from "../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../fixtures/platform/simulated-platform.ts";
+import { APP_SALES, APP_UNKNOWN } from "../../../local/simulated-platform/catalogue.ts";
+import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { type AedesBroker, startAedes } from "../../helpers/aedes-broker.ts";
 import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
@@ -22,13 +19,13 @@ import { type StewardProcess, spawnSteward } from "../../helpers/steward-process
 
 /** Polls every 50 ms (the process runs on real time). */
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 let broker: AedesBroker;
 let dir: string;
 const running: StewardProcess[] = [];
 
 beforeAll(async () => {
-  [sim, broker] = await Promise.all([startSimulatedPlatform(), startAedes()]);
+  [sim, broker] = await Promise.all([startTestPlatform(), startAedes()]);
   dir = mkdtempSync(join(tmpdir(), "steward-app-names-"));
   // Relative certificate paths in the config resolve from the working directory.
   mkdirSync(join(dir, "certs"));

@@ -13,23 +13,20 @@ import {
   TASK_FINANCE,
   TASK_HR,
   TASK_SALES,
-} from "../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../fixtures/platform/simulated-platform.ts";
+} from "../../../local/simulated-platform/catalogue.ts";
+import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 /** Polls every 50 ms (the process runs on real time). */
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 let dir: string;
 const running: StewardProcess[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulatedPlatform();
+  sim = await startTestPlatform();
   dir = mkdtempSync(join(tmpdir(), "steward-platform-"));
 });
 

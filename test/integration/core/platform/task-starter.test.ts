@@ -7,18 +7,15 @@ import { loadPlatformTlsMaterial } from "../../../../core/adapters/platform/tls-
 import { PlatformTimeoutError, TaskNotFoundError } from "../../../../core/platform/errors.ts";
 import { createPlatformTaskStarter } from "../../../../core/platform/task-starter.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { TASK_FINANCE, TASK_UNKNOWN } from "../../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../../fixtures/platform/simulated-platform.ts";
+import { TASK_FINANCE, TASK_UNKNOWN } from "../../../../local/simulated-platform/catalogue.ts";
+import { startTestPlatform, type TestPlatform } from "../../../fixtures/platform/test-platform.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 let client: ClosablePlatformClient;
 
 beforeAll(async () => {
-  sim = await startSimulatedPlatform();
+  sim = await startTestPlatform();
   client = createQlikPlatformClient({
     connection: sim.connection({ timeoutMs: 300 }),
     tls: await loadPlatformTlsMaterial(sim.certificates),

@@ -11,19 +11,16 @@ import { defaultConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { type AppNames, type AppNamesDeps, startAppNames } from "../../../../local/agent/app-names.ts";
 import { openPlatformClient } from "../../../../local/open-platform-client.ts";
-import { APP_BROKEN, APP_SALES } from "../../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../../fixtures/platform/simulated-platform.ts";
+import { APP_BROKEN, APP_SALES } from "../../../../local/simulated-platform/catalogue.ts";
+import { startTestPlatform, type TestPlatform } from "../../../fixtures/platform/test-platform.ts";
 import { eventually } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 const running: { poller: AppNames; client: ClosablePlatformClient }[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulatedPlatform();
+  sim = await startTestPlatform();
 });
 beforeEach(() => sim.reset());
 afterEach(async () => {

@@ -14,15 +14,12 @@ import {
   PlatformUnreachableError,
 } from "../../../../../core/platform/errors.ts";
 import { systemClock } from "../../../../../core/system-clock.ts";
+import { APP_SALES, TAG_WITH_QUOTE, TASK_SALES } from "../../../../../local/simulated-platform/catalogue.ts";
 import { describePlatformClientContract } from "../../../../contracts/platform-client.contract.ts";
-import { APP_SALES, TAG_WITH_QUOTE, TASK_SALES } from "../../../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../../../fixtures/platform/simulated-platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../../../fixtures/platform/test-platform.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 let client: ClosablePlatformClient;
 const testLogger = recordingLogger();
 const openClients: ClosablePlatformClient[] = [];
@@ -42,7 +39,7 @@ async function makeClient(
 }
 
 beforeAll(async () => {
-  sim = await startSimulatedPlatform();
+  sim = await startTestPlatform();
   client = await makeClient();
 });
 

@@ -21,11 +21,8 @@ import {
   TASK_HR,
   TASK_SALES,
   TASK_UNKNOWN,
-} from "../../../../fixtures/platform/catalogue.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../../../../fixtures/platform/simulated-platform.ts";
+} from "../../../../../local/simulated-platform/catalogue.ts";
+import { startTestPlatform, type TestPlatform } from "../../../../fixtures/platform/test-platform.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 import { localEdgeDeps } from "../../../../helpers/rest-app.ts";
 
@@ -38,7 +35,7 @@ const EMPTY_RESULT = {
   tasksCPDenied: [],
 };
 
-let sim: SimulatedPlatform;
+let sim: TestPlatform;
 const clients: ClosablePlatformClient[] = [];
 const stored: { namespace: string; key: string; value: string; ttlMs: number }[] = [];
 let background: Promise<unknown>[] = [];
@@ -111,7 +108,7 @@ function send(app: Hono, method: string, path: string, body?: unknown): Promise<
 let app: Hono;
 
 beforeAll(async () => {
-  sim = await startSimulatedPlatform();
+  sim = await startTestPlatform();
   app = await buildApp();
 });
 

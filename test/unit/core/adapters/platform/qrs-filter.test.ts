@@ -5,7 +5,7 @@ import {
   filterByTag,
   quoteQrsLiteral,
 } from "../../../../../core/adapters/platform/qrs-filter.ts";
-import { parseQrsFilter } from "../../../../fixtures/platform/qrs-filter-parser.ts";
+import { parseQrsFilter } from "../../../../../local/simulated-platform/qrs-filter-parser.ts";
 
 describe("repository filter expressions", () => {
   it("doubles single quotes inside a literal", () => {

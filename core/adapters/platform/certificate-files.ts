@@ -1,0 +1,127 @@
+/**
+ * The `cert.*` files of the monitoring calls, re-read when they change on disk (reference §6:
+ * path, size and modification time), so that a certificate renewed on the platform and copied
+ * over the old files is taken without a restart.
+ *
+ * - The files are stat'ed on demand, by the calls, at most once per `checkIntervalMs` (1 s by
+ *   default): a round of 200 servers costs one check, not 200, and no timer runs between rounds.
+ * - When a file changed, all three are read again and checked to form a usable client
+ *   certificate (a TLS context is built from them: a half-copied PEM or a wrong passphrase fails
+ *   here, not in every call).
+ * - When that fails, the previous material stays in use and the failure is logged at WARN once
+ *   per state of the files (not once per call); the calls go on. Monitoring with the previous
+ *   certificate is better than none while someone is still copying files; once the files are
+ *   whole again the next check takes them.
+ * - At open, a file that cannot be read or material that does not work is a
+ *   PlatformCertificateError (a start-up error).
+ */
+import { stat } from "node:fs/promises";
+import { createSecureContext } from "node:tls";
+import { PlatformCertificateError } from "../../platform/errors.ts";
+import type { Clock, Logger } from "../../ports.ts";
+import type { PlatformCertificateOptions, PlatformTlsMaterial } from "./options.ts";
+import { loadPlatformTlsMaterial } from "./tls-material.ts";
+
+/** The material in use and a number that grows each time it was reloaded. */
+export interface CertificateSnapshot {
+  readonly material: PlatformTlsMaterial;
+  readonly generation: number;
+}
+
+export interface CertificateFiles {
+  /** The current material, after checking the files when the last check is old enough. */
+  current(): Promise<CertificateSnapshot>;
+}
+
+export interface CertificateFilesOptions {
+  /** Absolute paths (the opener resolves them from the working directory). */
+  readonly files: PlatformCertificateOptions;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Minimum time between two checks of the files; 1000 ms by default. */
+  readonly checkIntervalMs?: number;
+}
+
+/** path, size and mtime of each file; a file that cannot be stat'ed contributes its error code. */
+async function signatureOf(files: PlatformCertificateOptions): Promise<string> {
+  const paths = [files.clientCert, files.clientCertKey, files.clientCertCA].filter((path) => path !== "");
+  const parts = await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const info = await stat(path);
+        return `${path}|${info.size}|${info.mtimeMs}`;
+      } catch (error) {
+        return `${path}|${(error as NodeJS.ErrnoException).code ?? "unreadable"}`;
+      }
+    }),
+  );
+  return parts.join("\n");
+}
+
+/** Reads the files and checks that they form a usable client certificate. */
+async function loadUsable(files: PlatformCertificateOptions): Promise<PlatformTlsMaterial> {
+  const material = await loadPlatformTlsMaterial(files);
+  try {
+    createSecureContext({
+      cert: material.cert,
+      key: material.key,
+      ...(material.ca === undefined ? {} : { ca: material.ca }),
+      ...(material.passphrase === undefined ? {} : { passphrase: material.passphrase }),
+    });
+  } catch (error) {
+    // OpenSSL's reason (bad decrypt, no start line, key mismatch...) names no key material.
+    throw new PlatformCertificateError(
+      `Service.cert: ${files.clientCert} and ${files.clientCertKey} do not form a usable client certificate (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  return material;
+}
+
+/** Reads the files once (PlatformCertificateError when they cannot be used) and watches them on demand. */
+export async function openCertificateFiles(options: CertificateFilesOptions): Promise<CertificateFiles> {
+  const { files, clock, logger } = options;
+  const checkIntervalMs = options.checkIntervalMs ?? 1000;
+  let loadedSignature = await signatureOf(files);
+  let snapshot: CertificateSnapshot = { material: await loadUsable(files), generation: 1 };
+  let failedSignature: string | undefined;
+  let lastCheck = clock.now();
+  let checking: Promise<CertificateSnapshot> | undefined;
+
+  async function check(): Promise<CertificateSnapshot> {
+    lastCheck = clock.now();
+    const signature = await signatureOf(files);
+    if (signature === loadedSignature) return snapshot;
+    try {
+      const material = await loadUsable(files);
+      loadedSignature = signature;
+      failedSignature = undefined;
+      snapshot = { material, generation: snapshot.generation + 1 };
+      logger.info("platform certificate files changed on disk; using the new certificate", {
+        clientCert: files.clientCert,
+      });
+    } catch (error) {
+      if (signature !== failedSignature) {
+        failedSignature = signature;
+        logger.warn(
+          "platform certificate files changed but cannot be used; keeping the previous certificate",
+          {
+            error: `${(error as Error).name}: ${(error as Error).message}`,
+          },
+        );
+      }
+    }
+    return snapshot;
+  }
+
+  return {
+    current() {
+      if (checking !== undefined) return checking;
+      if (clock.now() - lastCheck < checkIntervalMs) return Promise.resolve(snapshot);
+      checking = check().finally(() => {
+        checking = undefined;
+      });
+      return checking;
+    },
+  };
+}

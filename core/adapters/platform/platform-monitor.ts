@@ -1,0 +1,132 @@
+/**
+ * The PlatformMonitor adapter: the engine health check and the proxy's session list over HTTPS
+ * with the `cert.*` client certificate, taken from certificate-files.ts at every call (so a
+ * certificate changed on disk is used from the next check on) through one keep-alive agent with
+ * a few sockets per host (rotating-agent.ts): a poller calling 200 servers reuses connections
+ * and never opens more than `maxSocketsPerHost` to one of them. Answers are checked by the pure
+ * readers of core/platform/.
+ */
+
+import { readEngineHealth } from "../../platform/engine-health.ts";
+import { PlatformResponseError, PlatformUnreachableError } from "../../platform/errors.ts";
+import { readProxySessions } from "../../platform/proxy-sessions.ts";
+import type { ResponseContext } from "../../platform/response-shape.ts";
+import { virtualProxyPrefix } from "../../platform/virtual-proxy.ts";
+import type { Clock, PlatformMonitor } from "../../ports.ts";
+import type { CertificateFiles } from "./certificate-files.ts";
+import { type PlatformResponse, sendPlatformRequest } from "./platform-request.ts";
+import { createRotatingAgent } from "./rotating-agent.ts";
+import { createXrfKey } from "./xrf-key.ts";
+
+export interface PlatformMonitorOptions {
+  readonly certificates: CertificateFiles;
+  /** `serversToMonitor.rejectUnauthorized`. */
+  readonly rejectUnauthorized: boolean;
+  /** Per call; 5000 ms by default, as reference §6. */
+  readonly timeoutMs?: number;
+  /** Connections per `host:port`; 4 by default. */
+  readonly maxSocketsPerHost?: number;
+  readonly clock: Clock;
+}
+
+/** `host:port` (IPv6 in brackets) as host and port; nothing else may be in it. */
+function splitHostPort(hostPort: string): { host: string; port: number } {
+  let url: URL | undefined;
+  try {
+    url = new URL(`https://${hostPort}`);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    url.pathname !== "/" ||
+    url.search !== "" ||
+    url.username !== "" ||
+    url.hash !== ""
+  ) {
+    throw new PlatformUnreachableError(`${JSON.stringify(hostPort)} is not a host:port`);
+  }
+  return { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port === "" ? 443 : Number(url.port) };
+}
+
+export function createPlatformMonitor(options: PlatformMonitorOptions): PlatformMonitor {
+  const { certificates, clock } = options;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const agents = createRotatingAgent({
+    rejectUnauthorized: options.rejectUnauthorized,
+    maxSocketsPerHost: options.maxSocketsPerHost ?? 4,
+  });
+  let closed = false;
+
+  async function get(
+    hostPort: string,
+    path: string,
+    headers: Readonly<Record<string, string>>,
+    context: Omit<ResponseContext, "status">,
+  ): Promise<PlatformResponse> {
+    if (closed) throw new PlatformUnreachableError(`${context.where}: the platform monitor is closed`);
+    const { host, port } = splitHostPort(hostPort);
+    const lease = agents.lease(await certificates.current());
+    try {
+      const response = await sendPlatformRequest({
+        agent: lease.agent,
+        host,
+        port,
+        method: "GET",
+        path,
+        headers,
+        timeoutMs,
+        clock,
+        ...context,
+      });
+      if (response.status < 200 || response.status >= 300) {
+        const detail = typeof response.body === "string" && response.body !== "" ? `: ${response.body}` : "";
+        throw new PlatformResponseError(
+          `${context.where} answered ${context.call} with HTTP ${response.status}${detail}`,
+          { status: response.status },
+        );
+      }
+      return response;
+    } finally {
+      lease.release();
+    }
+  }
+
+  return {
+    async engineHealth(target) {
+      const context = { where: `engine health check at ${target.host}`, call: "GET /engine/healthcheck" };
+      const response = await get(
+        target.host,
+        "/engine/healthcheck",
+        { "Cache-Control": "no-cache", "Content-Type": "application/json", ...target.headers },
+        context,
+      );
+      return readEngineHealth(response.body, { ...context, status: response.status });
+    },
+
+    async proxySessions(sessionHost, virtualProxy) {
+      const prefix = virtualProxyPrefix(virtualProxy);
+      const xrfkey = createXrfKey();
+      const context = { where: `proxy at ${sessionHost}`, call: `GET /qps${prefix}/session` };
+      // Per-server headers are not sent here (reference §7). XVirtualProxy carries the prefix as
+      // it is in the path: empty for the root proxy.
+      const response = await get(
+        sessionHost,
+        `/qps${prefix}/session?Xrfkey=${xrfkey}`,
+        {
+          "X-Qlik-Xrfkey": xrfkey,
+          XVirtualProxy: prefix,
+          "Cache-Control": "no-cache",
+          "Content-Type": "application/json",
+        },
+        context,
+      );
+      return readProxySessions(response.body, { ...context, status: response.status });
+    },
+
+    close() {
+      closed = true;
+      agents.destroy();
+    },
+  };
+}

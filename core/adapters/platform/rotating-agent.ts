@@ -1,0 +1,90 @@
+/**
+ * One keep-alive https.Agent for the current certificate material, replaced when the material
+ * changes (a new generation of certificate-files.ts). Requests borrow the agent and give it back;
+ * a replaced agent is destroyed once its last request ended, so no call is cut short by a
+ * certificate renewal and no socket of the old certificate lingers.
+ */
+import { Agent } from "node:https";
+import type { CertificateSnapshot } from "./certificate-files.ts";
+
+export interface AgentLease {
+  readonly agent: Agent;
+  /** Gives the agent back; call exactly once, when the request ended. */
+  release(): void;
+}
+
+export interface RotatingAgentOptions {
+  readonly rejectUnauthorized: boolean;
+  /** Connections per host:port; further requests to that host wait for a free one. */
+  readonly maxSocketsPerHost: number;
+}
+
+export interface RotatingAgent {
+  /** The agent of `snapshot`'s material, creating it (and retiring the previous one) when new. */
+  lease(snapshot: CertificateSnapshot): AgentLease;
+  /** Destroys every agent, in use or not. */
+  destroy(): void;
+}
+
+interface Slot {
+  readonly agent: Agent;
+  readonly generation: number;
+  inFlight: number;
+  retired: boolean;
+}
+
+export function createRotatingAgent(options: RotatingAgentOptions): RotatingAgent {
+  let current: Slot | undefined;
+  const retired = new Set<Slot>();
+
+  function create(snapshot: CertificateSnapshot): Slot {
+    const { material } = snapshot;
+    const agent = new Agent({
+      cert: material.cert,
+      key: material.key,
+      ...(material.ca === undefined ? {} : { ca: material.ca }),
+      ...(material.passphrase === undefined ? {} : { passphrase: material.passphrase }),
+      rejectUnauthorized: options.rejectUnauthorized,
+      keepAlive: true,
+      maxSockets: options.maxSocketsPerHost,
+    });
+    return { agent, generation: snapshot.generation, inFlight: 0, retired: false };
+  }
+
+  function retire(slot: Slot): void {
+    slot.retired = true;
+    if (slot.inFlight === 0) slot.agent.destroy();
+    else retired.add(slot);
+  }
+
+  return {
+    lease(snapshot) {
+      // A late caller holding an older snapshot uses the newer agent rather than flipping back.
+      if (current === undefined || snapshot.generation > current.generation) {
+        if (current !== undefined) retire(current);
+        current = create(snapshot);
+      }
+      const slot = current;
+      slot.inFlight++;
+      let released = false;
+      return {
+        agent: slot.agent,
+        release() {
+          if (released) return;
+          released = true;
+          slot.inFlight--;
+          if (slot.retired && slot.inFlight === 0) {
+            retired.delete(slot);
+            slot.agent.destroy();
+          }
+        },
+      };
+    },
+    destroy() {
+      current?.agent.destroy();
+      current = undefined;
+      for (const slot of retired) slot.agent.destroy();
+      retired.clear();
+    },
+  };
+}
