@@ -19,7 +19,9 @@ import type { Clock, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
+import { type AgentOutputs, startAgentOutputs } from "./agent/agent-outputs.ts";
 import { startAppNames } from "./agent/app-names.ts";
+import { platformPollingEnabled, startPlatformPolling } from "./agent/platform-polling.ts";
 import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { auditServices } from "./audit/audit-services.ts";
@@ -55,18 +57,50 @@ interface AgentShared {
 }
 
 /**
- * The on-prem agent's long-running parts, each started only when its switch is on. The scrape
- * endpoint comes last: it serves once every part has declared its metrics, and on shutdown it
- * stops first.
+ * The on-prem agent's long-running parts, each started only when its switch is on. The shared
+ * outputs (time-series writer, broker connection) start before the parts that write to them and
+ * stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
+ * every part has declared its metrics, and on shutdown it stops first.
  */
 function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
   const services: NamedService[] = [];
   // Before the UDP events, so that the first fetch's names are there for the first events.
   if (config.appNames.enableAppNameExtract) services.push(appNamesService(config, logger, deps, shared));
-  if (udpEventsEnabled(config)) {
+  const udpOn = udpEventsEnabled(config);
+  const pollingOn = platformPollingEnabled(config);
+  let outputs: AgentOutputs | undefined;
+  const started = (): AgentOutputs => {
+    if (outputs === undefined) throw new Error("agent-outputs must start first");
+    return outputs;
+  };
+  if (udpOn || pollingOn) {
+    services.push({
+      name: "agent-outputs",
+      start: async () => {
+        outputs = await startAgentOutputs(config, logger, shared.metrics, deps.cwd);
+        return outputs;
+      },
+    });
+  }
+  if (udpOn) {
     services.push({
       name: "udp-events",
-      start: () => startUdpEvents({ config, logger, clock: deps.clock, cwd: deps.cwd, ...shared }),
+      start: () =>
+        startUdpEvents({ config, logger, clock: deps.clock, cwd: deps.cwd, ...shared, outputs: started() }),
+    });
+  }
+  if (pollingOn) {
+    services.push({
+      name: "platform-polling",
+      start: () =>
+        startPlatformPolling({
+          config,
+          logger,
+          clock: deps.clock,
+          cwd: deps.cwd,
+          ...shared,
+          outputs: started(),
+        }),
     });
   }
   if (config.scrapeEndpoint.enable) {

@@ -66,7 +66,7 @@ export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<P
     try {
       await options.run();
     } catch (error) {
-      logger.error(`a ${what} failed unexpectedly`, { ...fields, error: describeError(error) });
+      logger.error(`the ${what} failed unexpectedly`, { ...fields, error: describeError(error) });
     }
   }
 
@@ -110,7 +110,7 @@ export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<P
     const running = inFlight;
     if (running === undefined) return;
     if (!(await settlesWithin(running, options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, clock))) {
-      logger.warn(`a ${what} was still running at shutdown; it is abandoned`, fields);
+      logger.warn(`the ${what} still running at shutdown is abandoned`, fields);
     }
   }
 

@@ -15,7 +15,6 @@ import { resolve } from "node:path";
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
 import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
-import { declareDestinationMetrics } from "../../core/agent-sinks/destination-stats.ts";
 import type { Config, UdpServerConfig } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
 import type { AppNameCache, Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
@@ -27,7 +26,8 @@ import { createSourceValidator } from "../../core/udp/source-validator.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
-import { observabilityFor, type SendTo, sendToOf, sharedOutputs } from "./udp-outputs.ts";
+import type { AgentOutputs } from "./agent-outputs.ts";
+import { observabilityFor, type SendTo, sendToOf } from "./udp-outputs.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
 export interface UdpEventsDeps {
@@ -38,6 +38,8 @@ export interface UdpEventsDeps {
   cwd: string;
   metrics: MetricsRegistry;
   appNames: AppNameCache;
+  /** The time-series writer and broker connection the agent's parts share. */
+  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats">;
 }
 
 export interface UdpPipelineView {
@@ -50,9 +52,6 @@ export interface UdpEvents extends Service {
   readonly userEvents: UdpPipelineView | undefined;
   readonly logEvents: UdpPipelineView | undefined;
 }
-
-/** How long start-up waits for the broker before it goes on without it. */
-const BROKER_CONNECT_WAIT_MS = 3000;
 
 /** Where the key that scrambles user names for the observability platform is kept. */
 export const SCRAMBLE_KEY_FILE = "data/obs-platform-scramble.key";
@@ -81,20 +80,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
   };
 
   try {
-    const outputs = sharedOutputs(config, logger, deps.cwd);
-    if (outputs.publisher) {
-      const publisher = outputs.publisher;
-      started.push({ stop: () => publisher.close() });
-      // The first events must not be refused while the connection is still being made.
-      if (!(await publisher.whenConnected(BROKER_CONNECT_WAIT_MS))) {
-        logger.warn(
-          "The MQTT broker is not reachable yet; broker messages are dropped (and counted) until it is",
-          {
-            broker: `${config.mqttConfig.brokerHost}:${config.mqttConfig.brokerPort}`,
-          },
-        );
-      }
-    }
+    const { outputs } = deps;
     const eventCounts = createEventCounts({ platformEvents: config.platformEvents, metrics });
     const rejectedEventCounts = createRejectedEventCounts({
       platformEvents: config.platformEvents,
@@ -234,10 +220,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
       metrics,
       pipelines.map((view) => view.queue),
     );
-    declareDestinationMetrics(
-      metrics,
-      pipelines.map((view) => () => view.sinks.stats()),
-    );
+    for (const view of pipelines) outputs.addStats(() => view.sinks.stats());
 
     let stopping: Promise<void> | undefined;
     return {

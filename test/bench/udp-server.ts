@@ -13,6 +13,7 @@ import { parseConfig } from "../../core/config/index.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { startAgentOutputs } from "../../local/agent/agent-outputs.ts";
 import { startUdpEvents } from "../../local/agent/udp-events.ts";
 
 const [mode = "noop", portText = "9996", influxPort = "8086", database = "steward_bench"] =
@@ -65,13 +66,16 @@ const parsed = parseConfig({
 if (!parsed.ok) throw new Error(`bench config: ${JSON.stringify(parsed.problems)}`);
 
 const logger = createLogger({ level: "warn", sinks: [consoleSink()] });
+const metrics = createPromMetricsRegistry();
+const outputs = await startAgentOutputs(parsed.config, logger, metrics, process.cwd());
 const udp = await startUdpEvents({
   config: parsed.config,
   logger,
   clock: systemClock,
   cwd: process.cwd(),
-  metrics: createPromMetricsRegistry(),
+  metrics,
   appNames: createMemoryAppNameCache(),
+  outputs,
 });
 const pipeline = udp.logEvents;
 if (pipeline === undefined) throw new Error("log-event pipeline did not start");
@@ -87,5 +91,8 @@ process.on("message", (message) => {
   });
 });
 process.on("SIGTERM", () => {
-  void udp.stop().then(() => process.exit(0));
+  void udp
+    .stop()
+    .then(() => outputs.stop())
+    .then(() => process.exit(0));
 });

@@ -53,9 +53,7 @@ describe("cross-field rules", () => {
         problemsOf({
           serversToMonitor: {
             serverTagsDefinition: ["data-centre", "2nd", "__meta", "server_name", "site_2"],
-            servers: [
-              server({ "data-centre": "a", "2nd": "b", __meta: "c", server_name: "d", site_2: "e" }),
-            ],
+            servers: [server({ "data-centre": "a", "2nd": "b", __meta: "c", server_name: "d", site_2: "e" })],
           },
         }),
       ).toEqual([

@@ -1,18 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidLabelName, pickLabels, serverLabelNames } from "../../../../core/polling/scrape-labels.ts";
-
-describe("isValidLabelName", () => {
-  it.each(["host", "server_group", "_x", "A9", "serverLocation"])("accepts %s", (name) => {
-    expect(isValidLabelName(name)).toBe(true);
-  });
-
-  it.each(["", "9a", "server-group", "server group", "__reserved", "__", "é", "a.b"])(
-    "refuses %j",
-    (name) => {
-      expect(isValidLabelName(name)).toBe(false);
-    },
-  );
-});
+import { pickLabels, serverLabelNames } from "../../../../core/polling/scrape-labels.ts";
 
 describe("serverLabelNames", () => {
   it("is the three fixed tags, then the defined ones, each once", () => {

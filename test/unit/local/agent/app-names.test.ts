@@ -268,7 +268,7 @@ describe("app-name poller: start-up and shutdown", () => {
     expect(startedBeforeWait).toBe(false);
     expect(started).toBe(true);
     expect(warnings(h.logger)).toEqual([
-      "the first app-name fetch is still running; start-up goes on without the names",
+      "the first app-name fetch is still running; start-up goes on without waiting for it",
     ]);
     slow.resolve([SALES]);
     await h.clock.settle();
@@ -331,6 +331,6 @@ describe("app-name poller: start-up and shutdown", () => {
 
     // Assess
     expect(stoppedEarly).toBe(false);
-    expect(warnings(h.logger)).toEqual(["an app-name fetch was still running at shutdown; it is abandoned"]);
+    expect(warnings(h.logger)).toEqual(["the app-name fetch still running at shutdown is abandoned"]);
   });
 });

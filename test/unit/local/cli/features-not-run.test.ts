@@ -18,10 +18,6 @@ describe("enabledFeaturesNotRun", () => {
       heartbeat: { ...base.heartbeat, enable: true },
       uptimeMonitor: { ...base.uptimeMonitor, enable: true },
       errorTracking: { ...base.errorTracking, enable: true },
-      serversToMonitor: {
-        ...base.serversToMonitor,
-        servers: [{} as (typeof base.serversToMonitor.servers)[number]],
-      },
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
     };
     expect(enabledFeaturesNotRun(config)).toEqual([
@@ -29,7 +25,6 @@ describe("enabledFeaturesNotRun", () => {
       "Service.heartbeat.enable",
       "Service.uptimeMonitor.enable",
       "Service.errorTracking.enable",
-      "Service.serversToMonitor.servers",
       "Service.timeseriesdbConfig.enable",
     ]);
   });
@@ -56,6 +51,21 @@ describe("enabledFeaturesNotRun", () => {
       ...base,
       userEvents: { ...base.userEvents, enable: true },
       logEvents: { ...base.logEvents, source: { ...base.logEvents.source, proxy: { enable: true } } },
+      timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
+      obsPlatform: { ...base.obsPlatform, enable: true },
+    };
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
+  });
+
+  it("does not name the polling switches, nor the destinations' switches, once servers are polled", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      userSessions: { ...base.userSessions, enableSessionExtract: true },
+      serversToMonitor: {
+        ...base.serversToMonitor,
+        servers: [{} as (typeof base.serversToMonitor.servers)[number]],
+      },
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
       obsPlatform: { ...base.obsPlatform, enable: true },
     };

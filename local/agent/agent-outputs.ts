@@ -1,0 +1,78 @@
+/**
+ * What the agent's parts share to reach their destinations, opened once: one time-series writer
+ * (when `timeseriesdbConfig.enable`, the master switch of everything the agent writes there) and
+ * one broker connection (when `mqttConfig.enable` and some part publishes). Each part keeps its
+ * own batching sinks on top and adds their stats here, so that
+ * `steward_destination_write_errors_total{destination}` is declared once for the whole agent.
+ * Started before the parts and stopped after them, so the connection outlives every flush.
+ */
+import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
+import { mqttPublisherOptions } from "../../core/adapters/mqtt-options.ts";
+import {
+  type DestinationStatsSource,
+  declareDestinationMetrics,
+} from "../../core/agent-sinks/destination-stats.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { Logger, MetricsRegistry, Service, TimeseriesWriter } from "../../core/ports.ts";
+
+export interface AgentOutputs extends Service {
+  readonly series: TimeseriesWriter | undefined;
+  readonly publisher: MqttPublisher | undefined;
+  /** Adds a part's destination stats to the write-error metric. */
+  addStats(source: DestinationStatsSource): void;
+}
+
+/** How long start-up waits for the broker before it goes on without it. */
+const BROKER_CONNECT_WAIT_MS = 3000;
+
+/** True when some part of the agent publishes to the broker. */
+function agentPublishes(config: Config): boolean {
+  if (!config.mqttConfig.enable) return false;
+  const logSources = Object.values(config.logEvents.source).some((source) => source.enable);
+  return (
+    (config.userEvents.enable && config.userEvents.sendToMQTT.enable) ||
+    (logSources && config.logEvents.sendToMQTT.enable) ||
+    config.serversToMonitor.servers.length > 0 ||
+    config.userSessions.enableSessionExtract
+  );
+}
+
+/**
+ * Relative `mqttConfig.tls` file paths resolve from `cwd`; an unreadable one throws
+ * BrokerTlsFileError before anything connects.
+ */
+export async function startAgentOutputs(
+  config: Config,
+  logger: Logger,
+  metrics: MetricsRegistry,
+  cwd: string,
+): Promise<AgentOutputs> {
+  // Read first: the TLS files are what can fail here, and then nothing has been opened for nothing.
+  const brokerOptions = agentPublishes(config)
+    ? mqttPublisherOptions(config.mqttConfig, { logger, cwd })
+    : undefined;
+  const series = config.timeseriesdbConfig.enable
+    ? createTimeseriesWriter(config.timeseriesdbConfig)
+    : undefined;
+  const publisher = brokerOptions ? createMqttPublisher(brokerOptions) : undefined;
+  // The first events and polls must not be refused while the connection is still being made.
+  if (publisher !== undefined && !(await publisher.whenConnected(BROKER_CONNECT_WAIT_MS))) {
+    logger.warn(
+      "The MQTT broker is not reachable yet; broker messages are dropped (and counted) until it is",
+      {
+        broker: `${config.mqttConfig.tls.enable ? "mqtts" : "mqtt"}://${config.mqttConfig.brokerHost}:${config.mqttConfig.brokerPort}`,
+      },
+    );
+  }
+  const sources: DestinationStatsSource[] = [];
+  declareDestinationMetrics(metrics, sources);
+  return {
+    series,
+    publisher,
+    addStats: (source) => sources.push(source),
+    stop: async () => {
+      await publisher?.close();
+    },
+  };
+}

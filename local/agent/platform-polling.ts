@@ -1,0 +1,263 @@
+/**
+ * The agent's platform polling (CONTRACT §7 "Platform polling", reference §6 and §7): engine
+ * health of every `serversToMonitor.servers[]` entry every `serversToMonitor.pollingInterval`,
+ * and, when `userSessions.enableSessionExtract`, the proxy sessions of every virtual proxy of the
+ * servers whose `userSessions.enable` is on, every `userSessions.pollingInterval`.
+ *
+ * One platform monitor (HTTPS with the `cert.*` client certificate, re-read when the files
+ * change) and one set of sinks serve both pollers. Each answer goes to the time-series DB (when
+ * `timeseriesdbConfig.enable`), the broker (when `mqttConfig.enable`), the observability
+ * platform's metric API (when `obsPlatform.enable`, to `obsPlatform.metric.destinationAccount`)
+ * and the scrape endpoint's gauges (read from the latest answers at scrape time).
+ */
+import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
+import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
+import { selectAccounts } from "../../core/observability/observability.ts";
+import { declareHealthGauges } from "../../core/polling/health-gauges.ts";
+import { createHealthMessageMapper } from "../../core/polling/health-messages.ts";
+import { createHealthObsMetricMapper } from "../../core/polling/health-obs-metrics.ts";
+import { createHealthPointMapper } from "../../core/polling/health-points.ts";
+import {
+  type PlatformPoller,
+  type PollOutputs,
+  startPlatformPoller,
+} from "../../core/polling/platform-poller.ts";
+import { serverLabelNames } from "../../core/polling/scrape-labels.ts";
+import { serverTags, sessionTags } from "../../core/polling/server-tags.ts";
+import { declareSessionGauges } from "../../core/polling/session-gauges.ts";
+import { createSessionMessageMapper } from "../../core/polling/session-messages.ts";
+import { createSessionObsMetricMapper } from "../../core/polling/session-obs-metrics.ts";
+import { createSessionPointMapper } from "../../core/polling/session-points.ts";
+import { createUserExclusion } from "../../core/polling/session-users.ts";
+import type {
+  AppNameCache,
+  Clock,
+  EngineHealth,
+  Logger,
+  MetricsRegistry,
+  PlatformMonitor,
+  ProxySessionList,
+  Service,
+} from "../../core/ports.ts";
+import { SERVICE_VERSION } from "../../core/version.ts";
+import { openPlatformMonitor } from "../open-platform-client.ts";
+import type { AgentOutputs } from "./agent-outputs.ts";
+
+/** Calls in flight at once per poller: enough for hundreds of servers in a round, never a storm. */
+export const MAX_CONCURRENT_CALLS = 10;
+
+export interface PlatformPollingDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Certificate paths resolve from here. */
+  cwd: string;
+  metrics: MetricsRegistry;
+  /** Names for the `*_names` health fields (empty until the app-name poller filled it). */
+  appNames: AppNameCache;
+  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats">;
+  /** Tests inject a monitor; by default one is opened from `cert.*`. */
+  monitor?: PlatformMonitor | undefined;
+}
+
+export interface PlatformPolling extends Service {
+  readonly health: PlatformPoller<HealthTarget, EngineHealth> | undefined;
+  readonly sessions: PlatformPoller<SessionTarget, ProxySessionList> | undefined;
+}
+
+interface HealthTarget {
+  readonly server: MonitoredServerConfig;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+interface SessionTarget {
+  readonly server: MonitoredServerConfig;
+  readonly virtualProxy: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** True when the config asks for health or session polling. */
+export function platformPollingEnabled(config: Config): boolean {
+  return config.serversToMonitor.servers.length > 0 || sessionTargets(config).length > 0;
+}
+
+function sessionTargets(config: Config): SessionTarget[] {
+  if (!config.userSessions.enableSessionExtract) return [];
+  return config.serversToMonitor.servers.flatMap((server) =>
+    server.userSessions.enable
+      ? server.userSessions.virtualProxies.map(({ virtualProxy }) => ({
+          server,
+          virtualProxy,
+          tags: sessionTags(serverTags(server), virtualProxy, server.userSessions.host),
+        }))
+      : [],
+  );
+}
+
+export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<PlatformPolling> {
+  const { config, clock, metrics, outputs } = deps;
+  const logger = deps.logger.child("polling");
+  const monitor = deps.monitor ?? (await openPlatformMonitor(config, { logger, clock, cwd: deps.cwd }));
+  const closeMonitor = deps.monitor === undefined ? () => monitor.close() : () => undefined;
+  const started: Service[] = [];
+  try {
+    const obsOn = config.obsPlatform.enable;
+    const accounts = selectAccounts(
+      config.thirdPartyToolsCredentials.obsPlatform,
+      config.obsPlatform.metric.destinationAccount,
+    ).accounts;
+    const metricDestination = {
+      url: config.obsPlatform.metric.url,
+      headers: config.obsPlatform.metric.header,
+      staticAttributes: [],
+      accounts,
+    };
+    const sinks = createEventSinks({
+      maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
+      series: outputs.series,
+      publisher: config.mqttConfig.enable ? outputs.publisher : undefined,
+      obsMetrics: obsOn
+        ? {
+            poster: createObservabilityPoster({
+              event: metricDestination,
+              metric: metricDestination,
+              clock,
+              timeoutMs: 10_000,
+            }),
+            accounts,
+          }
+        : undefined,
+      clock,
+      logger,
+    });
+    started.push(sinks);
+    outputs.addStats(() => sinks.stats());
+    const common = { sinks, maxConcurrent: MAX_CONCURRENT_CALLS, clock, logger, metrics };
+    const { version, includeFields } = config.timeseriesdbConfig;
+    const mqttOn = config.mqttConfig.enable && outputs.publisher !== undefined;
+    const seriesOn = outputs.series !== undefined;
+    const metric = { metric: config.obsPlatform.metric, serviceVersion: SERVICE_VERSION };
+    // Each destination's mapper exists only when the destination is on.
+    const healthPoints = seriesOn
+      ? createHealthPointMapper({
+          version,
+          includeFields,
+          appNames: config.appNames.enableAppNameExtract ? deps.appNames : undefined,
+        })
+      : undefined;
+    const healthMessages = mqttOn ? createHealthMessageMapper(config.mqttConfig) : undefined;
+    const healthMetrics = obsOn
+      ? createHealthObsMetricMapper({ ...metric, intervalMs: config.serversToMonitor.pollingInterval })
+      : undefined;
+    const sessionPoints = seriesOn
+      ? createSessionPointMapper({
+          version,
+          isExcluded: createUserExclusion(config.userSessions.excludeUser),
+        })
+      : undefined;
+    const sessionMessages = mqttOn ? createSessionMessageMapper(config.mqttConfig) : undefined;
+    const sessionMetrics = obsOn
+      ? createSessionObsMetricMapper({ ...metric, intervalMs: config.userSessions.pollingInterval })
+      : undefined;
+    const labelNames = serverLabelNames(config.serversToMonitor.serverTagsDefinition);
+
+    const servers = config.serversToMonitor.servers;
+    let health: PlatformPoller<HealthTarget, EngineHealth> | undefined;
+    if (servers.length > 0) {
+      health = await startPlatformPoller<HealthTarget, EngineHealth>({
+        poll: "health",
+        what: "health round",
+        errorType: "HEALTH_API",
+        targets: servers.map((server) => ({ server, tags: serverTags(server) })),
+        key: (target) => target.server.serverName,
+        describe: (target) => ({ server_name: target.server.serverName, host: target.server.host }),
+        fetch: (target) => monitor.engineHealth({ host: target.server.host, headers: target.server.headers }),
+        outputs: (target, answer, at): PollOutputs => {
+          const batch = healthMetrics?.(answer, target.tags, at);
+          return {
+            points: healthPoints?.(answer, target.tags, at) ?? [],
+            messages: healthMessages?.(answer, target.server.host) ?? [],
+            metrics: batch === undefined ? [] : [batch],
+          };
+        },
+        intervalMs: config.serversToMonitor.pollingInterval,
+        ...common,
+      });
+      started.push(health);
+      const healthPoller = health;
+      declareHealthGauges(
+        metrics,
+        () => [...healthPoller.latest()].map((entry) => ({ tags: entry.target.tags, health: entry.answer })),
+        labelNames,
+      );
+    }
+
+    const targets = sessionTargets(config);
+    let sessions: PlatformPoller<SessionTarget, ProxySessionList> | undefined;
+    if (targets.length > 0) {
+      sessions = await startPlatformPoller<SessionTarget, ProxySessionList>({
+        poll: "sessions",
+        what: "session round",
+        errorType: "PROXY_API",
+        targets,
+        key: (target) => `${target.server.serverName} ${target.virtualProxy}`,
+        describe: (target) => ({
+          server_name: target.server.serverName,
+          host: target.server.userSessions.host,
+          virtualProxy: target.virtualProxy,
+        }),
+        fetch: (target) => monitor.proxySessions(target.server.userSessions.host, target.virtualProxy),
+        outputs: (target, answer, at): PollOutputs => {
+          const batch = sessionMetrics?.(answer.sessions.length, target.tags, at);
+          const host = target.server.userSessions.host;
+          return {
+            points: sessionPoints?.(answer.sessions, target.tags, at) ?? [],
+            messages:
+              sessionMessages === undefined ? [] : [sessionMessages(answer, host, target.virtualProxy)],
+            metrics: batch === undefined ? [] : [batch],
+          };
+        },
+        intervalMs: config.userSessions.pollingInterval,
+        ...common,
+      });
+      started.push(sessions);
+      const sessionPoller = sessions;
+      declareSessionGauges(
+        metrics,
+        () =>
+          [...sessionPoller.latest()].map((entry) => ({
+            tags: entry.target.tags,
+            sessionCount: entry.answer.sessions.length,
+          })),
+        labelNames,
+      );
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      health,
+      sessions,
+      stop() {
+        stopping ??= stopAll(started, logger).finally(closeMonitor);
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopAll(started, logger);
+    closeMonitor();
+    throw error;
+  }
+}
+
+/** Stops in reverse order (pollers before the sinks they write to). */
+async function stopAll(started: Service[], logger: Logger): Promise<void> {
+  for (const service of [...started].reverse()) {
+    await service.stop().catch((error: unknown) => {
+      logger.error("stopping platform polling failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+  started.length = 0;
+}
