@@ -12,7 +12,7 @@
  * A server not polled successfully yet has no series.
  */
 import type { EngineHealth, MetricsRegistry } from "../ports.ts";
-import { BYTES_PER_MB } from "./health-obs-metrics.ts";
+import { mbToBytes } from "./health-obs-metrics.ts";
 import { pickLabels } from "./scrape-labels.ts";
 import type { ServerTags } from "./server-tags.ts";
 
@@ -72,14 +72,14 @@ const GAUGES: readonly HealthGauge[] = [
   {
     name: "steward_mem_committed",
     help: "Engine memory committed, in bytes",
-    value: (h) => h.mem.committed * BYTES_PER_MB,
+    value: (h) => mbToBytes(h.mem.committed),
   },
   {
     name: "steward_mem_allocated",
     help: "Engine memory allocated, in bytes",
-    value: (h) => h.mem.allocated * BYTES_PER_MB,
+    value: (h) => mbToBytes(h.mem.allocated),
   },
-  { name: "steward_mem_free", help: "Engine memory free, in bytes", value: (h) => h.mem.free * BYTES_PER_MB },
+  { name: "steward_mem_free", help: "Engine memory free, in bytes", value: (h) => mbToBytes(h.mem.free) },
   { name: "steward_session_active", help: "Active engine sessions", value: (h) => h.session.active },
   { name: "steward_session_total", help: "Engine sessions", value: (h) => h.session.total },
   { name: "steward_users_active", help: "Active engine users", value: (h) => h.users.active },

@@ -24,6 +24,9 @@ import type { ServerTags } from "./server-tags.ts";
 
 export const BYTES_PER_MB = 1_048_576;
 
+/** Engine memory (MB, a float) as whole bytes. */
+export const mbToBytes = (mb: number): number => Math.round(mb * BYTES_PER_MB);
+
 export interface HealthObsMetricOptions {
   readonly metric: ObsPlatformConfig["metric"];
   /** The Steward version, for the `serviceVersion` attribute. */
@@ -47,9 +50,9 @@ export function createHealthObsMetricMapper(options: HealthObsMetricOptions): He
     [
       engine.memory.enable,
       [
-        ["qs_memCommited", (h) => h.mem.committed * BYTES_PER_MB],
-        ["qs_memAllocated", (h) => h.mem.allocated * BYTES_PER_MB],
-        ["qs_memFree", (h) => h.mem.free * BYTES_PER_MB],
+        ["qs_memCommited", (h) => mbToBytes(h.mem.committed)],
+        ["qs_memAllocated", (h) => mbToBytes(h.mem.allocated)],
+        ["qs_memFree", (h) => mbToBytes(h.mem.free)],
       ],
     ],
     [engine.cpu.enable, [["qs_cpuTotal", (h) => h.cpu.total]]],

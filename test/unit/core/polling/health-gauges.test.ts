@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
 import { declareHealthGauges, type HealthReading } from "../../../../core/polling/health-gauges.ts";
+import { mbToBytes } from "../../../../core/polling/health-obs-metrics.ts";
 import { serverLabelNames } from "../../../../core/polling/scrape-labels.ts";
 import type { EngineHealth } from "../../../../core/ports.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
@@ -141,5 +142,12 @@ describe("declareHealthGauges", () => {
       engine_started: STARTED,
       engine_version: "12.1306.1",
     });
+  });
+});
+
+describe("memory in whole bytes", () => {
+  it("rounds MB that do not divide into bytes", () => {
+    expect(mbToBytes(0.1)).toBe(104858);
+    expect(mbToBytes(4107.5)).toBe(4107.5 * 1_048_576);
   });
 });
