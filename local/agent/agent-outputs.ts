@@ -14,13 +14,35 @@ import {
   declareDestinationMetrics,
 } from "../../core/agent-sinks/destination-stats.ts";
 import type { Config } from "../../core/config/index.ts";
-import type { Logger, MetricsRegistry, Service, TimeseriesWriter } from "../../core/ports.ts";
+import type {
+  AppNameCache,
+  Clock,
+  Logger,
+  MetricsRegistry,
+  Service,
+  TimeseriesWriter,
+} from "../../core/ports.ts";
 
 export interface AgentOutputs extends Service {
   readonly series: TimeseriesWriter | undefined;
   readonly publisher: MqttPublisher | undefined;
   /** Adds a part's destination stats to the write-error metric. */
   addStats(source: DestinationStatsSource): void;
+}
+
+/** What every long-running agent part is started with (local/wiring.ts). */
+export interface AgentPartDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Relative paths in the config (certificates, keys under ./data/) resolve from here. */
+  cwd: string;
+  /** Where the part declares the metrics the scrape endpoint publishes. */
+  metrics: MetricsRegistry;
+  /** App id → name, filled by the app-name poller (empty until its first fetch). */
+  appNames: AppNameCache;
+  /** The time-series writer and broker connection the agent's parts share. */
+  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats">;
 }
 
 /** How long start-up waits for the broker before it goes on without it. */

@@ -30,33 +30,16 @@ import { createSessionMessageMapper } from "../../core/polling/session-messages.
 import { createSessionObsMetricMapper } from "../../core/polling/session-obs-metrics.ts";
 import { createSessionPointMapper } from "../../core/polling/session-points.ts";
 import { createUserExclusion } from "../../core/polling/session-users.ts";
-import type {
-  AppNameCache,
-  Clock,
-  EngineHealth,
-  Logger,
-  MetricsRegistry,
-  PlatformMonitor,
-  ProxySessionList,
-  Service,
-} from "../../core/ports.ts";
+import type { EngineHealth, Logger, PlatformMonitor, ProxySessionList, Service } from "../../core/ports.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { openPlatformMonitor } from "../open-platform-client.ts";
-import type { AgentOutputs } from "./agent-outputs.ts";
+import type { AgentPartDeps } from "./agent-outputs.ts";
 
 /** Calls in flight at once per poller: enough for hundreds of servers in a round, never a storm. */
 export const MAX_CONCURRENT_CALLS = 10;
 
-export interface PlatformPollingDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  /** Certificate paths resolve from here. */
-  cwd: string;
-  metrics: MetricsRegistry;
-  /** Names for the `*_names` health fields (empty until the app-name poller filled it). */
-  appNames: AppNameCache;
-  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats">;
+/** Certificate paths resolve from `cwd`; `appNames` gives the `*_names` health fields. */
+export interface PlatformPollingDeps extends AgentPartDeps {
   /** Tests inject a monitor; by default one is opened from `cert.*`. */
   monitor?: PlatformMonitor | undefined;
 }

@@ -17,7 +17,7 @@ import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file
 import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
 import type { Config, UdpServerConfig } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
-import type { AppNameCache, Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
+import type { Service } from "../../core/ports.ts";
 import { createEventCounts } from "../../core/udp/event-counts.ts";
 import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
@@ -26,21 +26,12 @@ import { createSourceValidator } from "../../core/udp/source-validator.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
-import type { AgentOutputs } from "./agent-outputs.ts";
+import type { AgentPartDeps } from "./agent-outputs.ts";
 import { observabilityFor, type SendTo, sendToOf } from "./udp-outputs.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
-export interface UdpEventsDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  /** Relative paths (the scramble key under ./data/) resolve from here. */
-  cwd: string;
-  metrics: MetricsRegistry;
-  appNames: AppNameCache;
-  /** The time-series writer and broker connection the agent's parts share. */
-  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats">;
-}
+/** The scramble key under ./data/ resolves from `cwd`. */
+export type UdpEventsDeps = AgentPartDeps;
 
 export interface UdpPipelineView {
   readonly queue: UdpQueue;
