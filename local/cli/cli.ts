@@ -1,7 +1,7 @@
 /**
- * The `steward` command line: `start` (default), `check-config FILE`, `init-config`.
- * Returns an exit code for one-shot commands, or the running process for `start`; signal
- * handling and process.exit live in main.ts only.
+ * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
+ * `simulate-platform`. Returns an exit code for one-shot commands, or what runs for `start` and
+ * `simulate-platform`; signal handling and process.exit live in main.ts only.
  */
 
 import { resolve } from "node:path";
@@ -23,6 +23,17 @@ import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";
 import { enabledFeaturesNotRun } from "./features-not-run.ts";
+import {
+  DEFAULT_CERTS_DIR,
+  DEFAULT_SIMULATED_HOST,
+  DEFAULT_SIMULATED_PORT,
+  MAX_SIMULATED_SERVERS,
+  parseSimulatePlatformOptions,
+  SIMULATE_PLATFORM_OPTIONS,
+  type SimulatePlatformOptions,
+  SimulatePlatformUsageError,
+  simulatePlatform,
+} from "./simulate-platform.ts";
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -31,6 +42,10 @@ export interface CliIo {
   cwd: string;
 }
 
+/**
+ * What a long-running command hands main.ts, which stops `service` on SIGINT/SIGTERM and logs
+ * through `logger`. `config` gives the crash handler its settings (`crashFile`).
+ */
 export interface RunningSteward {
   config: Config;
   logger: RootLogger;
@@ -45,12 +60,25 @@ Commands:
   start                  run Steward (the default command)
   check-config FILE      validate a configuration file; prints every problem, or "ok"
   init-config            print a complete, commented configuration template
+  simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
+                         prints their addresses and a configuration that polls them
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
   -l, --log-level LEVEL  override logLevel (${LOG_LEVELS.join(", ")})
   -h, --help             show this help
   -v, --version          show the version
+
+Options of simulate-platform:
+  --port N               first port: server i listens on N+i (default ${DEFAULT_SIMULATED_PORT}, the
+                         engine's port); 0: any free ports
+  --servers N            how many servers, 1 to ${MAX_SIMULATED_SERVERS} (default 1)
+  --host HOST            listening address (default ${DEFAULT_SIMULATED_HOST})
+  --certs DIR            folder of root.pem, server.pem, server_key.pem, client.pem and
+                         client_key.pem (default ./${DEFAULT_CERTS_DIR})
+  --generate-certs       first write new throw-away certificates into DIR; refused when
+                         certificate files are already there, unless --force
+  --force                with --generate-certs: replace the certificate files in DIR
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
@@ -71,6 +99,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     return { exitCode: 0 };
   }
   const [command = "start", ...rest] = positionals;
+  const misplaced = misplacedOption(command, values);
+  if (misplaced !== undefined) return usageError(io, misplaced);
   switch (command) {
     case "init-config":
       io.stdout.write(renderTemplate());
@@ -86,6 +116,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "start":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
       return start(values, io);
+    case "simulate-platform":
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      return startSimulatedPlatform(values, io);
     default:
       return usageError(io, `unknown command "${command}"`);
   }
@@ -101,8 +134,39 @@ function parseCliArgs(argv: readonly string[]) {
       "log-level": { type: "string", short: "l" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
+      ...SIMULATE_PLATFORM_OPTIONS,
     },
   });
+}
+
+type CliValues = ReturnType<typeof parseCliArgs>["values"];
+
+/** An option given to a command it does not belong to, as a message; undefined when all fit. */
+function misplacedOption(command: string, values: CliValues): string | undefined {
+  if (command === "simulate-platform") {
+    return values.config === undefined ? undefined : "--config is not an option of simulate-platform";
+  }
+  const simulatorOnly = Object.keys(SIMULATE_PLATFORM_OPTIONS).find(
+    (name) => values[name as keyof typeof SIMULATE_PLATFORM_OPTIONS] !== undefined,
+  );
+  return simulatorOnly === undefined
+    ? undefined
+    : `--${simulatorOnly} is an option of simulate-platform only`;
+}
+
+async function startSimulatedPlatform(values: CliValues, io: CliIo): Promise<CliResult> {
+  const level = values["log-level"];
+  if (level !== undefined && !isLogLevel(level)) {
+    return usageError(io, `--log-level must be one of ${LOG_LEVELS.join(", ")} (got "${level}")`);
+  }
+  let options: SimulatePlatformOptions;
+  try {
+    options = parseSimulatePlatformOptions(values, io.cwd);
+  } catch (error) {
+    if (error instanceof SimulatePlatformUsageError) return usageError(io, error.message);
+    throw error;
+  }
+  return simulatePlatform(options, io, level);
 }
 
 async function start(values: { config?: string; "log-level"?: string }, io: CliIo): Promise<CliResult> {

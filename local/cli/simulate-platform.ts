@@ -1,0 +1,206 @@
+/**
+ * `steward simulate-platform`: runs the simulated platform (local/simulated-platform/) for trying
+ * Steward, and for tests, without a real platform. N HTTPS servers over mutual TLS on consecutive
+ * ports serve engine health, proxy sessions and the repository's apps with changing values; the
+ * command prints their addresses and a Steward configuration that polls them, then runs until
+ * main.ts stops it on SIGINT/SIGTERM. The certificates come from `--certs DIR`
+ * (simulated-platform-certs.ts), written there first with `--generate-certs`.
+ *
+ * The first port defaults to the engine's, 4747: one simulated server answers health, sessions
+ * and apps on one port, and the printed configuration says so (`host`, `userSessions.host` and
+ * `platform.repositoryPort` all name it), so the usual three ports are not needed.
+ */
+import { resolve } from "node:path";
+import type { ParseArgsConfig } from "node:util";
+import { defaultConfig } from "../../core/config/index.ts";
+import { consoleSink } from "../../core/logging/console-sink.ts";
+import type { LogLevel } from "../../core/logging/log-levels.ts";
+import { createLogger } from "../../core/logging/logger.ts";
+import type { SimulatedServer } from "../simulated-platform/simulated-server.ts";
+import {
+  type SimulatedPlatform,
+  startSimulatedPlatform,
+} from "../simulated-platform/start-simulated-platform.ts";
+import type { CliIo, CliResult } from "./cli.ts";
+import {
+  CertificateFilesError,
+  prepareCertificates,
+  type SimulatedPlatformCertificates,
+} from "./simulated-platform-certs.ts";
+import { stewardConfigSnippet } from "./simulated-platform-snippet.ts";
+
+/** The engine's usual port: one simulated server answers health, sessions and apps on one port. */
+export const DEFAULT_SIMULATED_PORT = 4747;
+export const MAX_SIMULATED_SERVERS = 1000;
+/** Relative to the working directory. */
+export const DEFAULT_CERTS_DIR = "simulated-platform-certs";
+export const DEFAULT_SIMULATED_HOST = "127.0.0.1";
+
+/** The command's own options, merged into the command line's parser by cli.ts. */
+export const SIMULATE_PLATFORM_OPTIONS = {
+  port: { type: "string" },
+  servers: { type: "string" },
+  host: { type: "string" },
+  certs: { type: "string" },
+  "generate-certs": { type: "boolean" },
+  force: { type: "boolean" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+export type SimulatePlatformArgs = {
+  [K in keyof typeof SIMULATE_PLATFORM_OPTIONS]?: (typeof SIMULATE_PLATFORM_OPTIONS)[K]["type"] extends "boolean"
+    ? boolean
+    : string;
+};
+
+export interface SimulatePlatformOptions {
+  /** First port; server i listens on `port + i`. 0 = an ephemeral port for each server. */
+  readonly port: number;
+  readonly servers: number;
+  readonly host: string;
+  /** Absolute. */
+  readonly certsDir: string;
+  readonly generateCerts: boolean;
+  readonly force: boolean;
+}
+
+/** A bad option: cli.ts prints the message with the usage. */
+export class SimulatePlatformUsageError extends Error {
+  override readonly name = "SimulatePlatformUsageError";
+}
+
+export function parseSimulatePlatformOptions(
+  args: SimulatePlatformArgs,
+  cwd: string,
+): SimulatePlatformOptions {
+  const port = wholeNumber("--port", args.port, DEFAULT_SIMULATED_PORT, 0, 65_535);
+  const servers = wholeNumber("--servers", args.servers, 1, 1, MAX_SIMULATED_SERVERS);
+  if (port !== 0 && port + servers - 1 > 65_535) {
+    throw new SimulatePlatformUsageError(
+      `--port ${port} with --servers ${servers} would need ports up to ${port + servers - 1}, past 65535`,
+    );
+  }
+  // An IPv6 address may come bracketed, as in a URL; the listener takes it bare.
+  const host = (args.host ?? DEFAULT_SIMULATED_HOST).replace(/^\[(.*)\]$/, "$1");
+  if (host.trim() === "" || host !== host.trim()) {
+    throw new SimulatePlatformUsageError(`--host must be a host name or IP address (got "${host}")`);
+  }
+  if (args.certs !== undefined && args.certs.trim() === "") {
+    throw new SimulatePlatformUsageError("--certs must name a folder");
+  }
+  const generateCerts = args["generate-certs"] === true;
+  const force = args.force === true;
+  if (force && !generateCerts) {
+    throw new SimulatePlatformUsageError("--force only applies with --generate-certs");
+  }
+  return {
+    port,
+    servers,
+    host,
+    certsDir: resolve(cwd, args.certs ?? DEFAULT_CERTS_DIR),
+    generateCerts,
+    force,
+  };
+}
+
+function wholeNumber(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new SimulatePlatformUsageError(
+      `${name} must be a whole number from ${min} to ${max} (got "${text}")`,
+    );
+  }
+  return value;
+}
+
+/** The address Steward connects to: the listening host, or loopback when it listens everywhere. */
+export function connectHostFor(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+}
+
+/** Runs the simulated platform until main.ts stops it; exit 1 with one clear line when it cannot. */
+export async function simulatePlatform(
+  options: SimulatePlatformOptions,
+  io: CliIo,
+  logLevel: LogLevel = "info",
+): Promise<CliResult> {
+  const fail = (message: string): CliResult => {
+    io.stderr.write(`steward: ${message}\n`);
+    return { exitCode: 1 };
+  };
+  const connectHost = connectHostFor(options.host);
+  let certificates: SimulatedPlatformCertificates;
+  try {
+    certificates = await prepareCertificates({ ...options, connectHost });
+  } catch (error) {
+    if (error instanceof CertificateFilesError) return fail(error.message);
+    throw error;
+  }
+  const { files, tls } = certificates;
+  for (const warning of certificates.warnings) io.stderr.write(`steward: warning: ${warning}\n`);
+
+  let platform: SimulatedPlatform;
+  try {
+    platform = await startSimulatedPlatform({
+      tls,
+      servers: options.servers,
+      port: options.port,
+      host: options.host,
+    });
+  } catch (error) {
+    return fail(startFailure(error, options));
+  }
+
+  io.stdout.write(banner(platform.servers, files));
+  io.stdout.write(
+    stewardConfigSnippet({ host: connectHost, ports: platform.servers.map((server) => server.port), files }),
+  );
+  io.stdout.write("\nStop the simulated platform with Ctrl-C.\n");
+  const logger = createLogger({ level: logLevel, sinks: [consoleSink(io.stdout, io.stderr)] });
+  // The crash handler of main.ts writes its dumps with the embedded default's crashFile settings.
+  return { running: { config: defaultConfig(), logger, service: platform } };
+}
+
+function startFailure(error: unknown, options: SimulatePlatformOptions): string {
+  const listen = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (listen?.syscall === "listen" && typeof listen.code === "string") {
+    const where = `${listen.address ?? options.host}:${listen.port ?? options.port}`;
+    const hint =
+      listen.code === "EADDRINUSE"
+        ? options.servers > 1
+          ? `; a port from ${options.port} to ${options.port + options.servers - 1} is in use, choose another first port with --port`
+          : "; the port is in use, choose another with --port"
+        : "";
+    return `cannot listen on ${where} (${listen.code})${hint}`;
+  }
+  return `cannot start the simulated platform: ${reason(error)}`;
+}
+
+function banner(servers: readonly SimulatedServer[], files: SimulatedPlatformCertificates["files"]): string {
+  const shown = servers.slice(0, 10).map((server) => `  https://${server.address}`);
+  if (servers.length > shown.length) {
+    shown.push(`  ... and ${servers.length - shown.length} more (all listed in the configuration below)`);
+  }
+  const count = servers.length === 1 ? "1 server" : `${servers.length} servers`;
+  return [
+    `Simulated platform: ${count} listening, each serving /engine/healthcheck, /qps/<virtual proxy>/session and /qrs/app`,
+    ...shown,
+    `Clients must present a certificate signed by ${files.ca} (e.g. ${files.clientCert} with ${files.clientKey}).`,
+    "",
+    "Save this as steward.yaml and run `npx steward start --config steward.yaml` in another terminal:",
+    "",
+    "",
+  ].join("\n");
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
+}

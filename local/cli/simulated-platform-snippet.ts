@@ -1,0 +1,53 @@
+/**
+ * The Steward configuration `steward simulate-platform` prints: engine health and proxy sessions
+ * of every simulated server, app names from the first one, and the scrape endpoint to watch the
+ * values change, over the simulated platform's client certificate. Written with the YAML library,
+ * so any path or host comes out quoted where YAML needs it; check-config accepts it as printed.
+ */
+import { stringify } from "yaml";
+
+export interface SnippetOptions {
+  /** The address Steward connects to (a host name or IP address, IPv6 without brackets). */
+  readonly host: string;
+  /** One port per simulated server, in order. */
+  readonly ports: readonly number[];
+  /** Absolute paths of the client certificate, its key and the CA that signed the servers'. */
+  readonly files: { readonly clientCert: string; readonly clientKey: string; readonly ca: string };
+}
+
+/** Polled every 10 s (the default is 30 s), so a first look shows the values changing. */
+const POLLING_INTERVAL_MS = 10_000;
+/** The scrape endpoint's default address: this machine only. */
+const SCRAPE = { host: "127.0.0.1", port: 9842 } as const;
+
+export function stewardConfigSnippet(options: SnippetOptions): string {
+  const { host, ports, files } = options;
+  const [firstPort] = ports;
+  if (firstPort === undefined) throw new RangeError("the snippet needs at least one server");
+  const address = (port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const config = {
+    Service: {
+      cert: { clientCert: files.clientCert, clientCertKey: files.clientKey, clientCertCA: files.ca },
+      platform: { host, repositoryPort: firstPort },
+      appNames: { enableAppNameExtract: true, hostIP: host },
+      userSessions: { enableSessionExtract: true, pollingInterval: POLLING_INTERVAL_MS },
+      serversToMonitor: {
+        pollingInterval: POLLING_INTERVAL_MS,
+        serverTagsDefinition: ["environment"],
+        servers: ports.map((port, index) => ({
+          host: address(port),
+          serverName: `simulated-${index + 1}`,
+          serverDescription: `Simulated platform server ${index + 1}`,
+          userSessions: { enable: true, host: address(port), virtualProxies: [{ virtualProxy: "/" }] },
+          serverTags: { environment: "simulated" },
+        })),
+      },
+      scrapeEndpoint: { enable: true, ...SCRAPE },
+    },
+  };
+  const header = [
+    "# Steward polling the simulated platform: engine health and proxy sessions of every server,",
+    `# app names from the first, metrics at http://${SCRAPE.host}:${SCRAPE.port}/metrics.`,
+  ];
+  return `${header.join("\n")}\n${stringify(config, { lineWidth: 0 })}`;
+}

@@ -1,0 +1,235 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { parseConfig } from "../../../../core/config/index.ts";
+import { type CliIo, type CliResult, runCli, USAGE } from "../../../../local/cli/cli.ts";
+import {
+  DEFAULT_SIMULATED_PORT,
+  parseSimulatePlatformOptions,
+  SimulatePlatformUsageError,
+} from "../../../../local/cli/simulate-platform.ts";
+import { stewardConfigSnippet } from "../../../../local/cli/simulated-platform-snippet.ts";
+import { THROWAWAY_PKI_FILE_NAMES } from "../../../../local/simulated-platform/throwaway-pki.ts";
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "steward-simulate-"));
+  dirs.push(dir);
+  return dir;
+};
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function fakeIo(cwd: string): CliIo & { out(): string; err(): string } {
+  let out = "";
+  let err = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  return {
+    stdout: sink((text) => {
+      out += text;
+    }),
+    stderr: sink((text) => {
+      err += text;
+    }),
+    env: {},
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+function exitCode(result: CliResult): number {
+  if (!("exitCode" in result)) throw new Error("expected a one-shot result");
+  return result.exitCode;
+}
+
+describe("parseSimulatePlatformOptions", () => {
+  it("defaults to one server on 127.0.0.1:4747 with certificates in ./simulated-platform-certs", () => {
+    expect(parseSimulatePlatformOptions({}, "/work")).toEqual({
+      port: DEFAULT_SIMULATED_PORT,
+      servers: 1,
+      host: "127.0.0.1",
+      certsDir: join("/work", "simulated-platform-certs"),
+      generateCerts: false,
+      force: false,
+    });
+  });
+
+  it("takes every option, resolving --certs from the working directory", () => {
+    expect(
+      parseSimulatePlatformOptions(
+        {
+          port: "0",
+          servers: "1000",
+          host: "[::1]",
+          certs: "certs/sim",
+          "generate-certs": true,
+          force: true,
+        },
+        "/work",
+      ),
+    ).toEqual({
+      port: 0,
+      servers: 1000,
+      host: "::1",
+      certsDir: join("/work", "certs", "sim"),
+      generateCerts: true,
+      force: true,
+    });
+  });
+
+  it.each([
+    [{ port: "abc" }, /--port must be a whole number from 0 to 65535 \(got "abc"\)/],
+    [{ port: "-1" }, /--port must be a whole number/],
+    [{ port: "65536" }, /--port must be a whole number/],
+    [{ port: "47.5" }, /--port must be a whole number/],
+    [{ servers: "0" }, /--servers must be a whole number from 1 to 1000 \(got "0"\)/],
+    [{ servers: "1001" }, /--servers must be a whole number from 1 to 1000/],
+    [{ port: "65535", servers: "2" }, /would need ports up to 65536, past 65535/],
+    [{ host: "" }, /--host must be a host name or IP address/],
+    [{ certs: " " }, /--certs must name a folder/],
+    [{ force: true }, /--force only applies with --generate-certs/],
+  ])("refuses %o", (args, message) => {
+    expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(SimulatePlatformUsageError);
+    expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(message);
+  });
+});
+
+describe("steward simulate-platform (in process)", () => {
+  it("prints a bad option with the usage and exits 1", async () => {
+    const io = fakeIo(freshDir());
+    expect(exitCode(await runCli(["simulate-platform", "--servers", "x"], io))).toBe(1);
+    expect(io.err()).toBe(`steward: --servers must be a whole number from 1 to 1000 (got "x")\n\n${USAGE}`);
+  });
+
+  it("refuses its options on other commands, and --config and extra arguments on itself", async () => {
+    const cases = [
+      [["start", "--port", "1"], "--port is an option of simulate-platform only"],
+      [
+        ["check-config", "x.yaml", "--generate-certs"],
+        "--generate-certs is an option of simulate-platform only",
+      ],
+      [["simulate-platform", "--config", "x.yaml"], "--config is not an option of simulate-platform"],
+      [["simulate-platform", "now"], 'unexpected argument "now"'],
+    ] as const;
+    for (const [argv, message] of cases) {
+      const io = fakeIo(freshDir());
+      expect(exitCode(await runCli(argv, io))).toBe(1);
+      expect(io.err()).toContain(`steward: ${message}\n`);
+    }
+  });
+
+  it("exits 1 naming the missing certificate files and --generate-certs", async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, THROWAWAY_PKI_FILE_NAMES.ca), "not used");
+    const io = fakeIo(dir);
+    expect(exitCode(await runCli(["simulate-platform", "--certs", "."], io))).toBe(1);
+    expect(io.err()).toBe(
+      `steward: certificate files missing in ${dir}: server.pem, server_key.pem, client.pem, client_key.pem; ` +
+        "add --generate-certs to write throw-away certificates there (or choose the folder with --certs DIR)\n",
+    );
+  });
+
+  it("generates certificates, serves over them, refuses to replace them without --force, replaces them with it", async () => {
+    const dir = freshDir();
+    const io = fakeIo(dir);
+    const result = await runCli(["simulate-platform", "--port", "0", "--generate-certs"], io);
+    if (!("running" in result)) throw new Error(`expected it to run:\n${io.err()}`);
+    try {
+      const port = Number(/https:\/\/127\.0\.0\.1:(\d+)/.exec(io.out())?.[1]);
+      const certs = join(dir, "simulated-platform-certs");
+      const pem = (name: string) => readFileSync(join(certs, name), "utf8");
+      const status = await new Promise<number | undefined>((resolve, reject) =>
+        request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/engine/healthcheck",
+            ca: pem("root.pem"),
+            cert: pem("client.pem"),
+            key: pem("client_key.pem"),
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        )
+          .on("error", reject)
+          .end(),
+      );
+      expect(status).toBe(200);
+    } finally {
+      await result.running.service.stop();
+      await result.running.logger.close();
+    }
+
+    const again = fakeIo(dir);
+    expect(exitCode(await runCli(["simulate-platform", "--generate-certs"], again))).toBe(1);
+    expect(again.err()).toMatch(
+      /already holds certificate files \(root\.pem, server\.pem, server_key\.pem, client\.pem, client_key\.pem\); run without --generate-certs to use them, or add --force/,
+    );
+
+    const before = readFileSync(join(dir, "simulated-platform-certs", "root.pem"), "utf8");
+    const forced = fakeIo(dir);
+    const replaced = await runCli(
+      ["simulate-platform", "--port", "0", "--generate-certs", "--force"],
+      forced,
+    );
+    if (!("running" in replaced)) throw new Error(`expected it to run:\n${forced.err()}`);
+    await replaced.running.service.stop();
+    expect(readFileSync(join(dir, "simulated-platform-certs", "root.pem"), "utf8")).not.toBe(before);
+  });
+});
+
+describe("stewardConfigSnippet", () => {
+  const files = { clientCert: "/c/client.pem", clientKey: "/c/client_key.pem", ca: "/c/root.pem" };
+
+  it("is a configuration Steward accepts, polling every server", () => {
+    const text = stewardConfigSnippet({ host: "127.0.0.1", ports: [4747, 4748, 4749], files });
+    const parsed = parseConfig(parse(text));
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+    const { config } = parsed;
+    expect(config.cert).toMatchObject({
+      clientCert: files.clientCert,
+      clientCertKey: files.clientKey,
+      clientCertCA: files.ca,
+    });
+    expect(config.platform).toMatchObject({ host: "127.0.0.1", repositoryPort: 4747 });
+    expect(config.appNames).toMatchObject({ enableAppNameExtract: true, hostIP: "127.0.0.1" });
+    expect(config.userSessions.enableSessionExtract).toBe(true);
+    expect(config.scrapeEndpoint).toEqual({ enable: true, host: "127.0.0.1", port: 9842 });
+    expect(config.serversToMonitor.servers.map((s) => [s.host, s.serverName, s.userSessions])).toEqual(
+      [4747, 4748, 4749].map((port, i) => [
+        `127.0.0.1:${port}`,
+        `simulated-${i + 1}`,
+        { enable: true, host: `127.0.0.1:${port}`, virtualProxies: [{ virtualProxy: "/" }] },
+      ]),
+    );
+  });
+
+  it("brackets an IPv6 address beside a port and quotes paths YAML would misread", () => {
+    const odd = { clientCert: "C:\\certs\\client.pem", clientKey: "/c/key #1.pem", ca: "true" };
+    const text = stewardConfigSnippet({ host: "::1", ports: [4747], files: odd });
+    const parsed = parseConfig(parse(text));
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+    expect(parsed.config.cert).toMatchObject({
+      clientCert: odd.clientCert,
+      clientCertKey: odd.clientKey,
+      clientCertCA: "true",
+    });
+    expect(parsed.config.serversToMonitor.servers[0]?.host).toBe("[::1]:4747");
+    expect(parsed.config.appNames.hostIP).toBe("::1");
+  });
+});
