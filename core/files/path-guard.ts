@@ -1,9 +1,10 @@
 /**
  * Path rules for file operations: inputs are checked for NUL bytes, over-long names and UNC
- * form, normalised (`..` resolved) against the working directory, and then their symlinks are
- * resolved (core/adapters/local/real-path.ts, the file system half) before they are compared
- * with approved directories resolved the same way. So neither `..` nor a
- * symlink inside an approved directory that points outside lets an operation escape.
+ * form, normalised (`\` read as a separator on every OS, `..` resolved) against the working
+ * directory, and then their symlinks are resolved (core/adapters/local/real-path.ts, the file
+ * system half) before they are compared with approved directories resolved the same way. So
+ * neither `..` (with either separator) nor a symlink inside an approved directory that points
+ * outside lets an operation escape.
  *
  * Known limit: the check and the operation are separate system calls; a local user who can
  * swap a directory for a symlink in between could still race it. Approved directories should
@@ -16,17 +17,27 @@ import { InvalidPathError } from "./errors.ts";
 export const MAX_PATH_BYTES = 4096;
 export const MAX_NAME_BYTES = 255;
 
+/**
+ * `\` as a separator on every OS, as the documented system treats it (load scripts send Windows
+ * paths): on Linux `a\b` is two directories and `..\..\x` climbs two levels, never one file name
+ * with backslashes in it, which would let a traversal slip past the approval check.
+ */
+export function toSlashes(input: string): string {
+  return input.replaceAll("\\", "/");
+}
+
 /** Checks the raw input and returns it normalised to an absolute path (symlinks untouched). */
-export function normalisePath(input: string, what: string): string {
+export function normalisePath(rawInput: string, what: string): string {
+  const input = toSlashes(rawInput);
   if (input.length === 0) throw new InvalidPathError(`${what} must not be empty`);
   if (input.includes("\0")) throw new InvalidPathError(`${what} must not contain NUL bytes`);
   if (Buffer.byteLength(input) > MAX_PATH_BYTES) {
     throw new InvalidPathError(`${what} is longer than ${MAX_PATH_BYTES} bytes`);
   }
-  if (process.platform !== "win32" && (input.startsWith("\\\\") || input.startsWith("//"))) {
+  if (process.platform !== "win32" && input.startsWith("//")) {
     throw new InvalidPathError(`${what}: UNC paths are not supported on this operating system`);
   }
-  for (const name of input.split(/[\\/]/)) {
+  for (const name of input.split("/")) {
     if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
       throw new InvalidPathError(`${what} has a name longer than ${MAX_NAME_BYTES} bytes`);
     }

@@ -2,6 +2,7 @@
  * File routes (spec 2 "Files"), local runner only: copy, move, delete inside approved
  * directories, create a directory (anywhere, spec) or under the table-data directory.
  * 403 outside approved directories, 409 existing target with overwrite false, 404 missing source.
+ * In every path `\` is a separator, on every OS (core/files/path-guard.ts).
  */
 import * as v from "valibot";
 import type { FileOperations } from "../../../core/ports.ts";
