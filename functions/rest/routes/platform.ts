@@ -5,6 +5,7 @@
  * Declared like every other group (the app serves a route only when its endpointsEnable key is
  * true). Errors (rest-errors.ts): 400 invalid input, 404 unknown app, 502 platform
  * unreachable/failed (with the reason). A missing body is read as `[]` (task start) or `{}` (reload).
+ * The reload also takes the documented system's `startQSEoWTaskOnSuccess|OnFailure` (member-aliases.ts).
  */
 import * as v from "valibot";
 import { dumpApp, listApps, requestAppReload } from "../../../core/platform/apps.ts";
@@ -17,6 +18,7 @@ import {
 } from "../../../core/platform/schemas.ts";
 import { startReloadTasks, type TaskStartKeyValueStore } from "../../../core/platform/start-reload-tasks.ts";
 import type { Logger, PlatformClient } from "../../../core/ports.ts";
+import { APP_RELOAD_ALIASES, withMemberAliases } from "../member-aliases.ts";
 import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
@@ -68,7 +70,7 @@ export function platformRoutes(deps: PlatformRoutesDeps): RouteSpec[] {
     tag: "Apps",
     summary: "Reloads an app asynchronously, then starts the on-success or on-failure tasks",
     params: AppIdParamSchema,
-    body: AppReloadBodySchema,
+    body: withMemberAliases(AppReloadBodySchema, APP_RELOAD_ALIASES),
     emptyBody: { whenEmpty: {} },
     responses: {
       202: { description: "Reload accepted", schema: v.object({ appId: v.string() }) },

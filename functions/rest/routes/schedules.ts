@@ -1,9 +1,11 @@
 /**
  * Schedule routes (spec 2 "Schedules", CONTRACT §5). POST answers 201 with an array holding the
  * new schedule; start/stop answer the schedule; startall/stopall answer all; status is text/plain.
+ * POST also takes the documented system's `qlikSenseTaskId` for `platformTaskId` (member-aliases.ts).
  */
 import * as v from "valibot";
 import type { ScheduleManager } from "../../../core/schedules/schedule-manager.ts";
+import { SCHEDULE_CREATE_ALIASES, withMemberAliases } from "../member-aliases.ts";
 import { emptyResponse, jsonResponse, textResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
@@ -24,14 +26,17 @@ export const ScheduleSchema = v.object({
   lastKnownState: State,
 });
 
-const CreateBody = v.object({
-  name: Text("name", 256),
-  cronSchedule: Text("cronSchedule", 256),
-  timezone: Text("timezone", 64),
-  platformTaskId: Uuid,
-  startupState: State,
-  tags: v.optional(v.pipe(v.array(Text("tag", 256)), v.maxLength(100, "at most 100 tags")), []),
-});
+const CreateBody = withMemberAliases(
+  v.object({
+    name: Text("name", 256),
+    cronSchedule: Text("cronSchedule", 256),
+    timezone: Text("timezone", 64),
+    platformTaskId: Uuid,
+    startupState: State,
+    tags: v.optional(v.pipe(v.array(Text("tag", 256)), v.maxLength(100, "at most 100 tags")), []),
+  }),
+  SCHEDULE_CREATE_ALIASES,
+);
 const IdParams = v.object({ scheduleId: Text("scheduleId", 256) });
 const IdQuery = v.object({ id: v.optional(Text("id", 256)) });
 
