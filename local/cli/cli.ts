@@ -1,7 +1,7 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `simulate-platform`. Returns an exit code for one-shot commands, or what runs for `start` and
- * `simulate-platform`; signal handling and process.exit live in main.ts only.
+ * `migrate-config FILE`, `simulate-platform`. Returns an exit code for one-shot commands, or what
+ * runs for `start` and `simulate-platform`; signal handling and process.exit live in main.ts only.
  */
 
 import { resolve } from "node:path";
@@ -23,6 +23,7 @@ import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";
 import { enabledFeaturesNotRun } from "./features-not-run.ts";
+import { migrateConfig } from "./migrate-config.ts";
 import {
   DEFAULT_CERTS_DIR,
   DEFAULT_SIMULATED_HOST,
@@ -60,6 +61,9 @@ Commands:
   start                  run Steward (the default command)
   check-config FILE      validate a configuration file; prints every problem, or "ok"
   init-config            print a complete, commented configuration template
+  migrate-config FILE    print the Steward configuration equivalent to a Butler SOS one;
+                         standard error lists what was left out and why, and what
+                         check-config says of the result (exit 0 ok, 2 problems to fix)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
                          prints their addresses and a configuration that polls them
 
@@ -112,6 +116,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       if (config === undefined) return { exitCode: 1 };
       io.stdout.write("ok\n");
       return { exitCode: 0 };
+    }
+    case "migrate-config": {
+      const file = rest[0] ?? values.config;
+      if (file === undefined)
+        return usageError(io, "migrate-config needs a FILE (a Butler SOS configuration)");
+      if (rest.length > 1) return usageError(io, `unexpected argument "${rest[1]}"`);
+      return { exitCode: await migrateConfig(file, io) };
     }
     case "start":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);

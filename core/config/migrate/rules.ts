@@ -1,0 +1,163 @@
+/**
+ * The rules of `steward migrate-config`: how each key of a Butler SOS configuration (reference
+ * agent.md §0 and §11, and the optional `auditEvents` section) becomes a Steward key (spec
+ * document 3's neutral names). Paths are relative to `Butler-SOS`, with `[]` for list items.
+ *
+ * A key not named here keeps its name and place; if Steward has no setting there, the converter
+ * leaves it out and says so. A rule renames a key in place (its value, members and comments go
+ * with it), lifts a mapping's members into its parent (the key itself disappears), or drops the
+ * key with the reason a person reads. Values are kept, except where a value transform says why.
+ */
+
+export type MigrationRule =
+  | { readonly kind: "rename"; readonly to: string }
+  | { readonly kind: "lift" }
+  | { readonly kind: "drop"; readonly reason: string };
+
+const rename = (to: string): MigrationRule => ({ kind: "rename", to });
+const lift: MigrationRule = { kind: "lift" };
+const drop = (reason: string): MigrationRule => ({ kind: "drop", reason });
+
+const AUDIT_CONNECTION =
+  "Steward's audit timeseriesdb writer uses the connection settings of timeseriesdbConfig; set the database there";
+const UNUSED_OBJECTDATA =
+  "Butler SOS never wrote it (only json.objectdata is implemented); Steward has no such setting";
+
+/** Key rules by Butler SOS path. */
+export const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationRule>([
+  // ---- sections renamed by spec document 3 (reference agent.md §0) ----
+  ["dockerHealthCheck", rename("containerHealthCheck")],
+  ["prometheus", rename("scrapeEndpoint")],
+  ["newRelic", rename("obsPlatform")],
+  ["influxdbConfig", rename("timeseriesdbConfig")],
+  ["qlikSenseEvents", rename("platformEvents")],
+  ["thirdPartyToolsCredentials.newRelic", rename("obsPlatform")],
+
+  // ---- time-series database sub-keys ----
+  ["qlikSenseEvents.influxdb", rename("timeseriesdb")],
+  ["qlikSenseEvents.eventCount.influxdb", rename("timeseriesdb")],
+  ["qlikSenseEvents.rejectedEventCount.influxdb", rename("timeseriesdb")],
+  ["errorTracking.influxdb", rename("timeseriesdb")],
+  ["userEvents.udpServerConfig.queueMetrics.influxdb", rename("timeseriesdb")],
+  ["logEvents.udpServerConfig.queueMetrics.influxdb", rename("timeseriesdb")],
+  ["userEvents.sendToInfluxdb", rename("sendToTimeseriesdb")],
+  ["logEvents.sendToInfluxdb", rename("sendToTimeseriesdb")],
+
+  // ---- observability platform sub-keys ----
+  ["userEvents.sendToNewRelic", rename("sendToObsPlatform")],
+  ["logEvents.sendToNewRelic", rename("sendToObsPlatform")],
+  ["newRelic.event.attribute.dynamic.butlerSosVersion", rename("serviceVersion")],
+  ["newRelic.metric.attribute.dynamic.butlerSosVersion", rename("serviceVersion")],
+
+  // ---- uptime monitor ----
+  ["uptimeMonitor.storeInInfluxdb", rename("storeInTimeseriesdb")],
+  ["uptimeMonitor.storeInInfluxdb.butlerSOSMemoryUsage", rename("serviceMemoryUsage")],
+  ["uptimeMonitor.storeNewRelic", rename("storeObsPlatform")],
+  ["uptimeMonitor.storeNewRelic.metric.dynamic.butlerMemoryUsage", rename("serviceMemoryUsage")],
+  ["uptimeMonitor.storeNewRelic.metric.dynamic.butlerUptime", rename("serviceUptime")],
+  ["uptimeMonitor.storeNewRelic.attribute.dynamic.butlerVersion", rename("serviceVersion")],
+
+  // ---- log events ----
+  ["logEvents.source.qixPerf", rename("engineApiPerf")],
+
+  // ---- keys with no counterpart ----
+  [
+    "prometheus.nodeMetricsHost",
+    drop(
+      "Steward serves the process metrics on the scrape endpoint itself (scrapeEndpoint.host); there is no second listener",
+    ),
+  ],
+  [
+    "prometheus.nodeMetricsPort",
+    drop(
+      "Steward serves the process metrics on the scrape endpoint itself (scrapeEndpoint.port); there is no second listener",
+    ),
+  ],
+
+  // ---- the audit ingest API (optional in Butler SOS; reference audit-ingest.md §4.7) ----
+  [
+    "auditEvents.tls",
+    drop("Steward's ingest listener speaks plain HTTP; terminate TLS in a reverse proxy in front of it"),
+  ],
+  ["auditEvents.queue.messageQueue", lift],
+  ["auditEvents.queue.rateLimit.maxMessagesPerMinute", rename("maxPerMinute")],
+  ["auditEvents.queue.queueMetrics.influxdb", rename("timeseriesdb")],
+  ["auditEvents.destination.influxdb", rename("timeseriesdb")],
+  ["auditEvents.destination.influxdb.metadata", lift],
+  ["auditEvents.destination.influxdb.metadata.host", drop(AUDIT_CONNECTION)],
+  ["auditEvents.destination.influxdb.metadata.port", drop(AUDIT_CONNECTION)],
+  ["auditEvents.destination.influxdb.metadata.version", drop(AUDIT_CONNECTION)],
+  ["auditEvents.destination.influxdb.metadata.v1Config", drop(AUDIT_CONNECTION)],
+  ["auditEvents.destination.influxdb.metadata.v2Config", drop(AUDIT_CONNECTION)],
+  ["auditEvents.destination.influxdb.metadata.v3Config", drop(AUDIT_CONNECTION)],
+  [
+    "auditEvents.destination.influxdb.metadata.auditEventSchemaVersion",
+    drop("Steward tags each point with the event's own schemaVersion"),
+  ],
+  ["auditEvents.destination.influxdb.objectdata", drop(UNUSED_OBJECTDATA)],
+  ["auditEvents.destination.parquet.metadata", lift],
+  ["auditEvents.destination.parquet.objectdata", drop(UNUSED_OBJECTDATA)],
+  ["auditEvents.destination.qvd", rename("tablefile")],
+  ["auditEvents.destination.qvd.metadata", lift],
+  ["auditEvents.destination.qvd.objectdata", drop(UNUSED_OBJECTDATA)],
+  ["auditEvents.destination.screenshots", drop("Steward does not download screenshots of audit events")],
+]);
+
+/** The spelling of the time-series database and table-file writers in `auditEvents.destination.type`. */
+const AUDIT_DESTINATION_NAMES: Readonly<Record<string, string>> = {
+  influxdb: "timeseriesdb",
+  qvd: "tablefile",
+};
+
+/** A changed value and why. */
+export interface ValueChange {
+  readonly value: unknown;
+  readonly note: string;
+}
+
+/** Given the source value: the new one and why, or undefined to keep it. */
+export type ValueTransform = (value: unknown) => ValueChange | undefined;
+
+/** Value transforms by Butler SOS path. */
+export const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, ValueTransform>([
+  [
+    "auditEvents.destination.type",
+    (value: unknown) => {
+      if (typeof value !== "string") return undefined;
+      const names = value.split(",").map((name) => name.trim().toLowerCase());
+      const renamed = names.map((name) => AUDIT_DESTINATION_NAMES[name] ?? name).join(",");
+      return renamed === value
+        ? undefined
+        : { value: renamed, note: `writer names are Steward's: "${renamed}"` };
+    },
+  ],
+  [
+    "influxdbConfig.maxBatchSize",
+    (value: unknown) =>
+      typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 10000
+        ? undefined
+        : {
+            value: 1000,
+            note: "not an integer from 1 to 10000; Butler SOS used 1000 instead, and so does this file",
+          },
+  ],
+]);
+
+/**
+ * Things that work differently in Steward, said once when the source turns the feature on
+ * (Butler SOS path → message when the value is `true`). The keys themselves convert as usual.
+ */
+export const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
+  [
+    "prometheus.enable",
+    "scrape metrics are named steward_* instead of butlersos_* (e.g. steward_mem_free); update dashboards and alerts",
+  ],
+  [
+    "uptimeMonitor.storeInInfluxdb.butlerSOSMemoryUsage",
+    "Steward's own memory goes to the measurement steward_memory_usage (tags instance, version) instead of butlersos_memory_usage",
+  ],
+  [
+    "uptimeMonitor.storeNewRelic.enable",
+    "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
+  ],
+]);

@@ -1,0 +1,63 @@
+/**
+ * `steward migrate-config FILE`: reads a Butler SOS configuration and prints the equivalent
+ * Steward configuration on standard output (the rules are in core/config/migrate/). Standard
+ * error lists every key left out and every value changed, with the reason, then checks the
+ * result as `check-config` would (schema, cross-field rules, certificate files relative to the
+ * working directory) and lists what a person still has to fix.
+ *
+ * Exit status: 0 converted and accepted; 2 converted, but the listed problems need fixing before
+ * Steward starts with it; 1 nothing converted (unreadable file, YAML error, not a Butler SOS file).
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { checkCertificateFiles } from "../../core/adapters/local/config-file.ts";
+import { checkConfigText, formatProblem } from "../../core/config/index.ts";
+import { migrateButlerSosConfig } from "../../core/config/migrate/convert.ts";
+import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
+import type { CliIo } from "./cli.ts";
+
+const PREFIX = "migrate-config:";
+
+/** Converts `file` (relative to `io.cwd`); returns the exit status. */
+export async function migrateConfig(file: string, io: CliIo): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "file not found" : `cannot read file (${code ?? String(error)})`;
+    io.stderr.write(`${PREFIX} ${file}: ${reason}\n`);
+    return 1;
+  }
+  const result = migrateButlerSosConfig(text, {
+    sourceName: file,
+    convertedBy: `${SERVICE_NAME} ${SERVICE_VERSION}`,
+  });
+  if (!result.ok) {
+    io.stderr.write(`${PREFIX} ${file}: ${result.message}\n`);
+    return 1;
+  }
+  io.stdout.write(result.text);
+
+  const lines = [
+    `${PREFIX} converted ${file} from Butler SOS: ${result.renamed} keys renamed, ${result.dropped.length} left out`,
+  ];
+  for (const key of result.dropped) lines.push(`  left out ${key.path}: ${key.reason}`);
+  for (const note of result.notes) lines.push(`  note ${note.path}: ${note.message}`);
+  const problems = await checkResult(result.text, io);
+  if (problems.length === 0) {
+    lines.push(`${PREFIX} check-config accepts the result`);
+  } else {
+    lines.push(`${PREFIX} fix these before Steward starts with the result (check-config would say):`);
+    for (const problem of problems) lines.push(`  ${problem}`);
+  }
+  io.stderr.write(`${lines.join("\n")}\n`);
+  return problems.length === 0 ? 0 : 2;
+}
+
+/** What `check-config` would print for the converted text, read from the working directory. */
+async function checkResult(text: string, io: CliIo): Promise<string[]> {
+  const checked = checkConfigText(text, "converted.yaml", io.env);
+  if (!checked.ok) return checked.problems.map(formatProblem);
+  return (await checkCertificateFiles(checked.config, io.cwd)).map(formatProblem);
+}

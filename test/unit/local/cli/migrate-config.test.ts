@@ -1,0 +1,123 @@
+/**
+ * `steward migrate-config FILE` in-process: the converted file on standard output; on standard
+ * error every key left out with its reason, the notes, and what check-config says of the result
+ * (certificate files read from the working directory); exit 0, 2 or 1.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CliIo, type CliResult, runCli, USAGE } from "../../../../local/cli/cli.ts";
+import { butlerSosFixture } from "../../../helpers/butler-sos-config.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A working directory holding `butler-sos.yaml` and, when asked, the certificate files it names. */
+function workDir(yaml: string, withCertificates: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), "steward-migrate-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "butler-sos.yaml"), yaml);
+  if (withCertificates) {
+    mkdirSync(join(dir, "certs"));
+    for (const file of ["client.pem", "client_key.pem", "root.pem"])
+      writeFileSync(join(dir, "certs", file), "PEM");
+  }
+  return dir;
+}
+
+function fakeIo(cwd: string): CliIo & { out(): string; err(): string } {
+  let out = "";
+  let err = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  return {
+    stdout: sink((text) => {
+      out += text;
+    }),
+    stderr: sink((text) => {
+      err += text;
+    }),
+    env: {},
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+function exitCode(result: CliResult): number {
+  if (!("exitCode" in result)) throw new Error("expected a one-shot result");
+  return result.exitCode;
+}
+
+describe("steward migrate-config", () => {
+  it("prints the converted file, lists what it left out and why, and exits 0 when check-config accepts it", async () => {
+    const io = fakeIo(workDir(butlerSosFixture("complete.yaml"), true));
+    const code = exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io));
+    expect(io.err()).toContain("migrate-config: check-config accepts the result");
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(
+      /^# Steward configuration converted by `steward migrate-config` \(steward 15\.0\.0\) from the\n# Butler SOS configuration butler-sos\.yaml\./,
+    );
+    expect(io.out()).toMatch(/^Service:$/m);
+    expect(io.err()).toMatch(
+      /^migrate-config: converted butler-sos\.yaml from Butler SOS: \d+ keys renamed, 10 left out$/m,
+    );
+    expect(io.err()).toMatch(
+      /^ {2}left out Butler-SOS\.prometheus\.nodeMetricsPort: Steward serves the process metrics on the scrape endpoint itself/m,
+    );
+    expect(io.err()).toMatch(/^ {2}left out Butler-SOS\.auditEvents\.tls: /m);
+    expect(io.err()).toMatch(/^ {2}note Service\.restServer\.enable: added as false/m);
+  });
+
+  it("lists the problems check-config finds in the result and exits 2, still printing the file", async () => {
+    const io = fakeIo(workDir(butlerSosFixture("complete.yaml"), false));
+    const code = exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io));
+    expect(code).toBe(2);
+    expect(io.out()).toMatch(/^Service:$/m);
+    expect(io.err()).toContain("migrate-config: fix these before Steward starts with the result");
+    expect(io.err()).toMatch(
+      /^ {2}Service\.cert\.clientCert: cannot read file .*certs\/client\.pem \(ENOENT\)$/m,
+    );
+  });
+
+  it("lists the template's placeholders as the problems to fix", async () => {
+    const io = fakeIo(workDir(butlerSosFixture("production-template.yaml"), false));
+    expect(exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io))).toBe(2);
+    expect(io.err()).toMatch(/^ {2}Service\.logEvents\.udpServerConfig\.serverHost: must be a host name/m);
+    expect(io.err()).toMatch(/^ {2}Service\.appNames\.hostIP: must be a host name/m);
+  });
+
+  it.each([
+    ["a missing file", "nope.yaml", /^migrate-config: nope\.yaml: file not found$/m],
+    [
+      "a Steward file",
+      "steward.yaml",
+      /^migrate-config: steward\.yaml: the file is already a Steward configuration/m,
+    ],
+  ])("refuses %s with exit 1 and prints nothing on standard output", async (_name, file, message) => {
+    const dir = workDir("", false);
+    writeFileSync(join(dir, "steward.yaml"), "Service: {}\n");
+    const io = fakeIo(dir);
+    expect(exitCode(await runCli(["migrate-config", file], io))).toBe(1);
+    expect(io.err()).toMatch(message);
+    expect(io.out()).toBe("");
+  });
+
+  it("needs a FILE, and says so with the usage", async () => {
+    const io = fakeIo(workDir("", false));
+    expect(exitCode(await runCli(["migrate-config"], io))).toBe(1);
+    expect(io.err()).toContain("steward: migrate-config needs a FILE");
+    expect(USAGE).toMatch(
+      /^ {2}migrate-config FILE {4}print the Steward configuration equivalent to a Butler SOS one;$/m,
+    );
+  });
+});
