@@ -3,9 +3,9 @@
 // process (tsx costs about 30 MB of RSS in every process that uses it). The file is written under
 // a temporary name and renamed, so processes that build at the same moment never read half a file.
 import { renameSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import esbuild from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -22,6 +22,8 @@ export function bundleUrl(entry) {
 export function bundle(entry) {
   const out = outputOf(entry);
   const temporary = `${out}.${process.pid}.tmp`;
+  // Loaded here, not at the top: bin/steward.js imports this module only for bundleUrl.
+  const esbuild = createRequire(import.meta.url)("esbuild");
   esbuild.buildSync({
     entryPoints: [join(root, entry)],
     outfile: temporary,
@@ -31,6 +33,9 @@ export function bundle(entry) {
     format: "esm",
     target: "node20",
     sourcemap: "inline",
+    // Stack traces map to the TypeScript files by path and line; the sources themselves would
+    // add about 15 MB to every process that runs with source maps on.
+    sourcesContent: false,
     logLevel: "warning",
   });
   renameSync(temporary, out);

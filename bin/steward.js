@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 // `npm start` and `npx steward ...`: bundles local/cli/main.ts (bin/bundle.mjs, about 0.2 s, so it
 // always matches the sources) and runs it in this process, so signals from process managers reach
-// Steward itself. Stack traces point into the TypeScript sources. Where the bundle cannot be
-// written (a read-only install), the last one built (`npm run build`) runs instead.
+// Steward itself. The bundling runs in a short-lived child process, so esbuild's memory never stays
+// in Steward's. Stack traces point into the TypeScript sources. Where the bundle cannot be written
+// (a read-only install), the last one built (`npm run build`) runs instead.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { bundle, bundleUrl } from "./bundle.mjs";
+import { fileURLToPath } from "node:url";
+import { bundleUrl } from "./bundle.mjs";
 
 const entry = "local/cli/main.ts";
-let url;
+const url = bundleUrl(entry);
 try {
-  url = bundle(entry);
+  execFileSync(process.execPath, [fileURLToPath(new URL("bundle.mjs", import.meta.url)), entry], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
 } catch (error) {
-  url = bundleUrl(entry);
-  // esbuild has printed its errors; name the first one again beside what happens next.
-  const reason = error?.errors?.[0]?.text ?? (error instanceof Error ? error.message : String(error));
+  // esbuild has printed its errors on stderr; say what happens next.
+  const reason = error?.status === undefined ? String(error?.message ?? error) : `exit status ${error.status}`;
   if (!existsSync(new URL(url))) {
     process.stderr.write(
       `steward: cannot build ${entry} (${reason}); run \`npm run build\` where it can write dist/\n`,
