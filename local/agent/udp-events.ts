@@ -90,6 +90,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
         observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
         clock,
         logger: logger.child(name),
+        onWriteError: outputs.recordWriteError,
       });
       started.push(sinks);
       return sinks;

@@ -1,6 +1,6 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `simulate-platform`. Returns an exit code for one-shot commands, or what runs for `start` and
+ * `healthcheck`, `simulate-platform`. Returns an exit code for one-shot commands, or what runs for `start` and
  * `simulate-platform`; signal handling and process.exit live in main.ts only.
  */
 
@@ -23,6 +23,7 @@ import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";
 import { enabledFeaturesNotRun } from "./features-not-run.ts";
+import { checkHealth } from "./healthcheck.ts";
 import {
   DEFAULT_CERTS_DIR,
   DEFAULT_SIMULATED_HOST,
@@ -60,6 +61,8 @@ Commands:
   start                  run Steward (the default command)
   check-config FILE      validate a configuration file; prints every problem, or "ok"
   init-config            print a complete, commented configuration template
+  healthcheck            ask a running Steward's container health check (port from --config);
+                         exit 0 when healthy, 1 otherwise (for a container HEALTHCHECK)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
                          prints their addresses and a configuration that polls them
 
@@ -112,6 +115,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       if (config === undefined) return { exitCode: 1 };
       io.stdout.write("ok\n");
       return { exitCode: 0 };
+    }
+    case "healthcheck": {
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      const config = values.config === undefined ? defaultConfig() : await loadOrReport(values.config, io);
+      if (config === undefined) return { exitCode: 1 };
+      const outcome = await checkHealth(config);
+      (outcome.healthy ? io.stdout : io.stderr).write(`${outcome.message}\n`);
+      return { exitCode: outcome.healthy ? 0 : 1 };
     }
     case "start":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
