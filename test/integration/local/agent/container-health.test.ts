@@ -40,7 +40,10 @@ async function health(
 
 const get = async (port: number, path = "/health") => {
   const response = await fetch(`http://127.0.0.1:${port}${path}`);
-  return { status: response.status, body: await response.json() };
+  return {
+    status: response.status,
+    body: (await response.json()) as { statusCode: number; status?: string; reason?: string },
+  };
 };
 
 describe("container health check", () => {
