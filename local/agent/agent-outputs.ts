@@ -114,6 +114,8 @@ export async function startAgentOutputs(
           series,
           clock,
           logger: logger.child("error-tracking"),
+          // Best effort at shutdown: a database that is down must not eat the 10 s budget.
+          stopTimeoutMs: 1000,
         })
       : undefined;
   if (errorSinks !== undefined) sources.push(() => errorSinks.stats());

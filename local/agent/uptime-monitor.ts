@@ -72,6 +72,8 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     clock,
     logger,
     onWriteError: outputs.recordWriteError,
+    // One point and one metric batch per occurrence: little to flush, so little to wait for.
+    stopTimeoutMs: 2000,
   });
   outputs.addStats(() => sinks.stats());
   const attributes: Record<string, string> = Object.fromEntries(

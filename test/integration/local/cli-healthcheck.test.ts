@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startCaptureServer } from "../../helpers/capture-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
@@ -14,7 +15,12 @@ afterEach(() => {
   for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
 });
 
-const healthConfig = (restPort: number, auditPort: number, healthPort: number) => `Service:
+const healthConfig = (
+  restPort: number,
+  auditPort: number,
+  healthPort: number,
+  heartbeatUrl: string,
+) => `Service:
   logLevel: info
   auditEvents:
     port: ${auditPort}
@@ -23,17 +29,32 @@ const healthConfig = (restPort: number, auditPort: number, healthPort: number) =
   containerHealthCheck:
     enable: true
     port: ${healthPort}
+  heartbeat:
+    enable: true
+    remoteURL: ${heartbeatUrl}/alive
+    frequency: every 1 hour
+  uptimeMonitor:
+    enable: true
+    frequency: every 1 second
+    logLevel: info
+  errorTracking:
+    enable: true
 `;
 
 describe("steward healthcheck", () => {
   it("exits 0 against a running instance and 1 once it is stopped", async () => {
     const dir = mkdtempSync(join(tmpdir(), "steward-health-"));
+    const capture = await startCaptureServer();
     const [restPort, auditPort, healthPort] = [await freePort(), await freePort(), await freePort()];
     const config = join(dir, "steward.yaml");
-    writeFileSync(config, healthConfig(restPort, auditPort, healthPort));
+    writeFileSync(config, healthConfig(restPort, auditPort, healthPort, capture.url));
     const proc = spawnSteward(["start", "--config", config], { cwd: dir });
     running.push(proc);
     await proc.waitFor(/steward ready/);
+    // The other self-monitoring parts run in the same process: the heartbeat at start, the uptime line.
+    await proc.waitFor(/Iteration # 1, Uptime: /);
+    expect(capture.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /alive"]);
+    await capture.stop();
 
     const healthy = await runSteward(["healthcheck", "--config", config], dir);
     expect(healthy.code).toBe(0);
@@ -42,7 +63,9 @@ describe("steward healthcheck", () => {
     );
 
     proc.child.kill("SIGTERM");
-    expect((await proc.exited()).code).toBe(0);
+    const { code, ms } = await proc.exited();
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
     const stopped = await runSteward(["healthcheck", "--config", config], dir);
     expect(stopped.code).toBe(1);
     expect(stopped.output).toContain("did not answer");
