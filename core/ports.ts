@@ -477,6 +477,16 @@ export interface ObservabilityMetricBatch {
   readonly metrics: readonly { readonly name: string; readonly value: number }[];
 }
 
+/**
+ * Records one failure of the agent's own work for error tracking (CONTRACT §7, reference §10.6):
+ * `type` is the reference's error type (`HEALTH_API`, `PROXY_API`, `APP_NAMES_EXTRACT`,
+ * `INFLUXDB_V1_WRITE`, `MQTT_PUBLISH`, `NEW_RELIC_POST`…), `server` the server's `serverName`
+ * or `''` when the failure concerns no server. Never throws, never waits.
+ */
+export interface ErrorRecorder {
+  record(type: string, server: string, error?: unknown): void;
+}
+
 /** Counters and gauges the scrape endpoint publishes; each agent part declares its own. */
 export interface MetricsRegistry {
   counter<L extends string>(spec: MetricSpec<L>): void;

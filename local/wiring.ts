@@ -15,15 +15,21 @@ import {
   type PromMetricsRegistry,
 } from "../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../core/config/index.ts";
-import type { Clock, Logger, Service } from "../core/ports.ts";
+import type { Clock, ErrorRecorder, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
 import { type AgentOutputs, startAgentOutputs } from "./agent/agent-outputs.ts";
 import { startAppNames } from "./agent/app-names.ts";
+import { startContainerHealth } from "./agent/container-health.ts";
+import { startHeartbeat } from "./agent/heartbeat.ts";
+import { listenerProbes } from "./agent/listener-probes.ts";
 import { platformPollingEnabled, startPlatformPolling } from "./agent/platform-polling.ts";
 import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
+import { readSystemInfo } from "./agent/system-info.ts";
+import { startTelemetry } from "./agent/telemetry.ts";
 import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
+import { startUptimeMonitor } from "./agent/uptime-monitor.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
@@ -60,27 +66,40 @@ interface AgentShared {
  * The on-prem agent's long-running parts, each started only when its switch is on. The shared
  * outputs (time-series writer, broker connection) start before the parts that write to them and
  * stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
- * every part has declared its metrics, and on shutdown it stops first.
+ * every part has declared its metrics, and on shutdown it stops first; the container health
+ * check starts after every listener it probes and stops first.
  */
 function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
   const services: NamedService[] = [];
-  // Before the UDP events, so that the first fetch's names are there for the first events.
-  if (config.appNames.enableAppNameExtract) services.push(appNamesService(config, logger, deps, shared));
+  if (config.systemInfo.enable) {
+    services.push({
+      name: "system-info",
+      start: async () => {
+        logger.info("host", { ...readSystemInfo() });
+        return { stop: async () => undefined };
+      },
+    });
+  }
   const udpOn = udpEventsEnabled(config);
   const pollingOn = platformPollingEnabled(config);
+  const uptimeOn = config.uptimeMonitor.enable;
   let outputs: AgentOutputs | undefined;
   const started = (): AgentOutputs => {
     if (outputs === undefined) throw new Error("agent-outputs must start first");
     return outputs;
   };
-  if (udpOn || pollingOn) {
+  if (udpOn || pollingOn || uptimeOn || config.appNames.enableAppNameExtract || config.errorTracking.enable) {
     services.push({
       name: "agent-outputs",
       start: async () => {
-        outputs = await startAgentOutputs(config, logger, shared.metrics, deps.cwd);
+        outputs = await startAgentOutputs(config, logger, shared.metrics, deps.cwd, deps.clock);
         return outputs;
       },
     });
+  }
+  // Before the UDP events, so that the first fetch's names are there for the first events.
+  if (config.appNames.enableAppNameExtract) {
+    services.push(appNamesService(config, logger, deps, shared, () => started().errors));
   }
   if (udpOn) {
     services.push({
@@ -103,6 +122,31 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
         }),
     });
   }
+  if (config.heartbeat.enable) {
+    services.push({
+      name: "heartbeat",
+      start: async () =>
+        startHeartbeat({
+          remoteURL: config.heartbeat.remoteURL,
+          frequency: config.heartbeat.frequency,
+          clock: deps.clock,
+          logger: logger.child("heartbeat"),
+          metrics: shared.metrics,
+        }),
+    });
+  }
+  if (uptimeOn) {
+    services.push({
+      name: "uptime-monitor",
+      start: async () => startUptimeMonitor({ config, logger, clock: deps.clock, outputs: started() }),
+    });
+  }
+  if (config.anonTelemetry) {
+    services.push({
+      name: "telemetry",
+      start: () => startTelemetry({ config, cwd: deps.cwd, clock: deps.clock, logger }),
+    });
+  }
   if (config.scrapeEndpoint.enable) {
     services.push({
       name: "scrape-endpoint",
@@ -114,11 +158,29 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
         }),
     });
   }
+  if (config.containerHealthCheck.enable) {
+    services.push({
+      name: "container-health-check",
+      start: () =>
+        startContainerHealth({
+          port: config.containerHealthCheck.port,
+          probes: listenerProbes(config),
+          clock: deps.clock,
+          logger: logger.child("health"),
+        }),
+    });
+  }
   return services;
 }
 
 /** The app-name poller on `appNames.hostIP`, with the platform client it owns. */
-function appNamesService(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService {
+function appNamesService(
+  config: Config,
+  logger: Logger,
+  deps: LocalDeps,
+  shared: AgentShared,
+  errors: () => ErrorRecorder,
+): NamedService {
   return {
     name: "app-names",
     start: async () => {
@@ -133,6 +195,7 @@ function appNamesService(config: Config, logger: Logger, deps: LocalDeps, shared
           clock: deps.clock,
           logger: logger.child("app-names"),
           metrics: shared.metrics,
+          errors: errors(),
         });
         return {
           async stop() {

@@ -43,6 +43,8 @@ export interface BatchedSinkOptions<T> {
   write(batch: ItemBatch<T>): Promise<void>;
   /** The refusal a write error stands for; undefined = an outage, write the batch again. */
   refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  /** Told of every failed write request (error tracking). */
+  onWriteError?: ((error: unknown) => void) | undefined;
   tuning: SinkTuning;
   clock: Clock;
   logger: Logger;
@@ -62,6 +64,7 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
       if (refusal !== undefined) refusedWrites += 1;
       return refusal;
     },
+    onWriteError: options.onWriteError,
     maxBatchSize: tuning.maxBatchSize,
     writeFrequency: tuning.maxAgeMs,
     maxBuffered: tuning.maxBuffered,

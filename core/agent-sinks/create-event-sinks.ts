@@ -46,6 +46,11 @@ export interface CreateEventSinksOptions {
     | undefined;
   clock: Clock;
   logger: Logger;
+  /**
+   * Told of every failed write request with the destination's name (`timeseriesdb`, `mqtt`,
+   * `obs-platform:<account>`, `obs-platform-metrics:<account>`): the agent's error tracking.
+   */
+  onWriteError?: ((destination: string, error: unknown) => void) | undefined;
   /** ms after the first buffered item before a batch is written anyway (default 1000). */
   maxAgeMs?: number | undefined;
   /** Points pending before writePoints waits (default 10 × maxBatchSize). */
@@ -90,6 +95,10 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
     stopTimeoutMs: options.stopTimeoutMs ?? 5000,
   });
   const common = { clock, logger, throttle };
+  const reportTo = (destination: string) =>
+    options.onWriteError === undefined
+      ? undefined
+      : (error: unknown) => options.onWriteError?.(destination, error);
 
   const points =
     options.series === undefined
@@ -97,6 +106,7 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
       : startPointsSink({
           series: options.series,
           tuning: tuning(options.maxBatchSize, options.maxBufferedPoints),
+          onWriteError: reportTo("timeseriesdb"),
           ...common,
         });
   const messages =
@@ -106,6 +116,7 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
           publisher: options.publisher,
           maxInFlight: options.maxInFlightMessages ?? 10,
           stopTimeoutMs: options.stopTimeoutMs ?? 5000,
+          onWriteError: reportTo("mqtt"),
           ...common,
         });
   const eventsTuning = tuning(options.maxEventsPerPost ?? DEFAULT_EVENTS_PER_POST, options.maxBufferedEvents);
@@ -116,16 +127,20 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
   ) =>
     post === undefined
       ? []
-      : uniqueAccounts(accounts).map((account) => ({
-          name: obsPlatformDestination(api, account),
-          sink: startObsPlatformSink<T>({
-            api,
-            post,
-            account,
-            tuning: eventsTuning,
-            ...common,
-          }),
-        }));
+      : uniqueAccounts(accounts).map((account) => {
+          const name = obsPlatformDestination(api, account);
+          return {
+            name,
+            sink: startObsPlatformSink<T>({
+              api,
+              post,
+              account,
+              tuning: eventsTuning,
+              onWriteError: reportTo(name),
+              ...common,
+            }),
+          };
+        });
   const eventPoster = options.observability?.poster;
   const events = perAccount<ObservabilityEvent>(
     "events",

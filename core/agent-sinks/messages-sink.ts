@@ -20,6 +20,8 @@ export interface MessagesSinkOptions {
   publisher: MessagePublisher;
   maxInFlight: number;
   stopTimeoutMs: number;
+  /** Told of every failed publish (error tracking). */
+  onWriteError?: ((error: unknown) => void) | undefined;
   clock: Clock;
   logger: Logger;
   throttle: LogThrottle;
@@ -51,6 +53,7 @@ export function startMessagesSink(options: MessagesSinkOptions): DestinationSink
         stats.rejected += 1;
         report("rejected", message, error);
       } else {
+        options.onWriteError?.(error);
         stats.failedWrites += 1;
         stats.dropped += 1;
         report("failed", message, error);

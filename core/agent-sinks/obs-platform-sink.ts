@@ -18,6 +18,8 @@ export interface ObsPlatformSinkOptions<T> {
   post(items: readonly T[], account: ObservabilityAccount): Promise<void>;
   account: ObservabilityAccount;
   tuning: SinkTuning;
+  /** Told of every failed POST (error tracking). */
+  onWriteError?: ((error: unknown) => void) | undefined;
   clock: Clock;
   logger: Logger;
   throttle: LogThrottle;
@@ -49,6 +51,7 @@ export function startObsPlatformSink<T>(options: ObsPlatformSinkOptions<T>): Des
           }
         : undefined,
     tuning: options.tuning,
+    onWriteError: options.onWriteError,
     clock: options.clock,
     logger: options.logger,
     throttle: options.throttle,

@@ -23,6 +23,8 @@ import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batch
 export interface PointsSinkOptions {
   series: TimeseriesWriter;
   tuning: SinkTuning;
+  /** Told of every failed write request (error tracking); absent for the error points' own sink. */
+  onWriteError?: ((error: unknown) => void) | undefined;
   clock: Clock;
   logger: Logger;
   throttle: LogThrottle;
@@ -74,6 +76,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       };
     },
     tuning: options.tuning,
+    onWriteError: options.onWriteError,
     clock,
     logger,
     throttle,

@@ -7,12 +7,20 @@ import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
 import { suggestKey } from "./suggest.ts";
+import { isHttpUrl } from "./validators.ts";
 
 const S = "Service";
 
 function checkTelemetry(config: Config, out: ConfigProblem[]): void {
   if (config.anonTelemetry && !config.systemInfo.enable) {
     out.push(problem([S, "anonTelemetry"], "anonymous telemetry needs systemInfo.enable: true"));
+  }
+  if (!config.anonTelemetry) return;
+  const endpoint = config.anonTelemetryEndpoint;
+  if (endpoint === "") {
+    out.push(problem([S, "anonTelemetryEndpoint"], "required when anonTelemetry is true"));
+  } else if (!isHttpUrl(endpoint)) {
+    out.push(problem([S, "anonTelemetryEndpoint"], "must be an http(s) URL"));
   }
 }
 
@@ -162,7 +170,11 @@ function checkListeners(config: Config, out: ConfigProblem[]): void {
     listeners.push({ name: "configVisualisation", ...config.configVisualisation });
   if (config.scrapeEndpoint.enable) listeners.push({ name: "scrapeEndpoint", ...config.scrapeEndpoint });
   if (config.containerHealthCheck.enable) {
-    listeners.push({ name: "containerHealthCheck", host: "0.0.0.0", port: config.containerHealthCheck.port });
+    listeners.push({
+      name: "containerHealthCheck",
+      host: "127.0.0.1",
+      port: config.containerHealthCheck.port,
+    });
   }
   listeners.forEach((later, i) => {
     const clash = listeners.slice(0, i).find((l) => l.port === later.port && sameHost(l.host, later.host));

@@ -16,17 +16,21 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   logLevel: "Console/file log level: silly, debug, verbose, info, warn or error (decreasing detail).",
   fileLogging: "Also log to daily files under logDirectory.",
   logDirectory: "Subdirectory (of the working directory) for log files.",
-  anonTelemetry: "Share anonymous usage data about the service. Needs systemInfo.enable: true.",
+  anonTelemetry:
+    "Share anonymous usage data (version, platform, enabled features, instance id) every 12 h; off by default. Needs systemInfo.enable: true and anonTelemetryEndpoint.",
+  anonTelemetryEndpoint:
+    "http(s) URL the anonymous telemetry is POSTed to (required when anonTelemetry is true).",
   crashFile: "Crash dump files written when the process dies of an unexpected error.",
   "crashFile.enable": "Master switch for crash dump files.",
   "crashFile.crashFileDirectory": "Directory for dumps; relative paths resolve from the working directory.",
   "crashFile.crashFileCreateJson": "Create a machine-readable JSON dump.",
   "crashFile.crashFileCreateText": "Create a plain-text dump.",
   systemInfo: "Host information gathering.",
-  "systemInfo.enable": "Gather detailed host information by running OS commands (telemetry needs it).",
+  "systemInfo.enable":
+    "Gather host information (from Node's os module only, no OS commands) for the start-up banner; telemetry needs it.",
   errorTracking: "Counting of the service's own errors.",
   "errorTracking.enable": "Master switch: when false, counting, daily summary and database writes all stop.",
-  "errorTracking.logSummary.enable": "Log a daily error summary at midnight UTC.",
+  "errorTracking.logSummary.enable": "Log the day's error counts per type and server once, at midnight UTC.",
   "errorTracking.timeseriesdb.enable": "Write individual error events to the time-series database.",
   "errorTracking.timeseriesdb.measurementName": "Measurement name for errors.",
 
@@ -39,13 +43,17 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   heartbeat: "Alive messages sent to a monitoring tool.",
   "heartbeat.enable": "Send alive messages.",
   "heartbeat.remoteURL": "http(s) URL called on each heartbeat, e.g. http://monitor.example.com/ping.",
-  "heartbeat.frequency": 'Schedule expression, e.g. "every 1 hour".',
+  "heartbeat.frequency":
+    'Schedule (UTC): later.js text such as "every 1 hour" or "every 30 seconds", or 5/6-field cron such as "0 * * * *".',
   containerHealthCheck: "Health check endpoint for container runtimes.",
-  "containerHealthCheck.enable": "Create a container health check endpoint; disable outside containers.",
-  "containerHealthCheck.port": "Port of the health check endpoint (change when instances share a host).",
+  "containerHealthCheck.enable":
+    "Serve GET /health on 127.0.0.1:port (200 while every listener is up and the event loop responds, else 503); `steward healthcheck` calls it.",
+  "containerHealthCheck.port":
+    "Port of the health check endpoint on 127.0.0.1 (change when instances share a host).",
   uptimeMonitor: "Periodic uptime and memory messages.",
   "uptimeMonitor.enable": "Write uptime and memory messages to console and log.",
-  "uptimeMonitor.frequency": 'Schedule expression, e.g. "every 15 minutes".',
+  "uptimeMonitor.frequency":
+    'Schedule (UTC): later.js text such as "every 15 minutes", or 5/6-field cron such as "*/15 * * * *".',
   "uptimeMonitor.logLevel": "Level of the uptime messages (silly, debug, verbose, info, warn, error).",
   "uptimeMonitor.storeInTimeseriesdb.serviceMemoryUsage": "Store own memory use in the time-series database.",
   "uptimeMonitor.storeInTimeseriesdb.instanceTag": "Tag telling instances apart in the stored data.",

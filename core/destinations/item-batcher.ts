@@ -47,6 +47,8 @@ export interface ItemBatcherOptions<T> extends BatchingOptions {
   write(batch: ItemBatch<T>): Promise<void>;
   /** The refusal a write error stands for, or undefined when the batch should be written again. */
   refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  /** Told of every failed write (refused or to be retried), e.g. for error tracking. Must not throw. */
+  onWriteError?: ((error: unknown) => void) | undefined;
   clock: Clock;
   logger: Logger;
   /** First retry delay, doubled per failure up to maxRetryDelayMs. */
@@ -206,6 +208,7 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
         await options.write(batch);
         return 0;
       } catch (error) {
+        options.onWriteError?.(error);
         const refusal = options.refusal(error, batch);
         if (refusal !== undefined) {
           const count = Math.min(Math.max(0, refusal.count), batch.items.length);

@@ -17,7 +17,14 @@ import { createConcurrencyLimit } from "../agent-sinks/concurrency-limit.ts";
 import { describeError } from "../destinations/describe-error.ts";
 import type { Point } from "../destinations/line-protocol.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
-import type { Clock, Logger, MetricsRegistry, ObservabilityMetricBatch, Service } from "../ports.ts";
+import type {
+  Clock,
+  ErrorRecorder,
+  Logger,
+  MetricsRegistry,
+  ObservabilityMetricBatch,
+  Service,
+} from "../ports.ts";
 import type { BrokerMessage } from "../udp/event-sinks.ts";
 import { type PeriodicPoll, startPeriodicPoll } from "./periodic-poll.ts";
 
@@ -56,6 +63,8 @@ export interface PlatformPollerOptions<T, A> {
   logger: Logger;
   /** Declares `steward_platform_polls_total{poll,outcome}` and the round gauges. */
   metrics?: MetricsRegistry | undefined;
+  /** Error tracking: each failed call is recorded as `errorType` with the target's `server_name`. */
+  errors?: ErrorRecorder | undefined;
   /** Monotonic milliseconds for round durations (default: the clock). */
   elapsedMs?: (() => number) | undefined;
 }
@@ -113,6 +122,7 @@ export async function startPlatformPoller<T, A>(
         logger.debug(`a ${options.what} call ended with shutdown`, fields);
         return;
       }
+      options.errors?.record(options.errorType, String(options.describe(target).server_name ?? ""), error);
       const failures = throttle.admit(`failed:${key}`, clock.now());
       if (failures !== undefined)
         logger.warn(`polling failed; the next ${options.what} tries again`, { ...fields, failures });

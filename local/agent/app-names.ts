@@ -19,6 +19,7 @@ import { createLogThrottle } from "../../core/logging/log-throttle.ts";
 import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
 import type {
   Clock,
+  ErrorRecorder,
   Logger,
   MetricsRegistry,
   PlatformApp,
@@ -44,6 +45,8 @@ export interface AppNamesDeps {
   logger: Logger;
   /** Declares `steward_app_names_fetches_total{outcome}` and `steward_app_names_cached`. */
   metrics?: MetricsRegistry | undefined;
+  /** Error tracking: each failed fetch is recorded as APP_NAMES_EXTRACT for `server`. */
+  errors?: ErrorRecorder | undefined;
   /** Longest wait for the first fetch at start (default 3000 ms). */
   startWaitMs?: number | undefined;
   /** Longest wait for a fetch in flight at stop (default 2000 ms). */
@@ -94,6 +97,7 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
         logger.debug("an app-name fetch ended with shutdown", fields);
         return;
       }
+      deps.errors?.record(APP_NAMES_ERROR_TYPE, server, error);
       const failures = throttle.admit("failed", clock.now());
       if (failures !== undefined) {
         logger.warn("fetching app names failed; the previous names are kept, the next fetch tries again", {

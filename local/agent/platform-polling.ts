@@ -113,10 +113,18 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
         : undefined,
       clock,
       logger,
+      onWriteError: outputs.recordWriteError,
     });
     started.push(sinks);
     outputs.addStats(() => sinks.stats());
-    const common = { sinks, maxConcurrent: MAX_CONCURRENT_CALLS, clock, logger, metrics };
+    const common = {
+      sinks,
+      maxConcurrent: MAX_CONCURRENT_CALLS,
+      clock,
+      logger,
+      metrics,
+      errors: outputs.errors,
+    };
     const { version, includeFields } = config.timeseriesdbConfig;
     const mqttOn = config.mqttConfig.enable && outputs.publisher !== undefined;
     const seriesOn = outputs.series !== undefined;

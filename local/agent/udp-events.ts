@@ -23,6 +23,7 @@ import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/u
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
 import { createRejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
 import { createSourceValidator } from "../../core/udp/source-validator.ts";
+import { trackProcessorFailures } from "../../core/udp/tracked-processor.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
@@ -90,6 +91,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
         observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
         clock,
         logger: logger.child(name),
+        onWriteError: outputs.recordWriteError,
       });
       started.push(sinks);
       return sinks;
@@ -128,7 +130,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
       const queue = createUdpQueue(
         { name, config: settings },
         {
-          processor: processor(sinks),
+          processor: trackProcessorFailures(processor(sinks), name, outputs.errors),
           sources,
           clock,
           logger: pipelineLogger,

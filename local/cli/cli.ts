@@ -1,7 +1,8 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `migrate-config FILE`, `simulate-platform`. Returns an exit code for one-shot commands, or what
- * runs for `start` and `simulate-platform`; signal handling and process.exit live in main.ts only.
+ * `migrate-config FILE`, `healthcheck`, `simulate-platform`. Returns an exit code for one-shot
+ * commands, or what runs for `start` and `simulate-platform`; signal handling and process.exit
+ * live in main.ts only.
  */
 
 import { resolve } from "node:path";
@@ -23,6 +24,7 @@ import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";
 import { enabledFeaturesNotRun } from "./features-not-run.ts";
+import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import {
   DEFAULT_CERTS_DIR,
@@ -64,6 +66,8 @@ Commands:
   migrate-config FILE    print the Steward configuration equivalent to a Butler SOS one;
                          standard error lists what was left out and why, and what
                          check-config says of the result (exit 0 ok, 2 problems to fix)
+  healthcheck            ask a running Steward's container health check (port from --config);
+                         exit 0 when healthy, 1 otherwise (for a container HEALTHCHECK)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
                          prints their addresses and a configuration that polls them
 
@@ -123,6 +127,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
         return usageError(io, "migrate-config needs a FILE (a Butler SOS configuration)");
       if (rest.length > 1) return usageError(io, `unexpected argument "${rest[1]}"`);
       return { exitCode: await migrateConfig(file, io) };
+    }
+    case "healthcheck": {
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      const config = values.config === undefined ? defaultConfig() : await loadOrReport(values.config, io);
+      if (config === undefined) return { exitCode: 1 };
+      const outcome = await checkHealth(config);
+      (outcome.healthy ? io.stdout : io.stderr).write(`${outcome.message}\n`);
+      return { exitCode: outcome.healthy ? 0 : 1 };
     }
     case "start":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);

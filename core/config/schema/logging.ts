@@ -11,6 +11,8 @@ export const loggingEntries = {
   fileLogging: bool(false),
   logDirectory: nonEmptyStr("log"),
   anonTelemetry: bool(false),
+  /** Where anonymous telemetry is POSTed when `anonTelemetry` is true (CONTRACT §7). */
+  anonTelemetryEndpoint: str(""),
 };
 
 export const crashFileSchema = section({
@@ -22,7 +24,6 @@ export const crashFileSchema = section({
 
 export const systemInfoSchema = section({ enable: bool(true) });
 
-// Off by default: error tracking is specified (spec document 3) but not run by this version.
 export const errorTrackingSchema = section({
   enable: bool(false),
   logSummary: section({ enable: bool(true) }),

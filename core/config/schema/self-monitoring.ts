@@ -1,5 +1,6 @@
 /** The agent's own services: config UI, heartbeat, container health check, uptime, scrape endpoint, broker. */
 import * as v from "valibot";
+import { parseRecurrence } from "../../schedules/recurrence.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
   bool,
@@ -14,6 +15,29 @@ import {
   str,
 } from "./primitives.ts";
 
+/** The reason a schedule expression is refused, or undefined when it parses. */
+function recurrenceProblem(expression: string): string | undefined {
+  try {
+    parseRecurrence(expression);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** A later.js text schedule or a 5/6-field cron expression (core/schedules/recurrence.ts). */
+const scheduleExpression = (fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (text) => recurrenceProblem(text) === undefined,
+        (issue) => recurrenceProblem(String(issue.input)) ?? "must be a schedule expression",
+      ),
+    ),
+    fallback,
+  );
+
 export const configVisualisationSchema = section({
   enable: bool(false),
   host: host("localhost"),
@@ -24,15 +48,14 @@ export const configVisualisationSchema = section({
 export const heartbeatSchema = section({
   enable: bool(false),
   remoteURL: requiredHttpUrl(),
-  frequency: nonEmptyStr("every 1 hour"),
+  frequency: scheduleExpression("every 1 hour"),
 });
 
 export const containerHealthCheckSchema = section({ enable: bool(false), port: port(12398) });
 
-// Off by default: the uptime monitor is specified (spec document 3) but not run by this version.
 export const uptimeMonitorSchema = section({
   enable: bool(false),
-  frequency: nonEmptyStr("every 15 minutes"),
+  frequency: scheduleExpression("every 15 minutes"),
   logLevel: v.optional(logLevelSchema, "verbose"),
   storeInTimeseriesdb: section({ serviceMemoryUsage: bool(true), instanceTag: nonEmptyStr("DEV") }),
   storeObsPlatform: section({

@@ -161,13 +161,13 @@ describe("steward CLI", () => {
   it("warns at start about enabled settings of features this version does not run", async () => {
     const dir = freshDir();
     const port = await freePort();
-    const yaml = `${pingConfig(port)}  heartbeat:\n    enable: true\n    remoteURL: http://127.0.0.1:9/alive\n`;
+    const yaml = `${pingConfig(port)}  configVisualisation:\n    enable: true\n`;
     const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", yaml)], dir);
     await proc.waitFor(/steward ready/);
     proc.child.kill("SIGTERM");
     expect((await proc.exited()).code).toBe(0);
     expect(proc.output()).toMatch(
-      / warn: these enabled settings have no effect: .* settings=Service\.heartbeat\.enable\n/,
+      / warn: these enabled settings have no effect: .* settings=Service\.configVisualisation\.enable\n/,
     );
   });
 

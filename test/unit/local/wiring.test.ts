@@ -31,4 +31,37 @@ describe("localServices", () => {
     expect(services.filter((name) => name === "scrape-endpoint")).toHaveLength(1);
     expect(services).toContain("udp-events");
   });
+
+  it("runs no self-monitoring part in the embedded default configuration", () => {
+    const services = names(defaultConfig());
+    for (const part of [
+      "heartbeat",
+      "uptime-monitor",
+      "container-health-check",
+      "telemetry",
+      "agent-outputs",
+    ]) {
+      expect(services).not.toContain(part);
+    }
+  });
+
+  it("adds each self-monitoring part when its switch is on, the health check last", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      anonTelemetry: true,
+      anonTelemetryEndpoint: "http://127.0.0.1:9/t",
+      heartbeat: { ...base.heartbeat, enable: true, remoteURL: "http://127.0.0.1:9/hb" },
+      uptimeMonitor: { ...base.uptimeMonitor, enable: true },
+      containerHealthCheck: { ...base.containerHealthCheck, enable: true },
+      errorTracking: { ...base.errorTracking, enable: true },
+      scrapeEndpoint: { ...base.scrapeEndpoint, enable: true },
+    };
+    const services = names(config);
+    expect(services).toEqual(
+      expect.arrayContaining(["agent-outputs", "heartbeat", "uptime-monitor", "telemetry"]),
+    );
+    expect(services.at(-1)).toBe("container-health-check");
+    expect(services.at(-2)).toBe("scrape-endpoint");
+  });
 });

@@ -80,6 +80,45 @@ describe("createEventSinks", () => {
     expect(sinks.stats()["obs-platform:test"]).toMatchObject({ written: 3, failedWrites: 2 });
   });
 
+  it("tells onWriteError of every failed write with the destination's name (error tracking)", async () => {
+    const clock = createAsyncManualClock();
+    const poster = recordingPoster();
+    poster.failFor.set("test", 503);
+    const series = recordingSeries();
+    series.down = true;
+    const failures: string[] = [];
+    const sinks = createEventSinks({
+      maxBatchSize: 10,
+      series,
+      publisher: {
+        publish: async () => {
+          throw new Error("broker down");
+        },
+        close: async () => undefined,
+      },
+      observability: { poster, accounts: [accounts[1]!] },
+      initialRetryDelayMs: 1000,
+      clock,
+      logger: recordingLogger(),
+      onWriteError: (destination, error) => failures.push(`${destination}: ${(error as Error).message}`),
+    });
+
+    await sinks.publish([{ topic: "t", payload: "p" }]);
+    await sinks.writePoints([numberedPoint(1)]);
+    await sinks.postEvents(events(1));
+    await clock.advance(1000);
+    series.down = false;
+    poster.failFor.delete("test");
+    await clock.advance(2000);
+    await sinks.stop();
+
+    expect(failures).toEqual([
+      "mqtt: broker down",
+      "timeseriesdb: POST /write failed: no answer",
+      "obs-platform:test: HTTP 503",
+    ]);
+  });
+
   it("counts events the platform refuses as rejected and does not post them again", async () => {
     const clock = createAsyncManualClock();
     const poster = recordingPoster();

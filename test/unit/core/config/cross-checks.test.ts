@@ -10,11 +10,35 @@ const server = (serverTags: Record<string, string>) => ({
 
 describe("cross-field rules", () => {
   it("anonymous telemetry needs systemInfo", () => {
-    expect(problemsOf({ anonTelemetry: true, systemInfo: { enable: false } })).toEqual([
-      "Service.anonTelemetry: anonymous telemetry needs systemInfo.enable: true",
-    ]);
-    expect(problemsOf({ anonTelemetry: true, systemInfo: { enable: true } })).toEqual([]);
+    const endpoint = "https://telemetry.example.com/v1";
+    expect(
+      problemsOf({ anonTelemetry: true, anonTelemetryEndpoint: endpoint, systemInfo: { enable: false } }),
+    ).toEqual(["Service.anonTelemetry: anonymous telemetry needs systemInfo.enable: true"]);
+    expect(
+      problemsOf({ anonTelemetry: true, anonTelemetryEndpoint: endpoint, systemInfo: { enable: true } }),
+    ).toEqual([]);
     expect(problemsOf({ anonTelemetry: false, systemInfo: { enable: false } })).toEqual([]);
+  });
+
+  it("anonymous telemetry needs an http(s) anonTelemetryEndpoint, which is free while telemetry is off", () => {
+    expect(problemsOf({ anonTelemetry: true })).toEqual([
+      "Service.anonTelemetryEndpoint: required when anonTelemetry is true",
+    ]);
+    expect(problemsOf({ anonTelemetry: true, anonTelemetryEndpoint: "ftp://x.example.com" })).toEqual([
+      "Service.anonTelemetryEndpoint: must be an http(s) URL",
+    ]);
+    expect(problemsOf({ anonTelemetry: false, anonTelemetryEndpoint: "<placeholder>" })).toEqual([]);
+  });
+
+  it("the container health check (on 127.0.0.1) clashes with a listener on its port", () => {
+    expect(
+      problemsOf({
+        containerHealthCheck: { enable: true, port: 8081 },
+      }),
+    ).toEqual([
+      "Service.containerHealthCheck.port: 127.0.0.1:8081 is already used by restServer (127.0.0.1:8081)",
+    ]);
+    expect(problemsOf({ containerHealthCheck: { enable: true, port: 12398 } })).toEqual([]);
   });
 
   describe("server tags", () => {

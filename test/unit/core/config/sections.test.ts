@@ -34,6 +34,7 @@ const CASES: Readonly<Record<string, SectionCase>> = {
   fileLogging: { typo: [], wrong: [] },
   logDirectory: { typo: [], wrong: [] },
   anonTelemetry: { typo: [], wrong: [] },
+  anonTelemetryEndpoint: { typo: [], wrong: [] },
   crashFile: {
     disabled: { enable: false },
     typo: ["crashFileDirectory"],
@@ -67,6 +68,7 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     disabled: { enable: false },
     typo: ["storeInTimeseriesdb", "instanceTag"],
     wrong: ["storeInTimeseriesdb", "serviceMemoryUsage"],
+    placeholder: ["frequency"],
   },
   thirdPartyToolsCredentials: {
     active: { obsPlatform: [account] },

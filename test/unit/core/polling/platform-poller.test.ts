@@ -39,7 +39,7 @@ const flush = async () => {
 function poller(
   targets: Target[],
   fetch: (target: Target) => Promise<number>,
-  extra: { maxConcurrent?: number } = {},
+  extra: { maxConcurrent?: number; errors?: { record(type: string, server: string): void } } = {},
 ) {
   const clock = createManualClock();
   const logger = recordingLogger();
@@ -71,11 +71,28 @@ function poller(
     clock,
     logger,
     metrics,
+    errors: extra.errors,
   });
   return { started, clock, logger, metrics, received };
 }
 
 describe("platform poller", () => {
+  it("records each failed call with its error type and server name (error tracking)", async () => {
+    const recorded: string[] = [];
+    const { started } = poller(
+      [{ name: "sense1" }, { name: "sense2" }],
+      async (target) => {
+        if (target.name === "sense2") throw new Error("unreachable");
+        return 1;
+      },
+      { errors: { record: (type, server) => recorded.push(`${type} ${server}`) } },
+    );
+    const running = await started;
+    await flush();
+    expect(recorded).toEqual(["HEALTH_API sense2"]);
+    await running.stop();
+  });
+
   it("polls every target at start and hands each answer to every destination", async () => {
     const { started, received } = poller(
       [{ name: "a" }, { name: "b" }],

@@ -156,6 +156,18 @@ describe("app-name poller: what replaces the cache", () => {
     await poller.stop();
   });
 
+  it("records each failed fetch as APP_NAMES_EXTRACT for the repository (error tracking)", async () => {
+    const h = harness([ok(SALES), fails(new Error("unreachable")), ok(SALES)]);
+    const recorded: string[] = [];
+    const poller = await start(h, {
+      errors: { record: (type, server) => recorded.push(`${type} ${server}`) },
+    });
+    await h.clock.advance(INTERVAL);
+    await h.clock.advance(INTERVAL);
+    expect(recorded).toEqual(["APP_NAMES_EXTRACT sense.example.com:4242"]);
+    await poller.stop();
+  });
+
   it("keeps the previous names when the answer is a malformed app list", async () => {
     // Prepare: the listing reads canned repository bodies with the client's own reader
     const bodies: unknown[] = [[SALES], [SALES, { name: "No id" }], { rows: [FINANCE] }];

@@ -14,19 +14,45 @@ describe("enabledFeaturesNotRun", () => {
     const base = defaultConfig();
     const config = {
       ...base,
-      anonTelemetry: true,
-      heartbeat: { ...base.heartbeat, enable: true },
-      uptimeMonitor: { ...base.uptimeMonitor, enable: true },
-      errorTracking: { ...base.errorTracking, enable: true },
+      configVisualisation: { ...base.configVisualisation, enable: true },
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
+      obsPlatform: { ...base.obsPlatform, enable: true },
     };
     expect(enabledFeaturesNotRun(config)).toEqual([
-      "Service.anonTelemetry",
-      "Service.heartbeat.enable",
-      "Service.uptimeMonitor.enable",
-      "Service.errorTracking.enable",
+      "Service.configVisualisation.enable",
       "Service.timeseriesdbConfig.enable",
+      "Service.obsPlatform.enable",
     ]);
+  });
+
+  it("does not name the self-monitoring switches: heartbeat, uptime, health check, errors and telemetry run", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      anonTelemetry: true,
+      heartbeat: { ...base.heartbeat, enable: true },
+      containerHealthCheck: { ...base.containerHealthCheck, enable: true },
+      uptimeMonitor: { ...base.uptimeMonitor, enable: true },
+      errorTracking: { ...base.errorTracking, enable: true },
+    };
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
+  });
+
+  it("does not name the time-series switch when the uptime monitor or error tracking write there", () => {
+    const base = defaultConfig();
+    const series = { ...base.timeseriesdbConfig, enable: true };
+    const uptime = {
+      ...base,
+      timeseriesdbConfig: series,
+      uptimeMonitor: { ...base.uptimeMonitor, enable: true },
+    };
+    const errors = {
+      ...base,
+      timeseriesdbConfig: series,
+      errorTracking: { ...base.errorTracking, enable: true },
+    };
+    expect(enabledFeaturesNotRun(uptime)).toEqual([]);
+    expect(enabledFeaturesNotRun(errors)).toEqual([]);
   });
 
   it("does not name the scrape endpoint's switch: the scrape endpoint runs", () => {

@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# Steward's container image: the on-prem runtime (`steward start`) as a non-root user, with the
+# container health check as its HEALTHCHECK. Mount the configuration at /app/config/steward.yaml
+# (it must set containerHealthCheck.enable: true, and listen on 0.0.0.0 where the ports are
+# published) and keep /app/data on a volume (stores, scramble key, instance id).
+# test/integration/docker/dockerfile.test.ts checks this file and runs its HEALTHCHECK command.
+
+# ---- build: the bundle of `npm run build` (dist/main.mjs) ----
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# ---- runtime: production dependencies and the bundle only ----
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/main.mjs ./dist/main.mjs
+RUN mkdir -p /app/data /app/config && chown node:node /app/data
+USER node
+# Ingest API, REST API, container health check (loopback only, for the HEALTHCHECK below).
+EXPOSE 8181 8081 12398
+VOLUME ["/app/data"]
+HEALTHCHECK --interval=12s --timeout=12s --start-period=30s --retries=3 \
+  CMD ["node", "dist/main.mjs", "healthcheck", "--config", "/app/config/steward.yaml"]
+ENTRYPOINT ["node", "dist/main.mjs"]
+CMD ["start", "--config", "/app/config/steward.yaml"]

@@ -1,0 +1,128 @@
+/**
+ * Error tracking of the agent (CONTRACT §7, reference §10.6): every failure the agent's parts
+ * report is counted per (type, server) for the current UTC day.
+ * - At midnight UTC the day's counts are logged once, at INFO, when `logSummary` is on (the
+ *   reference also logged the running summary after every single error; CONTRACT §7 keeps only
+ *   the daily line), then the counts start again from zero.
+ * - Each error becomes one point (`pointsOf`): measurement `measurementName`, tags `error_type`
+ *   and `server_name`, fields `error_count` = 1, `error_category` and, when known, `error_code`
+ *   and `http_status` (reference §8.1.10). The caller writes them through a destination of their
+ *   own whose failures are never recorded here, so a time-series DB that is down never feeds
+ *   errors about its own error points back in (quirk 14).
+ * A tracker made with `enabled: false` is the null tracker: it records nothing.
+ */
+import { integerField, type Point, stringField } from "../destinations/line-protocol.ts";
+import type { Clock, ErrorRecorder, Logger, Service, TimerHandle } from "../ports.ts";
+import { categorizeError } from "./error-category.ts";
+
+/** Counts of one error type: the total and per server (`''` for no server). */
+export interface ErrorTypeCounts {
+  total: number;
+  servers: Record<string, number>;
+}
+
+export interface ErrorCounts {
+  /** The UTC date the counts belong to, `YYYY-MM-DD`. */
+  day: string;
+  total: number;
+  types: Record<string, ErrorTypeCounts>;
+}
+
+export interface ErrorTrackerOptions {
+  /** `errorTracking.logSummary.enable`. */
+  logSummary: boolean;
+  /** `errorTracking.timeseriesdb.measurementName`. */
+  measurementName: string;
+  /** Receives the point of each error (absent: no points). Must not throw. */
+  onPoint?: ((point: Point) => void) | undefined;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface ErrorTracker extends ErrorRecorder, Service {
+  counts(): ErrorCounts;
+}
+
+const DAY_MS = 86_400_000;
+/** How a missing server is named in the summary (as the reference). */
+const NO_SERVER = "_no_server_context";
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export const nullErrorTracker: ErrorTracker = {
+  record: () => undefined,
+  counts: () => ({ day: "", total: 0, types: {} }),
+  stop: async () => undefined,
+};
+
+export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
+  const { clock, logger } = options;
+  let counts: ErrorCounts = { day: utcDay(clock.now()), total: 0, types: {} };
+  let timer: TimerHandle | undefined;
+
+  function rollOver(now: number): void {
+    const today = utcDay(now);
+    if (today === counts.day) return;
+    if (options.logSummary) logSummary(counts);
+    counts = { day: today, total: 0, types: {} };
+  }
+
+  function logSummary(day: ErrorCounts): void {
+    const details = Object.fromEntries(
+      Object.entries(day.types).map(([type, entry]) => [
+        type,
+        {
+          total: entry.total,
+          servers: Object.fromEntries(
+            Object.entries(entry.servers).map(([server, n]) => [server === "" ? NO_SERVER : server, n]),
+          ),
+        },
+      ]),
+    );
+    logger.info(`error summary for ${day.day} (UTC): ${day.total} errors`, {
+      day: day.day,
+      total: day.total,
+      details: JSON.stringify(details),
+    });
+  }
+
+  function armMidnight(): void {
+    const now = clock.now();
+    const midnight = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    timer = clock.setTimeout(() => {
+      rollOver(Math.max(clock.now(), midnight));
+      armMidnight();
+    }, midnight - now);
+  }
+  armMidnight();
+
+  return {
+    record(type, server, error) {
+      const now = clock.now();
+      rollOver(now);
+      const entry = counts.types[type] ?? { total: 0, servers: {} };
+      counts.types[type] = entry;
+      entry.total += 1;
+      entry.servers[server] = (entry.servers[server] ?? 0) + 1;
+      counts.total += 1;
+      if (options.onPoint === undefined) return;
+      const facts = categorizeError(error);
+      options.onPoint({
+        measurement: options.measurementName,
+        tags: { error_type: type, server_name: server },
+        fields: {
+          error_count: integerField(1),
+          error_category: stringField(facts.category),
+          ...(facts.code === undefined ? {} : { error_code: stringField(facts.code) }),
+          ...(facts.httpStatus === undefined ? {} : { http_status: integerField(facts.httpStatus) }),
+        },
+        timestampMs: now,
+      });
+    },
+    counts: () => structuredClone(counts),
+    async stop() {
+      clock.clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The container health check (CONTRACT §7, reference §10.3): `GET /health` on
+ * `127.0.0.1:containerHealthCheck.port` answers `200 {"statusCode":200,"status":"ok"}` while
+ * every enabled listener is up (listener-probes.ts) and the event loop answers within 1 s
+ * (event-loop-watch.ts); otherwise `503 {"statusCode":503,"status":"ko","reason":…}` naming the
+ * first problems found. Any other path is 404. Bound to loopback only: it is for the container
+ * runtime's `HEALTHCHECK` (`steward healthcheck`), not for the network. A port that cannot be
+ * bound fails the start.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startEventLoopWatch } from "../../core/monitoring/event-loop-watch.ts";
+import type { Clock, Logger, Service } from "../../core/ports.ts";
+import { ListenError } from "../http/http-listener.ts";
+import type { ListenerProbe } from "./listener-probes.ts";
+
+export const HEALTH_HOST = "127.0.0.1";
+
+export interface ContainerHealthDeps {
+  port: number;
+  probes: readonly ListenerProbe[];
+  clock: Clock;
+  logger: Logger;
+  /** Longest acceptable event-loop delay (default 1000 ms). */
+  maxDelayMs?: number | undefined;
+}
+
+export interface ContainerHealth extends Service {
+  readonly port: number;
+  /** The reasons the process is unhealthy now; empty when healthy. */
+  verdict(): Promise<string[]>;
+}
+
+export async function startContainerHealth(deps: ContainerHealthDeps): Promise<ContainerHealth> {
+  const { clock, logger } = deps;
+  const loop = startEventLoopWatch({ clock, maxDelayMs: deps.maxDelayMs });
+
+  async function verdict(): Promise<string[]> {
+    const problems = await Promise.all(deps.probes.map((probe) => probe.check()));
+    const loopProblem = loop.problem();
+    return [...(loopProblem === undefined ? [] : [loopProblem]), ...problems.filter((p) => p !== undefined)];
+  }
+
+  const server: Server = createServer((req, res) => {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/health") {
+      answer(404, { statusCode: 404, error: "Not Found" });
+      return;
+    }
+    verdict().then(
+      (problems) => {
+        if (problems.length === 0) answer(200, { statusCode: 200, status: "ok" });
+        else {
+          logger.warn("container health check: unhealthy", { reason: problems.join("; ") });
+          answer(503, { statusCode: 503, status: "ko", reason: problems.join("; ") });
+        }
+      },
+      (error: unknown) => answer(503, { statusCode: 503, status: "ko", reason: String(error) }),
+    );
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(deps.port, HEALTH_HOST, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (cause) {
+    await loop.stop();
+    throw new ListenError(`container health check: cannot listen on ${HEALTH_HOST}:${deps.port}`, { cause });
+  }
+  const port = (server.address() as AddressInfo).port;
+  logger.info("container health check listening", { url: `http://${HEALTH_HOST}:${port}/health` });
+  let stopped: Promise<void> | undefined;
+  return {
+    port,
+    verdict,
+    stop() {
+      stopped ??= (async () => {
+        await loop.stop();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The agent's heartbeat (CONTRACT §7, reference §10.1): a GET to `heartbeat.remoteURL` at start
+ * and on every occurrence of `heartbeat.frequency` (a later.js text schedule or cron, UTC), so a
+ * monitoring tool sees the agent is alive. Each call gives up after 10 s; a failure (no answer,
+ * timeout, non-2xx) is logged at WARN and counted (`steward_heartbeats_total{outcome}`), never
+ * stops the beat. Heartbeat failures are not error-tracked (reference §10.6).
+ */
+import { describeError } from "../../core/destinations/describe-error.ts";
+import type { Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
+import { parseRecurrence } from "../../core/schedules/recurrence.ts";
+import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+
+export interface HeartbeatDeps {
+  remoteURL: string;
+  frequency: string;
+  clock: Clock;
+  logger: Logger;
+  metrics?: MetricsRegistry | undefined;
+  /** Web fetch (tests inject one); default the global fetch. */
+  fetch?: typeof fetch | undefined;
+  /** Per call (default 10 000 ms). */
+  timeoutMs?: number | undefined;
+}
+
+export interface HeartbeatStats {
+  sent: number;
+  failed: number;
+  lastError: string | undefined;
+}
+
+export interface Heartbeat extends Service {
+  stats(): HeartbeatStats;
+  readonly timer: RecurringTimer;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export function startHeartbeat(deps: HeartbeatDeps): Heartbeat {
+  const { remoteURL, logger } = deps;
+  const send = deps.fetch ?? fetch;
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const stats: HeartbeatStats = { sent: 0, failed: 0, lastError: undefined };
+
+  async function beat(): Promise<void> {
+    try {
+      const response = await send(remoteURL, { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
+      await response.body?.cancel();
+      if (!response.ok) throw new Error(`the heartbeat URL answered ${response.status}`);
+      stats.sent += 1;
+      if (stats.lastError !== undefined) logger.info("heartbeat works again", { url: remoteURL });
+      stats.lastError = undefined;
+      logger.verbose("heartbeat sent", { url: remoteURL, status: response.status });
+    } catch (error) {
+      stats.failed += 1;
+      stats.lastError = describeError(error);
+      logger.warn("heartbeat failed; the next one tries again", { url: remoteURL, error: stats.lastError });
+    }
+  }
+
+  deps.metrics?.counter({
+    name: "steward_heartbeats_total",
+    help: "Heartbeat calls to heartbeat.remoteURL, by outcome (sent, failed)",
+    labelNames: ["outcome"],
+    collect: () => [
+      { labels: { outcome: "sent" }, value: stats.sent },
+      { labels: { outcome: "failed" }, value: stats.failed },
+    ],
+  });
+
+  logger.info("sending heartbeats", { url: remoteURL, frequency: deps.frequency });
+  const timer = startRecurringTimer({
+    what: "heartbeat",
+    recurrence: parseRecurrence(deps.frequency),
+    runAtStart: true,
+    run: beat,
+    clock: deps.clock,
+    logger,
+  });
+  return { timer, stats: () => ({ ...stats }), stop: () => timer.stop() };
+}

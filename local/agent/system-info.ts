@@ -1,0 +1,32 @@
+/**
+ * Host facts for the start-up line and the telemetry (CONTRACT §7, reference §10.8), from
+ * Node's `os` module and the runtime only: no OS command is ever spawned (the reference's
+ * `systeminformation` ran `chcp`, `netstat`… on Windows, which security tools flag). Running in
+ * a container is told by `/.dockerenv`, as the reference does.
+ */
+import { existsSync } from "node:fs";
+import { arch, cpus, hostname, platform, release, totalmem } from "node:os";
+
+export interface SystemInfo {
+  readonly hostname: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly release: string;
+  readonly nodeVersion: string;
+  readonly cpuCount: number;
+  readonly totalMemoryBytes: number;
+  readonly container: boolean;
+}
+
+export function readSystemInfo(): SystemInfo {
+  return {
+    hostname: hostname(),
+    platform: platform(),
+    arch: arch(),
+    release: release(),
+    nodeVersion: process.versions.node,
+    cpuCount: cpus().length,
+    totalMemoryBytes: totalmem(),
+    container: existsSync("/.dockerenv"),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The agent's uptime monitor (CONTRACT §7, reference §10.2): on every occurrence of
+ * `uptimeMonitor.frequency` (later.js text or cron, UTC) it logs the uptime line at
+ * `uptimeMonitor.logLevel`, writes the `steward_memory_usage` point (when `timeseriesdbConfig.enable`
+ * and `storeInTimeseriesdb.serviceMemoryUsage`) and posts the `qs_service*` metrics to
+ * `storeObsPlatform.destinationAccount` (when `storeObsPlatform.enable` **and**
+ * `obsPlatform.enable`, quirk 12), through sinks of its own whose failures are error-tracked.
+ */
+import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
+import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import {
+  type MemorySample,
+  memoryPoint,
+  uptimeLogLine,
+  uptimeMetricBatch,
+} from "../../core/monitoring/uptime-report.ts";
+import { selectAccounts } from "../../core/observability/observability.ts";
+import type { Service } from "../../core/ports.ts";
+import { parseRecurrence, typicalIntervalMs } from "../../core/schedules/recurrence.ts";
+import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { SERVICE_VERSION } from "../../core/version.ts";
+import type { AgentPartDeps } from "./agent-outputs.ts";
+
+export interface UptimeMonitorDeps extends Pick<AgentPartDeps, "config" | "logger" | "clock" | "outputs"> {
+  /** The process's memory now (default process.memoryUsage()). */
+  memory?: (() => MemorySample) | undefined;
+  /** Milliseconds since the process started (default process.uptime()). */
+  uptimeMs?: (() => number) | undefined;
+  /** Web fetch for the observability platform (tests inject one). */
+  fetch?: typeof fetch | undefined;
+}
+
+export interface UptimeMonitor extends Service {
+  /** Reports made so far. */
+  iterations(): number;
+}
+
+export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
+  const { config, clock, outputs } = deps;
+  const settings = config.uptimeMonitor;
+  const logger = deps.logger.child("uptime");
+  const memory = deps.memory ?? (() => process.memoryUsage());
+  const uptimeMs = deps.uptimeMs ?? (() => process.uptime() * 1000);
+  const recurrence = parseRecurrence(settings.frequency);
+  const store = settings.storeObsPlatform;
+  const obsOn = store.enable && config.obsPlatform.enable;
+  const accounts = obsOn
+    ? selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, store.destinationAccount).accounts
+    : [];
+  const destination = {
+    url: config.obsPlatform.metric.url,
+    headers: config.obsPlatform.metric.header,
+    staticAttributes: [],
+    accounts,
+  };
+  const seriesOn = outputs.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
+  const sinks = createEventSinks({
+    maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
+    series: seriesOn ? outputs.series : undefined,
+    obsMetrics: obsOn
+      ? {
+          poster: createObservabilityPoster({
+            event: destination,
+            metric: destination,
+            clock,
+            timeoutMs: 5000,
+            ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+          }),
+          accounts,
+        }
+      : undefined,
+    clock,
+    logger,
+    onWriteError: outputs.recordWriteError,
+    // One point and one metric batch per occurrence: little to flush, so little to wait for.
+    stopTimeoutMs: 2000,
+  });
+  outputs.addStats(() => sinks.stats());
+  const attributes: Record<string, string> = Object.fromEntries(
+    store.attribute.static.map((a) => [a.name, a.value]),
+  );
+  if (store.attribute.dynamic.serviceVersion.enable) attributes.serviceVersion = SERVICE_VERSION;
+  let iteration = 0;
+
+  async function report(): Promise<void> {
+    iteration += 1;
+    const at = clock.now();
+    const sample = memory();
+    const up = uptimeMs();
+    logger[settings.logLevel]("--------------------------------");
+    logger[settings.logLevel](uptimeLogLine(iteration, up, sample));
+    const writes: Promise<void>[] = [];
+    if (seriesOn) {
+      writes.push(
+        sinks.writePoints([
+          memoryPoint(sample, settings.storeInTimeseriesdb.instanceTag, SERVICE_VERSION, at),
+        ]),
+      );
+    }
+    const batch = obsOn
+      ? uptimeMetricBatch(sample, up, at, {
+          memory: store.metric.dynamic.serviceMemoryUsage.enable,
+          uptime: store.metric.dynamic.serviceUptime.enable,
+          attributes,
+          intervalMs: typicalIntervalMs(recurrence, at) ?? 0,
+        })
+      : undefined;
+    if (batch !== undefined) writes.push(sinks.postMetrics([batch]));
+    await Promise.all(writes);
+  }
+
+  logger.info("uptime monitor started", { frequency: settings.frequency });
+  const timer = startRecurringTimer({
+    what: "uptime report",
+    recurrence,
+    runAtStart: false,
+    run: report,
+    clock,
+    logger,
+  });
+  return {
+    iterations: () => iteration,
+    async stop() {
+      await timer.stop();
+      await sinks.stop();
+    },
+  };
+}
