@@ -132,6 +132,18 @@ export const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, 
     },
   ],
   [
+    "anonTelemetry",
+    (value: unknown) =>
+      value === true
+        ? {
+            value: false,
+            note:
+              "Butler SOS sent telemetry to its vendor; Steward sends it only to an endpoint you name: " +
+              "set anonTelemetryEndpoint and anonTelemetry: true to opt in",
+          }
+        : undefined,
+  ],
+  [
     "influxdbConfig.maxBatchSize",
     (value: unknown) =>
       typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 10000
