@@ -122,7 +122,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     persisted.set(destination, position);
   }
 
-  const readHandles = new Map<number, FileHandle>();
+  // Promises, so that readers opening the same segment at once share one handle.
+  const readHandles = new Map<number, Promise<FileHandle>>();
   let pendingBytes = 0;
   let closed = false;
   let endWaiters: Array<() => void> = [];
@@ -176,8 +177,9 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     const upTo = slowestCursor(persisted)?.position ?? end;
     const deletable = deletableSegmentCount(bases, upTo);
     for (const base of bases.splice(0, deletable)) {
-      await readHandles.get(base)?.close();
+      const handle = readHandles.get(base);
       readHandles.delete(base);
+      await (await handle)?.close();
       await rm(pathOf(base), { force: true });
     }
   }
@@ -195,10 +197,10 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     }, cursorSyncMs);
   }
 
-  async function readHandle(base: number): Promise<FileHandle> {
+  function readHandle(base: number): Promise<FileHandle> {
     let handle = readHandles.get(base);
     if (handle === undefined) {
-      handle = await open(pathOf(base), "r");
+      handle = open(pathOf(base), "r");
       readHandles.set(base, handle);
     }
     return handle;
@@ -283,7 +285,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       await commit.idle();
       await persisting;
       await persistCursors();
-      for (const handle of readHandles.values()) await handle.close();
+      for (const handle of readHandles.values()) await (await handle).close();
       readHandles.clear();
       await active.close();
     },
