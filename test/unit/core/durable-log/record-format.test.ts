@@ -33,7 +33,10 @@ describe("durable log record format", () => {
   it("detects a damaged payload by its checksum", () => {
     const bytes = log('{"a":1}', '{"b":2}');
     const second = encodeRecord('{"a":1}').length;
-    bytes[second + RECORD_HEADER_BYTES + 2] ^= 0xff;
+    bytes.writeUInt8(
+      (bytes.at(second + RECORD_HEADER_BYTES + 2) as number) ^ 0xff,
+      second + RECORD_HEADER_BYTES + 2,
+    );
 
     const decoded = decodeRecords(bytes);
 

@@ -105,7 +105,7 @@ describe("segment log", () => {
     const [firstSegment] = await segmentFiles(directory);
     const path = join(directory, firstSegment as string);
     const bytes = await readFile(path);
-    bytes[bytes.length - 5] ^= 0xff; // inside the segment's last record
+    bytes.writeUInt8((bytes.at(-5) as number) ^ 0xff, bytes.length - 5); // inside the segment's last record
     await writeFile(path, bytes);
     const logger = recordingLogger();
 
