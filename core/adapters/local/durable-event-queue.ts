@@ -74,7 +74,7 @@ export function createDurableEventQueue(
     const used = log.bytesOnDisk();
     const utilisationPct = (used / log.maxDiskBytes) * 100;
     if (!full && utilisationPct < options.backpressureThreshold) return;
-    const count = throttle.admit("disk", clock.now());
+    const count = throttle.admit(full ? "full" : "filling", clock.now());
     if (count === undefined) return;
     const slowest = log.slowest();
     logger.warn(
