@@ -122,7 +122,8 @@ export function createDurableEventQueue(
       }
       const { records, next } = await log.read(position, READ_BYTES);
       for (const record of records) {
-        const event = parse(record.payload, destination, record.end);
+        const event =
+          (record.value as AcceptedEvent | undefined) ?? parse(record.payload ?? "", destination, record.end);
         if (event === undefined) {
           log.advance(destination, record.end);
           continue;
@@ -165,7 +166,7 @@ export function createDurableEventQueue(
       let appended: "appended" | "full";
       appending += 1;
       try {
-        appended = await log.append(JSON.stringify(event));
+        appended = await log.append(JSON.stringify(event), event);
       } catch (error) {
         throw new EventQueueUnavailableError("the audit event log could not be written", { cause: error });
       } finally {

@@ -45,7 +45,10 @@ export interface SegmentLogOptions {
 export interface LogRecord {
   /** The position just past this record: the cursor once it is written. */
   end: number;
-  payload: string;
+  /** The record as read from disk; absent when `value` came from memory. */
+  payload?: string;
+  /** The value appended with the record, while it is still among the recent ones in memory. */
+  value?: unknown;
 }
 
 export interface ReadResult {
@@ -61,8 +64,12 @@ export interface SegmentLog {
   start(): number;
   bytesOnDisk(): number;
   readonly maxDiskBytes: number;
-  /** Appends one record; resolves once it is synced, or "full" (nothing written). */
-  append(payload: string): Promise<"appended" | "full">;
+  /**
+   * Appends one record; resolves once it is synced, or "full" (nothing written). `value` (what
+   * `payload` encodes) is kept in memory for a while, so readers that keep up need not read
+   * the disk and decode.
+   */
+  append(payload: string, value?: unknown): Promise<"appended" | "full">;
   /** Synced records from `from`, up to about `maxBytes`, all from one segment. */
   read(from: number, maxBytes: number): Promise<ReadResult>;
   /** Resolves once the end moves past `position`, or the log closes. */
@@ -77,6 +84,19 @@ export interface SegmentLog {
 }
 
 const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
+/** How many of the latest synced records stay in memory for readers that keep up. */
+const RECENT_RECORDS = 2048;
+
+interface Appended {
+  record: Buffer;
+  value: unknown;
+}
+
+interface RecentRecord {
+  start: number;
+  end: number;
+  value: unknown;
+}
 
 export async function openSegmentLog(options: SegmentLogOptions): Promise<SegmentLog> {
   const { directory, clock, logger, maxDiskBytes } = options;
@@ -143,12 +163,54 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     activeSize = 0;
   }
 
-  const commit = createGroupCommit<Buffer>(async (records) => {
+  // The latest synced records, oldest first, between `recentHead` and the array's end.
+  let recent: RecentRecord[] = [];
+  let recentHead = 0;
+
+  function remember(group: readonly Appended[], start: number): void {
+    let position = start;
+    for (const { record, value } of group) {
+      recent.push({ start: position, end: position + record.length, value });
+      position += record.length;
+    }
+    if (recent.length - recentHead > RECENT_RECORDS) recentHead = recent.length - RECENT_RECORDS;
+    if (recentHead > RECENT_RECORDS) {
+      recent = recent.slice(recentHead);
+      recentHead = 0;
+    }
+  }
+
+  /** Recent records from `position` on (none unless a record starts exactly there). */
+  function recentFrom(position: number, committedEnd: number, maxBytes: number): LogRecord[] {
+    let low = recentHead;
+    let high = recent.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const start = (recent[middle] as RecentRecord).start;
+      if (start === position) {
+        const records: LogRecord[] = [];
+        let bytes = 0;
+        for (let i = middle; i < recent.length && bytes < maxBytes; i++) {
+          const entry = recent[i] as RecentRecord;
+          if (entry.end > committedEnd || entry.value === undefined) break;
+          records.push({ end: entry.end, value: entry.value });
+          bytes += entry.end - entry.start;
+        }
+        return records;
+      }
+      if (start < position) low = middle + 1;
+      else high = middle - 1;
+    }
+    return [];
+  }
+
+  const commit = createGroupCommit<Appended>(async (group) => {
     let total = 0;
+    const records = group.map((appended) => appended.record);
     for (const record of records) total += record.length;
     try {
       if (activeSize >= segmentBytes) await rotate();
-      const { bytesWritten } = await active.writev(records as Buffer[], activeSize);
+      const { bytesWritten } = await active.writev(records, activeSize);
       if (bytesWritten !== total)
         throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
       await active.datasync();
@@ -159,6 +221,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     } finally {
       pendingBytes -= total;
     }
+    remember(group, end);
     activeSize += total;
     end += total;
     wakeEndWaiters();
@@ -211,6 +274,9 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     const start = bases[0] as number;
     const position = Math.max(from, start);
     if (position >= committedEnd) return { records: [], next: position };
+    const inMemory = recentFrom(position, committedEnd, maxBytes);
+    if (inMemory.length > 0)
+      return { records: inMemory, next: (inMemory[inMemory.length - 1] as LogRecord).end };
     const index = segmentIndexOf(bases, position);
     const base = bases[index] as number;
     const segmentEnd = index + 1 < bases.length ? (bases[index + 1] as number) : committedEnd;
@@ -242,12 +308,12 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     bytesOnDisk: () => bytesOnDisk(bases, end),
     maxDiskBytes,
 
-    async append(payload) {
+    async append(payload, value) {
       if (closed) throw new Error("the audit event log is closed");
       const record = encodeRecord(payload);
       if (bytesOnDisk(bases, end) + pendingBytes + record.length > maxDiskBytes) return "full";
       pendingBytes += record.length;
-      await commit.submit(record);
+      await commit.submit({ record, value });
       return "appended";
     },
 

@@ -41,7 +41,7 @@ async function readAll(log: SegmentLog, from = log.start()): Promise<string[]> {
   let position = from;
   while (position < log.end()) {
     const { records, next } = await log.read(position, 4096);
-    payloads.push(...records.map((record) => record.payload));
+    payloads.push(...records.map((record) => record.payload ?? ""));
     position = next;
   }
   return payloads;
