@@ -63,10 +63,6 @@ export function createDurableEventQueue(
   /** Appends not yet answered: stop() lets them finish, and the readers hand them out. */
   let appending = 0;
   let appendsSettled: (() => void) | undefined;
-  let wakeStopped: () => void = () => undefined;
-  const noMoreAppends = new Promise<void>((resolve) => {
-    wakeStopped = resolve;
-  });
   let idleWaiters: Array<() => void> = [];
   const counters = { received: 0, queued: 0, failed: 0, droppedRateLimit: 0, droppedQueueFull: 0 };
 
@@ -117,7 +113,9 @@ export function createDurableEventQueue(
       if (position >= log.end()) {
         settleIdle();
         if (stopping && appending === 0) return;
-        await Promise.race([log.waitForEnd(position), noMoreAppends]);
+        // stop() wakes this wait once no append is left (not Promise.race with a long-lived
+        // promise: each race would leave a reaction on it, a leak at thousands of waits a second).
+        await log.waitForEnd(position);
         continue;
       }
       const { records, next } = await log.read(position, READ_BYTES);
@@ -217,7 +215,7 @@ export function createDurableEventQueue(
     async stop() {
       stopping = true;
       if (appending > 0) await new Promise<void>((resolve) => (appendsSettled = resolve));
-      wakeStopped();
+      log.wakeWaiters();
       await Promise.all(readers);
     },
   };

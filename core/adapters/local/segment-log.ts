@@ -72,8 +72,10 @@ export interface SegmentLog {
   append(payload: string, value?: unknown): Promise<"appended" | "full">;
   /** Synced records from `from`, up to about `maxBytes`, all from one segment. */
   read(from: number, maxBytes: number): Promise<ReadResult>;
-  /** Resolves once the end moves past `position`, or the log closes. */
+  /** Resolves once the end moves past `position`, the log closes, or `wakeWaiters` is called. */
   waitForEnd(position: number): Promise<void>;
+  /** Resolves every pending `waitForEnd` now (their callers look again). */
+  wakeWaiters(): void;
   cursor(destination: string): number;
   /** Moves a destination's cursor forward (never back); persisted within `cursorSyncMs`. */
   advance(destination: string, position: number): void;
@@ -323,6 +325,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       if (end > position || closed) return Promise.resolve();
       return new Promise((resolve) => endWaiters.push(resolve));
     },
+
+    wakeWaiters: wakeEndWaiters,
 
     cursor(destination) {
       return cursors.get(destination) ?? (bases[0] as number);
