@@ -303,9 +303,17 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   "cors.allowedOrigins": 'Browser origins allowed, e.g. "https://sense.example.com"; empty refuses browsers.',
   "rateLimit.enable": "HTTP rate limiting per client IP.",
   "rateLimit.maxPerMinute": "Requests per minute per client IP.",
-  "auditEvents.queue.maxSize": "Events waiting in the internal queue before new ones are refused.",
-  "auditEvents.queue.maxConcurrent": "Events processed simultaneously.",
-  "auditEvents.queue.backpressureThreshold": "Percent queue utilisation at which a warning is logged.",
+  "auditEvents.queue.durable":
+    "Local runtime: answer 202 only once the event is in an append-only log on disk and synced (fdatasync), so a crash, kill -9 or power cut loses no acknowledged event; each destination is fed from the log and, after a restart, gets again what it had not yet written (at least once: de-duplicate on eventId). false = in-memory queue (faster, loses buffered events in a crash).",
+  "auditEvents.queue.directory":
+    "Directory of the durable queue's log segments and destination cursors (relative paths resolve from the working directory).",
+  "auditEvents.queue.maxDiskBytes":
+    "Most bytes the durable queue's log may hold (default 1 GiB); when full, ingest answers 503 with retry-after and a warning names the destination that is behind.",
+  "auditEvents.queue.maxSize":
+    "In-memory queue (durable: false): events waiting before new ones are refused.",
+  "auditEvents.queue.maxConcurrent": "In-memory queue (durable: false): events processed simultaneously.",
+  "auditEvents.queue.backpressureThreshold":
+    "Percent queue utilisation (durable queue: of maxDiskBytes) at which a warning is logged.",
   "auditEvents.queue.rateLimit.enable": "Global throughput limiter of the internal queue.",
   "auditEvents.queue.rateLimit.maxPerMinute": "Events processed per minute.",
   "auditEvents.destination.enable": "Write accepted events to the destinations.",

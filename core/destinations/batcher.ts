@@ -29,6 +29,8 @@ export interface BatcherOptions extends BatchingOptions {
   /** add() waits while this many events are buffered: backpressure towards the queue. */
   maxBuffered?: number;
   stopTimeoutMs?: number;
+  /** Hears of each batch the destination is done with (written or refused), in order. */
+  onDone?: (events: readonly AcceptedEvent[]) => void;
 }
 
 export type BatcherStats = ItemBatcherStats;

@@ -10,7 +10,7 @@
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
  * once until a batch leaves the buffer, so an outage costs a caller one bounded wait, not one per
- * item. `stop()` flushes; if the destination stays down past `stopTimeoutMs` it rejects with
+ * item. `onDone` hears of every batch the destination is done with, in order. `stop()` flushes; if the destination stays down past `stopTimeoutMs` it rejects with
  * UnwrittenItemsError naming how many items were not written.
  */
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
@@ -49,6 +49,11 @@ export interface ItemBatcherOptions<T> extends BatchingOptions {
   refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
   /** Told of every failed write (refused or to be retried), e.g. for error tracking. Must not throw. */
   onWriteError?: ((error: unknown) => void) | undefined;
+  /**
+   * Called with each batch once the destination is done with it (written, or refused as data),
+   * in the order items were added: what a durable queue needs to move its cursor.
+   */
+  onDone?: ((items: readonly T[]) => void) | undefined;
   clock: Clock;
   logger: Logger;
   /** First retry delay, doubled per failure up to maxRetryDelayMs. */
@@ -194,6 +199,7 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
         buffer.unshift(...current.items);
       } else {
         stats.written += items.length - rejected;
+        options.onDone?.(items);
         wakeSpaceWaiters();
       }
       current = undefined;

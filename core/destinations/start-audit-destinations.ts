@@ -1,7 +1,8 @@
 /**
  * The local consumer: one batcher per selected destination, all fed every accepted event (the
- * fan-out is fixed at start). The in-process queue calls `handleEvent` per event; `stop()`
- * flushes every batcher.
+ * fan-out is fixed at start). The in-process queue calls `handleEvent` per event; the durable
+ * queue reads its log once per destination and calls `deliver`, and hears through `onDone` when a
+ * destination has written a batch. `stop()` flushes every batcher.
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
@@ -12,6 +13,10 @@ import type { SelectedDestination } from "./select-destinations.ts";
 export interface AuditDestinations extends Service {
   /** Hands the event to every destination's batcher; resolves once all have buffered it. */
   handleEvent(event: AcceptedEvent): Promise<void>;
+  /** The selected destinations' names, in selection order. */
+  readonly names: readonly string[];
+  /** Hands the event to one destination's batcher (the durable queue reads the log per destination). */
+  deliver(destination: string, event: AcceptedEvent): Promise<void>;
   stats(): Record<string, BatcherStats>;
 }
 
@@ -21,12 +26,14 @@ export interface StartAuditDestinationsOptions {
   logger: Logger;
   initialRetryDelayMs?: number;
   stopTimeoutMs?: number;
+  /** Hears of each batch a destination is done with (written or refused), in order. */
+  onDone?: (destination: string, events: readonly AcceptedEvent[]) => void;
 }
 
 export async function startAuditDestinations(
   options: StartAuditDestinationsOptions,
 ): Promise<AuditDestinations> {
-  const { clock, logger } = options;
+  const { clock, logger, onDone } = options;
   await Promise.all(
     options.destinations.map(async ({ writer }) => {
       try {
@@ -51,12 +58,23 @@ export async function startAuditDestinations(
         ? {}
         : { initialRetryDelayMs: options.initialRetryDelayMs }),
       ...(options.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: options.stopTimeoutMs }),
+      ...(onDone === undefined
+        ? {}
+        : { onDone: (events: readonly AcceptedEvent[]) => onDone(writer.name, events) }),
     }),
   ]);
+  const byName = new Map(batchers);
   let stopped: Promise<void> | undefined;
   return {
     async handleEvent(event) {
       await Promise.all(batchers.map(([, batcher]) => batcher.add(event)));
+    },
+    names: batchers.map(([name]) => name),
+    deliver(destination, event) {
+      const batcher = byName.get(destination);
+      if (batcher === undefined)
+        return Promise.reject(new Error(`no audit destination named ${destination}`));
+      return batcher.add(event);
     },
     stats: () => Object.fromEntries(batchers.map(([name, batcher]) => [name, batcher.stats()])),
     stop() {

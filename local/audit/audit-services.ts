@@ -1,15 +1,26 @@
 /**
  * The audit pipeline of the local runtime, as services started in this order and stopped in
- * reverse: destination writers → in-process queue → queue metrics → ingest HTTP listener. So on
- * shutdown the listener stops taking events first, the queue then hands every accepted event to
- * the writers, and the writers flush last: nothing that got a 202 is lost. The queue's counters are
- * declared in the metrics registry as `steward_audit_events_total` for the scrape endpoint.
+ * reverse: durable log → destination writers → queue → queue metrics → ingest HTTP listener.
+ *
+ * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
+ * the log under `auditEvents.queue.directory`; each destination reads the log from its own cursor
+ * (so after a crash it first gets what it had not yet written) and moves the cursor as its
+ * batches are written. On shutdown the listener stops taking events first, the queue hands every
+ * logged event to the writers, the writers flush, and the log persists the cursors last. Without
+ * it, the in-process queue holds accepted events in memory (lost in a crash, flushed on SIGTERM).
+ * The queue's counters are declared in the metrics registry as `steward_audit_events_total`.
  */
+import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import {
+  createDurableEventQueue,
+  type DurableEventQueue,
+} from "../../core/adapters/local/durable-event-queue.ts";
+import { openSegmentLog, type SegmentLog } from "../../core/adapters/local/segment-log.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import { selectDestinations } from "../../core/destinations/select-destinations.ts";
+import { type SelectedDestination, selectDestinations } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
@@ -23,7 +34,7 @@ import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
 
 export interface AuditServicesDeps {
   clock: Clock;
-  /** Relative export directories resolve from here. */
+  /** Relative export and queue directories resolve from here. */
   cwd: string;
   /** Where the queue's counters are declared for the scrape endpoint. */
   metrics: MetricsRegistry;
@@ -34,25 +45,49 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
   const audit = config.auditEvents;
   if (!audit.enable) return [];
   const auditLogger = logger.child("audit");
+  const durable = audit.queue.durable;
+  let selected: SelectedDestination[] | undefined;
+  let log: SegmentLog | undefined;
+  let durableQueue: DurableEventQueue | undefined;
   let destinations: AuditDestinations | undefined;
   let ingest: LocalIngest | undefined;
   const started = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`${name} must start first`);
     return value;
   };
+  const selectOnce = () =>
+    (selected ??= selectDestinations(
+      audit.destination,
+      config.timeseriesdbConfig,
+      localDestinationAdapters({ cwd, clock, logger: auditLogger }),
+    ));
 
-  const services: NamedService[] = [
+  const services: NamedService[] = [];
+  if (durable) {
+    services.push({
+      name: "audit-log",
+      start: async () => {
+        const opened = await openSegmentLog({
+          directory: resolve(cwd, audit.queue.directory),
+          destinations: selectOnce().map(({ writer }) => writer.name),
+          maxDiskBytes: audit.queue.maxDiskBytes,
+          clock,
+          logger: logger.child("audit-queue"),
+        });
+        log = opened;
+        return { stop: () => opened.close() };
+      },
+    });
+  }
+  services.push(
     {
       name: "audit-destinations",
       start: async () => {
         destinations = await startAuditDestinations({
-          destinations: selectDestinations(
-            audit.destination,
-            config.timeseriesdbConfig,
-            localDestinationAdapters({ cwd, clock, logger: auditLogger }),
-          ),
+          destinations: selectOnce(),
           clock,
           logger: auditLogger,
+          ...(durable ? { onDone: (name: string, events) => durableQueue?.written(name, events) } : {}),
         });
         return destinations;
       },
@@ -60,9 +95,21 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
     {
       name: "audit-queue",
       start: async () => {
+        const running = started(destinations, "audit-destinations");
+        if (durable) {
+          durableQueue = createDurableEventQueue(audit.queue, {
+            log: started(log, "audit-log"),
+            destinations: running.names,
+            deliver: (name, event) => running.deliver(name, event),
+            logger: logger.child("audit-queue"),
+            clock,
+          });
+        }
         ingest = createLocalIngest({
           settings: audit,
-          handler: createAcceptedEventHandler(started(destinations, "audit-destinations")),
+          ...(durableQueue === undefined
+            ? { handler: createAcceptedEventHandler(running) }
+            : { queue: durableQueue }),
           logger: logger.child("audit-ingest"),
           clock,
         });
@@ -71,7 +118,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         return queue;
       },
     },
-  ];
+  );
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
     services.push({

@@ -1,19 +1,26 @@
 /**
  * The ingest API as the local runtime runs it (served by local/http/ingest-listener.ts): accepted
- * events go to the bounded in-process queue, whose handler (the destinations fan-out) is
- * injected; rate-limit counters live in memory. Start-up warnings (no token, inconsistent
+ * events go to the given queue (the durable log, audit-services.ts) or, without one, to the
+ * bounded in-process queue, whose handler (the destinations fan-out) is injected; rate-limit
+ * counters live in memory. Start-up warnings (no token, inconsistent
  * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
  * every event that got a 202 is handled before the process exits.
  */
 
 import {
   createInProcessEventQueue,
-  type InProcessEventQueue,
   type InProcessEventQueueOptions,
 } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
-import type { AcceptedEventHandler, Clock, Logger } from "../../core/ports.ts";
+import type {
+  AcceptedEventHandler,
+  Clock,
+  EventQueue,
+  EventQueueMetrics,
+  Logger,
+  Service,
+} from "../../core/ports.ts";
 import {
   type AuditIngestSettings,
   createIngestHandler,
@@ -23,15 +30,32 @@ import {
 export interface LocalIngestOptions {
   /** `config.auditEvents`. */
   settings: AuditIngestSettings & { queue: InProcessEventQueueOptions };
-  /** Processes each accepted event (the destination writers). */
-  handler: AcceptedEventHandler;
+  /** Processes each accepted event (the destination writers) when no `queue` is given. */
+  handler?: AcceptedEventHandler;
+  /** The queue to use instead of an in-process one (the durable queue). */
+  queue?: LocalEventQueue;
   logger: Logger;
   clock: Clock;
 }
 
+/** What the local runtime needs of its event queue: a Service with metrics that can drain. */
+export interface LocalEventQueue extends EventQueue, Service {
+  metrics(): EventQueueMetrics;
+  drain(): Promise<void>;
+}
+
 export interface LocalIngest {
   handler: IngestHandler;
-  queue: InProcessEventQueue;
+  queue: LocalEventQueue;
+}
+
+function inProcessQueue(options: LocalIngestOptions): LocalEventQueue {
+  if (options.handler === undefined) throw new Error("createLocalIngest needs a queue or a handler");
+  return createInProcessEventQueue(options.settings.queue, {
+    handler: options.handler,
+    logger: options.logger.child("audit-queue"),
+    clock: options.clock,
+  });
 }
 
 export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
@@ -44,11 +68,7 @@ export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
       "No auditEvents.apiToken configured: any client that can reach the ingest API may post events",
     );
   }
-  const queue = createInProcessEventQueue(settings.queue, {
-    handler: options.handler,
-    logger: logger.child("audit-queue"),
-    clock,
-  });
+  const queue = options.queue ?? inProcessQueue(options);
   const handler = createIngestHandler({
     settings,
     queue,

@@ -7,7 +7,8 @@
  *
  * Like the other listeners it writes answers in batches, one per event-loop turn. An answer given
  * before the whole request arrived (a 413 on a body over the limit, a 401 before an upload) closes
- * the connection instead of reading the rest.
+ * the connection instead of reading the rest, and so does every answer once the listener is
+ * stopping (the durable queue answers after a sync, so requests are in flight more often).
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -132,10 +133,15 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
   }
 }
 
-function write(incoming: IncomingMessage, response: ServerResponse, answer: IngestAnswer): void {
+function write(
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  answer: IngestAnswer,
+  closing: boolean,
+): void {
   const headers = answer.headers;
   if (answer.body !== null) headers["content-length"] = String(Buffer.byteLength(answer.body));
-  if (!incoming.complete) headers.connection = "close";
+  if (!incoming.complete || closing) headers.connection = "close";
   response.writeHead(answer.status, headers);
   response.end(answer.body ?? undefined);
 }
@@ -163,7 +169,9 @@ export function startIngestListener(options: IngestListenerOptions): Promise<Htt
     try {
       const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
       await endOfTurn();
-      write(incoming, response, answer);
+      // Once the listener is stopping, a kept-alive connection must not carry another request:
+      // busy clients would otherwise keep it open, and shutdown waiting, indefinitely.
+      write(incoming, response, answer, !server.listening);
     } catch (error) {
       options.logger.error("Could not answer an ingest request", {
         error: error instanceof Error ? error.message : String(error),

@@ -4,14 +4,20 @@
  * on, info-level console logging); `trivial` a bare node:http server answering 202; `hono` a bare
  * Hono app parsing the body and answering 202 (the framework's own cost); `hono-headers` the same
  * answering with the headers CONTRACT §3 puts on every counted response (security and rate-limit
- * headers). The two bare apps run on plain @hono/node-server `serve()`, without the listener's
+ * headers); `ingest-durable` the same ingest with the durable queue on (each event synced to a log
+ * in a temp directory before its 202, one destination reading the log back and counting). The
+ * two bare apps run on plain @hono/node-server `serve()`, without the listener's
  * response batching: they show what the framework alone costs. Prints `READY <port>` when
  * listening.
  */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
+import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
@@ -21,9 +27,47 @@ import { startIngestListener } from "../../local/http/ingest-listener.ts";
 
 export const BENCH_TOKEN = "bench-token-0123456789";
 
-async function startIngest(): Promise<void> {
+const QUEUE_SETTINGS = {
+  maxSize: 10_000,
+  maxConcurrent: 10,
+  backpressureThreshold: 80,
+  rateLimit: { enable: false, maxPerMinute: 600 },
+};
+
+/** The durable queue as `npm start` builds it, with one destination that counts and writes at once. */
+async function durableQueue(logger: ReturnType<typeof createLogger>, count: () => void) {
+  // Under ./data/, where the default configuration keeps the queue: the disk `npm start` syncs to.
+  mkdirSync(join(process.cwd(), "data"), { recursive: true });
+  const directory = mkdtempSync(join(process.cwd(), "data", "bench-audit-queue-"));
+  process.on("exit", () => rmSync(directory, { recursive: true, force: true }));
+  const log = await openSegmentLog({
+    directory,
+    destinations: ["bench"],
+    maxDiskBytes: 1024 * 1024 * 1024,
+    clock: systemClock,
+    logger,
+  });
+  const queue = createDurableEventQueue(QUEUE_SETTINGS, {
+    log,
+    destinations: ["bench"],
+    deliver: async (destination, event) => {
+      count();
+      queue.written(destination, [event]);
+    },
+    logger,
+    clock: systemClock,
+  });
+  return queue;
+}
+
+async function startIngest(durable: boolean): Promise<void> {
   const logger = createLogger({ level: "info", sinks: [consoleSink()] });
   let handled = 0;
+  const queue = durable
+    ? await durableQueue(logger, () => {
+        handled += 1;
+      })
+    : undefined;
   // The local runtime's ingest (in-process queue, in-memory rate limiter) on the listener
   // `npm start` uses; the destinations are not part of this benchmark: the handler only counts.
   const ingest = createLocalIngest({
@@ -34,16 +78,12 @@ async function startIngest(): Promise<void> {
       compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
       cors: { allowedOrigins: [] },
       rateLimit: { enable: true, maxPerMinute: 100_000_000 },
-      queue: {
-        maxSize: 10_000,
-        maxConcurrent: 10,
-        backpressureThreshold: 80,
-        rateLimit: { enable: false, maxPerMinute: 600 },
-      },
+      queue: QUEUE_SETTINGS,
     },
     handler: async () => {
       handled += 1;
     },
+    ...(queue === undefined ? {} : { queue }),
     logger,
     clock: systemClock,
   });
@@ -111,4 +151,4 @@ const kind = process.argv[2];
 if (kind === "trivial") startTrivial();
 else if (kind === "hono") startBareHono(false);
 else if (kind === "hono-headers") startBareHono(true);
-else await startIngest();
+else await startIngest(kind === "ingest-durable");

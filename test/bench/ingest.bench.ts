@@ -3,10 +3,22 @@
  * ~1 KB envelope (token and version header on, rate limit high) against our node server, and a
  * trivial node:http 202 server in the same run. Servers run in child processes so the peak RSS
  * (VmHWM) is theirs, bundled and run by plain `node` as `npm start` runs Steward. Targets: ≥ 0.5× the trivial server, p99 ≤ 10 ms, peak RSS ≤ 120 MB, no
- * per-request log line at info.
+ * per-request log line at info. The same ingest runs twice: with the in-memory queue and with the
+ * durable queue (every 202 after an fdatasync of the log, group commit), and the machine's
+ * fdatasync latency is measured in the same run, on the same disk (under ./data/).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
@@ -35,6 +47,42 @@ export interface IngestBenchFigures {
   trivialPeakRssMb: number;
   ingestNon2xx: number;
   ingestLogLines: number;
+  /** The same ingest with the durable queue on. */
+  durableRps: number;
+  durableRatio: number;
+  durableRatioMin: number;
+  durableRatioMax: number;
+  durableP50Ms: number;
+  durableP99Ms: number;
+  durablePeakRssMb: number;
+  durableNon2xx: number;
+  /** Append of 1 KB + fdatasync on the disk under ./data/, measured in the same run. */
+  fsyncP50Ms: number;
+  fsyncP99Ms: number;
+}
+
+/** Latency of appending 1 KB and calling fdatasync, on the disk under ./data/. */
+function measureFsync(samples = 200): { p50: number; p99: number } {
+  mkdirSync("data", { recursive: true });
+  const directory = mkdtempSync(join("data", "bench-fsync-"));
+  const fd = openSync(join(directory, "probe"), "w");
+  const record = Buffer.alloc(1024, 120);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      const started = process.hrtime.bigint();
+      writeSync(fd, record);
+      fdatasyncSync(fd);
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(directory, { recursive: true, force: true });
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Number((times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] ?? 0).toFixed(3));
+  return { p50: at(0.5), p99: at(0.99) };
 }
 
 /** A valid selection.state.changed envelope padded to about 1 KB. */
@@ -72,7 +120,9 @@ interface Child {
 /** The servers run bundled by plain `node`, as `npm start` runs Steward (bin/bundle.mjs). */
 const SERVER_MODULE = fileURLToPath(bundle("test/bench/ingest-server.ts"));
 
-async function startChild(kind: "ingest" | "trivial" | "hono" | "hono-headers"): Promise<Child> {
+async function startChild(
+  kind: "ingest" | "ingest-durable" | "trivial" | "hono" | "hono-headers",
+): Promise<Child> {
   const child = spawn(process.execPath, [SERVER_MODULE, kind], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -141,10 +191,12 @@ export async function run(): Promise<IngestBenchFigures> {
   const ingest = await startChild("ingest");
   const hono = await startChild("hono");
   const honoHeaders = await startChild("hono-headers");
+  const durable = await startChild("ingest-durable");
   await load(trivial.port, "/", WARMUP_S);
   await load(hono.port, "/", WARMUP_S);
   await load(honoHeaders.port, "/", WARMUP_S);
   await load(ingest.port, "/api/v1/audit-event", WARMUP_S);
+  await load(durable.port, "/api/v1/audit-event", WARMUP_S);
   const linesBefore = ingest.output
     .join("")
     .split("\n")
@@ -152,23 +204,32 @@ export async function run(): Promise<IngestBenchFigures> {
 
   const roundSeconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
   type Result = Awaited<ReturnType<typeof load>>;
-  const rounds: Array<{ trivial: Result; ingest: Result; hono: Result; honoHeaders: Result }> = [];
+  const rounds: Array<{
+    trivial: Result;
+    ingest: Result;
+    hono: Result;
+    honoHeaders: Result;
+    durable: Result;
+  }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const loadTrivial = () => load(trivial.port, "/", roundSeconds);
     const loadIngest = () => load(ingest.port, "/api/v1/audit-event", roundSeconds);
     const loadHono = () => load(hono.port, "/", roundSeconds);
     const loadHonoHeaders = () => load(honoHeaders.port, "/", roundSeconds);
+    const loadDurable = () => load(durable.port, "/api/v1/audit-event", roundSeconds);
     // Alternate the order so no server always runs first (or last) in a round.
     if (round % 2 === 0) {
       const t = await loadTrivial();
       const i = await loadIngest();
+      const d = await loadDurable();
       const h = await loadHono();
-      rounds.push({ trivial: t, ingest: i, hono: h, honoHeaders: await loadHonoHeaders() });
+      rounds.push({ trivial: t, ingest: i, durable: d, hono: h, honoHeaders: await loadHonoHeaders() });
     } else {
       const hh = await loadHonoHeaders();
       const h = await loadHono();
+      const d = await loadDurable();
       const i = await loadIngest();
-      rounds.push({ trivial: await loadTrivial(), ingest: i, hono: h, honoHeaders: hh });
+      rounds.push({ trivial: await loadTrivial(), ingest: i, durable: d, hono: h, honoHeaders: hh });
     }
   }
 
@@ -179,12 +240,16 @@ export async function run(): Promise<IngestBenchFigures> {
       .filter((line) => line.trim() !== "").length - linesBefore;
   const rss = peakRssMb(ingest.process.pid as number);
   const trivialRss = peakRssMb(trivial.process.pid as number);
+  const durableRss = peakRssMb(durable.process.pid as number);
+  const fsync = measureFsync();
   await stopChild(trivial);
   await stopChild(ingest);
   await stopChild(hono);
   await stopChild(honoHeaders);
+  await stopChild(durable);
 
   const ratios = rounds.map((r) => r.ingest.requests.average / r.trivial.requests.average);
+  const durableRatios = rounds.map((r) => r.durable.requests.average / r.trivial.requests.average);
   const figures: IngestBenchFigures = {
     trivialRps: Math.round(median(rounds.map((r) => r.trivial.requests.average))),
     ingestRps: Math.round(median(rounds.map((r) => r.ingest.requests.average))),
@@ -204,6 +269,16 @@ export async function run(): Promise<IngestBenchFigures> {
     trivialPeakRssMb: Number(trivialRss.toFixed(1)),
     ingestNon2xx: rounds.reduce((sum, r) => sum + r.ingest.non2xx + r.ingest.errors, 0),
     ingestLogLines: logLines,
+    durableRps: Math.round(median(rounds.map((r) => r.durable.requests.average))),
+    durableRatio: Number(median(durableRatios).toFixed(3)),
+    durableRatioMin: Number(Math.min(...durableRatios).toFixed(3)),
+    durableRatioMax: Number(Math.max(...durableRatios).toFixed(3)),
+    durableP50Ms: median(rounds.map((r) => r.durable.latency.p50)),
+    durableP99Ms: median(rounds.map((r) => r.durable.latency.p99)),
+    durablePeakRssMb: Number(durableRss.toFixed(1)),
+    durableNon2xx: rounds.reduce((sum, r) => sum + r.durable.non2xx + r.durable.errors, 0),
+    fsyncP50Ms: fsync.p50,
+    fsyncP99Ms: fsync.p99,
   };
   console.log(
     `ingest benchmark (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${roundSeconds} s, ${benchEnvelope().length}-byte envelope; medians)`,
@@ -216,6 +291,12 @@ export async function run(): Promise<IngestBenchFigures> {
   );
   console.log(
     `  ratio ${figures.ratio}x (rounds ${figures.ratioMin}-${figures.ratioMax}; target >= 0.5), peak RSS ${figures.ingestPeakRssMb} MB (target <= 120)`,
+  );
+  console.log(
+    `  durable queue on (202 after fdatasync, group commit): ${figures.durableRps} req/s, p50 ${figures.durableP50Ms} ms, p99 ${figures.durableP99Ms} ms, ratio ${figures.durableRatio}x (rounds ${figures.durableRatioMin}-${figures.durableRatioMax}), peak RSS ${figures.durablePeakRssMb} MB, non-2xx/errors ${figures.durableNon2xx}`,
+  );
+  console.log(
+    `  fdatasync of a 1 KB append on this disk (./data/): p50 ${figures.fsyncP50Ms} ms, p99 ${figures.fsyncP99Ms} ms`,
   );
   console.log(
     `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server, ${figures.bareHonoHeadersRatio}x with the contract's security and rate-limit headers`,

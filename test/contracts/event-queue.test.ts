@@ -1,10 +1,15 @@
+import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsServer } from "local-aws-sqs";
 import { afterAll, beforeAll } from "vitest";
 import { createSqsEventQueue, decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
+import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { recordingLogger } from "../helpers/recording-logger.ts";
@@ -43,6 +48,39 @@ describeEventQueueContract("in-process", async () => {
     queue,
     async consumed(count) {
       await queue.drain();
+      return delivered.slice(0, count);
+    },
+  };
+});
+
+describeEventQueueContract("durable log (segment files)", async () => {
+  const delivered: AcceptedEvent[] = [];
+  const directory = await mkdtemp(join(tmpdir(), "steward-event-queue-"));
+  const logger = recordingLogger();
+  const log = await openSegmentLog({
+    directory,
+    destinations: ["parquet"],
+    maxDiskBytes: 1024 * 1024,
+    clock: systemClock,
+    logger,
+  });
+  const queue = createDurableEventQueue(
+    { backpressureThreshold: 80, rateLimit: { enable: false, maxPerMinute: 600 } },
+    {
+      log,
+      destinations: ["parquet"],
+      deliver: async (_destination, event) => void delivered.push(event),
+      logger,
+      clock: systemClock,
+    },
+  );
+  return {
+    queue,
+    async consumed(count) {
+      await queue.drain();
+      await queue.stop();
+      await log.close();
+      await rm(directory, { recursive: true, force: true });
       return delivered.slice(0, count);
     },
   };

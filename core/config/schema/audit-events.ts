@@ -76,6 +76,10 @@ export const auditEventsSchema = section({
   }),
   rateLimit: section({ enable: bool(true), maxPerMinute: positiveInt(300) }),
   queue: section({
+    /** Locally: acknowledge (202) only once the event is synced to the log on disk. */
+    durable: bool(true),
+    directory: nonEmptyStr("./data/audit-queue"),
+    maxDiskBytes: int(1073741824, 65536),
     maxSize: positiveInt(200),
     maxConcurrent: positiveInt(10),
     backpressureThreshold: int(80, 1, 100),

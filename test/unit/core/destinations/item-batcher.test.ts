@@ -34,7 +34,10 @@ function recordingDestination() {
   return destination;
 }
 
-function start(destination: ReturnType<typeof recordingDestination>, extra: { maxWaitMs?: number } = {}) {
+function start(
+  destination: ReturnType<typeof recordingDestination>,
+  extra: { maxWaitMs?: number; onDone?: (items: readonly number[]) => void } = {},
+) {
   const clock = createAsyncManualClock();
   const logger = recordingLogger();
   const batcher = startItemBatcher<number>({
@@ -55,6 +58,25 @@ function start(destination: ReturnType<typeof recordingDestination>, extra: { ma
 }
 
 describe("startItemBatcher", () => {
+  it("reports each batch done, in order, once written or refused, never while it fails", async () => {
+    const destination = recordingDestination();
+    const done: number[][] = [];
+    destination.failNext.push(new Error("down for a moment"));
+    const { clock, batcher } = start(destination, { onDone: (items) => done.push([...items]) });
+
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.advance(0);
+    expect(done).toEqual([]);
+    await clock.advance(1000);
+    expect(done).toEqual([[1, 2]]);
+    destination.failNext.push(new RefusedError(1));
+    await batcher.add(3);
+    await batcher.stop();
+
+    expect(done).toEqual([[1, 2], [3]]);
+  });
+
   it("makes add() wait at most maxWaitMs for space, then throws BufferFullError", async () => {
     const destination = recordingDestination();
     destination.down = true;

@@ -1,0 +1,363 @@
+/**
+ * The durable audit log on disk: segment files under one directory (`<position>.log`, records as
+ * core/durable-log/record-format.ts encodes them) and one cursor file per destination. One writer
+ * appends; concurrent appends share one `writev` + `fdatasync` (group commit), and an append
+ * resolves only once its record is synced. A segment is sealed when it reaches `segmentBytes`
+ * and deleted once every destination's persisted cursor lies past it. The log refuses appends
+ * ("full") that would take it past `maxDiskBytes`.
+ *
+ * Opening recovers from a crash: a torn or corrupt record at the end of the last segment (a
+ * write cut short; it was never synced, so never acknowledged) is cut off with a WARN. A damaged
+ * record met later by a reader is skipped with a WARN, with the rest of its segment (nothing
+ * after it can be framed). Cursors move in memory as destinations write and reach disk at most
+ * every `cursorSyncMs`: after a crash a destination may get up to that much again (delivery is
+ * at-least-once), never less. One process owns the directory.
+ */
+import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from "node:fs/promises";
+import { join } from "node:path";
+import { createGroupCommit } from "../../durable-log/group-commit.ts";
+import {
+  bytesOnDisk,
+  clampCursor,
+  deletableSegmentCount,
+  segmentBaseOf,
+  segmentFileName,
+  segmentIndexOf,
+  slowestCursor,
+} from "../../durable-log/log-positions.ts";
+import { decodeRecords, encodeRecord, RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
+import type { Clock, Logger, TimerHandle } from "../../ports.ts";
+import { cursorDirectory, readCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
+
+export interface SegmentLogOptions {
+  directory: string;
+  /** The selected destinations: each keeps a cursor, and only they hold segments back. */
+  destinations: readonly string[];
+  maxDiskBytes: number;
+  /** Size at which a segment is sealed and a new one begun (default: maxDiskBytes / 8, at most 64 MiB). */
+  segmentBytes?: number;
+  /** Longest time a moved cursor waits before it is written to disk (default 1000 ms). */
+  cursorSyncMs?: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface LogRecord {
+  /** The position just past this record: the cursor once it is written. */
+  end: number;
+  /** The record as read from disk; absent when `value` came from memory. */
+  payload?: string;
+  /** The value appended with the record, while it is still among the recent ones in memory. */
+  value?: unknown;
+}
+
+export interface ReadResult {
+  records: LogRecord[];
+  /** Where the next read starts. */
+  next: number;
+}
+
+export interface SegmentLog {
+  /** Position just past the last synced record. */
+  end(): number;
+  /** Position of the oldest kept byte. */
+  start(): number;
+  bytesOnDisk(): number;
+  readonly maxDiskBytes: number;
+  /**
+   * Appends one record; resolves once it is synced, or "full" (nothing written). `value` (what
+   * `payload` encodes) is kept in memory for a while, so readers that keep up need not read
+   * the disk and decode.
+   */
+  append(payload: string, value?: unknown): Promise<"appended" | "full">;
+  /** Synced records from `from`, up to about `maxBytes`, all from one segment. */
+  read(from: number, maxBytes: number): Promise<ReadResult>;
+  /** Resolves once the end moves past `position`, the log closes, or `wakeWaiters` is called. */
+  waitForEnd(position: number): Promise<void>;
+  /** Resolves every pending `waitForEnd` now (their callers look again). */
+  wakeWaiters(): void;
+  cursor(destination: string): number;
+  /** Moves a destination's cursor forward (never back); persisted within `cursorSyncMs`. */
+  advance(destination: string, position: number): void;
+  /** The destination furthest behind, and by how many bytes. */
+  slowest(): { destination: string; behindBytes: number } | undefined;
+  /** Persists every cursor, deletes what every destination has written, releases the files. */
+  close(): Promise<void>;
+}
+
+const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
+/** How many of the latest synced records stay in memory for readers that keep up. */
+const RECENT_RECORDS = 2048;
+
+interface Appended {
+  record: Buffer;
+  value: unknown;
+}
+
+interface RecentRecord {
+  start: number;
+  end: number;
+  value: unknown;
+}
+
+export async function openSegmentLog(options: SegmentLogOptions): Promise<SegmentLog> {
+  const { directory, clock, logger, maxDiskBytes } = options;
+  const segmentBytes =
+    options.segmentBytes ?? Math.max(64 * 1024, Math.min(MAX_SEGMENT_BYTES, Math.floor(maxDiskBytes / 8)));
+  const cursorSyncMs = options.cursorSyncMs ?? 1000;
+  const cursorDir = cursorDirectory(directory);
+  await mkdir(cursorDir, { recursive: true });
+
+  const bases = (await readdir(directory))
+    .map(segmentBaseOf)
+    .filter((base): base is number => base !== undefined)
+    .sort((a, b) => a - b);
+  if (bases.length === 0) {
+    await (await open(join(directory, segmentFileName(0)), "w")).close();
+    await syncDirectory(directory);
+    bases.push(0);
+  }
+  const pathOf = (base: number) => join(directory, segmentFileName(base));
+
+  const activeBase = bases[bases.length - 1] as number;
+  const content = await readFile(pathOf(activeBase));
+  const recovered = decodeRecords(content);
+  if (recovered.stop !== "end") {
+    logger.warn("Audit event queue: skipped a torn or corrupt record at the end of the log", {
+      segment: segmentFileName(activeBase),
+      offset: recovered.validEnd,
+      bytesSkipped: content.length - recovered.validEnd,
+      reason: recovered.stop === "partial" ? "incomplete record (a write cut short)" : "checksum mismatch",
+    });
+    await truncate(pathOf(activeBase), recovered.validEnd);
+  }
+  let activeSize = recovered.validEnd;
+  let end = activeBase + activeSize;
+  let active: FileHandle = await open(pathOf(activeBase), "r+");
+  if (recovered.stop !== "end") await active.datasync();
+
+  const cursors = new Map<string, number>();
+  const persisted = new Map<string, number>();
+  for (const destination of options.destinations) {
+    const position = clampCursor(await readCursor(cursorDir, destination), bases[0] as number, end);
+    cursors.set(destination, position);
+    persisted.set(destination, position);
+  }
+
+  // Promises, so that readers opening the same segment at once share one handle.
+  const readHandles = new Map<number, Promise<FileHandle>>();
+  let pendingBytes = 0;
+  let closed = false;
+  let endWaiters: Array<() => void> = [];
+
+  function wakeEndWaiters(): void {
+    const waiters = endWaiters;
+    endWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  async function rotate(): Promise<void> {
+    await active.close();
+    const base = end;
+    active = await open(pathOf(base), "w+");
+    await syncDirectory(directory);
+    bases.push(base);
+    activeSize = 0;
+  }
+
+  // The latest synced records, oldest first, between `recentHead` and the array's end.
+  let recent: RecentRecord[] = [];
+  let recentHead = 0;
+
+  function remember(group: readonly Appended[], start: number): void {
+    let position = start;
+    for (const { record, value } of group) {
+      recent.push({ start: position, end: position + record.length, value });
+      position += record.length;
+    }
+    if (recent.length - recentHead > RECENT_RECORDS) recentHead = recent.length - RECENT_RECORDS;
+    if (recentHead > RECENT_RECORDS) {
+      recent = recent.slice(recentHead);
+      recentHead = 0;
+    }
+  }
+
+  /** Recent records from `position` on (none unless a record starts exactly there). */
+  function recentFrom(position: number, committedEnd: number, maxBytes: number): LogRecord[] {
+    let low = recentHead;
+    let high = recent.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const start = (recent[middle] as RecentRecord).start;
+      if (start === position) {
+        const records: LogRecord[] = [];
+        let bytes = 0;
+        for (let i = middle; i < recent.length && bytes < maxBytes; i++) {
+          const entry = recent[i] as RecentRecord;
+          if (entry.end > committedEnd || entry.value === undefined) break;
+          records.push({ end: entry.end, value: entry.value });
+          bytes += entry.end - entry.start;
+        }
+        return records;
+      }
+      if (start < position) low = middle + 1;
+      else high = middle - 1;
+    }
+    return [];
+  }
+
+  const commit = createGroupCommit<Appended>(async (group) => {
+    let total = 0;
+    const records = group.map((appended) => appended.record);
+    for (const record of records) total += record.length;
+    try {
+      if (activeSize >= segmentBytes) await rotate();
+      const { bytesWritten } = await active.writev(records, activeSize);
+      if (bytesWritten !== total)
+        throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
+      await active.datasync();
+    } catch (error) {
+      // Nothing of this group counts; the next group overwrites whatever reached the file.
+      await active.truncate(activeSize).catch(() => undefined);
+      throw error;
+    } finally {
+      pendingBytes -= total;
+    }
+    remember(group, end);
+    activeSize += total;
+    end += total;
+    wakeEndWaiters();
+  });
+
+  let cursorTimer: TimerHandle | undefined;
+  let persisting: Promise<void> = Promise.resolve();
+
+  async function persistCursors(): Promise<void> {
+    const changed = [...cursors].filter(([destination, position]) => persisted.get(destination) !== position);
+    if (changed.length > 0) {
+      for (const [destination, position] of changed) await writeCursor(cursorDir, destination, position);
+      await syncDirectory(cursorDir);
+      for (const [destination, position] of changed) persisted.set(destination, position);
+    }
+    const upTo = slowestCursor(persisted)?.position ?? end;
+    const deletable = deletableSegmentCount(bases, upTo);
+    for (const base of bases.splice(0, deletable)) {
+      const handle = readHandles.get(base);
+      readHandles.delete(base);
+      await (await handle)?.close();
+      await rm(pathOf(base), { force: true });
+    }
+  }
+
+  function schedulePersist(): void {
+    if (cursorTimer !== undefined || closed) return;
+    cursorTimer = clock.setTimeout(() => {
+      cursorTimer = undefined;
+      persisting = persisting.then(persistCursors).catch((error: unknown) => {
+        logger.error("Audit event queue: could not write destination cursors; will retry", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        schedulePersist();
+      });
+    }, cursorSyncMs);
+  }
+
+  function readHandle(base: number): Promise<FileHandle> {
+    let handle = readHandles.get(base);
+    if (handle === undefined) {
+      handle = open(pathOf(base), "r");
+      readHandles.set(base, handle);
+    }
+    return handle;
+  }
+
+  async function read(from: number, maxBytes: number): Promise<ReadResult> {
+    const committedEnd = end;
+    const start = bases[0] as number;
+    const position = Math.max(from, start);
+    if (position >= committedEnd) return { records: [], next: position };
+    const inMemory = recentFrom(position, committedEnd, maxBytes);
+    if (inMemory.length > 0)
+      return { records: inMemory, next: (inMemory[inMemory.length - 1] as LogRecord).end };
+    const index = segmentIndexOf(bases, position);
+    const base = bases[index] as number;
+    const segmentEnd = index + 1 < bases.length ? (bases[index + 1] as number) : committedEnd;
+    const want = Math.min(maxBytes, segmentEnd - position);
+    const buffer = Buffer.allocUnsafe(want);
+    const { bytesRead } = await (await readHandle(base)).read(buffer, 0, want, position - base);
+    const decoded = decodeRecords(buffer.subarray(0, bytesRead));
+    if (decoded.records.length > 0) {
+      return {
+        records: decoded.records.map((record) => ({ end: position + record.end, payload: record.payload })),
+        next: position + decoded.validEnd,
+      };
+    }
+    if (decoded.stop === "partial" && bytesRead === want && want < segmentEnd - position && bytesRead >= 4) {
+      // One record larger than maxBytes: read exactly that record.
+      return read(position, RECORD_HEADER_BYTES + buffer.readUInt32LE(0));
+    }
+    logger.warn("Audit event queue: skipped a damaged record and the rest of its segment", {
+      segment: segmentFileName(base),
+      offset: position - base,
+      bytesSkipped: segmentEnd - position,
+    });
+    return { records: [], next: segmentEnd };
+  }
+
+  return {
+    end: () => end,
+    start: () => bases[0] as number,
+    bytesOnDisk: () => bytesOnDisk(bases, end),
+    maxDiskBytes,
+
+    async append(payload, value) {
+      if (closed) throw new Error("the audit event log is closed");
+      const record = encodeRecord(payload);
+      if (bytesOnDisk(bases, end) + pendingBytes + record.length > maxDiskBytes) return "full";
+      pendingBytes += record.length;
+      await commit.submit({ record, value });
+      return "appended";
+    },
+
+    read,
+
+    waitForEnd(position) {
+      if (end > position || closed) return Promise.resolve();
+      return new Promise((resolve) => endWaiters.push(resolve));
+    },
+
+    wakeWaiters: wakeEndWaiters,
+
+    cursor(destination) {
+      return cursors.get(destination) ?? (bases[0] as number);
+    },
+
+    advance(destination, position) {
+      const current = cursors.get(destination);
+      if (current === undefined || position <= current) return;
+      cursors.set(destination, Math.min(position, end));
+      schedulePersist();
+    },
+
+    slowest() {
+      const slowest = slowestCursor(cursors);
+      return slowest === undefined
+        ? undefined
+        : { destination: slowest.destination, behindBytes: end - slowest.position };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      wakeEndWaiters();
+      if (cursorTimer !== undefined) clock.clearTimeout(cursorTimer);
+      cursorTimer = undefined;
+      await commit.idle();
+      await persisting;
+      await persistCursors();
+      for (const handle of readHandles.values()) await (await handle).close();
+      readHandles.clear();
+      await active.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDurableEventQueue } from "../../../../../core/adapters/local/durable-event-queue.ts";
+import { openSegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
+import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
+import { systemClock } from "../../../../../core/system-clock.ts";
+import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
+
+let root: string;
+let count = 0;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "steward-durable-queue-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const DESTINATIONS = ["parquet", "json"] as const;
+
+function event(n: number): AcceptedEvent {
+  return {
+    envelope: {
+      schemaVersion: 1,
+      eventId: `0b6f2b4e-1c1d-4d3e-9a7b-${String(n).padStart(12, "0")}`,
+      timestamp: "2026-01-01T00:00:00Z",
+      type: "audit.event",
+      payload: {},
+    },
+    receivedAt: "2026-01-01T00:00:00.000Z",
+    clientIp: "127.0.0.1",
+  };
+}
+
+const numberOf = (e: AcceptedEvent) => Number(e.envelope.eventId.slice(-12));
+
+/** A queue over a log in `directory`; each destination's deliveries are recorded. */
+async function start(directory: string, options: { maxDiskBytes?: number; logger?: RecordingLogger } = {}) {
+  const logger = options.logger ?? recordingLogger();
+  const log = await openSegmentLog({
+    directory,
+    destinations: DESTINATIONS,
+    maxDiskBytes: options.maxDiskBytes ?? 1024 * 1024,
+    segmentBytes: 4096,
+    cursorSyncMs: 1,
+    clock: systemClock,
+    logger,
+  });
+  const delivered: Record<string, AcceptedEvent[]> = { parquet: [], json: [] };
+  const queue = createDurableEventQueue(
+    { backpressureThreshold: 100, rateLimit: { enable: false, maxPerMinute: 600 } },
+    {
+      log,
+      destinations: DESTINATIONS,
+      deliver: async (destination, e) => void delivered[destination]?.push(e),
+      logger,
+      clock: systemClock,
+    },
+  );
+  const shutdown = async () => {
+    await queue.stop();
+    await log.close();
+  };
+  return { queue, log, delivered, logger, shutdown };
+}
+
+describe("durable event queue", () => {
+  it("hands every event to every destination in log order", async () => {
+    const { queue, delivered, shutdown } = await start(join(root, `case-${count++}`));
+
+    for (let n = 1; n <= 5; n++) expect(await queue.enqueue(event(n))).toBe("queued");
+    await queue.drain();
+
+    expect(delivered.parquet?.map(numberOf)).toEqual([1, 2, 3, 4, 5]);
+    expect(delivered.json?.map(numberOf)).toEqual([1, 2, 3, 4, 5]);
+    expect(queue.metrics()).toMatchObject({ received: 5, queued: 5, processed: 5, waiting: 0 });
+    await shutdown();
+  });
+
+  it("after a restart, hands a destination what it had not written before any new event", async () => {
+    const directory = join(root, `case-${count++}`);
+    const first = await start(directory);
+    for (let n = 1; n <= 4; n++) await first.queue.enqueue(event(n));
+    await first.queue.drain();
+    first.queue.written("json", first.delivered.json ?? []);
+    first.queue.written("parquet", (first.delivered.parquet ?? []).slice(0, 1));
+    await first.shutdown();
+
+    const second = await start(directory);
+    await second.queue.enqueue(event(5));
+    await second.queue.drain();
+
+    expect(second.delivered.parquet?.map(numberOf)).toEqual([2, 3, 4, 5]);
+    expect(second.delivered.json?.map(numberOf)).toEqual([5]);
+    expect(second.delivered.parquet?.[0]).toEqual(event(2));
+    await second.shutdown();
+  });
+
+  it("answers full at maxDiskBytes and warns, once a minute, naming the destination behind", async () => {
+    const logger = recordingLogger();
+    const { queue, delivered, shutdown } = await start(join(root, `case-${count++}`), {
+      maxDiskBytes: 65536,
+      logger,
+    });
+    let n = 0;
+    let answer: string;
+    do {
+      n += 1;
+      answer = await queue.enqueue(event(n));
+      await queue.drain();
+      queue.written("json", delivered.json ?? []);
+    } while (answer === "queued" && n < 10_000);
+    const again = await queue.enqueue(event(n + 1));
+
+    expect(answer).toBe("full");
+    expect(again).toBe("full");
+    const warnings = logger.at("warn").filter((entry) => entry.message.includes("full"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.fields).toMatchObject({ destinationBehind: "parquet", maxDiskBytes: 65536 });
+    expect(queue.metrics().droppedQueueFull).toBe(2);
+    await shutdown();
+  });
+
+  it("refuses new events once stopping, after handing out every one it took", async () => {
+    const { queue, delivered, log } = await start(join(root, `case-${count++}`));
+    const taken = Promise.all([1, 2, 3].map((n) => queue.enqueue(event(n))));
+
+    await queue.stop();
+
+    expect(await taken).toEqual(["queued", "queued", "queued"]);
+    expect(delivered.parquet).toHaveLength(3);
+    await expect(queue.enqueue(event(4))).rejects.toThrow("stopping");
+    await log.close();
+  });
+});
