@@ -10,8 +10,9 @@
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
  * once until a batch leaves the buffer, so an outage costs a caller one bounded wait, not one per
- * item. `onDone` hears of every batch the destination is done with, in order. `stop()` flushes; if the destination stays down past `stopTimeoutMs` it rejects with
- * UnwrittenItemsError naming how many items were not written.
+ * item. `onDone` hears of every batch the destination is done with, in order. `stop()` flushes;
+ * if the destination stays down past `stopTimeoutMs` it rejects with UnwrittenItemsError naming
+ * how many items were not written.
  */
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
