@@ -26,6 +26,8 @@ export interface PlatformMonitorOptions {
   readonly timeoutMs?: number;
   /** Connections per `host:port`; 4 by default. */
   readonly maxSocketsPerHost?: number;
+  /** How long an idle connection stays open; 2000 ms by default (rotating-agent.ts). */
+  readonly idleSocketMs?: number;
   readonly clock: Clock;
 }
 
@@ -55,6 +57,7 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
   const agents = createRotatingAgent({
     rejectUnauthorized: options.rejectUnauthorized,
     maxSocketsPerHost: options.maxSocketsPerHost ?? 4,
+    ...(options.idleSocketMs === undefined ? {} : { idleSocketMs: options.idleSocketMs }),
   });
   let closed = false;
 

@@ -1,16 +1,21 @@
 /**
- * The MetricsRegistry over `prom-client` (CONTRACT §7, scrape endpoint): each instance owns its
- * own `Registry` — never prom-client's global one — so two instances (two tests, two wirings)
- * cannot collide on a metric name. A declared metric reads its values from the spec's `collect`
- * inside prom-client's own collect hook, i.e. only when the endpoint is scraped: the parts that
- * count pay nothing per event, and the exposition shows exactly the samples of that scrape (the
- * metric is reset first, so a label set no longer reported disappears).
+ * The MetricsRegistry of the scrape endpoint (CONTRACT §7): the metrics the agent's parts
+ * declare, plus — when asked — `prom-client`'s process and Node.js runtime metrics. Each instance
+ * owns its own prom-client `Registry`, never the global one, so two instances (two tests, two
+ * wirings) cannot collide on a metric name.
  *
- * `metrics()` renders the Prometheus text exposition and `contentType` is its media type, for
- * the `GET /metrics` handler. A `collect` that throws makes `metrics()` reject: the handler
- * answers 500 rather than publishing a partial picture.
+ * A declared metric reads its values from the spec's `collect` only when the endpoint is scraped:
+ * the parts that count pay nothing per event, and the exposition shows exactly the samples of
+ * that scrape (a label set no longer reported disappears). Declared metrics are rendered here,
+ * straight from the collected samples into the text format (version 0.0.4); going through
+ * prom-client's reset/set/format path cost about 10 ms per scrape with 200 servers' health gauges,
+ * this about 1 ms. prom-client renders only its own default metrics.
+ *
+ * `metrics()` renders the whole exposition and `contentType` is its media type, for the
+ * `GET /metrics` handler. A `collect` that throws makes `metrics()` reject: the handler answers
+ * 500 rather than publishing a partial picture.
  */
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import type { MetricSpec, MetricsRegistry } from "../../ports.ts";
 
 export interface PromMetricsRegistryOptions {
@@ -25,36 +30,76 @@ export interface PromMetricsRegistry extends MetricsRegistry {
   readonly contentType: string;
 }
 
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+interface Declared {
+  readonly type: "counter" | "gauge";
+  readonly spec: MetricSpec<string>;
+  /** `# HELP` and `# TYPE` lines, rendered once. */
+  readonly header: string;
+}
+
 export function createPromMetricsRegistry(options: PromMetricsRegistryOptions = {}): PromMetricsRegistry {
-  const registry = new Registry();
-  if (options.defaultMetrics === true) collectDefaultMetrics({ register: registry });
+  const defaults = new Registry();
+  if (options.defaultMetrics === true) collectDefaultMetrics({ register: defaults });
+  const declared = new Map<string, Declared>();
+
+  function declare(type: Declared["type"], spec: MetricSpec<string>): void {
+    if (!METRIC_NAME.test(spec.name)) throw new Error(`invalid metric name ${JSON.stringify(spec.name)}`);
+    for (const label of spec.labelNames) {
+      if (!LABEL_NAME.test(label) || label.startsWith("__")) {
+        throw new Error(`invalid label name ${JSON.stringify(label)} of metric ${spec.name}`);
+      }
+    }
+    if (declared.has(spec.name) || defaults.getSingleMetric(spec.name) !== undefined) {
+      throw new Error(`A metric with the name ${spec.name} has already been registered.`);
+    }
+    const header = `# HELP ${spec.name} ${escapeHelp(spec.help)}\n# TYPE ${spec.name} ${type}\n`;
+    declared.set(spec.name, { type, spec, header });
+  }
 
   return {
-    counter<L extends string>(spec: MetricSpec<L>) {
-      const counter: Counter<L> = new Counter<L>({
-        name: spec.name,
-        help: spec.help,
-        labelNames: spec.labelNames,
-        registers: [registry],
-        collect() {
-          counter.reset();
-          for (const sample of spec.collect()) counter.inc(sample.labels, sample.value);
-        },
-      });
+    counter: (spec) => declare("counter", spec),
+    gauge: (spec) => declare("gauge", spec),
+    async metrics() {
+      const own = [...declared.values()].map(render);
+      const runtime = options.defaultMetrics === true ? await defaults.metrics() : "";
+      return runtime === "" ? own.join("") : `${runtime}${own.length > 0 ? "\n" : ""}${own.join("")}`;
     },
-    gauge<L extends string>(spec: MetricSpec<L>) {
-      const gauge: Gauge<L> = new Gauge<L>({
-        name: spec.name,
-        help: spec.help,
-        labelNames: spec.labelNames,
-        registers: [registry],
-        collect() {
-          gauge.reset();
-          for (const sample of spec.collect()) gauge.set(sample.labels, sample.value);
-        },
-      });
-    },
-    metrics: () => registry.metrics(),
-    contentType: registry.contentType,
+    contentType: defaults.contentType,
   };
+}
+
+/** One metric's HELP, TYPE and sample lines, collected now. */
+function render({ spec, header }: Declared): string {
+  let text = header;
+  for (const sample of spec.collect()) {
+    let labels = "";
+    for (const name of spec.labelNames) {
+      const value = (sample.labels as Readonly<Record<string, string>>)[name];
+      if (value === undefined) continue;
+      labels += `${labels === "" ? "" : ","}${name}="${escapeLabelValue(value)}"`;
+    }
+    text += `${spec.name}${labels === "" ? "" : `{${labels}}`} ${formatValue(sample.value)}\n`;
+  }
+  return text;
+}
+
+function escapeHelp(help: string): string {
+  return help.replaceAll("\\", "\\\\").replaceAll("\n", "\\n");
+}
+
+const NEEDS_ESCAPE = /[\\"\n]/;
+
+function escapeLabelValue(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  return value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n");
+}
+
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Number.POSITIVE_INFINITY) return "+Inf";
+  if (value === Number.NEGATIVE_INFINITY) return "-Inf";
+  return String(value);
 }

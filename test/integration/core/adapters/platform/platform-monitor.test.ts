@@ -177,6 +177,37 @@ describe("failures", () => {
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 500);
   });
 
+  it("lets a call in flight outlast the idle-connection timeout, and reconnects after it", async () => {
+    // Prepare: idle connections close after 100 ms; the answer takes 400 ms.
+    const quickToClose = createPlatformMonitor({
+      certificates: await openCertificateFiles({
+        files: sim.certificates,
+        clock: systemClock,
+        logger: recordingLogger(),
+      }),
+      rejectUnauthorized: true,
+      timeoutMs: 2000,
+      idleSocketMs: 100,
+      clock: systemClock,
+    });
+    first.fault = "slow";
+    first.slowAnswerMs = 400;
+
+    try {
+      // Act
+      const slow = await quickToClose.engineHealth({ host: first.address, headers: {} });
+      first.fault = undefined;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const later = await quickToClose.engineHealth({ host: first.address, headers: {} });
+
+      // Assess
+      expect(slow.mem.committed).toBeGreaterThan(0);
+      expect(later.mem.committed).toBeGreaterThan(0);
+    } finally {
+      quickToClose.close();
+    }
+  });
+
   it.each([
     ["engine health", (host: string) => monitor.engineHealth({ host, headers: {} })],
     ["proxy sessions", (host: string) => monitor.proxySessions(host, "/")],
