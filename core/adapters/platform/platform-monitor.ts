@@ -26,7 +26,7 @@ export interface PlatformMonitorOptions {
   readonly timeoutMs?: number;
   /** Connections per `host:port`; 4 by default. */
   readonly maxSocketsPerHost?: number;
-  /** How long an idle connection stays open; 2000 ms by default (rotating-agent.ts). */
+  /** How long an idle connection stays open; by default until the server closes it. */
   readonly idleSocketMs?: number;
   readonly clock: Clock;
 }

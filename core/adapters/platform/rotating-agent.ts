@@ -4,11 +4,9 @@
  * a replaced agent is destroyed once its last request ended, so no call is cut short by a
  * certificate renewal and no socket of the old certificate lingers.
  *
- * Idle connections are closed after `idleSocketMs` (2 s by default): a poller calls each server
- * once per round, seconds apart, and holding hundreds of idle TLS connections open between rounds
- * costs about 130 KB each here, and as much on the platform's servers. The TLS sessions are kept
- * (`maxCachedSessions`), so the next round's connection resumes the session: no certificate
- * exchange or signature, only a key exchange.
+ * Idle connections stay open for the next round (`idleSocketMs`, none by default): closing them
+ * between rounds was measured (200 servers every 5 s) to cost three times the CPU and round time
+ * in new TLS handshakes for about 10 MB less memory.
  */
 import { Agent } from "node:https";
 import type { CertificateSnapshot } from "./certificate-files.ts";
@@ -23,10 +21,8 @@ export interface RotatingAgentOptions {
   readonly rejectUnauthorized: boolean;
   /** Connections per host:port; further requests to that host wait for a free one. */
   readonly maxSocketsPerHost: number;
-  /** How long an idle connection stays open for the next call (default 2000 ms). */
+  /** How long an idle connection stays open for the next call (default: until the server closes it). */
   readonly idleSocketMs?: number;
-  /** TLS sessions kept for resumption, one per host:port (default 1000). */
-  readonly maxCachedSessions?: number;
 }
 
 export interface RotatingAgent {
@@ -59,8 +55,7 @@ export function createRotatingAgent(options: RotatingAgentOptions): RotatingAgen
       maxSockets: options.maxSocketsPerHost,
       // Applies to idle sockets only: the agent destroys a free socket on timeout; a request in
       // flight keeps its own deadline (platform-request.ts).
-      timeout: options.idleSocketMs ?? 2000,
-      maxCachedSessions: options.maxCachedSessions ?? 1000,
+      ...(options.idleSocketMs === undefined ? {} : { timeout: options.idleSocketMs }),
     });
     return { agent, generation: snapshot.generation, inFlight: 0, retired: false };
   }
