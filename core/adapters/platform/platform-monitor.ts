@@ -2,9 +2,11 @@
  * The PlatformMonitor adapter: the engine health check and the proxy's session list over HTTPS
  * with the `cert.*` client certificate, taken from certificate-files.ts at every call (so a
  * certificate changed on disk is used from the next check on) through one keep-alive agent with
- * a few sockets per host (rotating-agent.ts): a poller calling 200 servers reuses connections
- * and never opens more than `maxSocketsPerHost` to one of them. Answers are checked by the pure
- * readers of core/platform/.
+ * one connection per server port by default (rotating-agent.ts): a poller calling 200 servers
+ * reuses connections, and a server whose health and sessions are asked for at the same moment
+ * on one port answers them one after the other on one connection (each idle TLS connection costs
+ * about 130 KB here, and as much on the server). Answers are checked by the pure readers of
+ * core/platform/.
  */
 
 import { readEngineHealth } from "../../platform/engine-health.ts";
@@ -24,7 +26,7 @@ export interface PlatformMonitorOptions {
   readonly rejectUnauthorized: boolean;
   /** Per call; 5000 ms by default, as reference §6. */
   readonly timeoutMs?: number;
-  /** Connections per `host:port`; 4 by default. */
+  /** Connections per `host:port`; 1 by default. */
   readonly maxSocketsPerHost?: number;
   /** How long an idle connection stays open; by default until the server closes it. */
   readonly idleSocketMs?: number;
@@ -56,7 +58,7 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
   const timeoutMs = options.timeoutMs ?? 5000;
   const agents = createRotatingAgent({
     rejectUnauthorized: options.rejectUnauthorized,
-    maxSocketsPerHost: options.maxSocketsPerHost ?? 4,
+    maxSocketsPerHost: options.maxSocketsPerHost ?? 1,
     ...(options.idleSocketMs === undefined ? {} : { idleSocketMs: options.idleSocketMs }),
   });
   let closed = false;
