@@ -19,7 +19,8 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist/main.mjs ./dist/main.mjs
+# The entry and the chunks it loads on demand (bin/bundle.mjs).
+COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data /app/config && chown node:node /app/data
 USER node
 # Ingest API, REST API, container health check (loopback only, for the HEALTHCHECK below).

@@ -1,16 +1,20 @@
 // Bundles a TypeScript entry point and the project modules it imports (not node_modules) into
-// one ES module under dist/, for plain `node` to run: no TypeScript loader stays resident in the
-// process (tsx costs about 30 MB of RSS in every process that uses it). The file is written under
-// a temporary name and renamed, so processes that build at the same moment never read half a file.
-import { renameSync } from "node:fs";
+// ES modules under dist/, for plain `node` to run: no TypeScript loader stays resident in the
+// process (tsx costs about 30 MB of RSS in every process that uses it). The entry becomes
+// dist/<name>.mjs; what it imports only on demand (`await import(...)`, e.g. the AWS SDK of the
+// cloud stores) goes into dist/chunks/, so a process loads it only when it uses it. Every file is
+// written under a temporary name and renamed, chunks before the entry, so processes that build at
+// the same moment never read half a file.
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const outdir = join(root, "dist");
 
 function outputOf(entry) {
-  return join(root, "dist", `${basename(entry).replace(/\.ts$/, "")}.mjs`);
+  return join(outdir, `${basename(entry).replace(/\.ts$/, "")}.mjs`);
 }
 
 /** Where `bundle(entry)` writes: dist/<name>.mjs, as a file URL. */
@@ -21,12 +25,16 @@ export function bundleUrl(entry) {
 /** Bundles `entry` (relative to the project root) to dist/<name>.mjs and returns its file URL. */
 export function bundle(entry) {
   const out = outputOf(entry);
-  const temporary = `${out}.${process.pid}.tmp`;
   // Loaded here, not at the top: bin/steward.js imports this module only for bundleUrl.
   const esbuild = createRequire(import.meta.url)("esbuild");
-  esbuild.buildSync({
+  const result = esbuild.buildSync({
     entryPoints: [join(root, entry)],
-    outfile: temporary,
+    outdir,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    write: false,
     bundle: true,
     packages: "external",
     platform: "node",
@@ -38,7 +46,13 @@ export function bundle(entry) {
     sourcesContent: false,
     logLevel: "warning",
   });
-  renameSync(temporary, out);
+  const files = [...result.outputFiles].sort((a, b) => Number(a.path === out) - Number(b.path === out));
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
   return pathToFileURL(out).href;
 }
 

@@ -17,7 +17,8 @@ try {
   });
 } catch (error) {
   // esbuild has printed its errors on stderr; say what happens next.
-  const reason = error?.status === undefined ? String(error?.message ?? error) : `exit status ${error.status}`;
+  const reason =
+    error?.status === undefined ? String(error?.message ?? error) : `exit status ${error.status}`;
   if (!existsSync(new URL(url))) {
     process.stderr.write(
       `steward: cannot build ${entry} (${reason}); run \`npm run build\` where it can write dist/\n`,

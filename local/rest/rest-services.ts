@@ -6,9 +6,6 @@
  * starts the tasks of firing schedules; without it, a firing schedule is logged as not started.
  */
 import { resolve } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-value-store.ts";
-import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
@@ -62,24 +59,24 @@ async function startWithPublisher(
       : await openPlatformClient(config, config.platform.host, { logger, clock, cwd: deps.cwd });
   const background = new Set<Promise<unknown>>();
   const maxKeysPerNamespace = config.keyValueStore.maxKeysPerNamespace;
-  const dynamo = config.cloud.enable ? new DynamoDBClient({ region: config.cloud.region }) : undefined;
+  // Loaded only with cloud.enable: the AWS SDK stays out of every other local process.
+  const cloud = config.cloud.enable
+    ? (await import("./cloud-rest-stores.ts")).openCloudRestStores(config.cloud, {
+        clock,
+        maxKeysPerNamespace,
+      })
+    : undefined;
   const kv =
-    dynamo && config.cloud.keyValueTable
-      ? createDynamoKeyValueStore({
-          client: dynamo,
-          tableName: config.cloud.keyValueTable,
-          clock,
-          maxKeysPerNamespace,
-        })
-      : await openFileKeyValueStore({
-          file: resolve(deps.cwd, config.keyValueStore.storeFile),
-          clock,
-          maxKeysPerNamespace,
-        });
-  const sharedSchedules = dynamo !== undefined && config.cloud.scheduleTable !== "";
-  const scheduleStore = sharedSchedules
-    ? createDynamoScheduleStore({ client: dynamo, tableName: config.cloud.scheduleTable })
-    : await openYamlScheduleStore({ file: resolve(deps.cwd, config.scheduler.storeFile) });
+    cloud?.keyValues ??
+    (await openFileKeyValueStore({
+      file: resolve(deps.cwd, config.keyValueStore.storeFile),
+      clock,
+      maxKeysPerNamespace,
+    }));
+  const sharedSchedules = cloud?.schedules !== undefined;
+  const scheduleStore =
+    cloud?.schedules ??
+    (await openYamlScheduleStore({ file: resolve(deps.cwd, config.scheduler.storeFile) }));
   const schedulerLogger = logger.child("scheduler");
   const scheduler = config.scheduler.enable
     ? await startScheduler({
@@ -126,7 +123,7 @@ async function startWithPublisher(
       await publisher?.close();
       await kv.close();
       await scheduleStore.close();
-      dynamo?.destroy();
+      cloud?.close();
     },
   };
 }
