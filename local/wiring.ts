@@ -14,6 +14,7 @@ import {
   createPromMetricsRegistry,
   type PromMetricsRegistry,
 } from "../core/adapters/prometheus/prom-metrics-registry.ts";
+import { swaggerUiAssets } from "../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../core/config/index.ts";
 import type { Clock, ErrorRecorder, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
@@ -237,6 +238,7 @@ function restServices(config: Config, logger: Logger, deps: LocalDeps): NamedSer
             rateLimitStore: createMemoryRateLimitStore(),
             clientIp: nodeClientIp,
             services: backing.services,
+            explorerAssets: swaggerUiAssets(),
           }),
           host: rest.host,
           port: rest.port,

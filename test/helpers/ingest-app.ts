@@ -5,6 +5,7 @@
  * node:http listener on a loopback port, so the same test files check both.
  */
 
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { onTestFinished } from "vitest";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
@@ -67,6 +68,7 @@ export function createTestIngestApp(options: TestIngestAppOptions = {}): TestIng
     logger,
     clock,
     serverVersion: "15.0.0",
+    explorerAssets: swaggerUiAssets(),
   };
   const app = createApp({ ...deps, clientIp: () => currentIp });
 

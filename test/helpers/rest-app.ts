@@ -16,6 +16,7 @@ import type { KeyValueStore, ScheduleStore, TaskStarter } from "../../core/ports
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { type SchedulerService, startScheduler } from "../../core/schedules/scheduler.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { createApp, type RestAppDeps, type RestServices } from "../../functions/rest/app.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 import { createSteppingClock, type SteppingClock } from "./stepping-clock.ts";
@@ -111,6 +112,7 @@ export async function createRestTestApp(options: RestTestAppOptions = {}): Promi
     clock,
     rateLimitStore: createMemoryRateLimitStore(),
     clientIp: () => "192.0.2.1",
+    explorerAssets: swaggerUiAssets(),
     services: {
       keyValues: kv,
       schedules: createScheduleManager({ store: scheduleStore, clock, runner: scheduler }),
