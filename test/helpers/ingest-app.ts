@@ -5,10 +5,10 @@
  * node:http listener on a loopback port, so the same test files check both.
  */
 
-import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { onTestFinished } from "vitest";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { defaultConfig } from "../../core/config/index.ts";
 import type { EventQueue } from "../../core/ports.ts";

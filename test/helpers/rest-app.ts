@@ -11,12 +11,12 @@ import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-
 import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { parseConfig } from "../../core/config/index.ts";
 import type { KeyValueStore, ScheduleStore, TaskStarter } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { type SchedulerService, startScheduler } from "../../core/schedules/scheduler.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { createApp, type RestAppDeps, type RestServices } from "../../functions/rest/app.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 import { createSteppingClock, type SteppingClock } from "./stepping-clock.ts";
