@@ -220,7 +220,9 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
       clock: systemClock,
       cwd: io.cwd,
       logLevelOverride: levelOverride,
-      ...(values.config === undefined ? {} : { configTree: await readConfigTree(resolve(io.cwd, values.config)) }),
+      ...(values.config === undefined
+        ? {}
+        : { configTree: await readConfigTree(resolve(io.cwd, values.config)) }),
     });
     logger.info(`${SERVICE_NAME} ready`);
     return { running: { config, logger, service } };

@@ -39,7 +39,7 @@ export function renderConfigPage(options: PageOptions): string {
 <div class="card"><div class="label">Events per second</div><div class="value" id="status-rate">–</div></div>
 </div>
 <figure class="chart"><svg id="status-chart" viewBox="0 0 600 120" preserveAspectRatio="none" role="img" aria-label="Events per second over the last minutes"></svg>
-<figcaption>Events per second, last 5 minutes (audit events and UDP datagrams received)</figcaption></figure>
+<figcaption>Events per second, last 5 minutes (audit events and UDP datagrams received); <span id="status-chart-max"></span></figcaption></figure>
 <div id="status-tables"></div>
 </section>
 <section id="config">

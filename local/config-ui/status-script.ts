@@ -26,10 +26,10 @@ export const STATUS_SCRIPT = `"use strict";
   function sumDropped(c) {
     return (c.droppedSource || 0) + (c.droppedSize || 0) + (c.droppedRateLimit || 0) + (c.droppedQueueFull || 0) + (c.droppedByRule || 0);
   }
-  function table(title, headers, rows) {
+  function table(title, headers, rows, empty) {
     var wrap = el("div");
     wrap.appendChild(el("h3", title));
-    if (rows.length === 0) { wrap.appendChild(el("p", "none running", "muted")); return wrap; }
+    if (rows.length === 0) { wrap.appendChild(el("p", empty || "none running", "muted")); return wrap; }
     var t = el("table"), head = el("tr");
     t.setAttribute("data-section", title);
     headers.forEach(function (h) { head.appendChild(el("th", h)); });
@@ -67,7 +67,7 @@ export const STATUS_SCRIPT = `"use strict";
       var q = e[1], c = q.counters || {}, s = q.queue || {};
       return [e[0], state(q.state), num(s.waiting) + " / " + num(s.maxSize), num(c.received), num(c.processed), num(sumDropped(c)), num(c.malformed)];
     })));
-    parts.push(table("Event counts", ["type.source", "events"], entries(doc.eventCounts).map(function (e) { return [e[0], num(e[1])]; })));
+    parts.push(table("Event counts", ["type.source", "events"], entries(doc.eventCounts).map(function (e) { return [e[0], num(e[1])]; }), "no UDP events yet"));
     var audit = doc.audit || {}, ev = audit.events;
     parts.push(table("Audit events", ["counter", "value"], ev ? [
       ["received", num(ev.received)], ["accepted", num(ev.accepted)], ["processed", num(ev.processed)],
@@ -80,7 +80,7 @@ export const STATUS_SCRIPT = `"use strict";
     })));
     parts.push(table("Last write errors", ["destination", "at", "error"], entries(doc.lastErrors).map(function (e) {
       return [e[0], e[1].at, { text: e[1].message, cls: "error" }];
-    })));
+    }), "none"));
     var tracked = doc.errors;
     if (tracked && tracked.types) {
       parts.push(table("Errors today (" + tracked.day + ")", ["type", "count"], entries(tracked.types).map(function (e) { return [e[0], num(e[1].total)]; })));
@@ -98,10 +98,8 @@ export const STATUS_SCRIPT = `"use strict";
       var x = 600 - ((now - s.at) / WINDOW_MS) * 600, y = 115 - (s.rate / max) * 100;
       return x.toFixed(1) + "," + y.toFixed(1);
     }).join(" "));
-    var label = document.createElementNS(ns, "text");
-    label.setAttribute("x", "4"); label.setAttribute("y", "12");
-    label.textContent = "max " + (Math.round(max * 10) / 10) + "/s";
-    svg.replaceChildren(line, label);
+    document.getElementById("status-chart-max").textContent = "scale: 0 to " + (Math.round(max * 10) / 10) + " events/s";
+    svg.replaceChildren(line);
   }
 
   function refresh() {
@@ -115,6 +113,8 @@ export const STATUS_SCRIPT = `"use strict";
         samples.push({ at: Date.now(), rate: rate });
         document.getElementById("status-rate").textContent = (Math.round(rate * 10) / 10).toLocaleString("en");
       }
+      // The first answer starts the line at zero, so that the chart shows from the second one on.
+      if (!previous) samples.push({ at: Date.now(), rate: 0 });
       previous = { at: at, total: doc.eventsTotal };
       while (samples.length && Date.now() - samples[0].at > WINDOW_MS) samples.shift();
       render(doc);
