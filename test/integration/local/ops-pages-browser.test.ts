@@ -87,6 +87,9 @@ async function openRecorded(url: string): Promise<{ page: Page; bodies: string[]
   return { page, bodies };
 }
 
+/** The browser's getComputedStyle, typed here (the project compiles without the DOM library). */
+type WithStyles = { getComputedStyle(element: unknown): { display: string; color: string } };
+
 const SECRETS = [ENV_SECRET, FILE_SECRET, HEARTBEAT_PATH];
 
 function postEvent(): Promise<number> {
@@ -117,11 +120,21 @@ describe.skipIf(skip)("config UI and status page in Chromium", () => {
     expect(lines).toContain(`    apiToken: ${envRef("STEWARD_API_TOKEN")}`);
     expect(lines).toContain('    password: "**********"');
     expect(lines.find((line) => line.includes("remoteURL"))).toBe("    remoteURL: https://he**********");
-    expect(await page.locator("#yaml li >> nth=0").evaluate("(li) => getComputedStyle(li).display")).toBe(
-      "list-item",
-    );
-    expect(await page.locator("#yaml .k").first().evaluate("(el) => getComputedStyle(el).color")).not.toBe(
-      await page.locator("#yaml .num").first().evaluate("(el) => getComputedStyle(el).color"),
+    expect(
+      await page
+        .locator("#yaml li >> nth=0")
+        .evaluate((li) => (globalThis as unknown as WithStyles).getComputedStyle(li).display),
+    ).toBe("list-item");
+    expect(
+      await page
+        .locator("#yaml .k")
+        .first()
+        .evaluate((el) => (globalThis as unknown as WithStyles).getComputedStyle(el).color),
+    ).not.toBe(
+      await page
+        .locator("#yaml .num")
+        .first()
+        .evaluate((el) => (globalThis as unknown as WithStyles).getComputedStyle(el).color),
     );
     // The tree: a closed section opens on a click and shows its members.
     const summary = page.locator("#tree summary", { hasText: /^mqttConfig/ });
