@@ -2,10 +2,13 @@
  * The management REST API (/v4) function and its routes: one function for every group but
  * files (local only, CONTRACT §6), linked to the config secret, the key-value, schedule and
  * rate-limit tables. Every PUT/DELETE path also gets a POST route so that
- * `X-HTTP-Method-Override` reaches the function. `/documentation/json` and `/documentation` are
- * routed here: the REST document includes the ingest API's operations (CONTRACT §5). The platform
- * endpoints (apps, reload tasks) are not routed: they are served by the local / on-prem runtime,
- * where the platform and its client certificates are (README "Management REST API").
+ * `X-HTTP-Method-Override` reaches the function. `/documentation/json` and the API explorer
+ * (`/documentation` and its files) are routed here: the REST document includes the ingest API's
+ * operations (CONTRACT §5). The explorer's files come from `swagger-ui-dist`, installed beside the
+ * bundle (`nodejs.install`) because they are read from the package at run time, never from a
+ * CDN. The platform endpoints (apps, reload tasks) are not routed: they are served by the local /
+ * on-prem runtime, where the platform and its client certificates are (README "Management REST
+ * API").
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
@@ -15,6 +18,7 @@ import { keyValueTable, scheduleTable } from "./tables-rest.ts";
 export const restRoutes = [
   "GET /documentation/json",
   "GET /documentation",
+  "GET /documentation/assets/{name}",
   "GET /v4/configfile/endpointsenabled",
   "GET /v4/ping",
   "GET /v4/base62tobase16",
@@ -53,6 +57,7 @@ export const methodOverrideRoutes = [
 export const restHandler = {
   ...functionDefaults,
   handler: "functions/rest/handler.handler",
+  nodejs: { install: ["swagger-ui-dist"] },
   link: [...functionDefaults.link, keyValueTable, scheduleTable, rateLimitTable],
 };
 

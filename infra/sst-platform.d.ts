@@ -22,6 +22,8 @@ interface SstFunctionArgs {
   timeout?: SstDuration;
   environment?: Readonly<Record<string, string>>;
   link?: readonly SstLinkable[];
+  /** Packages installed beside the bundle instead of bundled (files read at run time). */
+  nodejs?: { install?: readonly string[] };
 }
 
 interface SstApiGatewayV2 extends SstLinkable {

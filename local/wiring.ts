@@ -14,13 +14,17 @@ import {
   createPromMetricsRegistry,
   type PromMetricsRegistry,
 } from "../core/adapters/prometheus/prom-metrics-registry.ts";
+import { swaggerUiAssets } from "../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../core/config/index.ts";
+import { createStatusBoard, type StatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, ErrorRecorder, Logger, Service } from "../core/ports.ts";
 import { systemClock } from "../core/system-clock.ts";
+import { SERVICE_VERSION } from "../core/version.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../functions/rest/app.ts";
 import { type AgentOutputs, startAgentOutputs } from "./agent/agent-outputs.ts";
-import { startAppNames } from "./agent/app-names.ts";
+import { type AppNames, startAppNames } from "./agent/app-names.ts";
+import { startConfigUi } from "./agent/config-ui.ts";
 import { startContainerHealth } from "./agent/container-health.ts";
 import { startHeartbeat } from "./agent/heartbeat.ts";
 import { listenerProbes } from "./agent/listener-probes.ts";
@@ -28,31 +32,43 @@ import { platformPollingEnabled, startPlatformPolling } from "./agent/platform-p
 import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { readSystemInfo } from "./agent/system-info.ts";
 import { startTelemetry } from "./agent/telemetry.ts";
-import { startUdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
+import { startUdpEvents, type UdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { startUptimeMonitor } from "./agent/uptime-monitor.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
 import { type NamedService, startInOrder } from "./start-in-order.ts";
+import { trackService } from "./status/tracked-service.ts";
 
 export interface LocalDeps {
   clock: Clock;
   /** Relative paths in the config (export directories, stores) resolve from here. */
   cwd: string;
+  /** The configuration file's tree as written, `${ENV}` unresolved (the config UI); default: the running config. */
+  configTree?: unknown;
+  /** `--log-level`, when given (the config UI shows it as `logLevel`). */
+  logLevelOverride?: string | undefined;
 }
 
 export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
   // Shared by the agent's parts: the metrics the scrape endpoint publishes (the audit queue
   // declares its counters there too), and the app names the platform poller fills and UDP event
   // enrichment reads.
+  // The status board is filled by every part as it starts and read by the config UI's /status.
   const agent: AgentShared = {
     metrics: createPromMetricsRegistry({ defaultMetrics: true }),
     appNames: createMemoryAppNameCache(),
+    status: createStatusBoard({ version: SERVICE_VERSION, clock: deps.clock }),
   };
   return [
-    ...auditServices(config, logger, { clock: deps.clock, cwd: deps.cwd, metrics: agent.metrics }),
-    ...restServices(config, logger, deps),
+    ...auditServices(config, logger, {
+      clock: deps.clock,
+      cwd: deps.cwd,
+      metrics: agent.metrics,
+      status: agent.status,
+    }),
+    ...restServices(config, logger, deps, agent.status),
     ...agentServices(config, logger, deps, agent),
   ];
 }
@@ -60,6 +76,7 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
 interface AgentShared {
   metrics: PromMetricsRegistry;
   appNames: MemoryAppNameCache;
+  status: StatusBoard;
 }
 
 /**
@@ -92,34 +109,68 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
     services.push({
       name: "agent-outputs",
       start: async () => {
-        outputs = await startAgentOutputs(config, logger, shared.metrics, deps.cwd, deps.clock);
+        outputs = await startAgentOutputs(
+          config,
+          logger,
+          shared.metrics,
+          deps.cwd,
+          deps.clock,
+          shared.status,
+        );
+        const errors = outputs.errors;
+        if (config.errorTracking.enable) shared.status.setErrors(() => errors.counts());
         return outputs;
       },
     });
   }
   // Before the UDP events, so that the first fetch's names are there for the first events.
+  const { status } = shared;
   if (config.appNames.enableAppNameExtract) {
-    services.push(appNamesService(config, logger, deps, shared, () => started().errors));
+    services.push(
+      trackService(
+        appNamesService(config, logger, deps, shared, () => started().errors),
+        { board: status, section: "pollers", details: (names) => ({ ...names.stats() }) },
+      ),
+    );
   }
   if (udpOn) {
     services.push({
       name: "udp-events",
-      start: () =>
-        startUdpEvents({ config, logger, clock: deps.clock, cwd: deps.cwd, ...shared, outputs: started() }),
-    });
-  }
-  if (pollingOn) {
-    services.push({
-      name: "platform-polling",
-      start: () =>
-        startPlatformPolling({
+      start: async () => {
+        const udp = await startUdpEvents({
           config,
           logger,
           clock: deps.clock,
           cwd: deps.cwd,
           ...shared,
           outputs: started(),
-        }),
+        });
+        showUdpStatus(status, udp);
+        return udp;
+      },
+    });
+  }
+  if (pollingOn) {
+    services.push({
+      name: "platform-polling",
+      start: async () => {
+        const polling = await startPlatformPolling({
+          config,
+          logger,
+          clock: deps.clock,
+          cwd: deps.cwd,
+          ...shared,
+          outputs: started(),
+        });
+        for (const [name, poller] of [
+          ["health", polling.health],
+          ["sessions", polling.sessions],
+        ] as const) {
+          if (poller !== undefined)
+            status.set("pollers", name, () => ({ state: "running", ...poller.stats() }));
+        }
+        return polling;
+      },
     });
   }
   if (config.heartbeat.enable) {
@@ -147,30 +198,88 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
       start: () => startTelemetry({ config, cwd: deps.cwd, clock: deps.clock, logger }),
     });
   }
+  const listening = (label: string) => ({
+    board: status,
+    section: "listeners" as const,
+    label,
+    runningState: "listening" as const,
+  });
   if (config.scrapeEndpoint.enable) {
-    services.push({
-      name: "scrape-endpoint",
-      start: () =>
-        startScrapeEndpoint({
-          config: config.scrapeEndpoint,
-          exposition: shared.metrics,
-          logger: logger.child("scrape"),
-        }),
-    });
+    services.push(
+      trackService(
+        {
+          name: "scrape-endpoint",
+          start: () =>
+            startScrapeEndpoint({
+              config: config.scrapeEndpoint,
+              exposition: shared.metrics,
+              logger: logger.child("scrape"),
+            }),
+        },
+        listening("Scrape endpoint"),
+      ),
+    );
+  }
+  if (config.configVisualisation.enable) {
+    services.push(
+      trackService(
+        {
+          name: "config-ui",
+          start: () =>
+            startConfigUi({
+              config,
+              rawTree: deps.configTree ?? { Service: config },
+              logLevel: deps.logLevelOverride,
+              status,
+              clock: deps.clock,
+              logger,
+            }),
+        },
+        listening("Config UI"),
+      ),
+    );
   }
   if (config.containerHealthCheck.enable) {
-    services.push({
-      name: "container-health-check",
-      start: () =>
-        startContainerHealth({
-          port: config.containerHealthCheck.port,
-          probes: listenerProbes(config),
-          clock: deps.clock,
-          logger: logger.child("health"),
-        }),
-    });
+    services.push(
+      trackService(
+        {
+          name: "container-health-check",
+          start: () =>
+            startContainerHealth({
+              port: config.containerHealthCheck.port,
+              probes: listenerProbes(config),
+              clock: deps.clock,
+              logger: logger.child("health"),
+            }),
+        },
+        listening("Container health check"),
+      ),
+    );
   }
   return services;
+}
+
+/** Each UDP queue's state and counters, its sinks' stats and the event counts on the status page. */
+function showUdpStatus(status: StatusBoard, udp: UdpEvents): void {
+  for (const view of [udp.userEvents, udp.logEvents]) {
+    if (view === undefined) continue;
+    const { queue, sinks, socket } = view;
+    status.countEvents(() => queue.counters().received);
+    status.set("udpQueues", queue.name, () => ({
+      state: "running",
+      address: `${socket.address}:${socket.port}`,
+      queue: queue.state(),
+      counters: queue.counters(),
+    }));
+    status.set("listeners", `UDP ${queue.name}`, () => ({
+      state: "listening",
+      url: `udp://${socket.address}:${socket.port}`,
+    }));
+    for (const destination of Object.keys(sinks.stats())) {
+      status.set("destinations", `${queue.name}.${destination}`, () => sinks.stats()[destination]);
+    }
+  }
+  status.setEventCounts(() => udp.eventTotals());
 }
 
 /** The app-name poller on `appNames.hostIP`, with the platform client it owns. */
@@ -180,7 +289,7 @@ function appNamesService(
   deps: LocalDeps,
   shared: AgentShared,
   errors: () => ErrorRecorder,
-): NamedService {
+): { name: string; start(): Promise<AppNames> } {
   return {
     name: "app-names",
     start: async () => {
@@ -198,6 +307,7 @@ function appNamesService(
           errors: errors(),
         });
         return {
+          stats: () => poller.stats(),
           async stop() {
             await poller.stop();
             client.close();
@@ -212,7 +322,7 @@ function appNamesService(
 }
 
 /** The REST API's stores, scheduler and clients, then its listener (stopped first). */
-function restServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
+function restServices(config: Config, logger: Logger, deps: LocalDeps, status: StatusBoard): NamedService[] {
   const rest = config.restServer;
   if (!rest.enable) return [];
   let backing: LocalRestServices | undefined;
@@ -224,26 +334,30 @@ function restServices(config: Config, logger: Logger, deps: LocalDeps): NamedSer
         return backing;
       },
     },
-    {
-      name: "rest-api",
-      start: () => {
-        if (backing === undefined) throw new Error("rest-services must start first");
-        return startHttpListener({
-          name: "REST API",
-          app: createRestApp({
-            config: rest,
-            logger: logger.child("rest"),
-            clock: deps.clock,
-            rateLimitStore: createMemoryRateLimitStore(),
-            clientIp: nodeClientIp,
-            services: backing.services,
-          }),
-          host: rest.host,
-          port: rest.port,
-          logger,
-        });
+    trackService(
+      {
+        name: "rest-api",
+        start: () => {
+          if (backing === undefined) throw new Error("rest-services must start first");
+          return startHttpListener({
+            name: "REST API",
+            app: createRestApp({
+              config: rest,
+              logger: logger.child("rest"),
+              clock: deps.clock,
+              rateLimitStore: createMemoryRateLimitStore(),
+              clientIp: nodeClientIp,
+              services: backing.services,
+              explorerAssets: swaggerUiAssets(),
+            }),
+            host: rest.host,
+            port: rest.port,
+            logger,
+          });
+        },
       },
-    },
+      { board: status, section: "listeners", label: "REST API", runningState: "listening" },
+    ),
   ];
 }
 

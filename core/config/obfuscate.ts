@@ -2,7 +2,8 @@
  * Masking of a configuration tree for logs, crash files and the config UI: secrets are replaced
  * entirely, host names, paths and similar identifying values keep only their first characters.
  * Works on a raw tree (with the `Service` top key, placeholders and `${ENV}` references) or on a
- * parsed `Config`; never mutates its input.
+ * parsed `Config`; never mutates its input. A value that is exactly one `${NAME}` reference is
+ * kept as written (the config UI shows references unresolved; the name is not the secret).
  */
 
 export const MASK = "**********";
@@ -95,7 +96,11 @@ function maskPartly(value: unknown, keep: number): unknown {
   return `${text.slice(0, Math.min(keep, Math.floor(text.length / 2)))}${MASK}`;
 }
 
+/** A value that is only an environment reference names where the secret is, not the secret. */
+const ENV_REFERENCE_ONLY = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
 function walk(value: unknown, path: Segment[]): unknown {
+  if (typeof value === "string" && ENV_REFERENCE_ONLY.test(value)) return value;
   if (path.length > 0) {
     if (isSecret(path)) return maskAll(value);
     const keep = partialLength(path);

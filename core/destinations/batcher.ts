@@ -31,6 +31,8 @@ export interface BatcherOptions extends BatchingOptions {
   stopTimeoutMs?: number;
   /** Hears of each batch the destination is done with (written or refused), in order. */
   onDone?: (events: readonly AcceptedEvent[]) => void;
+  /** Told of every failed write (the status page's last error). Must not throw. */
+  onWriteError?: (error: unknown) => void;
 }
 
 export type BatcherStats = ItemBatcherStats;

@@ -28,12 +28,14 @@ export interface StartAuditDestinationsOptions {
   stopTimeoutMs?: number;
   /** Hears of each batch a destination is done with (written or refused), in order. */
   onDone?: (destination: string, events: readonly AcceptedEvent[]) => void;
+  /** Told of every failed write of a destination. Must not throw. */
+  onWriteError?: (destination: string, error: unknown) => void;
 }
 
 export async function startAuditDestinations(
   options: StartAuditDestinationsOptions,
 ): Promise<AuditDestinations> {
-  const { clock, logger, onDone } = options;
+  const { clock, logger, onDone, onWriteError } = options;
   await Promise.all(
     options.destinations.map(async ({ writer }) => {
       try {
@@ -61,6 +63,9 @@ export async function startAuditDestinations(
       ...(onDone === undefined
         ? {}
         : { onDone: (events: readonly AcceptedEvent[]) => onDone(writer.name, events) }),
+      ...(onWriteError === undefined
+        ? {}
+        : { onWriteError: (error: unknown) => onWriteError(writer.name, error) }),
     }),
   ]);
   const byName = new Map(batchers);

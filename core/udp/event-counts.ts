@@ -26,6 +26,8 @@ export const MAX_INTERVAL_KEYS = 10_000;
 
 export interface EventCounts extends PeriodicPoints {
   record(eventType: EventType, source: string, host: string, subsystem: string): void;
+  /** Events since start by `<event type>.<source>` (e.g. `log.engine`; the status page). */
+  totals(): Record<string, number>;
 }
 
 export interface EventCountsOptions {
@@ -85,6 +87,10 @@ export function createEventCounts(options: EventCountsOptions): EventCounts {
   }
 
   return {
+    totals: () =>
+      Object.fromEntries(
+        [...totals.values()].map((total) => [`${total.eventType}.${total.source}`, total.count]),
+      ),
     record(eventType, rawSource, host, subsystem) {
       const source = orUnknown(rawSource);
       const totalKey = `${eventType}\u0001${source}`;

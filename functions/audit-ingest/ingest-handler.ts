@@ -19,6 +19,14 @@ import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
+import {
+  EXPLORER_ASSET_PREFIX,
+  EXPLORER_CSP,
+  EXPLORER_PATH,
+  type ExplorerAssets,
+  explorerFile,
+  explorerPage,
+} from "../http/api-explorer.ts";
 import { createBearerCheck, UNAUTHORIZED } from "../http/bearer-auth.ts";
 import { createCorsPolicy, ORIGIN_NOT_ALLOWED } from "../http/cors.ts";
 import { logUnhandledError, NOT_FOUND } from "../http/error-handler.ts";
@@ -48,6 +56,8 @@ export interface IngestHandlerDeps {
   clock: Clock;
   /** Defaults to package.json's version (CONTRACT §0); tests may pin another. */
   serverVersion?: string;
+  /** Swagger UI's files for the API explorer at /documentation (without them: 404). */
+  explorerAssets?: ExplorerAssets;
 }
 
 /** A request as the ingest API reads it; each front door builds one from its runtime's request. */
@@ -66,7 +76,7 @@ export const AUDIT_EVENT_PATH = "/api/v1/audit-event";
 export const TEST_CONNECTION_PATH = "/api/v1/test-connection";
 export const OPENAPI_PATH = "/documentation/json";
 
-type Route = "post-event" | "options-event" | "test-connection" | "openapi";
+type Route = "post-event" | "options-event" | "test-connection" | "openapi" | "explorer" | "explorer-file";
 
 /** HEAD is answered as GET (the front doors drop the body). */
 function routeOf(method: string, path: string): Route | undefined {
@@ -76,6 +86,8 @@ function routeOf(method: string, path: string): Route | undefined {
   }
   if (method !== "GET" && method !== "HEAD") return undefined;
   if (path === TEST_CONNECTION_PATH) return "test-connection";
+  if (path === EXPLORER_PATH) return "explorer";
+  if (path.startsWith(EXPLORER_ASSET_PREFIX)) return "explorer-file";
   return path === OPENAPI_PATH ? "openapi" : undefined;
 }
 
@@ -97,7 +109,10 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     },
     { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
   );
-  const openApiDocument = JSON.stringify(buildIngestOpenApi(serverVersion));
+  const openApi = buildIngestOpenApi(serverVersion);
+  const openApiDocument = JSON.stringify(openApi);
+  const info = openApi.info as { title: string; version: string };
+  const explorer = explorerPage(`${info.title} ${info.version}`, OPENAPI_PATH);
   const isoNow = createIsoTimestamps(clock);
   const corsDecision = createCorsPolicy({ allowedOrigins: settings.cors.allowedOrigins });
   const limiter = settings.rateLimit.enable
@@ -127,6 +142,20 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (route === "openapi") {
       headers["content-type"] = "application/json";
       return { status: 200, headers, body: openApiDocument };
+    }
+    if (route === "explorer") {
+      headers["Content-Security-Policy"] = EXPLORER_CSP;
+      headers["content-type"] = "text/html; charset=UTF-8";
+      return { status: 200, headers, body: explorer };
+    }
+    if (route === "explorer-file") {
+      const name = request.path.slice(EXPLORER_ASSET_PREFIX.length);
+      const file =
+        deps.explorerAssets === undefined ? undefined : await explorerFile(name, deps.explorerAssets);
+      if (file === undefined) return errorAnswer(headers, receivedAt, NOT_FOUND);
+      headers["Cache-Control"] = "public, max-age=3600";
+      headers["content-type"] = file.contentType;
+      return { status: 200, headers, body: file.body };
     }
 
     // Rate limit, then token, on both endpoints (one counter per client).

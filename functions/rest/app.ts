@@ -35,14 +35,23 @@ import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limi
 import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { buildIngestOpenApi } from "../audit-ingest/openapi.ts";
+import {
+  EXPLORER_ASSET_PREFIX,
+  EXPLORER_CSP,
+  EXPLORER_PATH,
+  type ExplorerAssets,
+  explorerFile,
+  explorerPage,
+} from "../http/api-explorer.ts";
 import { bearerAuth } from "../http/bearer-auth.ts";
 import { cors } from "../http/cors.ts";
 import { errorHandler } from "../http/error-handler.ts";
 import type { ClientIpResolver } from "../http/problem.ts";
 import { rateLimit } from "../http/rate-limit.ts";
+import { respond, setResponseHeader } from "../http/response-headers.ts";
 import { securityHeaders } from "../http/security-headers.ts";
 import { methodOverride } from "./method-override.ts";
-import { buildRestOpenApi, includeOpenApi, renderDocumentationPage } from "./openapi.ts";
+import { buildRestOpenApi, includeOpenApi } from "./openapi.ts";
 import { requestLog } from "./request-log.ts";
 import { htmlResponse, jsonTextResponse } from "./respond.ts";
 import { formatRestError } from "./rest-errors.ts";
@@ -82,10 +91,12 @@ export interface RestAppDeps {
   /** Rate-limit counters: in memory locally, DynamoDB in Lambda (so instances share them). */
   rateLimitStore: RateLimitStore;
   services?: RestServices;
+  /** Swagger UI's files for the explorer at /documentation (without them its assets are 404). */
+  explorerAssets?: ExplorerAssets;
 }
 
 export const REST_OPENAPI_PATH = "/documentation/json";
-export const REST_DOCUMENTATION_PATH = "/documentation";
+export const REST_DOCUMENTATION_PATH = EXPLORER_PATH;
 
 const FILE_KEYS = new Set<EndpointKey>(FILE_ENDPOINT_KEYS);
 const SCHEDULE_KEYS = new Set<EndpointKey>(SCHEDULE_ENDPOINT_KEYS);
@@ -191,8 +202,22 @@ export function createApp(deps: RestAppDeps): Hono {
     "Audit events",
   );
   const documentJson = JSON.stringify(document);
-  const page = renderDocumentationPage(document);
+  const info = document.info as { title: string; version: string };
+  const page = explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH);
+  const assets = deps.explorerAssets;
   app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, documentJson));
-  app.get(REST_DOCUMENTATION_PATH, (c) => htmlResponse(c, page));
+  app.get(REST_DOCUMENTATION_PATH, (c) => {
+    setResponseHeader(c, "Content-Security-Policy", EXPLORER_CSP);
+    return htmlResponse(c, page);
+  });
+  app.get(`${EXPLORER_ASSET_PREFIX}:name`, async (c) => {
+    const file = assets === undefined ? undefined : await explorerFile(c.req.param("name"), assets);
+    if (file === undefined) {
+      return formatRestError(c, { status: 404, reason: `Route ${c.req.method}:${c.req.path} not found` });
+    }
+    // The files change only with the pinned package version: a browser may keep them an hour.
+    setResponseHeader(c, "Cache-Control", "public, max-age=3600");
+    return respond(c, file.body, 200, file.contentType);
+  });
   return app;
 }

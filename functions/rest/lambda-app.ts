@@ -2,7 +2,8 @@
  * The REST app as the Lambda runs it — one function for every group except files:
  * key-value entries and schedules in DynamoDB (shared with an on-prem agent that fires the
  * schedules; Lambda never fires them, so schedule status is derived from the stored states),
- * rate-limit counters in DynamoDB (shared by all instances), the client IP from API Gateway.
+ * rate-limit counters in DynamoDB (shared by all instances), the client IP from API Gateway, the
+ * API explorer's files from the `swagger-ui-dist` package installed beside the bundle.
  * Files are not wired: the approved directories live on the on-prem servers, not in a Lambda's
  * ephemeral /tmp, so those endpoints are neither served nor listed here (CONTRACT §6). Nor is
  * the platform (apps, reload tasks): its client key and network live on-prem, where the local
@@ -19,6 +20,7 @@ import {
   buildObservabilityPoster,
   buildPublisher,
 } from "../../core/adapters/outbound-services.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
@@ -47,6 +49,7 @@ export function createLambdaRestApp(options: LambdaRestAppOptions): Hono {
     logger,
     clock,
     clientIp: lambdaClientIp,
+    explorerAssets: swaggerUiAssets(),
     rateLimitStore: createDynamoRateLimitStore({ client: dynamo, tableName: options.rateLimitTable }),
     services: {
       keyValues: createDynamoKeyValueStore({

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.0 document of the REST API, built from the same route declarations (and so the
- * same valibot schemas) that validate requests, plus a plain, script-free HTML rendering of it
- * for /documentation (the security headers forbid scripts and styles; plain HTML needs neither).
+ * same valibot schemas) that validate requests; the API explorer at /documentation
+ * (functions/http/api-explorer.ts) shows it.
  * `includeOpenApi` adds another generated document's operations (the ingest API's, CONTRACT §5).
  */
 import * as v from "valibot";
@@ -128,43 +128,4 @@ export function includeOpenApi(base: OpenApiDocument, other: OpenApiDocument, ta
     components[kind] = merged;
   }
   return { ...base, paths, components };
-}
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-/** A browsable page: every operation with its parameters, body schema and responses. */
-export function renderDocumentationPage(document: Record<string, unknown>): string {
-  const info = document.info as { title: string; version: string; description: string };
-  const paths = document.paths as Record<string, Record<string, OpenApiSchema>>;
-  const sections: string[] = [];
-  for (const [path, operations] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(operations)) {
-      const parameterList = ((op.parameters ?? []) as OpenApiSchema[])
-        .map(
-          (p) =>
-            `<li><code>${escapeHtml(String(p.name))}</code> (${escapeHtml(String(p.in))}${p.required ? ", required" : ""})</li>`,
-        )
-        .join("");
-      const body = op.requestBody
-        ? `<h4>Request body</h4><pre>${escapeHtml(JSON.stringify((op.requestBody as OpenApiSchema).content, null, 2))}</pre>`
-        : "";
-      const responses = Object.entries(op.responses as Record<string, OpenApiSchema>)
-        .map(([status, response]) => `<li><b>${status}</b> ${escapeHtml(String(response.description))}</li>`)
-        .join("");
-      sections.push(
-        `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>` +
-          `<p>${escapeHtml(String(op.summary))}</p>` +
-          (op.description === undefined ? "" : `<p><i>${escapeHtml(String(op.description))}</i></p>`) +
-          (parameterList ? `<h4>Parameters</h4><ul>${parameterList}</ul>` : "") +
-          body +
-          `<h4>Responses</h4><ul>${responses}</ul></section>`,
-      );
-    }
-  }
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)}</title></head>` +
-    `<body><h1>${escapeHtml(info.title)} ${escapeHtml(info.version)}</h1><p>${escapeHtml(info.description)}</p>` +
-    `<p>Machine-readable: <a href="/documentation/json">/documentation/json</a> (OpenAPI 3.0)</p>` +
-    `${sections.join("\n")}</body></html>`
-  );
 }

@@ -5,7 +5,7 @@
  * (when `errorTracking.enable`; CONTRACT §7) that every part reports its failures to. Each part
  * keeps its own batching sinks on top and adds their stats here, so that
  * `steward_destination_write_errors_total{destination}` is declared once for the whole agent;
- * their failed writes go to `recordWriteError`. The error points have a sink of their own that
+ * their failed writes go to `recordWriteError` (and to the status page's last errors). The error points have a sink of their own that
  * reports to nobody: a failed write of error points is never itself an error point (quirk 14).
  * Started before the parts and stopped after them, so the connection outlives every flush.
  */
@@ -23,6 +23,7 @@ import {
   nullErrorTracker,
   startErrorTracker,
 } from "../../core/monitoring/error-tracker.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import { writeErrorType } from "../../core/monitoring/write-error-type.ts";
 import type {
   AppNameCache,
@@ -85,6 +86,7 @@ export async function startAgentOutputs(
   metrics: MetricsRegistry,
   cwd: string,
   clock: Clock = systemClock,
+  status?: StatusBoard,
 ): Promise<AgentOutputs> {
   // Read first: the TLS files are what can fail here, and then nothing has been opened for nothing.
   const brokerOptions = agentPublishes(config)
@@ -139,7 +141,10 @@ export async function startAgentOutputs(
     series,
     publisher,
     errors,
-    recordWriteError: (destination, error) => errors.record(writeErrorType(destination, version), "", error),
+    recordWriteError: (destination, error) => {
+      status?.noteError(destination, error);
+      errors.record(writeErrorType(destination, version), "", error);
+    },
     addStats: (source) => sources.push(source),
     stop: async () => {
       await errors.stop();

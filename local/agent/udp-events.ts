@@ -43,6 +43,8 @@ export interface UdpPipelineView {
 export interface UdpEvents extends Service {
   readonly userEvents: UdpPipelineView | undefined;
   readonly logEvents: UdpPipelineView | undefined;
+  /** Events by type and source since start (the status page). */
+  eventTotals(): Record<string, number>;
 }
 
 /** Where the key that scrambles user names for the observability platform is kept. */
@@ -219,6 +221,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
     return {
       userEvents,
       logEvents,
+      eventTotals: () => eventCounts.totals(),
       stop: () => {
         stopping ??= stopStarted();
         return stopping;

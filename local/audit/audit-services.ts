@@ -26,9 +26,11 @@ import {
   createAcceptedEventHandler,
   startAuditDestinations,
 } from "../../core/destinations/start-audit-destinations.ts";
-import type { Clock, Logger, MetricsRegistry } from "../../core/ports.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import type { NamedService } from "../start-in-order.ts";
+import { trackService } from "../status/tracked-service.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
 import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
 
@@ -38,10 +40,12 @@ export interface AuditServicesDeps {
   cwd: string;
   /** Where the queue's counters are declared for the scrape endpoint. */
   metrics: MetricsRegistry;
+  /** Where the status page reads the queue, the destinations and the listener (absent: nowhere). */
+  status?: StatusBoard;
 }
 
 export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
-  const { clock, cwd } = deps;
+  const { clock, cwd, status } = deps;
   const audit = config.auditEvents;
   if (!audit.enable) return [];
   const auditLogger = logger.child("audit");
@@ -88,7 +92,13 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
           clock,
           logger: auditLogger,
           ...(durable ? { onDone: (name: string, events) => durableQueue?.written(name, events) } : {}),
+          ...(status === undefined
+            ? {}
+            : { onWriteError: (name: string, error: unknown) => status.noteError(`audit.${name}`, error) }),
         });
+        const running = destinations;
+        for (const name of running.names)
+          status?.set("destinations", `audit.${name}`, () => running.stats()[name]);
         return destinations;
       },
     },
@@ -115,6 +125,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         });
         const queue = ingest.queue;
         declareAuditEventMetrics(deps.metrics, () => queue.metrics());
+        if (status !== undefined) showAuditStatus(status, queue, running);
         return queue;
       },
     },
@@ -135,7 +146,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
       },
     });
   }
-  services.push({
+  const listener: NamedService = {
     name: "audit-ingest-api",
     start: () =>
       startIngestListener({
@@ -145,6 +156,40 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         port: audit.port,
         logger,
       }),
-  });
+  };
+  services.push(
+    status === undefined
+      ? listener
+      : trackService(listener, {
+          board: status,
+          section: "listeners",
+          label: "Audit ingest API",
+          runningState: "listening",
+        }),
+  );
   return services;
+}
+
+/** The queue's counts and each destination's written events on the status page. */
+function showAuditStatus(
+  status: StatusBoard,
+  queue: { metrics(): EventQueueMetrics },
+  destinations: AuditDestinations,
+): void {
+  status.countEvents(() => queue.metrics().received);
+  status.set("audit", "events", () => {
+    const m = queue.metrics();
+    return {
+      received: m.received,
+      accepted: m.queued,
+      processed: m.processed,
+      failed: m.failed,
+      droppedRateLimit: m.droppedRateLimit,
+      droppedQueueFull: m.droppedQueueFull,
+      waiting: m.waiting,
+    };
+  });
+  status.set("audit", "written", () =>
+    Object.fromEntries(Object.entries(destinations.stats()).map(([name, stats]) => [name, stats.written])),
+  );
 }

@@ -12,6 +12,7 @@ import {
   type InProcessEventQueueOptions,
 } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
 import type {
   AcceptedEventHandler,
@@ -75,6 +76,7 @@ export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
     rateLimitStore: createMemoryRateLimitStore(),
     logger,
     clock,
+    explorerAssets: swaggerUiAssets(),
   });
   return { handler, queue };
 }

@@ -5,8 +5,10 @@
  * live in main.ts only.
  */
 
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { parse } from "yaml";
 import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
 import { dailyFileSink } from "../../core/adapters/local/daily-file-sink.ts";
 import {
@@ -214,7 +216,14 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     });
   }
   try {
-    const service = await startLocal(config, logger, { clock: systemClock, cwd: io.cwd });
+    const service = await startLocal(config, logger, {
+      clock: systemClock,
+      cwd: io.cwd,
+      logLevelOverride: levelOverride,
+      ...(values.config === undefined
+        ? {}
+        : { configTree: await readConfigTree(resolve(io.cwd, values.config)) }),
+    });
     logger.info(`${SERVICE_NAME} ready`);
     return { running: { config, logger, service } };
   } catch (error) {
@@ -224,6 +233,14 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     await logger.close();
     return { exitCode: 1 };
   }
+}
+
+/**
+ * The file's tree as written, `${ENV}` references unresolved, for the config UI. Read again after
+ * the file passed its checks, so it parses.
+ */
+async function readConfigTree(file: string): Promise<unknown> {
+  return parse(await readFile(file, "utf8"), { merge: true, maxAliasCount: 100 });
 }
 
 function logSinks(config: Config, io: CliIo): LogSink[] {

@@ -1,7 +1,7 @@
 /**
- * Spec document 3 describes agent features that this version validates in the configuration but
- * does not run yet (the config UI).
- * Enabling one must not look like it works: the runner warns once at start, naming each switch.
+ * Switches that this version validates in the configuration but that have no effect on their own
+ * (a destination section that no running part writes to). Enabling one must not look like it
+ * works: the runner warns once at start, naming each switch.
  */
 import type { Config } from "../../core/config/index.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
@@ -22,7 +22,6 @@ const agentPostsObs = (config: Config) =>
 /** The config paths of enabled switches whose features this version does not run. */
 export function enabledFeaturesNotRun(config: Config): string[] {
   const switches: [string, boolean][] = [
-    ["configVisualisation.enable", config.configVisualisation.enable],
     // The audit writer and the REST observability calls use these sections' settings whatever the
     // switch says; the switch itself turns on what the agent sends there: without a part that
     // sends there it has no effect.

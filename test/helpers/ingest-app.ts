@@ -8,6 +8,7 @@
 import { onTestFinished } from "vitest";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { defaultConfig } from "../../core/config/index.ts";
 import type { EventQueue } from "../../core/ports.ts";
@@ -67,6 +68,7 @@ export function createTestIngestApp(options: TestIngestAppOptions = {}): TestIng
     logger,
     clock,
     serverVersion: "15.0.0",
+    explorerAssets: swaggerUiAssets(),
   };
   const app = createApp({ ...deps, clientIp: () => currentIp });
 

@@ -11,6 +11,7 @@ import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-
 import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
+import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { parseConfig } from "../../core/config/index.ts";
 import type { KeyValueStore, ScheduleStore, TaskStarter } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
@@ -111,6 +112,7 @@ export async function createRestTestApp(options: RestTestAppOptions = {}): Promi
     clock,
     rateLimitStore: createMemoryRateLimitStore(),
     clientIp: () => "192.0.2.1",
+    explorerAssets: swaggerUiAssets(),
     services: {
       keyValues: kv,
       schedules: createScheduleManager({ store: scheduleStore, clock, runner: scheduler }),

@@ -161,14 +161,28 @@ describe("steward CLI", () => {
   it("warns at start about enabled settings of features this version does not run", async () => {
     const dir = freshDir();
     const port = await freePort();
-    const yaml = `${pingConfig(port)}  configVisualisation:\n    enable: true\n`;
+    const yaml = `${pingConfig(port)}  obsPlatform:\n    enable: true\n`;
     const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", yaml)], dir);
     await proc.waitFor(/steward ready/);
     proc.child.kill("SIGTERM");
     expect((await proc.exited()).code).toBe(0);
     expect(proc.output()).toMatch(
-      / warn: these enabled settings have no effect: .* settings=Service\.configVisualisation\.enable\n/,
+      / warn: these enabled settings have no effect: .* settings=Service\.obsPlatform\.enable\n/,
     );
+  });
+
+  it("serves the config UI when configVisualisation.enable, without a warning", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const uiPort = await freePort();
+    const yaml = `${pingConfig(port)}  configVisualisation:\n    enable: true\n    host: 127.0.0.1\n    port: ${uiPort}\n`;
+    const proc = start(["start", "--config", writeConfig(dir, "steward.yaml", yaml)], dir);
+    await proc.waitFor(/steward ready/);
+    const status = (await (await fetch(`http://127.0.0.1:${uiPort}/status`)).json()) as { version: string };
+    proc.child.kill("SIGTERM");
+    expect((await proc.exited()).code).toBe(0);
+    expect(status.version).toBe("15.0.0");
+    expect(proc.output()).not.toMatch(/these enabled settings have no effect/);
   });
 
   it("honours a SIGTERM that arrives during start-up: stops gracefully and exits 0", async () => {

@@ -62,6 +62,7 @@ describe("infra/rest.ts", () => {
       ...appRoutes.filter((route) => route.includes(" /v4/") && !fileRoutes.includes(route)),
       "GET /documentation/json",
       "GET /documentation",
+      "GET /documentation/assets/{name}",
     ];
     expect(appRoutes).toContain("POST /api/v1/audit-event");
     const routed = [...routes.keys()] as string[];
@@ -85,6 +86,8 @@ describe("infra/rest.ts", () => {
     for (const handler of routes.values()) {
       const fn = handler as { handler: string; runtime: string; link: RecordedResource[] };
       expect(fn).toMatchObject({ handler: "functions/rest/handler.handler", runtime: "nodejs20.x" });
+      // The API explorer reads Swagger UI's files from the package at run time.
+      expect(fn).toMatchObject({ nodejs: { install: ["swagger-ui-dist"] } });
       expect(fn.link.map((linked) => `${linked.kind} ${linked.name}`)).toEqual([
         "Secret StewardConfig",
         "aws.Dynamo KeyValueTable",

@@ -102,6 +102,20 @@ describe("REST Lambda handler", () => {
     expect(paths).not.toContain("/v4/apps/list");
   });
 
+  it("serves the API explorer and every file it loads from the function itself (no CDN)", async () => {
+    const page = await call("GET", "/documentation");
+    expect(page.statusCode).toBe(200);
+    expect(page.headers?.["content-type"]).toMatch(/^text\/html/);
+    const files = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(files).toHaveLength(3);
+    for (const file of files) {
+      expect(file).toMatch(/^\/documentation\/assets\//);
+      const result = await call("GET", file);
+      expect(result.statusCode).toBe(200);
+      expect(result.body.length).toBeGreaterThan(100);
+    }
+  });
+
   it("stores and reads key-values in DynamoDB, deletes through X-HTTP-Method-Override", async () => {
     const created = await call("POST", "/v4/keyvalues/lambda", {
       body: { key: "k", value: "v", ttl: 60000 },

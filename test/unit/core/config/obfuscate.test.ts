@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MASK, obfuscateConfig, parseConfig } from "../../../../core/config/index.ts";
+import { envRef } from "./helpers.ts";
 
 /** A tree with every secret set, each to a distinct recognisable value. */
 function treeWithAllSecrets() {
@@ -142,5 +143,19 @@ describe("obfuscateConfig", () => {
 
   it("does not reveal short host names entirely", () => {
     expect(obfuscateConfig({ platform: { host: "ab" } }).platform.host).toBe(`a${MASK}`);
+  });
+
+  it(`keeps a value that is exactly one ${envRef("NAME")} reference, masks one that mixes it with text`, () => {
+    const masked = obfuscateConfig({
+      Service: {
+        auditEvents: { apiToken: `${envRef("STEWARD_API_TOKEN")}`, host: `${envRef("INGEST_HOST")}` },
+        restServer: { apiToken: `Bearer-${envRef("PART")}-literal` },
+        heartbeat: { remoteURL: `https://hb.example.com/${envRef("CHECK_ID")}` },
+      },
+    });
+    expect(masked.Service.auditEvents.apiToken).toBe(`${envRef("STEWARD_API_TOKEN")}`);
+    expect(masked.Service.auditEvents.host).toBe(`${envRef("INGEST_HOST")}`);
+    expect(masked.Service.restServer.apiToken).toBe(MASK);
+    expect(masked.Service.heartbeat.remoteURL).toBe(`https://hb${MASK}`);
   });
 });

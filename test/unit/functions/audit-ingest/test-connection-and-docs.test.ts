@@ -56,6 +56,30 @@ describe("GET /documentation/json", () => {
   });
 });
 
+describe("GET /documentation (API explorer)", () => {
+  it("serves the explorer page on the ingest API's document, with a CSP allowing its own files only", async () => {
+    const response = await createTestIngestApp().get("/documentation");
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('data-openapi="/documentation/json"');
+    expect(html).toContain('src="/documentation/assets/swagger-ui-bundle.js"');
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+  });
+
+  it("serves Swagger UI's files from the installed package and 404 for any other name", async () => {
+    const app = createTestIngestApp();
+    const bundle = await app.get("/documentation/assets/swagger-ui-bundle.js");
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(await bundle.text()).toContain("SwaggerUIBundle");
+    expect((await app.get("/documentation/assets/swagger-ui.css")).status).toBe(200);
+    expect((await app.get("/documentation/assets/package.json")).status).toBe(404);
+  });
+});
+
 describe("unexpected errors", () => {
   it("answer 500 in the ingestion shape without a stack and log the error", async () => {
     const logger = recordingLogger();

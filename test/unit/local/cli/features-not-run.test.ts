@@ -19,7 +19,6 @@ describe("enabledFeaturesNotRun", () => {
       obsPlatform: { ...base.obsPlatform, enable: true },
     };
     expect(enabledFeaturesNotRun(config)).toEqual([
-      "Service.configVisualisation.enable",
       "Service.timeseriesdbConfig.enable",
       "Service.obsPlatform.enable",
     ]);
@@ -53,6 +52,12 @@ describe("enabledFeaturesNotRun", () => {
     };
     expect(enabledFeaturesNotRun(uptime)).toEqual([]);
     expect(enabledFeaturesNotRun(errors)).toEqual([]);
+  });
+
+  it("does not name the config UI's switch: the config UI and status page run", () => {
+    const base = defaultConfig();
+    const config = { ...base, configVisualisation: { ...base.configVisualisation, enable: true } };
+    expect(enabledFeaturesNotRun(config)).toEqual([]);
   });
 
   it("does not name the scrape endpoint's switch: the scrape endpoint runs", () => {

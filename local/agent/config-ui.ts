@@ -1,0 +1,45 @@
+/**
+ * The config UI and status page (CONTRACT §7, `configVisualisation`): one listener on
+ * `configVisualisation.host:port` serving the app of local/config-ui/app.ts. A port that cannot
+ * be bound fails the start (exit 1 with the reason).
+ */
+import { type ConfigView, configView } from "../../core/config/config-view.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
+import { createConfigUiApp } from "../config-ui/app.ts";
+import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+
+export interface ConfigUiDeps {
+  config: Config;
+  /** The configuration file's tree as written (before `${ENV}` substitution); absent: the embedded one. */
+  rawTree: unknown;
+  /** `--log-level`, when given. */
+  logLevel?: string | undefined;
+  status: StatusBoard;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
+  const settings = deps.config.configVisualisation;
+  const view: ConfigView = configView(deps.rawTree, {
+    obfuscate: settings.obfuscate,
+    logLevel: deps.logLevel,
+  });
+  return startHttpListener({
+    name: "Config UI",
+    app: createConfigUiApp({
+      view,
+      obfuscated: settings.obfuscate,
+      status: deps.status,
+      clock: deps.clock,
+      logger: deps.logger.child("config-ui"),
+      clientIp: nodeClientIp,
+    }),
+    host: settings.host,
+    port: settings.port,
+    logger: deps.logger,
+  });
+}
