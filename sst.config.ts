@@ -15,6 +15,9 @@ export default $config({
     await import("./infra/rest.ts");
     await import("./infra/audit-ingest.ts");
     await import("./infra/consumer.ts");
+    await import("./infra/alarms.ts");
+    // `npx sst dev`: the on-prem agent runs beside the live functions, on the dev stage's stores.
+    await import("./infra/dev.ts");
     return { api: api.url };
   },
 });
