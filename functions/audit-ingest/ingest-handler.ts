@@ -97,7 +97,8 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     },
     { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
   );
-  const openApiDocument = JSON.stringify(buildIngestOpenApi(serverVersion));
+  // Built on the first request for it, not in every (Lambda cold) start.
+  let openApiDocument: string | undefined;
   const isoNow = createIsoTimestamps(clock);
   const corsDecision = createCorsPolicy({ allowedOrigins: settings.cors.allowedOrigins });
   const limiter = settings.rateLimit.enable
@@ -126,6 +127,7 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (route === "options-event") return { status: 204, headers, body: null };
     if (route === "openapi") {
       headers["content-type"] = "application/json";
+      openApiDocument ??= JSON.stringify(buildIngestOpenApi(serverVersion));
       return { status: 200, headers, body: openApiDocument };
     }
 

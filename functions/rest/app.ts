@@ -184,15 +184,21 @@ export function createApp(deps: RestAppDeps): Hono {
   const routes = routesFor(services, served, logger);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
 
-  // CONTRACT §5: one document for both APIs, each part generated from its own validators.
-  const document = includeOpenApi(
-    buildRestOpenApi(routes, SERVICE_VERSION),
-    buildIngestOpenApi(SERVICE_VERSION),
-    "Audit events",
-  );
-  const documentJson = JSON.stringify(document);
-  const page = renderDocumentationPage(document);
-  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, documentJson));
-  app.get(REST_DOCUMENTATION_PATH, (c) => htmlResponse(c, page));
+  // CONTRACT §5: one document for both APIs, each part generated from its own validators. Built
+  // on the first request for it, not in every (Lambda cold) start.
+  let documentation: { json: string; page: string } | undefined;
+  const built = () => {
+    if (documentation === undefined) {
+      const document = includeOpenApi(
+        buildRestOpenApi(routes, SERVICE_VERSION),
+        buildIngestOpenApi(SERVICE_VERSION),
+        "Audit events",
+      );
+      documentation = { json: JSON.stringify(document), page: renderDocumentationPage(document) };
+    }
+    return documentation;
+  };
+  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, built().json));
+  app.get(REST_DOCUMENTATION_PATH, (c) => htmlResponse(c, built().page));
   return app;
 }
