@@ -59,6 +59,16 @@ describe("sst.config.ts", () => {
     expect(declared.length).toBe(new Set(declared).size);
   });
 
+  it("outputs what the dead-letter runbook needs: both queue ARNs, the dead-letter URL and the consumer", () => {
+    expect(outputs).toEqual({
+      api: "aws.ApiGatewayV2:Api.url",
+      queueArn: "aws.Queue:AuditEventQueue.arn",
+      deadLetterQueueUrl: "aws.Queue:AuditEventDlq.url",
+      deadLetterQueueArn: "aws.Queue:AuditEventDlq.arn",
+      consumerFunction: "aws.Function:AuditConsumer.name",
+    });
+  });
+
   it("declares the on-prem agent as the dev command, linked to the queue, tables and bucket", () => {
     const agent = stub.find("x.DevCommand", "Agent");
     const args = agent.args as { link: RecordedResource[]; environment: Record<string, string> };
