@@ -14,7 +14,18 @@ export default $config({
     const { api } = await import("./infra/api.ts");
     await import("./infra/rest.ts");
     await import("./infra/audit-ingest.ts");
-    await import("./infra/consumer.ts");
-    return { api: api.url };
+    const { auditConsumerFunction } = await import("./infra/consumer.ts");
+    const { auditEventQueue, auditEventDlq } = await import("./infra/queue.ts");
+    await import("./infra/alarms.ts");
+    // `npx sst dev`: the on-prem agent runs beside the live functions, on the dev stage's stores.
+    await import("./infra/dev.ts");
+    // What the runbooks (README "Alarms and runbooks") need: where to redrive from and to.
+    return {
+      api: api.url,
+      queueArn: auditEventQueue.arn,
+      deadLetterQueueUrl: auditEventDlq.url,
+      deadLetterQueueArn: auditEventDlq.arn,
+      consumerFunction: auditConsumerFunction.name,
+    };
   },
 });

@@ -1,6 +1,11 @@
 /**
  * The HTTP API (API Gateway v2) every endpoint group routes on. CORS is off at the gateway: the
  * apps answer preflights and refuse foreign origins themselves (CONTRACT §3), which a gateway-level
- * CORS configuration would bypass.
+ * CORS configuration would bypass. Access logs are kept as long as the functions' logs.
  */
-export const api = new sst.aws.ApiGatewayV2("Api", { cors: false });
+import { LOG_RETENTION } from "./functions.ts";
+
+export const api = new sst.aws.ApiGatewayV2("Api", {
+  cors: false,
+  accessLog: { retention: LOG_RETENTION },
+});

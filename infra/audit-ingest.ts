@@ -1,7 +1,9 @@
 /**
  * The audit event ingest function and its routes, linked to the queue and the rate-limit table.
- * `/documentation/json` is not routed here: on the shared API Gateway the REST function serves the
- * one document covering both APIs (CONTRACT §5); the ingest app still serves its own locally.
+ * One function serves every ingest route (routed by its ARN): a function per route would mean a
+ * bundle, a log group, an alarm and a cold start per route. `/documentation/json` is not routed
+ * here: on the shared API Gateway the REST function serves the one document covering both APIs
+ * (CONTRACT §5); the ingest app still serves its own locally.
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
@@ -14,10 +16,10 @@ export const auditIngestRoutes = [
   "GET /api/v1/test-connection",
 ] as const;
 
-export const auditIngestHandler = {
+export const auditIngestFunction = new sst.aws.Function("AuditIngest", {
   ...functionDefaults,
   handler: "functions/audit-ingest/handler.handler",
   link: [...functionDefaults.link, auditEventQueue, rateLimitTable],
-};
+});
 
-for (const route of auditIngestRoutes) api.route(route, auditIngestHandler);
+for (const route of auditIngestRoutes) api.route(route, auditIngestFunction.arn);

@@ -1,6 +1,6 @@
 /**
  * The management REST API (/v4) function and its routes: one function for every group but
- * files (local only, CONTRACT §6), linked to the config secret, the key-value, schedule and
+ * files (local only, CONTRACT §6), routed by its ARN (one function, not one per route), linked to the config secret, the key-value, schedule and
  * rate-limit tables. Every PUT/DELETE path also gets a POST route so that
  * `X-HTTP-Method-Override` reaches the function. `/documentation/json` and the API explorer
  * (`/documentation` and its files) are routed here: the REST document includes the ingest API's
@@ -54,11 +54,11 @@ export const methodOverrideRoutes = [
   ),
 ];
 
-export const restHandler = {
+export const restFunction = new sst.aws.Function("Rest", {
   ...functionDefaults,
   handler: "functions/rest/handler.handler",
-  nodejs: { install: ["swagger-ui-dist"] },
+  nodejs: { ...functionDefaults.nodejs, install: ["swagger-ui-dist"] },
   link: [...functionDefaults.link, keyValueTable, scheduleTable, rateLimitTable],
-};
+});
 
-for (const route of [...restRoutes, ...methodOverrideRoutes]) api.route(route, restHandler);
+for (const route of [...restRoutes, ...methodOverrideRoutes]) api.route(route, restFunction.arn);

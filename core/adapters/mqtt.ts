@@ -4,8 +4,18 @@
  * might hang. Messages go out with QoS 1 so that the broker's PUBACK confirms each one.
  * Credentials and certificates are passed as connect options, never in the URL, so the URL that
  * logs and errors show holds none of them.
+ *
+ * The client is mqtt.js's `MqttClient` over a TCP or TLS socket opened here, not `mqtt.connect()`:
+ * that function's module also loads mqtt.js's WebSocket and SOCKS proxy stream builders and their
+ * packages (ws, socks, ip-address: 130 kB of the REST Lambda bundle's 1.1 MB) for protocols
+ * Steward never uses, and it picks up a SOCKS proxy from `MQTTJS_SOCKS_PROXY` unasked.
  */
-import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import { isIP, connect as netConnect } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import type { IClientOptions, MqttClient, StreamBuilder } from "mqtt";
+// CommonJS (`exports.default = MqttClient`): Node and esbuild hand over `exports`, loaders that
+// honour `__esModule` (vitest) the class itself.
+import mqttClientModule from "mqtt/lib/client";
 import { assertPublishTopic } from "../messaging/topic.ts";
 import type { Logger, MessagePublisher } from "../ports.ts";
 import { UpstreamError } from "../upstream-error.ts";
@@ -54,6 +64,38 @@ export interface MqttPublisher extends MessagePublisher {
   whenConnected(waitMs: number): Promise<boolean>;
 }
 
+const imported = mqttClientModule as unknown as typeof MqttClient | { default: typeof MqttClient };
+const MqttClientClass = typeof imported === "function" ? imported : imported.default;
+
+/**
+ * A new socket to the broker for each (re)connection, opened as mqtt.js's own tcp/tls stream
+ * builders open it: TLS with SNI for a host name; a TLS failure ends the connection and reaches
+ * the client's error listener (unless certificates are not checked).
+ */
+function brokerStream(options: IClientOptions): StreamBuilder {
+  return (client) => {
+    const host = options.host ?? "localhost";
+    const port = options.port ?? (options.protocol === "mqtts" ? 8883 : 1883);
+    if (options.protocol !== "mqtts") return netConnect({ host, port });
+    const socket = tlsConnect({
+      host,
+      port,
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      rejectUnauthorized: options.rejectUnauthorized !== false,
+      ...(options.ca ? { ca: options.ca as Buffer } : {}),
+      ...(options.cert ? { cert: options.cert as Buffer } : {}),
+      ...(options.key ? { key: options.key as Buffer } : {}),
+    });
+    const onTlsError = (error: Error) => {
+      if (options.rejectUnauthorized !== false) client.emit("error", error);
+      socket.end();
+    };
+    socket.on("error", onTlsError);
+    socket.on("secureConnect", () => socket.removeListener("error", onTlsError));
+    return socket;
+  };
+}
+
 /** The host as sockets take it: an IPv6 literal without the brackets the config allows. */
 const bareHost = (brokerHost: string) => brokerHost.replace(/^\[(.*)\]$/, "$1");
 
@@ -94,7 +136,8 @@ function connectOptions(options: MqttPublisherOptions): IClientOptions {
 export function createMqttPublisher(options: MqttPublisherOptions): MqttPublisher {
   const { logger } = options;
   const url = brokerUrl(options);
-  const client: MqttClient = mqtt.connect(connectOptions(options));
+  const clientOptions = connectOptions(options);
+  const client: MqttClient = new MqttClientClass(brokerStream(clientOptions), clientOptions);
   let reportedDown = false;
   // The reason the last attempt failed (refused, TLS, network), for the error of a refused publish;
   // each reason is logged once per outage, not on every retry.

@@ -12,7 +12,6 @@ import { type ObservabilityDestination, selectAccounts } from "../observability/
 import type { ChatPoster, Clock, Logger, MessagePublisher, ObservabilityPoster } from "../ports.ts";
 import { createChatPoster } from "./http-posters/chat-poster.ts";
 import { createObservabilityPoster } from "./http-posters/observability-poster.ts";
-import { createMqttPublisher } from "./mqtt.ts";
 import { mqttPublisherOptions } from "./mqtt-options.ts";
 
 /**
@@ -26,10 +25,20 @@ export function buildPublisher(
 ): MessagePublisher {
   if (!config.mqttConfig.enable) return createDisabledPublisher();
   const { cwd, ...publisher } = options;
-  return createMqttPublisher({
+  const mqttOptions = {
     ...mqttPublisherOptions(config.mqttConfig, { logger, ...(cwd === undefined ? {} : { cwd }) }),
     ...publisher,
-  });
+  };
+  // mqtt.js and its streams are loaded only when the broker is on: a cold start with it off
+  // (the default) does not evaluate them. The import starts here, so the connection still opens
+  // at start.
+  const connecting = import("./mqtt.ts").then(({ createMqttPublisher }) => createMqttPublisher(mqttOptions));
+  // A failed import reaches every publish and close; it must not also end the process unhandled.
+  connecting.catch(() => {});
+  return {
+    publish: async (topic, message) => (await connecting).publish(topic, message),
+    close: async () => (await connecting).close(),
+  };
 }
 
 export function buildObservabilityPoster(

@@ -109,10 +109,20 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     },
     { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
   );
-  const openApi = buildIngestOpenApi(serverVersion);
-  const openApiDocument = JSON.stringify(openApi);
-  const info = openApi.info as { title: string; version: string };
-  const explorer = explorerPage(`${info.title} ${info.version}`, OPENAPI_PATH);
+  // The document and the explorer page are built on the first request for them, not in every
+  // (Lambda cold) start.
+  let docs: { document: string; explorer: string } | undefined;
+  const documentation = () => {
+    if (docs === undefined) {
+      const openApi = buildIngestOpenApi(serverVersion);
+      const info = openApi.info as { title: string; version: string };
+      docs = {
+        document: JSON.stringify(openApi),
+        explorer: explorerPage(`${info.title} ${info.version}`, OPENAPI_PATH),
+      };
+    }
+    return docs;
+  };
   const isoNow = createIsoTimestamps(clock);
   const corsDecision = createCorsPolicy({ allowedOrigins: settings.cors.allowedOrigins });
   const limiter = settings.rateLimit.enable
@@ -141,12 +151,12 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (route === "options-event") return { status: 204, headers, body: null };
     if (route === "openapi") {
       headers["content-type"] = "application/json";
-      return { status: 200, headers, body: openApiDocument };
+      return { status: 200, headers, body: documentation().document };
     }
     if (route === "explorer") {
       headers["Content-Security-Policy"] = EXPLORER_CSP;
       headers["content-type"] = "text/html; charset=UTF-8";
-      return { status: 200, headers, body: explorer };
+      return { status: 200, headers, body: documentation().explorer };
     }
     if (route === "explorer-file") {
       const name = request.path.slice(EXPLORER_ASSET_PREFIX.length);

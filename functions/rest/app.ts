@@ -195,20 +195,29 @@ export function createApp(deps: RestAppDeps): Hono {
   const routes = routesFor(services, served, logger);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
 
-  // CONTRACT §5: one document for both APIs, each part generated from its own validators.
-  const document = includeOpenApi(
-    buildRestOpenApi(routes, SERVICE_VERSION),
-    buildIngestOpenApi(SERVICE_VERSION),
-    "Audit events",
-  );
-  const documentJson = JSON.stringify(document);
-  const info = document.info as { title: string; version: string };
-  const page = explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH);
+  // CONTRACT §5: one document for both APIs, each part generated from its own validators. Built
+  // on the first request for it, not in every (Lambda cold) start.
+  let documentation: { json: string; page: string } | undefined;
+  const built = () => {
+    if (documentation === undefined) {
+      const document = includeOpenApi(
+        buildRestOpenApi(routes, SERVICE_VERSION),
+        buildIngestOpenApi(SERVICE_VERSION),
+        "Audit events",
+      );
+      const info = document.info as { title: string; version: string };
+      documentation = {
+        json: JSON.stringify(document),
+        page: explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH),
+      };
+    }
+    return documentation;
+  };
   const assets = deps.explorerAssets;
-  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, documentJson));
+  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, built().json));
   app.get(REST_DOCUMENTATION_PATH, (c) => {
     setResponseHeader(c, "Content-Security-Policy", EXPLORER_CSP);
-    return htmlResponse(c, page);
+    return htmlResponse(c, built().page);
   });
   app.get(`${EXPLORER_ASSET_PREFIX}:name`, async (c) => {
     const file = assets === undefined ? undefined : await explorerFile(c.req.param("name"), assets);

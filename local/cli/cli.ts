@@ -39,6 +39,7 @@ import {
   SimulatePlatformUsageError,
   simulatePlatform,
 } from "./simulate-platform.ts";
+import { applySstLinks } from "./sst-links.ts";
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -201,7 +202,15 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
   }
   const loaded = values.config === undefined ? defaultConfig() : await loadOrReport(values.config, io);
   if (loaded === undefined) return { exitCode: 1 };
-  const config: Config = levelOverride === undefined ? loaded : { ...loaded, logLevel: levelOverride };
+  // Under `npx sst dev` (infra/dev.ts) the dev stage's queue, tables and bucket come from SST's links.
+  const linked = applySstLinks(loaded, io.env);
+  if (!linked.ok) {
+    io.stderr.write("SST resource links are invalid:\n");
+    for (const problem of linked.problems) io.stderr.write(`${formatProblem(problem)}\n`);
+    return { exitCode: 1 };
+  }
+  const config: Config =
+    levelOverride === undefined ? linked.config : { ...linked.config, logLevel: levelOverride };
 
   const logger = createLogger({ level: config.logLevel, sinks: logSinks(config, io) });
   logger.info(`${SERVICE_NAME} ${SERVICE_VERSION} starting`, {
@@ -209,6 +218,12 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     node: process.versions.node,
     pid: process.pid,
   });
+  if (linked.applied !== undefined) {
+    logger.info("cloud stores from SST links", {
+      stage: linked.applied.stage,
+      links: linked.applied.links.join(","),
+    });
+  }
   const notRun = enabledFeaturesNotRun(config);
   if (notRun.length > 0) {
     logger.warn("these enabled settings have no effect: this version does not run their features yet", {

@@ -1,7 +1,12 @@
 /**
  * Evaluates sst.config.ts offline: installs recording fakes for SST's globals ($config, $app,
- * $interpolate, sst.*), so a test can run `app()` and `run()` and assert which resources, routes,
- * links and subscriptions the infrastructure defines (toolchain-probe "Tier 1").
+ * $interpolate, sst.*, sst.x.*) and the Pulumi AWS provider global (aws.*), so a test can run
+ * `app()` and `run()` and assert which resources, routes, links, subscriptions, alarms and dev
+ * commands the infrastructure defines (toolchain-probe "Tier 1"). SST components record as
+ * "aws.Queue", "x.DevCommand", "Secret"; Pulumi AWS resources as "pulumi.aws.cloudwatch.MetricAlarm".
+ * An output reads as the string "<kind>:<name>.<property>" (`.name` too: a table's or function's
+ * name is an output); `nodes` outputs one level deeper ("aws.Queue:AuditEventDlq.nodes.queue.name").
+ * A component passed on (in `link: [...]`) is named by `componentLabel(component)`.
  */
 
 export interface RecordedCall {
@@ -23,9 +28,46 @@ export interface SstStub {
   uninstall(): void;
 }
 
+const RECORD = Symbol("recorded resource");
+
+/** "aws.Queue AuditEventQueue" for a component infra code holds (e.g. an entry of `link`). */
+export function componentLabel(component: unknown): string {
+  const record = (component as { [RECORD]?: RecordedResource })[RECORD];
+  if (record === undefined) throw new Error(`not a recorded SST component: ${String(component)}`);
+  return `${record.kind} ${record.name}`;
+}
+
 /** Methods that components expose and infra files call; everything else reads as an output. */
-const METHODS = new Set(["route", "subscribe", "addRoute", "addSubscriber", "nodes", "getSSTLink"]);
-const GLOBALS = ["$config", "$app", "$dev", "$interpolate", "$concat", "$jsonStringify", "sst"] as const;
+const METHODS = new Set(["route", "subscribe", "addRoute", "addSubscriber", "getSSTLink"]);
+const GLOBALS = [
+  "$config",
+  "$app",
+  "$dev",
+  "$interpolate",
+  "$concat",
+  "$jsonStringify",
+  "sst",
+  "aws",
+] as const;
+
+/** `component.nodes.queue.name` → "<kind>:<name>.nodes.queue.name". */
+function nodesOutput(prefix: string): unknown {
+  return new Proxy(
+    {},
+    {
+      get: (_target, node) =>
+        typeof node !== "string"
+          ? undefined
+          : new Proxy(
+              {},
+              {
+                get: (_inner, prop) =>
+                  typeof prop === "string" ? `${prefix}.nodes.${node}.${prop}` : undefined,
+              },
+            ),
+    },
+  );
+}
 
 export function installSstStub(stage = "test"): SstStub {
   const resources: RecordedResource[] = [];
@@ -38,8 +80,10 @@ export function installSstStub(stage = "test"): SstStub {
       resources.push(record);
       return new Proxy(record, {
         get(target, prop) {
+          if (prop === RECORD) return target;
           if (typeof prop === "symbol" || prop === "then") return undefined;
-          if (prop in target) return target[prop as keyof RecordedResource];
+          if (prop === "kind" || prop === "args" || prop === "calls") return target[prop];
+          if (prop === "nodes") return nodesOutput(`${kind}:${name}`);
           if (METHODS.has(prop)) {
             return (...callArgs: unknown[]) => {
               target.calls.push({ method: prop, args: callArgs });
@@ -59,6 +103,14 @@ export function installSstStub(stage = "test"): SstStub {
           typeof prop === "string" ? component(prefix ? `${prefix}.${prop}` : prop) : undefined,
       },
     );
+  /** `aws.cloudwatch.MetricAlarm` → component "pulumi.aws.cloudwatch.MetricAlarm". */
+  const provider = (prefix: string): unknown =>
+    new Proxy(
+      {},
+      {
+        get: (_target, prop) => (typeof prop === "string" ? namespace(`${prefix}.${prop}`) : undefined),
+      },
+    );
 
   scope.$config = (config: unknown) => config;
   scope.$app = { name: "steward", stage };
@@ -70,13 +122,12 @@ export function installSstStub(stage = "test"): SstStub {
     );
   scope.$concat = (...parts: unknown[]) => parts.map(String).join("");
   scope.$jsonStringify = (value: unknown) => JSON.stringify(value);
-  scope.sst = new Proxy(
-    { aws: namespace("aws") },
-    {
-      get: (target, prop) =>
-        prop === "aws" ? target.aws : typeof prop === "string" ? component(prop) : undefined,
-    },
-  );
+  const sstNamespaces: Record<string, unknown> = { aws: namespace("aws"), x: namespace("x") };
+  scope.sst = new Proxy(sstNamespaces, {
+    get: (target, prop) =>
+      typeof prop !== "string" ? undefined : prop in target ? target[prop] : component(prop),
+  });
+  scope.aws = provider("pulumi.aws");
 
   return {
     resources,

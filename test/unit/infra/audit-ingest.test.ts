@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSstStub, type RecordedResource, type SstStub } from "../../helpers/sst-stub.ts";
+import {
+  componentLabel,
+  installSstStub,
+  type RecordedResource,
+  type SstStub,
+} from "../../helpers/sst-stub.ts";
 
 describe("infra/audit-ingest.ts", () => {
   let stub: SstStub;
@@ -12,8 +17,7 @@ describe("infra/audit-ingest.ts", () => {
   });
   afterAll(() => stub.uninstall());
 
-  const linked = (resources: RecordedResource[]) =>
-    resources.map((resource) => `${resource.kind} ${resource.name}`);
+  const linked = (resources: RecordedResource[]) => resources.map(componentLabel);
 
   it("defines the event queue with a dead-letter queue after 5 receives", () => {
     const queue = stub.find("aws.Queue", "AuditEventQueue");
@@ -30,7 +34,7 @@ describe("infra/audit-ingest.ts", () => {
     });
   });
 
-  it("routes the ingest operations to the ingest handler, linked to config, queue and table", () => {
+  it("routes the ingest operations to one ingest function, by its ARN", () => {
     const api = stub.find("aws.ApiGatewayV2", "Api");
     const routes = new Map(
       api.calls.filter((call) => call.method === "route").map((call) => [call.args[0], call.args[1]]),
@@ -41,16 +45,22 @@ describe("infra/audit-ingest.ts", () => {
       "OPTIONS /api/v1/audit-event",
       "GET /api/v1/test-connection",
     ]);
-    const handler = routes.get("POST /api/v1/audit-event") as {
+    expect(new Set(routes.values())).toEqual(new Set(["aws.Function:AuditIngest.arn"]));
+  });
+
+  it("runs the ingest handler on Node 24, arm64, linked to config, queue and table", () => {
+    const fn = stub.find("aws.Function", "AuditIngest").args as {
       handler: string;
       runtime: string;
       link: RecordedResource[];
     };
-    expect(handler).toMatchObject({
+    expect(fn).toMatchObject({
       handler: "functions/audit-ingest/handler.handler",
-      runtime: "nodejs20.x",
+      runtime: "nodejs24.x",
+      architecture: "arm64",
+      logging: { retention: "1 month" },
     });
-    expect(linked(handler.link)).toEqual([
+    expect(linked(fn.link)).toEqual([
       "Secret StewardConfig",
       "aws.Queue AuditEventQueue",
       "aws.Dynamo RateLimitTable",

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSstStub, type RecordedResource, type SstStub } from "../../helpers/sst-stub.ts";
+import {
+  componentLabel,
+  installSstStub,
+  type RecordedResource,
+  type SstStub,
+} from "../../helpers/sst-stub.ts";
 
 describe("infra/consumer.ts", () => {
   let stub: SstStub;
@@ -17,17 +22,24 @@ describe("infra/consumer.ts", () => {
     const subscriptions = queue.calls.filter((call) => call.method === "subscribe");
 
     expect(subscriptions).toHaveLength(1);
-    const [subscriber, options] = subscriptions[0]!.args as [
-      { handler: string; runtime: string; timeout: string; link: RecordedResource[] },
-      unknown,
-    ];
+    const [subscriber, options] = subscriptions[0]!.args;
+    expect(subscriber).toBe("aws.Function:AuditConsumer.arn");
+    expect(options).toEqual({ batch: { size: 100, window: "5 seconds", partialResponses: true } });
+  });
+
+  it("runs the consumer on Node 24, arm64, with more time and memory, linked to config and bucket", () => {
+    const subscriber = stub.find("aws.Function", "AuditConsumer").args as {
+      handler: string;
+      link: RecordedResource[];
+    };
     expect(subscriber).toMatchObject({
       handler: "functions/audit-consumer/handler.handler",
-      runtime: "nodejs20.x",
+      runtime: "nodejs24.x",
+      architecture: "arm64",
       timeout: "45 seconds",
+      memory: "1024 MB",
     });
-    expect(options).toEqual({ batch: { size: 100, window: "5 seconds", partialResponses: true } });
-    expect(subscriber.link.map((resource) => `${resource.kind} ${resource.name}`)).toEqual([
+    expect(subscriber.link.map(componentLabel)).toEqual([
       "Secret StewardConfig",
       "aws.Bucket AuditEventsBucket",
     ]);
@@ -36,9 +48,7 @@ describe("infra/consumer.ts", () => {
   it("keeps the queue's visibility timeout at six times the consumer's timeout or more", () => {
     const seconds = (duration: string) => Number(/^(\d+) seconds$/.exec(duration)?.[1]);
     const queue = stub.find("aws.Queue", "AuditEventQueue");
-    const [subscriber] = queue.calls.find((call) => call.method === "subscribe")!.args as [
-      { timeout: string },
-    ];
+    const subscriber = stub.find("aws.Function", "AuditConsumer").args as { timeout: string };
     const visibility = seconds((queue.args as { visibilityTimeout: string }).visibilityTimeout);
     expect(visibility).toBeGreaterThanOrEqual(6 * seconds(subscriber.timeout));
   });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { buildRestOpenApi } from "../../../functions/rest/openapi.ts";
 import { createRestTestApp, removeDir } from "../../helpers/rest-app.ts";
-import { installSstStub, type RecordedResource, type SstStub } from "../../helpers/sst-stub.ts";
+import {
+  componentLabel,
+  installSstStub,
+  type RecordedResource,
+  type SstStub,
+} from "../../helpers/sst-stub.ts";
 
 describe("infra/rest.ts", () => {
   let stub: SstStub;
@@ -82,18 +87,21 @@ describe("infra/rest.ts", () => {
     );
   });
 
-  it("runs every route on the REST handler, Node 20, linked to config, kv, schedule and rate-limit tables", () => {
-    for (const handler of routes.values()) {
-      const fn = handler as { handler: string; runtime: string; link: RecordedResource[] };
-      expect(fn).toMatchObject({ handler: "functions/rest/handler.handler", runtime: "nodejs20.x" });
+  it("runs every route on one REST function, Node 24 on arm64, linked to config, kv, schedule and rate-limit tables", () => {
+    expect(new Set(routes.values())).toEqual(new Set(["aws.Function:Rest.arn"]));
+    const fn = stub.find("aws.Function", "Rest").args as { handler: string; link: RecordedResource[] };
+    expect(fn).toMatchObject({
+      handler: "functions/rest/handler.handler",
+      runtime: "nodejs24.x",
+      architecture: "arm64",
       // The API explorer reads Swagger UI's files from the package at run time.
-      expect(fn).toMatchObject({ nodejs: { install: ["swagger-ui-dist"] } });
-      expect(fn.link.map((linked) => `${linked.kind} ${linked.name}`)).toEqual([
-        "Secret StewardConfig",
-        "aws.Dynamo KeyValueTable",
-        "aws.Dynamo ScheduleTable",
-        "aws.Dynamo RateLimitTable",
-      ]);
-    }
+      nodejs: { format: "esm", minify: true, install: ["swagger-ui-dist"] },
+    });
+    expect(fn.link.map(componentLabel)).toEqual([
+      "Secret StewardConfig",
+      "aws.Dynamo KeyValueTable",
+      "aws.Dynamo ScheduleTable",
+      "aws.Dynamo RateLimitTable",
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RecordedResource, runSstConfig, type SstStub } from "../../helpers/sst-stub.ts";
+import { componentLabel, type RecordedResource, runSstConfig, type SstStub } from "../../helpers/sst-stub.ts";
 
 describe("sst.config.ts", () => {
   let stub: SstStub;
@@ -13,38 +13,109 @@ describe("sst.config.ts", () => {
 
   const routes = (api: RecordedResource) =>
     new Map(api.calls.filter((call) => call.method === "route").map((call) => [call.args[0], call.args[1]]));
+  const named = (resources: readonly RecordedResource[]) => resources.map(componentLabel);
+  const ofKind = (kind: string) => stub.resources.filter((resource) => resource.kind === kind);
 
   it("names the app and protects and retains the production stage", () => {
     expect(app).toMatchObject({ name: "steward", home: "aws", protect: true, removal: "retain" });
   });
 
-  it("defines one HTTP API without gateway CORS (the apps own CORS) and outputs its URL", () => {
+  it("defines one HTTP API without gateway CORS (the apps own CORS), access logs kept a month, and outputs its URL", () => {
     const api = stub.find("aws.ApiGatewayV2", "Api");
-    expect(api.args).toEqual({ cors: false });
+    expect(api.args).toEqual({ cors: false, accessLog: { retention: "1 month" } });
     expect(outputs.api).toBe("aws.ApiGatewayV2:Api.url");
-    expect(stub.resources.filter((resource) => resource.kind === "aws.ApiGatewayV2")).toEqual([api]);
+    expect(ofKind("aws.ApiGatewayV2")).toEqual([api]);
   });
 
-  it("routes GET /v4/ping to the REST handler on Node 20 with the config secret linked", () => {
-    const ping = routes(stub.find("aws.ApiGatewayV2", "Api")).get("GET /v4/ping") as {
-      handler: string;
-      runtime: string;
-      link: RecordedResource[];
-    };
-    expect(ping).toMatchObject({ handler: "functions/rest/handler.handler", runtime: "nodejs20.x" });
-    stub.find("Secret", "StewardConfig");
-    expect(ping.link.map((linked) => `${linked.kind} ${linked.name}`)).toContain("Secret StewardConfig");
+  it("declares three functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM, logs kept a month", () => {
+    const functions = ofKind("aws.Function");
+    expect(functions.map((fn) => fn.name)).toEqual(["Rest", "AuditIngest", "AuditConsumer"]);
+    for (const fn of functions) {
+      expect(fn.args).toMatchObject({
+        runtime: "nodejs24.x",
+        architecture: "arm64",
+        logging: { retention: "1 month" },
+        nodejs: { format: "esm", minify: true },
+      });
+      expect(named((fn.args as { link: RecordedResource[] }).link)).toContain("Secret StewardConfig");
+    }
   });
 
-  it("declares each route once and sends both documentation paths to the REST handler", () => {
-    const api = stub.find("aws.ApiGatewayV2", "Api");
-    const declared = api.calls
-      .filter((call) => call.method === "route")
+  it("routes GET /v4/ping to the REST function and both documentation paths too", () => {
+    const all = routes(stub.find("aws.ApiGatewayV2", "Api"));
+    for (const path of ["GET /v4/ping", "GET /documentation/json", "GET /documentation"]) {
+      expect(all.get(path)).toBe("aws.Function:Rest.arn");
+    }
+    expect(stub.find("aws.Function", "Rest").args).toMatchObject({
+      handler: "functions/rest/handler.handler",
+    });
+  });
+
+  it("declares each route once", () => {
+    const declared = stub
+      .find("aws.ApiGatewayV2", "Api")
+      .calls.filter((call) => call.method === "route")
       .map((call) => call.args[0] as string);
     expect(declared.length).toBe(new Set(declared).size);
-    const all = routes(api);
-    for (const path of ["GET /documentation/json", "GET /documentation"]) {
-      expect(all.get(path)).toMatchObject({ handler: "functions/rest/handler.handler" });
+  });
+
+  it("outputs what the dead-letter runbook needs: both queue ARNs, the dead-letter URL and the consumer", () => {
+    expect(outputs).toEqual({
+      api: "aws.ApiGatewayV2:Api.url",
+      queueArn: "aws.Queue:AuditEventQueue.arn",
+      deadLetterQueueUrl: "aws.Queue:AuditEventDlq.url",
+      deadLetterQueueArn: "aws.Queue:AuditEventDlq.arn",
+      consumerFunction: "aws.Function:AuditConsumer.name",
+    });
+  });
+
+  it("declares the on-prem agent as the dev command, linked to the queue, tables and bucket", () => {
+    const agent = stub.find("x.DevCommand", "Agent");
+    const args = agent.args as { link: RecordedResource[]; environment: Record<string, string> };
+
+    expect(args).toMatchObject({
+      dev: { command: "node bin/steward.js start", autostart: true, title: "Steward agent" },
+      environment: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    });
+    expect(named(args.link)).toEqual([
+      "aws.Queue AuditEventQueue",
+      "aws.Dynamo RateLimitTable",
+      "aws.Dynamo KeyValueTable",
+      "aws.Dynamo ScheduleTable",
+      "aws.Bucket AuditEventsBucket",
+    ]);
+  });
+
+  it("alarms on a visible message in the dead-letter queue", () => {
+    expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", "AuditEventDlqAlarm").args).toMatchObject({
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: "aws.Queue:AuditEventDlq.nodes.queue.name" },
+      statistic: "Maximum",
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
+    });
+  });
+
+  it("alarms on the errors of each function", () => {
+    for (const name of ["AuditIngest", "Rest", "AuditConsumer"]) {
+      expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${name}ErrorsAlarm`).args).toMatchObject({
+        namespace: "AWS/Lambda",
+        metricName: "Errors",
+        dimensions: { FunctionName: `aws.Function:${name}.name` },
+        statistic: "Sum",
+        threshold: 0,
+        comparisonOperator: "GreaterThanThreshold",
+      });
+    }
+    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(4);
+  });
+
+  it("creates no alarm topic unless asked for one: the alarms have no actions", () => {
+    expect(ofKind("aws.SnsTopic")).toEqual([]);
+    for (const alarm of ofKind("pulumi.aws.cloudwatch.MetricAlarm")) {
+      expect(alarm.args).toMatchObject({ alarmActions: [], okActions: [] });
     }
   });
 });
