@@ -25,7 +25,6 @@ import type { Service } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { startLocal } from "../wiring.ts";
-import { enabledFeaturesNotRun } from "./features-not-run.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import {
@@ -40,6 +39,7 @@ import {
   simulatePlatform,
 } from "./simulate-platform.ts";
 import { applySstLinks } from "./sst-links.ts";
+import { enabledSwitchesWithoutEffect } from "./unused-switches.ts";
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -224,9 +224,9 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
       links: linked.applied.links.join(","),
     });
   }
-  const notRun = enabledFeaturesNotRun(config);
+  const notRun = enabledSwitchesWithoutEffect(config);
   if (notRun.length > 0) {
-    logger.warn("these enabled settings have no effect: this version does not run their features yet", {
+    logger.warn("these enabled settings have no effect: no enabled part sends there", {
       settings: notRun.join(","),
     });
   }

@@ -158,7 +158,7 @@ describe("steward CLI", () => {
     expect(proc.output()).toMatch(/received SIGTERM, stopping/);
   });
 
-  it("warns at start about enabled settings of features this version does not run", async () => {
+  it("warns at start about an enabled destination switch that no enabled part uses", async () => {
     const dir = freshDir();
     const port = await freePort();
     const yaml = `${pingConfig(port)}  obsPlatform:\n    enable: true\n`;

@@ -19,8 +19,8 @@ const agentWritesSeries = (config: Config) =>
 const agentPostsObs = (config: Config) =>
   pipelinesOn(config) || (config.uptimeMonitor.enable && config.uptimeMonitor.storeObsPlatform.enable);
 
-/** The config paths of enabled switches whose features this version does not run. */
-export function enabledFeaturesNotRun(config: Config): string[] {
+/** The config paths of enabled switches that no enabled part uses. */
+export function enabledSwitchesWithoutEffect(config: Config): string[] {
   const switches: [string, boolean][] = [
     // The audit writer and the REST observability calls use these sections' settings whatever the
     // switch says; the switch itself turns on what the agent sends there: without a part that

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig, parseConfig } from "../../../../core/config/index.ts";
-import { enabledFeaturesNotRun } from "../../../../local/cli/features-not-run.ts";
+import { enabledSwitchesWithoutEffect } from "../../../../local/cli/unused-switches.ts";
 
-describe("enabledFeaturesNotRun", () => {
+describe("enabledSwitchesWithoutEffect", () => {
   it("finds nothing in the embedded default config or a minimal file", () => {
-    expect(enabledFeaturesNotRun(defaultConfig())).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(defaultConfig())).toEqual([]);
     const minimal = parseConfig({ Service: {} });
     if (!minimal.ok) throw new Error("minimal config must parse");
-    expect(enabledFeaturesNotRun(minimal.config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(minimal.config)).toEqual([]);
   });
 
-  it("names every enabled switch of a feature this version does not run", () => {
+  it("names every enabled destination switch that no enabled part uses", () => {
     const base = defaultConfig();
     const config = {
       ...base,
@@ -18,7 +18,7 @@ describe("enabledFeaturesNotRun", () => {
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
       obsPlatform: { ...base.obsPlatform, enable: true },
     };
-    expect(enabledFeaturesNotRun(config)).toEqual([
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([
       "Service.timeseriesdbConfig.enable",
       "Service.obsPlatform.enable",
     ]);
@@ -34,7 +34,7 @@ describe("enabledFeaturesNotRun", () => {
       uptimeMonitor: { ...base.uptimeMonitor, enable: true },
       errorTracking: { ...base.errorTracking, enable: true },
     };
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 
   it("does not name the time-series switch when the uptime monitor or error tracking write there", () => {
@@ -50,21 +50,21 @@ describe("enabledFeaturesNotRun", () => {
       timeseriesdbConfig: series,
       errorTracking: { ...base.errorTracking, enable: true },
     };
-    expect(enabledFeaturesNotRun(uptime)).toEqual([]);
-    expect(enabledFeaturesNotRun(errors)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(uptime)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(errors)).toEqual([]);
   });
 
   it("does not name the config UI's switch: the config UI and status page run", () => {
     const base = defaultConfig();
     const config = { ...base, configVisualisation: { ...base.configVisualisation, enable: true } };
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 
   it("does not name the scrape endpoint's switch: the scrape endpoint runs", () => {
     const base = defaultConfig();
     const config = { ...base, scrapeEndpoint: { ...base.scrapeEndpoint, enable: true } };
 
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 
   it("does not name appNames.enableAppNameExtract: the agent runs the app-name poller", () => {
@@ -73,7 +73,7 @@ describe("enabledFeaturesNotRun", () => {
       ...base,
       appNames: { ...base.appNames, enableAppNameExtract: true, hostIP: "sense.example.com" },
     };
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 
   it("does not name the UDP event switches, nor the destinations' switches once a UDP pipeline runs", () => {
@@ -85,7 +85,7 @@ describe("enabledFeaturesNotRun", () => {
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
       obsPlatform: { ...base.obsPlatform, enable: true },
     };
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 
   it("does not name the polling switches, nor the destinations' switches, once servers are polled", () => {
@@ -100,6 +100,6 @@ describe("enabledFeaturesNotRun", () => {
       timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
       obsPlatform: { ...base.obsPlatform, enable: true },
     };
-    expect(enabledFeaturesNotRun(config)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 });
