@@ -207,6 +207,17 @@ export interface ScheduleStore {
   close(): Promise<void>;
 }
 
+/**
+ * Decides which process starts an occurrence of a schedule when several agents fire the same
+ * stored schedules (a shared cloud store): one claim per schedule and due time, granted to the
+ * first claimant (and to it again, should it retry), refused to every other owner and for any
+ * occurrence older than one already claimed. A refused claim means: another process started it.
+ */
+export interface ScheduleLease {
+  /** True when this process is to start the occurrence of `scheduleId` due at `dueMs`. */
+  claim(scheduleId: string, dueMs: number): Promise<boolean>;
+}
+
 // ---- outbound: chat, observability platform, broker ----
 
 /** A chat message (PUT /v4/chatpostmessage). */

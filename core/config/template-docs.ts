@@ -380,12 +380,15 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   chat: "Chat (webhook) messages of PUT /v4/chatpostmessage.",
   "chat.webhookURL": `Incoming-webhook URL (secret; use ${ENV_REF}); required when chatPostMessage is on.`,
   cloud: "AWS resources shared with the cloud deployment (filled from SST links inside Lambda).",
-  "cloud.enable": "Use the cloud stores from this process.",
+  "cloud.enable": "Use the cloud stores named below from this process (an on-prem agent of the cloud).",
   "cloud.region": "AWS region (required when enabled).",
-  "cloud.eventQueueUrl": "URL of the audit event SQS queue.",
-  "cloud.rateLimitTable": "DynamoDB table of rate-limit counters.",
+  "cloud.eventQueueUrl":
+    "URL of the audit event SQS queue; set: ingested events go there, no local writers run.",
+  "cloud.rateLimitTable":
+    "DynamoDB table of rate-limit counters; set: the ingest limit is shared through it.",
   "cloud.keyValueTable": "DynamoDB table of the key-value store.",
-  "cloud.scheduleTable": "DynamoDB table of schedules.",
+  "cloud.scheduleTable":
+    "DynamoDB table of schedules (and the locks that let one agent start each occurrence).",
   "cloud.bucketName": "S3 bucket of exported files.",
   "cloud.bucketPrefix": "Key prefix inside the bucket.",
 };

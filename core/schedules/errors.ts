@@ -23,3 +23,11 @@ export class ScheduleStoreError extends Error {
     this.name = "ScheduleStoreError";
   }
 }
+
+/** Whether this process may start a schedule occurrence could not be settled (the store failed). */
+export class ScheduleLeaseError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ScheduleLeaseError";
+  }
+}

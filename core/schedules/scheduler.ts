@@ -6,9 +6,23 @@
  * At start every schedule takes its `startupState` as `lastKnownState` (persisted). `apply` and
  * `remove` keep the jobs in step with changes made through the REST API; `reload` (and the
  * optional poll) re-reads the store, for an agent that shares a cloud store with Lambda.
+ *
+ * Several agents sharing a store fire the same schedules; before starting a task the scheduler
+ * claims the occurrence from the ScheduleLease, and only the process granted the claim starts it.
+ * A claim that cannot be settled (the store is unreachable) starts nothing: an occurrence is
+ * started at most once, and the failure is logged.
  */
 import type { Cron } from "croner";
-import type { Clock, Logger, Schedule, ScheduleStore, Service, TaskStarter, TimerHandle } from "../ports.ts";
+import type {
+  Clock,
+  Logger,
+  Schedule,
+  ScheduleLease,
+  ScheduleStore,
+  Service,
+  TaskStarter,
+  TimerHandle,
+} from "../ports.ts";
 import { nextRunAfter, parseCron } from "./cron.ts";
 import type { JobStatus } from "./status.ts";
 
@@ -33,6 +47,8 @@ export interface SchedulerDeps {
   logger: Logger;
   /** When set, `reload` runs this often (ms): for stores shared with other writers. */
   pollIntervalMs?: number;
+  /** Who starts an occurrence when several processes fire these schedules; absent: this one. */
+  lease?: ScheduleLease;
 }
 
 /** Node timers overflow above 2^31-1 ms (~24.8 days); longer waits are chained. */
@@ -75,16 +91,40 @@ export async function startScheduler(deps: SchedulerDeps): Promise<SchedulerServ
       wait(job, due); // chained long wait, or a timer that woke early
       return;
     }
-    const { id, name, platformTaskId } = job.schedule;
+    void fire(job.schedule, due);
+    arm(job, Math.max(due, clock.now()));
+  }
+
+  async function fire(schedule: Schedule, due: number): Promise<void> {
+    const { id, name, platformTaskId } = schedule;
+    const occurrence = { scheduleId: id, due: new Date(due).toISOString() };
+    if (deps.lease !== undefined) {
+      let claimed: boolean;
+      try {
+        claimed = await deps.lease.claim(id, due);
+      } catch (error) {
+        logger.error("Schedule occurrence could not be claimed; its task is not started", {
+          ...occurrence,
+          platformTaskId,
+          error: String(error),
+        });
+        return;
+      }
+      if (!claimed) {
+        logger.debug("Schedule occurrence started by another instance", occurrence);
+        return;
+      }
+    }
     logger.info("Schedule fired, starting platform task", {
-      scheduleId: id,
+      ...occurrence,
       scheduleName: name,
       platformTaskId,
     });
-    deps.taskStarter.startTask(platformTaskId).catch((error: unknown) => {
+    try {
+      await deps.taskStarter.startTask(platformTaskId);
+    } catch (error) {
       logger.error("Scheduled task start failed", { scheduleId: id, platformTaskId, error: String(error) });
-    });
-    arm(job, Math.max(due, clock.now()));
+    }
   }
 
   function apply(schedule: Schedule): void {

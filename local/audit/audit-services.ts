@@ -9,6 +9,11 @@
  * logged event to the writers, the writers flush, and the log persists the cursors last. Without
  * it, the in-process queue holds accepted events in memory (lost in a crash, flushed on SIGTERM).
  * The queue's counters are declared in the metrics registry as `steward_audit_events_total`.
+ *
+ * On cloud stores (`cloud.enable`, cloud-ingest.ts) the agent's ingest is the ingest function's
+ * twin: with `cloud.eventQueueUrl` an event gets its 202 once SQS has it, and neither the log nor
+ * the destination writers run here (the cloud's consumer function writes them); with
+ * `cloud.rateLimitTable` the per-client counters are shared in DynamoDB.
  */
 import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
@@ -31,6 +36,7 @@ import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../co
 import { startIngestListener } from "../http/ingest-listener.ts";
 import type { NamedService } from "../start-in-order.ts";
 import { trackService } from "../status/tracked-service.ts";
+import type { CloudIngest } from "./cloud-ingest.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
 import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
 
@@ -49,7 +55,12 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
   const audit = config.auditEvents;
   if (!audit.enable) return [];
   const auditLogger = logger.child("audit");
-  const durable = audit.queue.durable;
+  const cloud = config.cloud;
+  // Chosen once: events to SQS (no local log, no local writers), or the local queue.
+  const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
+  const cloudStores = toSqs || (cloud.enable && cloud.rateLimitTable !== "");
+  const durable = audit.queue.durable && !toSqs;
+  let cloudIngest: CloudIngest | undefined;
   let selected: SelectedDestination[] | undefined;
   let log: SegmentLog | undefined;
   let durableQueue: DurableEventQueue | undefined;
@@ -67,6 +78,22 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
     ));
 
   const services: NamedService[] = [];
+  if (cloudStores) {
+    services.push({
+      name: "audit-cloud-stores",
+      start: async () => {
+        // Loaded only here: the AWS SDK stays out of every other local process.
+        const opened = (await import("./cloud-ingest.ts")).openCloudIngest(cloud, { clock });
+        cloudIngest = opened;
+        if (toSqs) {
+          auditLogger.info("Audit events go to the cloud queue; its consumer writes the destinations", {
+            queueUrl: cloud.eventQueueUrl,
+          });
+        }
+        return { stop: async () => opened.close() };
+      },
+    });
+  }
   if (durable) {
     services.push({
       name: "audit-log",
@@ -83,8 +110,8 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
       },
     });
   }
-  services.push(
-    {
+  if (!toSqs) {
+    services.push({
       name: "audit-destinations",
       start: async () => {
         destinations = await startAuditDestinations({
@@ -101,10 +128,21 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
           status?.set("destinations", `audit.${name}`, () => running.stats()[name]);
         return destinations;
       },
-    },
-    {
-      name: "audit-queue",
-      start: async () => {
+    });
+  }
+  services.push({
+    name: "audit-queue",
+    start: async () => {
+      const rateLimitStore = cloudIngest?.rateLimitStore;
+      const common = {
+        settings: audit,
+        logger: logger.child("audit-ingest"),
+        clock,
+        ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+      };
+      if (toSqs) {
+        ingest = createLocalIngest({ ...common, queue: started(cloudIngest?.queue, "audit-cloud-stores") });
+      } else {
         const running = started(destinations, "audit-destinations");
         if (durable) {
           durableQueue = createDurableEventQueue(audit.queue, {
@@ -116,20 +154,18 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
           });
         }
         ingest = createLocalIngest({
-          settings: audit,
+          ...common,
           ...(durableQueue === undefined
             ? { handler: createAcceptedEventHandler(running) }
             : { queue: durableQueue }),
-          logger: logger.child("audit-ingest"),
-          clock,
         });
-        const queue = ingest.queue;
-        declareAuditEventMetrics(deps.metrics, () => queue.metrics());
-        if (status !== undefined) showAuditStatus(status, queue, running);
-        return queue;
-      },
+      }
+      const queue = ingest.queue;
+      declareAuditEventMetrics(deps.metrics, () => queue.metrics());
+      if (status !== undefined) showAuditStatus(status, queue, destinations);
+      return queue;
     },
-  );
+  });
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
     services.push({
@@ -174,7 +210,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
 function showAuditStatus(
   status: StatusBoard,
   queue: { metrics(): EventQueueMetrics },
-  destinations: AuditDestinations,
+  destinations: AuditDestinations | undefined,
 ): void {
   status.countEvents(() => queue.metrics().received);
   status.set("audit", "events", () => {
@@ -189,6 +225,7 @@ function showAuditStatus(
       waiting: m.waiting,
     };
   });
+  if (destinations === undefined) return; // written by the cloud's consumer function
   status.set("audit", "written", () =>
     Object.fromEntries(Object.entries(destinations.stats()).map(([name, stats]) => [name, stats.written])),
   );

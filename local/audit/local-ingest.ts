@@ -2,7 +2,7 @@
  * The ingest API as the local runtime runs it (served by local/http/ingest-listener.ts): accepted
  * events go to the given queue (the durable log, audit-services.ts) or, without one, to the
  * bounded in-process queue, whose handler (the destinations fan-out) is injected; rate-limit
- * counters live in memory. Start-up warnings (no token, inconsistent
+ * counters live in memory unless a store is given (DynamoDB on cloud stores). Start-up warnings (no token, inconsistent
  * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
  * every event that got a 202 is handled before the process exits.
  */
@@ -20,6 +20,7 @@ import type {
   EventQueue,
   EventQueueMetrics,
   Logger,
+  RateLimitStore,
   Service,
 } from "../../core/ports.ts";
 import {
@@ -35,6 +36,8 @@ export interface LocalIngestOptions {
   handler?: AcceptedEventHandler;
   /** The queue to use instead of an in-process one (the durable queue). */
   queue?: LocalEventQueue;
+  /** Where the per-client rate-limit counters live (default: this process's memory). */
+  rateLimitStore?: RateLimitStore;
   logger: Logger;
   clock: Clock;
 }
@@ -73,7 +76,7 @@ export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
   const handler = createIngestHandler({
     settings,
     queue,
-    rateLimitStore: createMemoryRateLimitStore(),
+    rateLimitStore: options.rateLimitStore ?? createMemoryRateLimitStore(),
     logger,
     clock,
     explorerAssets: swaggerUiAssets(),

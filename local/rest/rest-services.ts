@@ -2,12 +2,16 @@
  * The REST API's local services (key-value store, schedules and the scheduler, files, broker,
  * observability, chat, platform), chosen once from the config: DynamoDB tables when
  * `cloud.enable` names them (an on-prem agent sharing the cloud stores), local files otherwise.
+ * With the schedules in DynamoDB, several agents fire them; a lease in the same table lets one
+ * agent start each occurrence (its owner: the instance id under `./data/` and the process id).
  * With `platform.host` set, the platform client serves the app and reload-task endpoints and
  * starts the tasks of firing schedules; without it, a firing schedule is logged as not started.
  */
 import { resolve } from "node:path";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { loadOrCreateInstanceId } from "../../core/adapters/local/instance-id-file.ts";
 import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
+import { createMemoryScheduleLease } from "../../core/adapters/local/memory-schedule-lease.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import {
   buildChatPoster,
@@ -21,6 +25,7 @@ import { createLoggingTaskStarter } from "../../core/schedules/logging-task-star
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { startScheduler } from "../../core/schedules/scheduler.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
+import { INSTANCE_ID_FILE } from "../agent/telemetry.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
 
 export interface LocalRestServices {
@@ -64,6 +69,7 @@ async function startWithPublisher(
     ? (await import("./cloud-rest-stores.ts")).openCloudRestStores(config.cloud, {
         clock,
         maxKeysPerNamespace,
+        leaseOwner: `${await loadOrCreateInstanceId(resolve(deps.cwd, INSTANCE_ID_FILE))}/${process.pid}`,
       })
     : undefined;
   const kv =
@@ -86,6 +92,7 @@ async function startWithPublisher(
         taskStarter: platform
           ? createPlatformTaskStarter(platform)
           : createLoggingTaskStarter(schedulerLogger),
+        lease: cloud?.scheduleLease ?? createMemoryScheduleLease({ owner: String(process.pid) }),
         ...(sharedSchedules ? { pollIntervalMs: 60_000 } : {}),
       })
     : undefined;

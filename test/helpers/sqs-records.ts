@@ -16,17 +16,21 @@ import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 
 export interface LocalSqs {
   client: SQSClient;
+  endpoint: string;
   queueUrl: string;
   /** Sends the events as the ingest function does and receives them back as Lambda records. */
   roundTrip(events: readonly AcceptedEvent[], extraBodies?: string[]): Promise<SQSRecord[]>;
+  /** Receives up to `wanted` messages (fewer once the queue answers none) as Lambda records. */
+  receive(wanted: number): Promise<SQSRecord[]>;
   close(): Promise<void>;
 }
 
 export async function startLocalSqs(): Promise<LocalSqs> {
   const server = await createSqsServer({ port: 0, hostname: "127.0.0.1" });
   const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
   const client = new SQSClient({
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     region: "us-east-1",
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
   });
@@ -36,9 +40,28 @@ export async function startLocalSqs(): Promise<LocalSqs> {
     clientIp: { DataType: "String", StringValue: clientIp },
     receivedAt: { DataType: "String", StringValue: receivedAt },
   });
+  async function receive(wanted: number): Promise<SQSRecord[]> {
+    const messages: Message[] = [];
+    while (messages.length < wanted) {
+      const { Messages } = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          MessageAttributeNames: ["All"],
+          MessageSystemAttributeNames: ["All"],
+          VisibilityTimeout: 30,
+        }),
+      );
+      if (Messages === undefined || Messages.length === 0) break;
+      messages.push(...Messages);
+    }
+    return messages.map(toLambdaRecord);
+  }
   return {
     client,
+    endpoint,
     queueUrl,
+    receive,
     async roundTrip(events, extraBodies = []) {
       for (const event of events) {
         await client.send(
@@ -58,22 +81,7 @@ export async function startLocalSqs(): Promise<LocalSqs> {
           }),
         );
       }
-      const wanted = events.length + extraBodies.length;
-      const messages: Message[] = [];
-      while (messages.length < wanted) {
-        const { Messages } = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: 10,
-            MessageAttributeNames: ["All"],
-            MessageSystemAttributeNames: ["All"],
-            VisibilityTimeout: 30,
-          }),
-        );
-        if (Messages === undefined || Messages.length === 0) break;
-        messages.push(...Messages);
-      }
-      return messages.map(toLambdaRecord);
+      return receive(events.length + extraBodies.length);
     },
     async close() {
       client.destroy();

@@ -1,6 +1,8 @@
 /**
  * ScheduleStore on a DynamoDB table keyed by the string attribute `id`; one item per schedule,
- * members as attributes (tags as a list). `list` scans and sorts by creation time then id.
+ * members as attributes (tags as a list). `list` scans and sorts by creation time then id. The
+ * table also holds one lock item per schedule (dynamo-schedule-lease.ts, ids `lease#…`): the store
+ * never lists, reads or deletes them.
  */
 import {
   type AttributeValue,
@@ -14,6 +16,7 @@ import type { Schedule, ScheduleStore } from "../../ports.ts";
 import { ScheduleStoreError } from "../../schedules/errors.ts";
 import { byCreation } from "../../schedules/order.ts";
 import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
+import { SCHEDULE_LEASE_ID_PREFIX } from "./dynamo-schedule-lease.ts";
 
 export interface DynamoScheduleStoreOptions {
   client: DynamoDBClient;
@@ -21,6 +24,8 @@ export interface DynamoScheduleStoreOptions {
 }
 
 type Item = Record<string, AttributeValue>;
+
+const isLeaseId = (id: string | undefined) => id?.startsWith(SCHEDULE_LEASE_ID_PREFIX) === true;
 
 function toItem(schedule: Schedule): Item {
   return {
@@ -68,13 +73,14 @@ export function createDynamoScheduleStore(options: DynamoScheduleStoreOptions): 
           const page = await client.send(
             new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: startKey }),
           );
-          for (const item of page.Items ?? []) schedules.push(fromItem(item));
+          for (const item of page.Items ?? []) if (!isLeaseId(item.id?.S)) schedules.push(fromItem(item));
           startKey = page.LastEvaluatedKey;
         } while (startKey !== undefined);
         return schedules.sort(byCreation);
       }),
     get: (id) =>
       guard("get", async () => {
+        if (isLeaseId(id)) return undefined;
         const result = await client.send(
           new GetItemCommand({ TableName: tableName, Key: { id: { S: id } }, ConsistentRead: true }),
         );
@@ -86,6 +92,7 @@ export function createDynamoScheduleStore(options: DynamoScheduleStoreOptions): 
       }),
     delete: (id) =>
       guard("delete", async () => {
+        if (isLeaseId(id)) return false;
         const result = await client.send(
           new DeleteItemCommand({ TableName: tableName, Key: { id: { S: id } }, ReturnValues: "ALL_OLD" }),
         );

@@ -24,7 +24,7 @@ describe("infra/rest.ts", () => {
   });
   afterAll(() => stub.uninstall());
 
-  it("defines the key-value table (pk/sk, TTL on expiresAt) and the schedule table (id)", () => {
+  it("defines the key-value table (pk/sk, TTL on expiresAt) and the schedule table (id, TTL on the locks' expiresAt)", () => {
     expect(stub.find("aws.Dynamo", "KeyValueTable").args).toEqual({
       fields: { pk: "string", sk: "string" },
       primaryIndex: { hashKey: "pk", rangeKey: "sk" },
@@ -33,6 +33,7 @@ describe("infra/rest.ts", () => {
     expect(stub.find("aws.Dynamo", "ScheduleTable").args).toEqual({
       fields: { id: "string" },
       primaryIndex: { hashKey: "id" },
+      ttl: "expiresAt",
     });
   });
 

@@ -64,4 +64,21 @@ describe("localServices", () => {
     expect(services.at(-1)).toBe("container-health-check");
     expect(services.at(-2)).toBe("scrape-endpoint");
   });
+
+  it("runs no local audit log or writers when events go to the cloud queue", () => {
+    const base = defaultConfig();
+    const cloud = { ...base.cloud, enable: true, region: "eu-west-1" };
+    const local = names(base).filter((name) => name.startsWith("audit"));
+    const toSqs = names({
+      ...base,
+      cloud: { ...cloud, eventQueueUrl: "https://sqs.eu-west-1.amazonaws.com/1/q" },
+    }).filter((name) => name.startsWith("audit"));
+    const sharedLimits = names({ ...base, cloud: { ...cloud, rateLimitTable: "limits" } }).filter((name) =>
+      name.startsWith("audit"),
+    );
+
+    expect(local).toEqual(["audit-log", "audit-destinations", "audit-queue", "audit-ingest-api"]);
+    expect(toSqs).toEqual(["audit-cloud-stores", "audit-queue", "audit-ingest-api"]);
+    expect(sharedLimits).toEqual(["audit-cloud-stores", ...local]);
+  });
 });

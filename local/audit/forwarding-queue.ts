@@ -1,0 +1,84 @@
+/**
+ * The local queue of an agent whose events go to a cloud queue (SQS, `cloud.eventQueueUrl`):
+ * each accepted event is handed to the target queue while the request waits, so a 202 means the
+ * cloud queue acknowledged it and nothing waits in this process. It adds what the local runtime
+ * needs of a queue: counters for the scrape endpoint, the status page and the queue metrics
+ * (`processed` = acknowledged by the target; `failed` = refused or unreachable, the client got
+ * a 503 or 500), the send times as processing times, and `stop()`, which refuses new events and
+ * waits for the sends in flight.
+ */
+import { EventQueueUnavailableError } from "../../core/audit/queue-errors.ts";
+import type { Clock, EnqueueResult, EventQueue } from "../../core/ports.ts";
+import type { LocalEventQueue } from "./local-ingest.ts";
+
+const TIMING_SAMPLES = 1000;
+
+export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }): LocalEventQueue {
+  const { clock } = deps;
+  const counters = { received: 0, queued: 0, processed: 0, failed: 0 };
+  const timings: number[] = [];
+  let timingNext = 0;
+  let running = 0;
+  let stopping = false;
+  let idleWaiters: Array<() => void> = [];
+
+  function settle(started: number): void {
+    timings[timingNext] = clock.now() - started;
+    timingNext = (timingNext + 1) % TIMING_SAMPLES;
+    running -= 1;
+    if (running === 0) {
+      const resolvers = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of resolvers) resolve();
+    }
+  }
+
+  const drain = () =>
+    running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+
+  return {
+    async enqueue(event): Promise<EnqueueResult> {
+      if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
+      counters.received += 1;
+      running += 1;
+      const started = clock.now();
+      try {
+        const result = await target.enqueue(event);
+        if (result === "queued") {
+          counters.queued += 1;
+          counters.processed += 1;
+        }
+        return result;
+      } catch (error) {
+        counters.failed += 1;
+        throw error;
+      } finally {
+        settle(started);
+      }
+    },
+    metrics() {
+      const samples = timings.slice().sort((a, b) => a - b);
+      const n = samples.length;
+      const sum = samples.reduce((total, ms) => total + ms, 0);
+      return {
+        ...counters,
+        droppedTotal: 0,
+        droppedRateLimit: 0,
+        droppedQueueFull: 0,
+        waiting: 0,
+        maxSize: 0,
+        running,
+        utilisationPct: 0,
+        backpressureActive: false,
+        processingTimeAvgMs: n === 0 ? 0 : sum / n,
+        processingTimeP95Ms: n === 0 ? 0 : (samples[Math.ceil(0.95 * n) - 1] ?? 0),
+        processingTimeMaxMs: n === 0 ? 0 : (samples[n - 1] ?? 0),
+      };
+    },
+    drain,
+    async stop() {
+      stopping = true;
+      await drain();
+    },
+  };
+}

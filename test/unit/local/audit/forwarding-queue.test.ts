@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { EventQueueUnavailableError } from "../../../../core/audit/queue-errors.ts";
+import type { EnqueueResult, EventQueue } from "../../../../core/ports.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { createForwardingQueue } from "../../../../local/audit/forwarding-queue.ts";
+import { acceptedEvent } from "../../../helpers/audit-events.ts";
+
+function gatedTarget() {
+  const pending: Array<(result: EnqueueResult | Error) => void> = [];
+  const target: EventQueue = {
+    enqueue: () =>
+      new Promise((resolve, reject) =>
+        pending.push((result) => (result instanceof Error ? reject(result) : resolve(result))),
+      ),
+  };
+  return { target, release: (result: EnqueueResult | Error) => pending.shift()?.(result) };
+}
+
+describe("forwarding queue", () => {
+  it("answers what the target answered and counts acknowledged and failed sends", async () => {
+    const { target, release } = gatedTarget();
+    const queue = createForwardingQueue(target, { clock: systemClock });
+
+    const first = queue.enqueue(acceptedEvent());
+    const second = queue.enqueue(acceptedEvent());
+    expect(queue.metrics().running).toBe(2);
+    release("queued");
+    release(new EventQueueUnavailableError("throttled"));
+
+    expect(await first).toBe("queued");
+    await expect(second).rejects.toBeInstanceOf(EventQueueUnavailableError);
+    expect(queue.metrics()).toMatchObject({ received: 2, queued: 1, processed: 1, failed: 1, running: 0 });
+  });
+
+  it("waits at stop for the sends in flight and refuses new events", async () => {
+    const { target, release } = gatedTarget();
+    const queue = createForwardingQueue(target, { clock: systemClock });
+    const inFlight = queue.enqueue(acceptedEvent());
+
+    let stopped = false;
+    const stopping = queue.stop().then(() => {
+      stopped = true;
+    });
+    await expect(queue.enqueue(acceptedEvent())).rejects.toBeInstanceOf(EventQueueUnavailableError);
+    expect(stopped).toBe(false);
+    release("queued");
+    await stopping;
+
+    expect(await inFlight).toBe("queued");
+    expect(stopped).toBe(true);
+  });
+});
