@@ -63,6 +63,41 @@ describe("segment log", () => {
     await log.close();
   });
 
+  it("keeps the order of concurrent appends across many small segments, also after a reopen", async () => {
+    const directory = freshDirectory();
+    const log = await open(directory, recordingLogger(), { segmentBytes: 100 });
+
+    const appends: Array<Promise<unknown>> = [];
+    for (let wave = 0; wave < 12; wave++) {
+      // A new wave arrives while the one before may still be written or synced.
+      for (let i = wave * 5; i < wave * 5 + 5; i++) appends.push(log.append(`{"n":${i}}`));
+      if (wave > 0) await appends[(wave - 1) * 5];
+    }
+    await Promise.all(appends);
+    await log.close();
+    const reopened = await open(directory, recordingLogger(), { segmentBytes: 100 });
+
+    expect((await readAll(reopened)).map((p) => JSON.parse(p).n)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i),
+    );
+    expect((await segmentFiles(directory)).length).toBeGreaterThan(1);
+    await reopened.close();
+  });
+
+  it("hands readers the appended value until every reader is released past it, then reads the disk", async () => {
+    const log = await open(freshDirectory(), recordingLogger());
+    const value = { n: 1 };
+    await log.append('{"n":1}', value);
+
+    const [before] = (await log.read(log.start(), 4096)).records;
+    log.release(log.end());
+    const [after] = (await log.read(log.start(), 4096)).records;
+
+    expect(before?.value).toBe(value);
+    expect(after).toEqual({ end: log.end(), payload: '{"n":1}' });
+    await log.close();
+  });
+
   it("keeps every acknowledged record when the process dies without closing the log", async () => {
     const directory = freshDirectory();
     const crashed = await open(directory, recordingLogger());
