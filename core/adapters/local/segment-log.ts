@@ -7,8 +7,16 @@
  * and deleted once every destination's persisted cursor lies past it. The log refuses appends
  * ("full") that would take it past `maxDiskBytes`.
  *
+ * The active segment is zero-filled ahead of its last record (up to PREALLOCATE_BYTES, in the
+ * background, synced), so that a group's write lands on blocks that are already allocated, in a
+ * file whose size is already on disk: its `fdatasync` then only writes data, with no journal commit
+ * (ext4 here: p50 0.13 ms instead of 0.27 ms idle, and steady under CPU load, where a journal
+ * commit waits for its kernel thread to be scheduled). A sealed segment is cut back to its records;
+ * so, on close, is the active one. The zeros count towards neither `maxDiskBytes` nor the log.
+ *
  * Opening recovers from a crash: a torn or corrupt record at the end of the last segment (a
- * write cut short; it was never synced, so never acknowledged) is cut off with a WARN. A damaged
+ * write cut short; it was never synced, so never acknowledged) is cut off with a WARN; zeros
+ * after the last record (preallocated, no record has length 0) are cut off silently. A damaged
  * record met later by a reader is skipped with a WARN, with the rest of its segment (nothing
  * after it can be framed). Cursors move in memory as destinations write and reach disk at most
  * every `cursorSyncMs`: after a crash a destination may get up to that much again (delivery is
@@ -99,6 +107,9 @@ const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
  * it, that reader reads from disk and parses.
  */
 const RECENT_RECORDS = 1024;
+/** How far ahead of the last record the active segment is zero-filled (at most to `segmentBytes`). */
+const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+const ZEROS = Buffer.alloc(64 * 1024);
 /** The buffer a group is encoded into, reused from write to write (writes never overlap). */
 const WRITE_BUFFER_BYTES = 256 * 1024;
 
@@ -137,21 +148,28 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   const activeBase = bases[bases.length - 1] as number;
   const content = await readFile(pathOf(activeBase));
   const recovered = decodeRecords(content);
-  if (recovered.stop !== "end") {
+  const zeroTail =
+    recovered.stop === "corrupt" && content.subarray(recovered.validEnd).every((byte) => byte === 0);
+  if (recovered.stop !== "end" && !zeroTail) {
     logger.warn("Audit event queue: skipped a torn or corrupt record at the end of the log", {
       segment: segmentFileName(activeBase),
       offset: recovered.validEnd,
       bytesSkipped: content.length - recovered.validEnd,
       reason: recovered.stop === "partial" ? "incomplete record (a write cut short)" : "checksum mismatch",
     });
-    await truncate(pathOf(activeBase), recovered.validEnd);
   }
+  if (recovered.stop !== "end") await truncate(pathOf(activeBase), recovered.validEnd);
   /** Bytes in the active segment file, including written records not yet synced. */
   let activeSize = recovered.validEnd;
   /** Position just past the last synced (acknowledged) record: what readers may see. */
   let end = activeBase + activeSize;
   /** Position the next write goes to. */
   let writeAt = end;
+  /** Size of the active segment file: its records, then zeros up to here. */
+  let allocated = activeSize;
+  /** Zero-filling of the active segment past `allocated`, while it runs. */
+  let extending: Promise<void> | undefined;
+  const preallocateBytes = Math.min(PREALLOCATE_BYTES, segmentBytes);
   let active: FileHandle = await open(pathOf(activeBase), "r+");
   if (recovered.stop !== "end") await active.datasync();
 
@@ -175,14 +193,42 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     for (const wake of waiters) wake();
   }
 
+  /** Zero-fills the active segment from `allocated` on, in the background, and syncs that. */
+  function preallocate(): void {
+    const handle = active;
+    const from = allocated;
+    const to = Math.min(from + preallocateBytes, segmentBytes);
+    if (to <= from) return;
+    extending = (async () => {
+      for (let at = from; at < to; at += ZEROS.length)
+        await handle.write(ZEROS, 0, Math.min(ZEROS.length, to - at), at);
+      await handle.datasync();
+      if (handle === active) allocated = Math.max(allocated, to);
+    })()
+      // Without the zeros the log still works: appends then grow the file, as they would anyway.
+      .catch(() => undefined)
+      .finally(() => {
+        extending = undefined;
+      });
+  }
+
+  /** Cuts the active segment back to its records (zeros and anything not synced go). */
+  async function trimActive(): Promise<void> {
+    if (extending !== undefined) await extending;
+    await active.truncate(activeSize);
+    allocated = activeSize;
+  }
+
   async function rotate(): Promise<void> {
     // A sync started from now on goes to the next segment, so this one is synced as it is sealed.
+    await trimActive();
     await active.datasync();
     const sealed = active;
     const base = writeAt;
     active = await open(pathOf(base), "w+");
     bases.push(base);
     activeSize = 0;
+    allocated = 0;
     await syncDirectory(directory);
     await sealed.close(); // after any sync still running on it
   }
@@ -243,6 +289,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     let offset = 0;
     for (const { payload, bytes } of group)
       offset = encodeRecordInto(writeBuffer, offset, payload, bytes - RECORD_HEADER_BYTES);
+    // Never into zeros still being written.
+    if (extending !== undefined && activeSize + total > allocated) await extending;
     const { bytesWritten } = await active.write(writeBuffer, 0, total, activeSize);
     // One large group must not keep a large buffer.
     if (writeBuffer.length > WRITE_BUFFER_BYTES) writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
@@ -250,6 +298,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
     activeSize += total;
     writeAt += total;
+    allocated = Math.max(allocated, activeSize);
+    if (extending === undefined && allocated - activeSize < preallocateBytes / 2) preallocate();
   }
 
   /**
@@ -257,6 +307,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
    * active one is cut back to it, and the next group is written there.
    */
   async function dropUnsynced(): Promise<void> {
+    if (extending !== undefined) await extending;
     while (bases.length > 1 && (bases[bases.length - 1] as number) > end) {
       await active.close().catch(() => undefined);
       await rm(pathOf(bases.pop() as number), { force: true });
@@ -264,7 +315,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     }
     writeAt = end;
     activeSize = end - (bases[bases.length - 1] as number);
-    await active.truncate(activeSize);
+    await trimActive();
     await active.datasync();
   }
 
@@ -426,6 +477,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       await persistCursors();
       for (const handle of readHandles.values()) await (await handle).close();
       readHandles.clear();
+      await trimActive();
+      await active.datasync();
       await active.close();
     },
   };

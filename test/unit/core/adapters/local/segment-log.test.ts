@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,6 +107,25 @@ describe("segment log", () => {
 
     expect(await readAll(reopened)).toHaveLength(50);
     await reopened.close();
+  });
+
+  it("opens without a WARN after a crash that left the active segment's preallocated zeros", async () => {
+    const directory = freshDirectory();
+    const crashed = await open(directory, recordingLogger());
+    await crashed.append('{"n":1}');
+    await crashed.append('{"n":2}');
+    const [segment] = await segmentFiles(directory);
+    const path = join(directory, segment as string);
+    expect(await eventually(async () => (await stat(path)).size > crashed.end())).toBe(true);
+    const logger = recordingLogger();
+
+    const reopened = await open(directory, logger);
+    await reopened.append('{"n":3}');
+
+    expect(logger.at("warn")).toEqual([]);
+    expect(await readAll(reopened)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+    await reopened.close();
+    expect((await stat(path)).size).toBe(reopened.end());
   });
 
   it("cuts a torn record off the end with a WARN and appends cleanly after it", async () => {
