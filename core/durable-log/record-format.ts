@@ -13,11 +13,27 @@ export const MAX_RECORD_PAYLOAD_BYTES = 64 * 1024 * 1024;
 export function encodeRecord(payload: string): Buffer {
   const length = Buffer.byteLength(payload);
   const record = Buffer.allocUnsafe(RECORD_HEADER_BYTES + length);
-  record.write(payload, RECORD_HEADER_BYTES, "utf8");
-  const body = record.subarray(RECORD_HEADER_BYTES);
-  record.writeUInt32LE(length, 0);
-  record.writeUInt32LE(crc32(body), 4);
+  encodeRecordInto(record, 0, payload, length);
   return record;
+}
+
+/**
+ * Encodes a record into `target` at `offset` (`payloadBytes` is the payload's UTF-8 length, as
+ * Buffer.byteLength gives it) and returns the offset just past it: a group of records becomes
+ * one buffer without a buffer per record.
+ */
+export function encodeRecordInto(
+  target: Buffer,
+  offset: number,
+  payload: string,
+  payloadBytes: number,
+): number {
+  const start = offset + RECORD_HEADER_BYTES;
+  const end = start + payloadBytes;
+  target.write(payload, start, payloadBytes, "utf8");
+  target.writeUInt32LE(payloadBytes, offset);
+  target.writeUInt32LE(crc32(target.subarray(start, end)), offset + 4);
+  return end;
 }
 
 export interface DecodedRecord {

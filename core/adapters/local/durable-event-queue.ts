@@ -107,6 +107,12 @@ export function createDurableEventQueue(
     }
   }
 
+  function slowestReader(): number {
+    let slowest = Number.POSITIVE_INFINITY;
+    for (const position of positions.values()) slowest = Math.min(slowest, position);
+    return slowest;
+  }
+
   async function follow(destination: string): Promise<void> {
     let position = positions.get(destination) as number;
     for (;;) {
@@ -132,6 +138,7 @@ export function createDurableEventQueue(
       }
       position = next;
       positions.set(destination, position);
+      log.release(slowestReader());
     }
   }
 

@@ -1,13 +1,22 @@
 /**
  * The durable audit log on disk: segment files under one directory (`<position>.log`, records as
  * core/durable-log/record-format.ts encodes them) and one cursor file per destination. One writer
- * appends; concurrent appends share one `writev` + `fdatasync` (group commit), and an append
- * resolves only once its record is synced. A segment is sealed when it reaches `segmentBytes`
+ * appends; concurrent appends share one `write` + `fdatasync` (group commit, pipelined: the next
+ * group is written while the previous one syncs, see core/durable-log/group-commit.ts), and an
+ * append resolves only once its record is synced. A segment is sealed when it reaches `segmentBytes`
  * and deleted once every destination's persisted cursor lies past it. The log refuses appends
  * ("full") that would take it past `maxDiskBytes`.
  *
+ * The active segment is zero-filled ahead of its last record (up to PREALLOCATE_BYTES, in the
+ * background, synced), so that a group's write lands on blocks that are already allocated, in a
+ * file whose size is already on disk: its `fdatasync` then only writes data, with no journal commit
+ * (ext4 here: p50 0.13 ms instead of 0.27 ms idle, and steady under CPU load, where a journal
+ * commit waits for its kernel thread to be scheduled). A sealed segment is cut back to its records;
+ * so, on close, is the active one. The zeros count towards neither `maxDiskBytes` nor the log.
+ *
  * Opening recovers from a crash: a torn or corrupt record at the end of the last segment (a
- * write cut short; it was never synced, so never acknowledged) is cut off with a WARN. A damaged
+ * write cut short; it was never synced, so never acknowledged) is cut off with a WARN; zeros
+ * after the last record (preallocated, no record has length 0) are cut off silently. A damaged
  * record met later by a reader is skipped with a WARN, with the rest of its segment (nothing
  * after it can be framed). Cursors move in memory as destinations write and reach disk at most
  * every `cursorSyncMs`: after a crash a destination may get up to that much again (delivery is
@@ -25,7 +34,7 @@ import {
   segmentIndexOf,
   slowestCursor,
 } from "../../durable-log/log-positions.ts";
-import { decodeRecords, encodeRecord, RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
+import { decodeRecords, encodeRecordInto, RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
 import type { Clock, Logger, TimerHandle } from "../../ports.ts";
 import { cursorDirectory, readCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
 
@@ -72,6 +81,11 @@ export interface SegmentLog {
   append(payload: string, value?: unknown): Promise<"appended" | "full">;
   /** Synced records from `from`, up to about `maxBytes`, all from one segment. */
   read(from: number, maxBytes: number): Promise<ReadResult>;
+  /**
+   * Every reader is at or past `position`: the values of the records before it need not stay in
+   * memory any longer (they would otherwise live until RECENT_RECORDS newer ones pushed them out).
+   */
+  release(position: number): void;
   /** Resolves once the end moves past `position`, the log closes, or `wakeWaiters` is called. */
   waitForEnd(position: number): Promise<void>;
   /** Resolves every pending `waitForEnd` now (their callers look again). */
@@ -86,11 +100,23 @@ export interface SegmentLog {
 }
 
 const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
-/** How many of the latest synced records stay in memory for readers that keep up. */
-const RECENT_RECORDS = 2048;
+/**
+ * At most how many of the latest synced records stay in memory for readers that keep up; each is
+ * dropped as soon as every reader is past it (`release`), so normally only the records of the
+ * last group or two are held. The cap bounds what a reader that falls behind keeps alive: past
+ * it, that reader reads from disk and parses.
+ */
+const RECENT_RECORDS = 1024;
+/** How far ahead of the last record the active segment is zero-filled (at most to `segmentBytes`). */
+const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+const ZEROS = Buffer.alloc(64 * 1024);
+/** The buffer a group is encoded into, reused from write to write (writes never overlap). */
+const WRITE_BUFFER_BYTES = 256 * 1024;
 
 interface Appended {
-  record: Buffer;
+  payload: string;
+  /** The record's size: header and UTF-8 payload. */
+  bytes: number;
   value: unknown;
 }
 
@@ -122,17 +148,28 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   const activeBase = bases[bases.length - 1] as number;
   const content = await readFile(pathOf(activeBase));
   const recovered = decodeRecords(content);
-  if (recovered.stop !== "end") {
+  const zeroTail =
+    recovered.stop === "corrupt" && content.subarray(recovered.validEnd).every((byte) => byte === 0);
+  if (recovered.stop !== "end" && !zeroTail) {
     logger.warn("Audit event queue: skipped a torn or corrupt record at the end of the log", {
       segment: segmentFileName(activeBase),
       offset: recovered.validEnd,
       bytesSkipped: content.length - recovered.validEnd,
       reason: recovered.stop === "partial" ? "incomplete record (a write cut short)" : "checksum mismatch",
     });
-    await truncate(pathOf(activeBase), recovered.validEnd);
   }
+  if (recovered.stop !== "end") await truncate(pathOf(activeBase), recovered.validEnd);
+  /** Bytes in the active segment file, including written records not yet synced. */
   let activeSize = recovered.validEnd;
+  /** Position just past the last synced (acknowledged) record: what readers may see. */
   let end = activeBase + activeSize;
+  /** Position the next write goes to. */
+  let writeAt = end;
+  /** Size of the active segment file: its records, then zeros up to here. */
+  let allocated = activeSize;
+  /** Zero-filling of the active segment past `allocated`, while it runs. */
+  let extending: Promise<void> | undefined;
+  const preallocateBytes = Math.min(PREALLOCATE_BYTES, segmentBytes);
   let active: FileHandle = await open(pathOf(activeBase), "r+");
   if (recovered.stop !== "end") await active.datasync();
 
@@ -156,30 +193,66 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     for (const wake of waiters) wake();
   }
 
+  /** Zero-fills the active segment from `allocated` on, in the background, and syncs that. */
+  function preallocate(): void {
+    const handle = active;
+    const from = allocated;
+    const to = Math.min(from + preallocateBytes, segmentBytes);
+    if (to <= from) return;
+    extending = (async () => {
+      for (let at = from; at < to; at += ZEROS.length)
+        await handle.write(ZEROS, 0, Math.min(ZEROS.length, to - at), at);
+      await handle.datasync();
+      if (handle === active) allocated = Math.max(allocated, to);
+    })()
+      // Without the zeros the log still works: appends then grow the file, as they would anyway.
+      .catch(() => undefined)
+      .finally(() => {
+        extending = undefined;
+      });
+  }
+
+  /** Cuts the active segment back to its records (zeros and anything not synced go). */
+  async function trimActive(): Promise<void> {
+    if (extending !== undefined) await extending;
+    await active.truncate(activeSize);
+    allocated = activeSize;
+  }
+
   async function rotate(): Promise<void> {
-    await active.close();
-    const base = end;
+    // A sync started from now on goes to the next segment, so this one is synced as it is sealed.
+    await trimActive();
+    await active.datasync();
+    const sealed = active;
+    const base = writeAt;
     active = await open(pathOf(base), "w+");
-    await syncDirectory(directory);
     bases.push(base);
     activeSize = 0;
+    allocated = 0;
+    await syncDirectory(directory);
+    await sealed.close(); // after any sync still running on it
   }
 
   // The latest synced records, oldest first, between `recentHead` and the array's end.
   let recent: RecentRecord[] = [];
   let recentHead = 0;
 
-  function remember(group: readonly Appended[], start: number): void {
-    let position = start;
-    for (const { record, value } of group) {
-      recent.push({ start: position, end: position + record.length, value });
-      position += record.length;
-    }
-    if (recent.length - recentHead > RECENT_RECORDS) recentHead = recent.length - RECENT_RECORDS;
-    if (recentHead > RECENT_RECORDS) {
+  /** Forgets the recent records before index `upTo`. */
+  function dropRecent(upTo: number): void {
+    for (; recentHead < upTo; recentHead++) (recent[recentHead] as RecentRecord).value = undefined;
+    if (recentHead >= RECENT_RECORDS) {
       recent = recent.slice(recentHead);
       recentHead = 0;
     }
+  }
+
+  function remember(group: readonly Appended[], start: number): void {
+    let position = start;
+    for (const { bytes, value } of group) {
+      recent.push({ start: position, end: position + bytes, value });
+      position += bytes;
+    }
+    if (recent.length - recentHead > RECENT_RECORDS) dropRecent(recent.length - RECENT_RECORDS);
   }
 
   /** Recent records from `position` on (none unless a record starts exactly there). */
@@ -206,27 +279,59 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     return [];
   }
 
-  const commit = createGroupCommit<Appended>(async (group) => {
+  let writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+
+  async function writeGroup(group: readonly Appended[]): Promise<void> {
+    if (activeSize >= segmentBytes) await rotate();
     let total = 0;
-    const records = group.map((appended) => appended.record);
-    for (const record of records) total += record.length;
-    try {
-      if (activeSize >= segmentBytes) await rotate();
-      const { bytesWritten } = await active.writev(records, activeSize);
-      if (bytesWritten !== total)
-        throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
-      await active.datasync();
-    } catch (error) {
-      // Nothing of this group counts; the next group overwrites whatever reached the file.
-      await active.truncate(activeSize).catch(() => undefined);
-      throw error;
-    } finally {
-      pendingBytes -= total;
-    }
-    remember(group, end);
+    for (const appended of group) total += appended.bytes;
+    if (writeBuffer.length < total) writeBuffer = Buffer.allocUnsafe(total);
+    let offset = 0;
+    for (const { payload, bytes } of group)
+      offset = encodeRecordInto(writeBuffer, offset, payload, bytes - RECORD_HEADER_BYTES);
+    // Never into zeros still being written.
+    if (extending !== undefined && activeSize + total > allocated) await extending;
+    const { bytesWritten } = await active.write(writeBuffer, 0, total, activeSize);
+    // One large group must not keep a large buffer.
+    if (writeBuffer.length > WRITE_BUFFER_BYTES) writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+    if (bytesWritten !== total)
+      throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
     activeSize += total;
-    end += total;
-    wakeEndWaiters();
+    writeAt += total;
+    allocated = Math.max(allocated, activeSize);
+    if (extending === undefined && allocated - activeSize < preallocateBytes / 2) preallocate();
+  }
+
+  /**
+   * After a failed write or sync: nothing past `end` counts. Segments begun past it go, the
+   * active one is cut back to it, and the next group is written there.
+   */
+  async function dropUnsynced(): Promise<void> {
+    if (extending !== undefined) await extending;
+    while (bases.length > 1 && (bases[bases.length - 1] as number) > end) {
+      await active.close().catch(() => undefined);
+      await rm(pathOf(bases.pop() as number), { force: true });
+      active = await open(pathOf(bases[bases.length - 1] as number), "r+");
+    }
+    writeAt = end;
+    activeSize = end - (bases[bases.length - 1] as number);
+    await trimActive();
+    await active.datasync();
+  }
+
+  const commit = createGroupCommit<Appended>({
+    write: writeGroup,
+    // The handle of the moment: a rotation syncs the segment it seals itself.
+    sync: () => active.datasync(),
+    durable(group) {
+      let bytes = 0;
+      for (const appended of group) bytes += appended.bytes;
+      remember(group, end);
+      pendingBytes -= bytes;
+      end += bytes;
+      wakeEndWaiters();
+    },
+    recover: dropUnsynced,
   });
 
   let cursorTimer: TimerHandle | undefined;
@@ -281,7 +386,11 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       return { records: inMemory, next: (inMemory[inMemory.length - 1] as LogRecord).end };
     const index = segmentIndexOf(bases, position);
     const base = bases[index] as number;
-    const segmentEnd = index + 1 < bases.length ? (bases[index + 1] as number) : committedEnd;
+    // A later segment may already hold records not yet synced, past `end`.
+    const segmentEnd = Math.min(
+      index + 1 < bases.length ? (bases[index + 1] as number) : committedEnd,
+      committedEnd,
+    );
     const want = Math.min(maxBytes, segmentEnd - position);
     const buffer = Buffer.allocUnsafe(want);
     const { bytesRead } = await (await readHandle(base)).read(buffer, 0, want, position - base);
@@ -312,14 +421,25 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
 
     async append(payload, value) {
       if (closed) throw new Error("the audit event log is closed");
-      const record = encodeRecord(payload);
-      if (bytesOnDisk(bases, end) + pendingBytes + record.length > maxDiskBytes) return "full";
-      pendingBytes += record.length;
-      await commit.submit({ record, value });
+      const bytes = RECORD_HEADER_BYTES + Buffer.byteLength(payload);
+      if (bytesOnDisk(bases, end) + pendingBytes + bytes > maxDiskBytes) return "full";
+      pendingBytes += bytes; // until durable (commit's `durable`) or failed
+      try {
+        await commit.submit({ payload, bytes, value });
+      } catch (error) {
+        pendingBytes -= bytes;
+        throw error;
+      }
       return "appended";
     },
 
     read,
+
+    release(position) {
+      let upTo = recentHead;
+      while (upTo < recent.length && (recent[upTo] as RecentRecord).end <= position) upTo += 1;
+      if (upTo > recentHead) dropRecent(upTo);
+    },
 
     waitForEnd(position) {
       if (end > position || closed) return Promise.resolve();
@@ -357,6 +477,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       await persistCursors();
       for (const handle of readHandles.values()) await (await handle).close();
       readHandles.clear();
+      await trimActive();
+      await active.datasync();
       await active.close();
     },
   };

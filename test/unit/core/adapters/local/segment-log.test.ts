@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +63,41 @@ describe("segment log", () => {
     await log.close();
   });
 
+  it("keeps the order of concurrent appends across many small segments, also after a reopen", async () => {
+    const directory = freshDirectory();
+    const log = await open(directory, recordingLogger(), { segmentBytes: 100 });
+
+    const appends: Array<Promise<unknown>> = [];
+    for (let wave = 0; wave < 12; wave++) {
+      // A new wave arrives while the one before may still be written or synced.
+      for (let i = wave * 5; i < wave * 5 + 5; i++) appends.push(log.append(`{"n":${i}}`));
+      if (wave > 0) await appends[(wave - 1) * 5];
+    }
+    await Promise.all(appends);
+    await log.close();
+    const reopened = await open(directory, recordingLogger(), { segmentBytes: 100 });
+
+    expect((await readAll(reopened)).map((p) => JSON.parse(p).n)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i),
+    );
+    expect((await segmentFiles(directory)).length).toBeGreaterThan(1);
+    await reopened.close();
+  });
+
+  it("hands readers the appended value until every reader is released past it, then reads the disk", async () => {
+    const log = await open(freshDirectory(), recordingLogger());
+    const value = { n: 1 };
+    await log.append('{"n":1}', value);
+
+    const [before] = (await log.read(log.start(), 4096)).records;
+    log.release(log.end());
+    const [after] = (await log.read(log.start(), 4096)).records;
+
+    expect(before?.value).toBe(value);
+    expect(after).toEqual({ end: log.end(), payload: '{"n":1}' });
+    await log.close();
+  });
+
   it("keeps every acknowledged record when the process dies without closing the log", async () => {
     const directory = freshDirectory();
     const crashed = await open(directory, recordingLogger());
@@ -72,6 +107,25 @@ describe("segment log", () => {
 
     expect(await readAll(reopened)).toHaveLength(50);
     await reopened.close();
+  });
+
+  it("opens without a WARN after a crash that left the active segment's preallocated zeros", async () => {
+    const directory = freshDirectory();
+    const crashed = await open(directory, recordingLogger());
+    await crashed.append('{"n":1}');
+    await crashed.append('{"n":2}');
+    const [segment] = await segmentFiles(directory);
+    const path = join(directory, segment as string);
+    expect(await eventually(async () => (await stat(path)).size > crashed.end())).toBe(true);
+    const logger = recordingLogger();
+
+    const reopened = await open(directory, logger);
+    await reopened.append('{"n":3}');
+
+    expect(logger.at("warn")).toEqual([]);
+    expect(await readAll(reopened)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+    await reopened.close();
+    expect((await stat(path)).size).toBe(reopened.end());
   });
 
   it("cuts a torn record off the end with a WARN and appends cleanly after it", async () => {
