@@ -8,6 +8,7 @@
  */
 
 import type { Context, MiddlewareHandler } from "hono";
+import { DISCARD_LIMIT_BYTES } from "./discard-limit.ts";
 import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 
 /** A request body as `readJsonBody` reads it. */
@@ -79,8 +80,9 @@ export async function readJsonBody(body: RequestBody, options: JsonBodyOptions):
 }
 
 /**
- * Reads a UTF-8 stream of unknown length as text, decoded as it arrives, giving up (undefined) as
- * soon as it exceeds `maxBytes`.
+ * Reads a UTF-8 stream of unknown length as text, decoded as it arrives; past `maxBytes` it keeps
+ * nothing and answers undefined once the stream ended, or at once (cancelling it, which closes
+ * the connection) when it also passes DISCARD_LIMIT_BYTES (discard-limit.ts).
  */
 async function readLimitedText(
   stream: ReadableStream<Uint8Array>,
@@ -94,12 +96,25 @@ async function readLimitedText(
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
     total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
+    if (total > maxBytes) return discardRest(reader, total, maxBytes);
     text += decoder.decode(value, { stream: true });
   }
+}
+
+/** Reads the rest of a body over its limit and throws it away, up to DISCARD_LIMIT_BYTES. */
+async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  total: number,
+  maxBytes: number,
+): Promise<undefined> {
+  let read = total;
+  while (read <= maxBytes + DISCARD_LIMIT_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return undefined;
+    read += value.byteLength;
+  }
+  await reader.cancel();
+  return undefined;
 }
 
 /** A Hono request's body: with a declared length, HTTP framing bounds the buffering by it. */

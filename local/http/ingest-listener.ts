@@ -5,10 +5,12 @@
  * ingest benchmark); every rule lives in the handler, which the Hono app (Lambda, in-process
  * tests) runs too, and one test suite runs against both front doors.
  *
- * Like the other listeners it writes answers in batches, one per event-loop turn. An answer given
- * before the whole request arrived (a 413 on a body over the limit, a 401 before an upload) closes
- * the connection instead of reading the rest, and so does every answer once the listener is
- * stopping (the durable queue answers after a sync, so requests are in flight more often).
+ * Like the other listeners it writes answers in batches, one per event-loop turn. A body the answer
+ * does not need (over the limit, or after a 401) is read to its end and thrown away, up to
+ * DISCARD_LIMIT_BYTES and 10 s (discard-unread.ts), so a client still sending reads the answer;
+ * past that bound the connection is closed instead, and so it is for every answer once the
+ * listener is stopping (the durable queue answers after a sync, so requests are in flight more
+ * often).
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -19,7 +21,9 @@ import {
   INTERNAL_ERROR_REASON,
   type IngestAnswer,
 } from "../../functions/audit-ingest/ingestion-response.ts";
+import { DISCARD_LIMIT_BYTES } from "../../functions/http/discard-limit.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
+import { abandonBody, discardUnread } from "./discard-unread.ts";
 import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
 
 export interface IngestListenerOptions extends ListenOptions {
@@ -101,7 +105,11 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
     return joined;
   }
 
-  /** The body as UTF-8; undefined as soon as more than `maxBytes` arrived (the rest is not read). */
+  /**
+   * The body as UTF-8; undefined when more than `maxBytes` arrived. The rest of such a body is read
+   * and thrown away, so a client still sending reads the 413, up to DISCARD_LIMIT_BYTES; past that
+   * the answer comes at once and the connection is closed (the rest is not read).
+   */
   readText(maxBytes: number): Promise<string | undefined> {
     const incoming = this.incoming;
     return new Promise((resolve, reject) => {
@@ -115,13 +123,20 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
           chunks.push(chunk);
           return;
         }
+        chunks.length = 0;
+        if (total <= maxBytes + DISCARD_LIMIT_BYTES) return;
         done = true;
         incoming.pause();
+        abandonBody(incoming);
         resolve(undefined);
       });
       incoming.once("end", () => {
         if (done) return;
         done = true;
+        if (total > maxBytes) {
+          resolve(undefined);
+          return;
+        }
         resolve(
           chunks.length === 1
             ? (chunks[0] as Buffer).toString("utf8")
@@ -168,6 +183,9 @@ export function startIngestListener(options: IngestListenerOptions): Promise<Htt
   const server = createServer(async function ingestApi(incoming, response) {
     try {
       const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
+      // An answer decided before the body arrived: read the rest first (bounded), so a client
+      // still sending reads it; past the bound the connection is closed (write() says so).
+      if (!incoming.complete && server.listening) await discardUnread(incoming);
       await endOfTurn();
       // Once the listener is stopping, a kept-alive connection must not carry another request:
       // busy clients would otherwise keep it open, and shutdown waiting, indefinitely.
