@@ -5,6 +5,8 @@
  * group is reported as 422), then the queue (429 rate-limited, 503 full or unavailable).
  */
 
+import { describeError } from "../destinations/describe-error.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { EventQueue, Logger } from "../ports.ts";
 import type { AcceptedEvent } from "./accepted-event.ts";
 import { type CompatibilityRule, createCompatibilityCheck } from "./client-version.ts";
@@ -53,6 +55,7 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
   const { queue, logger, missingVersionLog } = deps;
   const constraintOptions = { correlationIdMaxLength: options.correlationIdMaxLength };
   const isCompatible = createCompatibilityCheck(options.serverVersion, options.compatibility);
+  const unavailableLog = createLogThrottle();
 
   return async function ingestEvent(request) {
     const parsed = parseEnvelope(request.body);
@@ -107,7 +110,16 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
       result = await queue.enqueue(event);
     } catch (error) {
       if (error instanceof EventQueueUnavailableError) {
-        logger.warn("Audit event not accepted: event queue unavailable", { ...fields, error: error.message });
+        // A queue that cannot take events (a full or read-only disk, an unreachable SQS) fails
+        // every request alike: one ERROR with the cause, then at most one a minute with the count.
+        const refused = unavailableLog.admit("queue-unavailable", Date.parse(request.receivedAt));
+        if (refused !== undefined) {
+          logger.error("Audit events not accepted (503): the event queue is unavailable", {
+            ...fields,
+            refused,
+            error: describeError(error),
+          });
+        }
         return { kind: "queue-unavailable", error };
       }
       logger.error("Audit event not accepted: enqueue failed", { ...fields, error: String(error) });

@@ -137,6 +137,33 @@ describe("ingestEvent", () => {
     expect((await request(validEnvelope(), "0.3.0")).kind).toBe("queue-unavailable");
   });
 
+  it("logs an unavailable queue once at error with its cause, then at most once a minute with the count", async () => {
+    const logger = recordingLogger();
+    const diskFull = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    const queue = scriptedQueue(async () => {
+      throw new EventQueueUnavailableError("the audit event log could not be written", { cause: diskFull });
+    });
+    const ingest = createIngestEvent(
+      {
+        correlationIdMaxLength: 64,
+        compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
+        serverVersion: "15.0.0",
+      },
+      { queue, logger, missingVersionLog: createMissingVersionLog(logger, createManualClock()) },
+    );
+    const at = (receivedAt: string) =>
+      ingest({ body: validEnvelope(), clientVersion: "0.3.0", clientIp: "10.0.0.1", receivedAt });
+
+    for (const second of ["00", "10", "20", "59"]) await at(`2026-01-01T00:00:${second}.000Z`);
+    await at("2026-01-01T00:01:01.000Z");
+
+    const errors = logger.at("error");
+    expect(errors).toHaveLength(2);
+    expect(errors[0]?.fields).toMatchObject({ refused: 1, error: expect.stringContaining("ENOSPC") });
+    expect(errors[1]?.fields).toMatchObject({ refused: 4 });
+    expect(logger.at("warn")).toEqual([]);
+  });
+
   it("maps any other queue failure to enqueue-failed and logs it at error", async () => {
     const { request, logger } = setup(async () => {
       throw new EventQueueError("denied");
