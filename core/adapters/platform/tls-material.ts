@@ -19,15 +19,18 @@ async function readPem(setting: string, path: string): Promise<Buffer> {
 export async function loadPlatformTlsMaterial(
   options: PlatformCertificateOptions,
 ): Promise<PlatformTlsMaterial> {
-  const [cert, key, ca] = await Promise.all([
+  const [cert, key, ca] = await Promise.allSettled([
     readPem("clientCert", options.clientCert),
     readPem("clientCertKey", options.clientCertKey),
     options.clientCertCA === "" ? Promise.resolve(undefined) : readPem("clientCertCA", options.clientCertCA),
   ]);
+  // The first unreadable file in the order of the settings, whichever read failed first.
+  for (const read of [cert, key, ca]) if (read.status === "rejected") throw read.reason;
+  const value = <T>(read: PromiseSettledResult<T>): T => (read as PromiseFulfilledResult<T>).value;
   return {
-    cert,
-    key,
-    ca,
+    cert: value(cert),
+    key: value(key),
+    ca: value(ca),
     passphrase: options.clientCertPassphrase === "" ? undefined : options.clientCertPassphrase,
   };
 }
