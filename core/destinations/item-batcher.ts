@@ -3,9 +3,12 @@
  * and writes them in batches: when `maxBatchSize` items are buffered or `writeFrequency` ms after
  * the first buffered item, whichever comes first (`writeFrequency: 0` = every item; CONTRACT §4).
  * A batch that fails is kept, whole and with the same id, and written again after a backoff that
- * doubles per failure; failures are logged and counted. A failure the destination classifies as
- * refusing the data itself is logged, counted as rejected and never written again: rewriting
- * could repeat what the destination already accepted (reference quirk 15).
+ * doubles per failure; failures are counted, and logged as a WARN naming the destination at most
+ * once a minute (the first failure of an outage at once, then one line a minute with how many
+ * failed writes it stands for; the others at DEBUG), and an INFO line says when writes resume. A
+ * failure the destination classifies as refusing the data itself is logged, counted as rejected
+ * and never written again: rewriting could repeat what the destination already accepted
+ * (reference quirk 15).
  *
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
@@ -14,6 +17,8 @@
  * if the destination stays down past `stopTimeoutMs` it rejects with UnwrittenItemsError naming
  * how many items were not written.
  */
+
+import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
@@ -131,6 +136,9 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
   let wakeRetry: (() => void) | undefined;
   let spaceWaiters: (() => void)[] = [];
   const stats = { written: 0, failedWrites: 0, rejected: 0 };
+  const failureLog = createLogThrottle();
+  /** Failed writes since the last successful one (an outage in progress). */
+  let failingSince = 0;
 
   const pending = () => buffer.length + (current?.items.length ?? 0);
   const due = () =>
@@ -213,6 +221,10 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
     for (;;) {
       try {
         await options.write(batch);
+        if (failingSince > 0) {
+          logger.info(`writing ${noun} resumed`, { destination: name, failedWrites: failingSince });
+          failingSince = 0;
+        }
         return 0;
       } catch (error) {
         options.onWriteError?.(error);
@@ -229,13 +241,17 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
           return count;
         }
         stats.failedWrites += 1;
+        failingSince += 1;
         lastError = error;
-        logger.error(`writing ${noun} failed; will retry`, {
+        const failedWrites = failureLog.admit("write failed", clock.now());
+        const fields = {
           destination: name,
           items: batch.items.length,
           retryInMs: delay,
           error: describeError(error),
-        });
+        };
+        if (failedWrites === undefined) logger.debug(`writing ${noun} failed; will retry`, fields);
+        else logger.warn(`writing ${noun} failed; will retry`, { ...fields, failedWrites });
         if (abandoned) return 0;
         await new Promise<void>((resolve) => {
           const handle = clock.setTimeout(resolve, delay);

@@ -95,7 +95,7 @@ describe("startBatcher", () => {
     await batcher.stop();
   });
 
-  it("retries a failed batch with doubling backoff, logs and counts each failure, loses nothing", async () => {
+  it("retries a failed batch with doubling backoff, counts each failure, loses nothing", async () => {
     const clock = createAsyncManualClock();
     const logger = recordingLogger();
     const writer = recordingWriter(3);
@@ -122,8 +122,45 @@ describe("startBatcher", () => {
 
     expect(writer.batches.map((batch) => ids(batch.events))).toEqual([[event.envelope.eventId]]);
     expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 3, rejected: 0 });
-    expect(logger.entries.filter((entry) => entry.level === "error")).toHaveLength(3);
+    expect(logger.at("warn").map((entry) => entry.fields?.failedWrites)).toEqual([1]);
+    expect(logger.at("info").map((entry) => [entry.message, entry.fields?.failedWrites])).toEqual([
+      ["writing audit events resumed", 3],
+    ]);
     await batcher.stop();
+  });
+
+  it("names a destination that stays down in a WARN at most once a minute, with the failures since", async () => {
+    const clock = createAsyncManualClock();
+    const logger = recordingLogger();
+    const writer = recordingWriter(Number.POSITIVE_INFINITY);
+    const batcher = startBatcher({
+      writer,
+      clock,
+      logger,
+      maxBatchSize: 1,
+      writeFrequency: 0,
+      initialRetryDelayMs: 1000,
+      maxRetryDelayMs: 5000,
+      stopTimeoutMs: 5000,
+    });
+
+    await batcher.add(acceptedEvent());
+    await clock.settle();
+    for (let second = 0; second < 150; second++) await clock.advance(1000);
+
+    // Failures at 0, 1, 3, 7, 12, 17, ... 147 s (32 in 150 s): a WARN at 0, 62 and 122 s.
+    const warns = logger.at("warn");
+    expect(warns.map((entry) => [entry.message, entry.fields?.destination])).toEqual([
+      ["writing audit events failed; will retry", "test"],
+      ["writing audit events failed; will retry", "test"],
+      ["writing audit events failed; will retry", "test"],
+    ]);
+    expect(warns.map((entry) => entry.fields?.failedWrites)).toEqual([1, 14, 12]);
+    expect(logger.at("error")).toEqual([]);
+    expect(batcher.stats().failedWrites).toBe(writer.attempts);
+    const stopping = batcher.stop().catch((error: unknown) => error);
+    await clock.advance(5000);
+    expect(await stopping).toBeInstanceOf(UnwrittenEventsError);
   });
 
   it("keeps the batch id across retries so a rewrite replaces the same files", async () => {

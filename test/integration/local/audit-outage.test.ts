@@ -1,0 +1,335 @@
+/**
+ * Destination outages of the local runtime with the durable queue, with real processes and real
+ * damage: `steward start` as a child under a steady load of about 200 events/s, one destination
+ * made unavailable for 60 s and then restored. Throughout, every request must get a 202 (the log
+ * on disk absorbs the backlog), the Steward process's resident memory must stay bounded, a WARN
+ * must name the failing destination at most once a minute, and within a minute of the
+ * destination coming back every event that got a 202 must be there.
+ *
+ * 1. InfluxDB 1.x (`timeseriesdb`) stopped and started again on the same port and data, next to
+ *    the JSON files, which must not be held back by it.
+ * 2. The JSON export directory made unwritable. As an ordinary user it is `chmod 0o500`; as root
+ *    (where a mode does not stop writes) the directory is moved aside and a regular file of the
+ *    same name takes its place, and restoring moves the directory back.
+ *
+ * The two run concurrently (separate processes, ports and directories) to keep the run short.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
+import { freePort } from "../../helpers/free-port.ts";
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
+import { spawnSteward } from "../../helpers/steward-process.ts";
+
+const skip = skipWithoutInfluxd();
+let influxd: Influxd;
+
+beforeAll(async () => {
+  if (!skip) influxd = await startInfluxd();
+});
+afterAll(async () => {
+  await influxd?.close();
+});
+
+const DATABASE = "steward_outage";
+/** Events per second, spread over CLIENTS concurrent clients. */
+const RATE = 200;
+const CLIENTS = 4;
+const OUTAGE_MS = 60_000;
+const LOAD_AFTER_MS = 10_000;
+const CATCH_UP_MS = 60_000;
+/** How much the Steward process's resident memory may grow during the outage. */
+const RSS_GROWTH_BOUND_BYTES = 64 * 1024 * 1024;
+
+function writeConfig(dir: string, ports: { ingest: number; rest: number }, type: string): void {
+  writeFileSync(
+    join(dir, "steward.yaml"),
+    `Service:
+  auditEvents:
+    port: ${ports.ingest}
+    rateLimit:
+      maxPerMinute: 10000000
+    destination:
+      enable: true
+      type: ${type}
+      timeseriesdb:
+        writeFrequency: 500
+        measurementName: audit_event
+      json:
+        objectdata:
+          enable: true
+          exportDirectory: ./out/json
+  timeseriesdbConfig:
+    enable: false
+    version: 1
+    host: 127.0.0.1
+    port: ${skip ? 1 : influxd.port}
+    v1Config:
+      dbName: ${DATABASE}
+      retentionPolicy:
+        name: audit_rp
+        duration: 30d
+  restServer:
+    port: ${ports.rest}
+`,
+  );
+}
+
+/** An event every destination stores (objectData for the JSON files), dated now. */
+const eventWithId = (eventId: string) => ({
+  ...envelopeOfType("screenshot.url.received", { objectData: { objectType: "table", rows: [eventId] } }),
+  eventId,
+  timestamp: new Date().toISOString(),
+});
+
+/** The answer's status, or why there was none. */
+async function post(url: string, body: unknown): Promise<number | string> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-audit-client-version": "0.3.0" },
+      body: JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return `no answer: ${cause?.code ?? String(error)}`;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Load {
+  accepted: string[];
+  /** Answer status (or why there was none) → how many requests got it. */
+  statuses: Map<number | string, number>;
+  stop(): Promise<void>;
+}
+
+/** RATE events a second from CLIENTS clients, each pacing itself, until stopped. */
+function startLoad(url: string): Load {
+  const accepted: string[] = [];
+  const statuses = new Map<number | string, number>();
+  const intervalMs = (1000 * CLIENTS) / RATE;
+  let stopped = false;
+  const client = async () => {
+    let next = Date.now();
+    while (!stopped) {
+      const id = randomUUID();
+      const status = await post(url, eventWithId(id));
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status === 202) accepted.push(id);
+      next += intervalMs;
+      await sleep(Math.max(0, next - Date.now()));
+    }
+  };
+  const clients = Array.from({ length: CLIENTS }, client);
+  return {
+    accepted,
+    statuses,
+    async stop() {
+      stopped = true;
+      await Promise.all(clients);
+    },
+  };
+}
+
+function rssBytes(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  if (match === null) throw new Error(`no VmRSS for ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+function jsonIds(directory: string): Set<string> {
+  // <stamp>_<eventId>_<correlationId>.json; a temporary file (being written) does not count.
+  return new Set(
+    readdirSync(directory)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => name.split("_")[1] ?? ""),
+  );
+}
+
+async function influxIds(): Promise<Set<string>> {
+  const result = await influxd.query(`SHOW TAG VALUES FROM "audit_event" WITH KEY = "eventId"`, DATABASE);
+  const values = result.results[0]?.series?.[0]?.values ?? [];
+  return new Set(values.map((value) => String(value[1])));
+}
+
+/** Times of the WARN lines naming `destination` as failing. */
+function failureWarnings(output: string, destination: string): number[] {
+  return output
+    .split("\n")
+    .filter(
+      (line) =>
+        / warn: .*writing audit events failed; will retry/.test(line) &&
+        line.includes(`destination=${destination}`),
+    )
+    .map((line) => Date.parse(line.slice(0, line.indexOf(" "))));
+}
+
+interface Outage {
+  /** The destination made unavailable, as the WARN names it. */
+  destination: string;
+  type: string;
+  damage(dir: string): Promise<void>;
+  restore(dir: string): Promise<void>;
+  /** Ids each destination holds now. */
+  holds(dir: string): Promise<Record<string, Set<string>>>;
+}
+
+interface Measured {
+  statuses: Record<string, number>;
+  accepted: number;
+  rssBeforeMiB: number;
+  rssMaxMiB: number;
+  warnings: number[];
+  /** From the restoration until every event accepted before it (the backlog) is written. */
+  backlogMs: number | undefined;
+  /** From the restoration until every accepted event is written (the load ran 10 s more). */
+  catchUpMs: number | undefined;
+  missing: Record<string, string[]>;
+  exitCode: number | null;
+}
+
+async function runOutage(outage: Outage, { onTestFinished }: TestContext): Promise<Measured> {
+  const dir = mkdtempSync(join(tmpdir(), `steward-outage-${outage.destination}-`));
+  const ports = { ingest: await freePort(), rest: await freePort() };
+  writeConfig(dir, ports, outage.type);
+  const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+  // Only this test's process (the context's hook: the other test runs at the same time).
+  onTestFinished(() => {
+    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
+  });
+  await proc.waitFor(/steward ready/, 30_000);
+  const pid = proc.child.pid as number;
+  const load = startLoad(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`);
+
+  await sleep(3000);
+  const rssBefore = rssBytes(pid);
+  await outage.damage(dir);
+  let rssMax = rssBefore;
+  const outageEnds = Date.now() + OUTAGE_MS;
+  while (Date.now() < outageEnds) {
+    await sleep(1000);
+    rssMax = Math.max(rssMax, rssBytes(pid));
+  }
+  await outage.restore(dir);
+  const restoredAt = Date.now();
+  const backlog = load.accepted.length;
+  const loadEnds = restoredAt + LOAD_AFTER_MS;
+  let loading = true;
+  let backlogMs: number | undefined;
+  let catchUpMs: number | undefined;
+  let missing: Record<string, string[]> = {};
+  for (;;) {
+    if (loading && Date.now() >= loadEnds) {
+      await load.stop();
+      loading = false;
+    }
+    const looked = Date.now();
+    const accepted = load.accepted.slice();
+    const holds = await outage.holds(dir);
+    missing = Object.fromEntries(
+      Object.entries(holds).map(([name, ids]) => [name, accepted.filter((id) => !ids.has(id))]),
+    );
+    const missingIndexes = Object.values(missing).flatMap((ids) => ids.map((id) => accepted.indexOf(id)));
+    if (missingIndexes.every((index) => index >= backlog)) backlogMs ??= looked - restoredAt;
+    if (!loading && missingIndexes.length === 0) {
+      catchUpMs = looked - restoredAt;
+      break;
+    }
+    if (!loading && looked - restoredAt > CATCH_UP_MS) break;
+    await sleep(500);
+  }
+
+  proc.child.kill("SIGTERM");
+  const { code } = await proc.exited(20_000);
+  const measured: Measured = {
+    statuses: Object.fromEntries(load.statuses),
+    accepted: load.accepted.length,
+    rssBeforeMiB: Math.round(rssBefore / 2 ** 20),
+    rssMaxMiB: Math.round(rssMax / 2 ** 20),
+    warnings: failureWarnings(proc.output(), outage.destination),
+    backlogMs,
+    catchUpMs,
+    missing: Object.fromEntries(Object.entries(missing).map(([name, ids]) => [name, ids.slice(0, 5)])),
+    exitCode: code,
+  };
+  console.log(`outage of ${outage.destination}:`, JSON.stringify({ ...measured, missing: undefined }));
+  return measured;
+}
+
+function expectOutageRules(measured: Measured): void {
+  // Every request got its 202: the log absorbed the backlog.
+  expect(Object.keys(measured.statuses)).toEqual(["202"]);
+  expect(measured.accepted).toBeGreaterThan(RATE * (OUTAGE_MS / 1000) * 0.8);
+  // Memory stayed bounded while the backlog grew on disk.
+  expect(measured.rssMaxMiB - measured.rssBeforeMiB).toBeLessThan(RSS_GROWTH_BOUND_BYTES / 2 ** 20);
+  // The failing destination was named, at most once a minute.
+  expect(measured.warnings.length).toBeGreaterThanOrEqual(1);
+  expect(measured.warnings.length).toBeLessThanOrEqual(1 + Math.floor(OUTAGE_MS / 60_000));
+  for (let i = 1; i < measured.warnings.length; i++)
+    expect((measured.warnings[i] as number) - (measured.warnings[i - 1] as number)).toBeGreaterThanOrEqual(
+      60_000,
+    );
+  // Within a minute of the destination coming back, every accepted event is there.
+  expect(measured.missing).toEqual(
+    Object.fromEntries(Object.keys(measured.missing).map((name) => [name, []])),
+  );
+  expect(measured.catchUpMs).toBeLessThanOrEqual(CATCH_UP_MS);
+  expect(measured.exitCode).toBe(0);
+}
+
+const asRoot = process.getuid?.() === 0;
+
+describe.skipIf(skip).concurrent("local audit pipeline: destination outage under load", () => {
+  it("keeps answering 202 while InfluxDB is down for 60 s and has every event in it within a minute after", async (context) => {
+    const measured = await runOutage(
+      {
+        destination: "timeseriesdb",
+        type: "timeseriesdb,json",
+        damage: () => influxd.stop(),
+        restore: () => influxd.start(),
+        holds: async (dir) => ({ timeseriesdb: await influxIds(), json: jsonIds(join(dir, "out", "json")) }),
+      },
+      context,
+    );
+    expectOutageRules(measured);
+  }, 180_000);
+
+  it("keeps answering 202 while the JSON export directory is unwritable for 60 s and has every event there within a minute after", async (context) => {
+    const measured = await runOutage(
+      {
+        destination: "json",
+        type: "json",
+        async damage(dir) {
+          const directory = join(dir, "out", "json");
+          if (!asRoot) return chmodSync(directory, 0o500);
+          renameSync(directory, `${directory}.aside`);
+          writeFileSync(directory, "not a directory\n");
+        },
+        async restore(dir) {
+          const directory = join(dir, "out", "json");
+          if (!asRoot) return chmodSync(directory, 0o755);
+          rmSync(directory);
+          renameSync(`${directory}.aside`, directory);
+        },
+        holds: async (dir) => ({ json: jsonIds(join(dir, "out", "json")) }),
+      },
+      context,
+    );
+    expectOutageRules(measured);
+  }, 180_000);
+});
