@@ -103,7 +103,9 @@ describe.skipIf(skip)("agent points into InfluxDB 1.x", () => {
     expect(series.acceptedPoints).toBe(300);
     expect(sinks.stats().timeseriesdb).toMatchObject({ buffered: 0, written: 300, dropped: 0, rejected: 0 });
     // The outage is reported once, naming the destination, and so is its end.
-    const failing = logger.at("warn").filter((entry) => entry.message === "writing points failed; will retry");
+    const failing = logger
+      .at("warn")
+      .filter((entry) => entry.message === "writing points failed; will retry");
     expect(failing).toHaveLength(1);
     expect(failing[0]?.fields).toMatchObject({ destination: "timeseriesdb", failedWrites: 1 });
     expect(logger.at("info").some((entry) => entry.message === "writing points resumed")).toBe(true);
