@@ -123,6 +123,15 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
       },
     });
   }
+  /** What a part that writes through the shared outputs is started with (after agent-outputs). */
+  const partDeps = () => ({
+    config,
+    logger,
+    clock: deps.clock,
+    cwd: deps.cwd,
+    ...shared,
+    outputs: started(),
+  });
   // Before the UDP events, so that the first fetch's names are there for the first events.
   const { status } = shared;
   if (config.appNames.enableAppNameExtract) {
@@ -137,14 +146,7 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
     services.push({
       name: "udp-events",
       start: async () => {
-        const udp = await startUdpEvents({
-          config,
-          logger,
-          clock: deps.clock,
-          cwd: deps.cwd,
-          ...shared,
-          outputs: started(),
-        });
+        const udp = await startUdpEvents(partDeps());
         showUdpStatus(status, udp);
         return udp;
       },
@@ -154,14 +156,7 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
     services.push({
       name: "platform-polling",
       start: async () => {
-        const polling = await startPlatformPolling({
-          config,
-          logger,
-          clock: deps.clock,
-          cwd: deps.cwd,
-          ...shared,
-          outputs: started(),
-        });
+        const polling = await startPlatformPolling(partDeps());
         for (const [name, poller] of [
           ["health", polling.health],
           ["sessions", polling.sessions],
