@@ -112,6 +112,12 @@ function reduceSelection(details: unknown): SelectionDetail[] | null {
   });
 }
 
+/** Whether the event carries `payload.event.objectData` as an object (what `objectData` needs), cheaply. */
+export function carriesObjectData(event: AcceptedEvent): boolean {
+  const payload: unknown = event.envelope.payload;
+  return isRecord(payload) && isRecord(payload.event) && isRecord(payload.event.objectData);
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

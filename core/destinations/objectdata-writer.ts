@@ -1,12 +1,13 @@
 /**
  * The json destination with `objectdata.enable`: one pretty-printed JSON file per event that
  * carries `payload.event.objectData`, named `<YYYYMMDDTHHmmss.mmmZ>_<eventId>_<correlationId>.json`
- * and shaped as reference audit-ingest §4.5. Events without objectData are skipped. The object
- * store confines every file to the export directory.
+ * and shaped as reference audit-ingest §4.5. Events without objectData are skipped. A batch's
+ * files are written a few at a time, side by side; a file that fails fails only its event (the
+ * batch is retried for those). The object store confines every file to the export directory.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import { type AuditFacts, extractAuditFacts } from "../audit/audit-facts.ts";
+import { type AuditFacts, carriesObjectData, extractAuditFacts } from "../audit/audit-facts.ts";
 import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
 import type { DestinationWriter, Logger, ObjectStore } from "../ports.ts";
 import { DestinationWriteError } from "./destination-writer.ts";
@@ -26,27 +27,37 @@ export function createObjectDataWriter({
   return {
     name: "json",
     async write(batch) {
-      const failed: AcceptedEvent[] = [];
+      const failed = new Set<AcceptedEvent>();
       let firstError: unknown;
-      for (const event of batch.events) {
-        const facts = extractAuditFacts(event);
-        if (facts.objectData === null) {
-          logger.debug("no objectData in event, no json file", { eventId: facts.eventId });
-          continue;
+      const files = batch.events.filter(carriesObjectData);
+      let next = 0;
+      const writeNext = async (): Promise<void> => {
+        while (next < files.length) {
+          const event = files[next++] as AcceptedEvent;
+          const facts = extractAuditFacts(event);
+          const key = objectDataFileName(facts);
+          try {
+            await store.put(key, `${JSON.stringify(objectDataDocument(facts, tags), null, 2)}\n`);
+            logger.verbose("wrote objectData", { key });
+          } catch (error) {
+            firstError ??= error;
+            failed.add(event);
+          }
         }
-        const key = objectDataFileName(facts);
-        try {
-          await store.put(key, `${JSON.stringify(objectDataDocument(facts, tags), null, 2)}\n`);
-          logger.verbose("wrote objectData", { key });
-        } catch (error) {
-          firstError ??= error;
-          failed.push(event);
-        }
-      }
-      if (failed.length > 0) throw new DestinationWriteError("json", failed, { cause: firstError });
+      };
+      await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, writeNext));
+      if (failed.size > 0)
+        throw new DestinationWriteError(
+          "json",
+          files.filter((event) => failed.has(event)),
+          { cause: firstError },
+        );
     },
   };
 }
+
+/** Files one batch writes at once: creating a file costs the disk more wall time than CPU. */
+const FILES_IN_FLIGHT = 8;
 
 export function objectDataFileName(facts: AuditFacts): string {
   const stamp =

@@ -6,7 +6,10 @@
  * per-request log line at info. The same ingest runs twice: with the in-memory queue and with the
  * durable queue (every 202 after an fdatasync of the log, pipelined group commit), and the
  * machine's fdatasync latency (appending, and into preallocated zeros as the log writes) is
- * measured in the same run, on the same disk (under ./data/).
+ * measured in the same run, on the same disk (under ./data/). Last, when `wrk` is installed, each
+ * of the trivial, in-memory and durable servers runs fresh under `wrk -t1 -c50` (a client that
+ * drives it harder than autocannon), for the peak RSS at the highest rate it sustains
+ * (`BENCH_WRK_S`, default 10 s).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import {
@@ -23,10 +26,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
+import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 12);
+const WRK_S = Number(process.env.BENCH_WRK_S ?? 10);
 const ROUNDS = 4;
 const TOKEN = "bench-token-0123456789";
 
@@ -63,6 +68,8 @@ export interface IngestBenchFigures {
   /** The same 1 KB + fdatasync into zeros written (and synced) beforehand, as the log writes. */
   fsyncPreallocatedP50Ms: number;
   fsyncPreallocatedP99Ms: number;
+  /** Each server fresh, loaded by wrk (when installed) at the highest rate it reaches. */
+  wrk?: Record<"trivial" | "ingest" | "durable", WrkResult & { peakRssMb: number }>;
 }
 
 /**
@@ -295,6 +302,7 @@ export async function run(): Promise<IngestBenchFigures> {
     fsyncPreallocatedP50Ms: fsyncPreallocated.p50,
     fsyncPreallocatedP99Ms: fsyncPreallocated.p99,
   };
+  if (wrkAvailable()) figures.wrk = await wrkRounds();
   console.log(
     `ingest benchmark (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${roundSeconds} s, ${benchEnvelope().length}-byte envelope; medians)`,
   );
@@ -319,5 +327,47 @@ export async function run(): Promise<IngestBenchFigures> {
   console.log(
     `  non-2xx/errors ${figures.ingestNon2xx}, log lines during load ${figures.ingestLogLines} (target 0)`,
   );
+  if (figures.wrk === undefined) {
+    console.log("  wrk not installed (apt-get install wrk): the peak RSS at wrk's rate was not measured");
+  } else {
+    const { trivial, ingest, durable } = figures.wrk;
+    console.log(
+      `  wrk -t1 -c${CONNECTIONS}, ${WRK_S} s, each server fresh (peak RSS = VmHWM after the load):`,
+    );
+    for (const [name, result] of Object.entries(figures.wrk)) {
+      console.log(
+        `    ${name}: ${result.requestsPerSecond} req/s (${(result.requestsPerSecond / trivial.requestsPerSecond).toFixed(2)}x), p99 ${result.p99Ms} ms, peak RSS ${result.peakRssMb} MB, non-2xx ${result.non2xx}`,
+      );
+    }
+    console.log(
+      `    peak RSS target <= 120 MB: in-memory ${ingest.peakRssMb <= 120 ? "met" : "NOT met"}, durable ${durable.peakRssMb <= 120 ? "met" : "NOT met"}`,
+    );
+  }
   return figures;
+}
+
+/** Each server fresh, loaded by wrk for WRK_S seconds after a 2 s warm-up; VmHWM read after. */
+async function wrkRounds(): Promise<NonNullable<IngestBenchFigures["wrk"]>> {
+  const headers = {
+    "content-type": "application/json",
+    authorization: `Bearer ${TOKEN}`,
+    "x-audit-client-version": "0.3.2",
+  };
+  const measure = async (kind: "trivial" | "ingest" | "ingest-durable") => {
+    const child = await startChild(kind);
+    try {
+      const url = `http://127.0.0.1:${child.port}${kind === "trivial" ? "/" : "/api/v1/audit-event"}`;
+      const options = { url, headers, body: benchEnvelope(), connections: CONNECTIONS };
+      await wrkPost({ ...options, seconds: 2 });
+      const result = await wrkPost({ ...options, seconds: WRK_S });
+      return { ...result, peakRssMb: Number(peakRssMb(child.process.pid as number).toFixed(1)) };
+    } finally {
+      await stopChild(child);
+    }
+  };
+  return {
+    trivial: await measure("trivial"),
+    ingest: await measure("ingest"),
+    durable: await measure("ingest-durable"),
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The ObjectStore contract: every adapter (local directory, S3 via s3rver) passes the same suite.
  */
-import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,6 +114,23 @@ describe("directory object store", () => {
 
     await expect(store.put("link/evil.json", "x")).rejects.toBeInstanceOf(ObjectKeyError);
     expect(await readdir(outside)).toEqual([]);
+  });
+
+  it("replaces a symlink at the key's name instead of writing through it, and refuses to read through it", async () => {
+    const base = await tempDirectory();
+    const outside = path.join(base, "outside.json");
+    await writeFile(outside, "untouched");
+    const root = path.join(base, "root");
+    const store = createDirectoryObjectStore(root);
+    await store.put("keep.txt", "x");
+    await symlink(outside, path.join(root, "target.json"));
+
+    await expect(store.get("target.json")).rejects.toBeInstanceOf(ObjectKeyError);
+    await store.put("target.json", "inside");
+
+    expect(await readFile(outside, "utf8")).toBe("untouched");
+    expect((await lstat(path.join(root, "target.json"))).isSymbolicLink()).toBe(false);
+    expect(new TextDecoder().decode(await store.get("target.json"))).toBe("inside");
   });
 
   it("leaves no temporary files behind", async () => {

@@ -11,6 +11,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Stop after this many requests (instead of after `duration`). */
+    amount?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
@@ -19,6 +21,7 @@ declare module "autocannon" {
   interface AutocannonResult {
     requests: { average: number; mean: number; total: number };
     latency: { p50: number; p99: number; average: number };
+    "2xx": number;
     non2xx: number;
     errors: number;
     timeouts: number;

@@ -22,6 +22,12 @@ export function createDirectoryObjectStore(rootDirectory: string): ObjectStore {
     return realRoot;
   };
 
+  /**
+   * The file for `key`, its directory resolved through symlinks and checked to be under the root.
+   * Writing (`createParents`) needs no more: the temporary file is renamed onto the name, and a
+   * rename replaces a symlink there instead of following it. Reading follows one, so it is
+   * resolved and checked too.
+   */
   async function confinedPath(key: string, createParents: boolean): Promise<string | undefined> {
     const segments = validateObjectKey(key);
     const base = await root();
@@ -38,6 +44,7 @@ export function createDirectoryObjectStore(rootDirectory: string): ObjectStore {
     if (!isInside(base, realParent))
       throw new ObjectKeyError(`object key ${JSON.stringify(key)} leaves the store`);
     const resolved = path.join(realParent, path.basename(target));
+    if (createParents) return resolved;
     const realTarget = await realpath(resolved).catch((error: unknown) => {
       if (isNotFound(error)) return resolved;
       throw error;

@@ -131,4 +131,35 @@ describe("objectData json writer", () => {
     expect((error as DestinationWriteError).failedEvents).toEqual([event]);
     expect((error as DestinationWriteError).message).toContain("disk full");
   });
+
+  it("writes every file of a large batch, a few at a time, and reports only the events that failed", async () => {
+    const written: string[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const store: ObjectStore = {
+      put: async (key) => {
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight -= 1;
+        if (key.includes("_corr-13.json")) throw new Error("disk full");
+        written.push(key);
+      },
+      get: async () => undefined,
+      list: async () => [],
+    };
+    const events = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0
+        ? objectDataEvent({ objectType: "x" }, { correlationId: `corr-${i / 2}` })
+        : acceptedEvent(),
+    );
+    const writer = createObjectDataWriter({ store, staticTags: [], logger: recordingLogger() });
+
+    const error = await writer.write(batch(events)).catch((e: unknown) => e);
+
+    expect(written).toHaveLength(19);
+    expect(mostInFlight).toBeGreaterThan(1);
+    expect(mostInFlight).toBeLessThanOrEqual(8);
+    expect((error as DestinationWriteError).failedEvents).toEqual([events[26]]);
+  });
 });

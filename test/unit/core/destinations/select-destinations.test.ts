@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
 import {
   type DestinationAdapters,
+  OBJECT_DATA_BATCH,
   selectDestinations,
 } from "../../../../core/destinations/select-destinations.ts";
 import type { ObjectStore } from "../../../../core/ports.ts";
@@ -38,7 +39,7 @@ describe("selectDestinations", () => {
     expect(selected.map((s) => s.writer.name)).toEqual(["parquet", "json", "timeseriesdb", "tablefile"]);
     expect(selected.map((s) => s.batching)).toEqual([
       { maxBatchSize: 1000, writeFrequency: 20_000 },
-      { maxBatchSize: 1, writeFrequency: 0 },
+      { maxBatchSize: OBJECT_DATA_BATCH, writeFrequency: 0 },
       { maxBatchSize: 1000, writeFrequency: 20_000 },
       { maxBatchSize: 1000, writeFrequency: 20_000 },
     ]);
