@@ -471,6 +471,11 @@ export interface PlatformMonitor {
   engineHealth(target: HealthTarget): Promise<EngineHealth>;
   /** `GET https://<sessionHost>/qps<prefix>/session` with the xrfkey pair; `/` is the root proxy. */
   proxySessions(sessionHost: string, virtualProxy: string): Promise<ProxySessionList>;
+  /**
+   * Resolves when calls can be made now; rejects with the reason when none can (the client
+   * certificate file is gone): a poller then skips its round instead of failing every call.
+   */
+  ready?(): Promise<void>;
   /** Releases connections; idempotent. */
   close(): void;
 }

@@ -27,7 +27,7 @@ import { type AppNames, startAppNames } from "./agent/app-names.ts";
 import { startConfigUi } from "./agent/config-ui.ts";
 import { startContainerHealth } from "./agent/container-health.ts";
 import { startHeartbeat } from "./agent/heartbeat.ts";
-import { listenerProbes } from "./agent/listener-probes.ts";
+import { type ListenerProbe, listenerProbes } from "./agent/listener-probes.ts";
 import { platformPollingEnabled, startPlatformPolling } from "./agent/platform-polling.ts";
 import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { readSystemInfo } from "./agent/system-info.ts";
@@ -60,6 +60,7 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
     metrics: createPromMetricsRegistry({ defaultMetrics: true }),
     appNames: createMemoryAppNameCache(),
     status: createStatusBoard({ version: SERVICE_VERSION, clock: deps.clock }),
+    healthProbes: [],
   };
   return [
     ...auditServices(config, logger, {
@@ -67,6 +68,7 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       cwd: deps.cwd,
       metrics: agent.metrics,
       status: agent.status,
+      healthProbes: agent.healthProbes,
     }),
     ...restServices(config, logger, deps, agent.status),
     ...agentServices(config, logger, deps, agent),
@@ -77,6 +79,8 @@ interface AgentShared {
   metrics: PromMetricsRegistry;
   appNames: MemoryAppNameCache;
   status: StatusBoard;
+  /** What the container health check probes besides the listeners (the durable audit queue). */
+  healthProbes: ListenerProbe[];
 }
 
 /**
@@ -242,7 +246,7 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
           start: () =>
             startContainerHealth({
               port: config.containerHealthCheck.port,
-              probes: listenerProbes(config),
+              probes: [...listenerProbes(config), ...shared.healthProbes],
               clock: deps.clock,
               logger: logger.child("health"),
             }),

@@ -11,6 +11,10 @@
  *   WARN at most once a minute per target with the reason and the reference's error type
  *   (`HEALTH_API`, `PROXY_API`), and its latest answer is forgotten, so the scrape endpoint never
  *   shows a dead server's old values as current. The other targets are polled as usual.
+ * - When `ready` rejects (no call can be made: the client certificate file is gone), the round
+ *   is skipped: no target is called or counted as failed, the latest answers are forgotten, and
+ *   the skip is counted (`notReady`, rounds `outcome="not_ready"`); whoever makes `ready` reject
+ *   logs the reason (once, not per round).
  */
 
 import { createConcurrencyLimit } from "../agent-sinks/concurrency-limit.ts";
@@ -55,6 +59,8 @@ export interface PlatformPollerOptions<T, A> {
   /** Log fields naming a target (server_name, host, virtual proxy). */
   describe(target: T): Readonly<Record<string, unknown>>;
   fetch(target: T): Promise<A>;
+  /** Checked before each round; when it rejects, the round is skipped. */
+  ready?: (() => Promise<void>) | undefined;
   outputs(target: T, answer: A, atMs: number): PollOutputs;
   sinks: PollSinks;
   intervalMs: number;
@@ -80,6 +86,10 @@ export interface PlatformPollerStats {
   rounds: number;
   /** Beats skipped because the previous round was still running. */
   skipped: number;
+  /** Rounds skipped because no call could be made (`ready` rejected). */
+  notReady: number;
+  /** Why the last round was skipped, while it is. */
+  notReadyReason?: string;
   succeeded: number;
   failed: number;
   /** Duration of the last completed round, ms. */
@@ -103,7 +113,8 @@ export async function startPlatformPoller<T, A>(
   const limit = createConcurrencyLimit(options.maxConcurrent);
   const latest = new Map<string, LatestAnswer<T, A>>();
   const lastErrors = new Map<string, string>();
-  const counts = { succeeded: 0, failed: 0, completedRounds: 0 };
+  const counts = { succeeded: 0, failed: 0, completedRounds: 0, notReady: 0 };
+  let notReadyReason: string | undefined;
   let lastRoundMs: number | undefined;
   let poll: PeriodicPoll | undefined;
 
@@ -140,7 +151,23 @@ export async function startPlatformPoller<T, A>(
     ]);
   }
 
+  /** False (and the round skipped) when `ready` rejects. */
+  async function canCall(ready: () => Promise<void>): Promise<boolean> {
+    try {
+      await ready();
+    } catch (error) {
+      counts.notReady += 1;
+      notReadyReason = describeError(error);
+      latest.clear();
+      logger.debug(`${options.what} skipped: no call can be made now`, { error: notReadyReason });
+      return false;
+    }
+    notReadyReason = undefined;
+    return true;
+  }
+
   async function round(): Promise<void> {
+    if (options.ready !== undefined && !(await canCall(options.ready))) return;
     const started = elapsed();
     await Promise.all(targets.map((target) => limit.run(() => pollTarget(target))));
     lastRoundMs = elapsed() - started;
@@ -172,6 +199,8 @@ export async function startPlatformPoller<T, A>(
     latest: () => latest.values(),
     stats: () => ({
       ...running.stats(),
+      notReady: counts.notReady,
+      ...(notReadyReason === undefined ? {} : { notReadyReason }),
       succeeded: counts.succeeded,
       failed: counts.failed,
       lastRoundMs,
@@ -185,6 +214,7 @@ interface MetricCounts {
   succeeded: number;
   failed: number;
   completedRounds: number;
+  notReady: number;
   skipped: number;
   lastRoundMs: number | undefined;
 }
@@ -207,13 +237,14 @@ function declareMetrics<T, A>(options: PlatformPollerOptions<T, A>, read: () => 
   });
   registry.counter({
     name: `steward_${poll}_rounds_total`,
-    help: `Rounds of the ${poll} poller: completed, or skipped while the previous one still ran`,
+    help: `Rounds of the ${poll} poller: completed, skipped while the previous one still ran, or not_ready (no call could be made)`,
     labelNames: ["outcome"],
     collect: () => {
       const now = read();
       return [
         { labels: { outcome: "completed" }, value: now.completedRounds },
         { labels: { outcome: "skipped" }, value: now.skipped },
+        ...(options.ready === undefined ? [] : [{ labels: { outcome: "not_ready" }, value: now.notReady }]),
       ];
     },
   });

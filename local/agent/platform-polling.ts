@@ -118,6 +118,8 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
     started.push(sinks);
     outputs.addStats(() => sinks.stats());
     const common = {
+      // A round is skipped while no call can be made (the client certificate file is gone).
+      ready: monitor.ready?.bind(monitor),
       sinks,
       maxConcurrent: MAX_CONCURRENT_CALLS,
       clock,

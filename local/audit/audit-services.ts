@@ -6,7 +6,10 @@
  * the log under `auditEvents.queue.directory`; each destination reads the log from its own cursor
  * (so after a crash it first gets what it had not yet written) and moves the cursor as its
  * batches are written. On shutdown the listener stops taking events first, the queue hands every
- * logged event to the writers, the writers flush, and the log persists the cursors last. Without
+ * logged event to the writers, the writers flush, and the log persists the cursors last. A queue
+ * directory that cannot be opened or written never fails the start or the process: the log is
+ * opened when it can be (durable-log-keeper.ts), ingest answers 503 meanwhile
+ * (recovering-event-queue.ts), and the status page and the container health check show it. Without
  * it, the in-process queue holds accepted events in memory (lost in a crash, flushed on SIGTERM).
  * The queue's counters are declared in the metrics registry as `steward_audit_events_total`.
  *
@@ -17,11 +20,15 @@
  */
 import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
 import {
-  createDurableEventQueue,
-  type DurableEventQueue,
-} from "../../core/adapters/local/durable-event-queue.ts";
-import { openSegmentLog, type SegmentLog } from "../../core/adapters/local/segment-log.ts";
+  type DurableLogKeeper,
+  startDurableLogKeeper,
+} from "../../core/adapters/local/durable-log-keeper.ts";
+import {
+  createRecoveringEventQueue,
+  type RecoveringEventQueue,
+} from "../../core/adapters/local/recovering-event-queue.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
@@ -33,6 +40,7 @@ import {
 } from "../../core/destinations/start-audit-destinations.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
+import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import type { NamedService } from "../start-in-order.ts";
 import { trackService } from "../status/tracked-service.ts";
@@ -48,6 +56,8 @@ export interface AuditServicesDeps {
   metrics: MetricsRegistry;
   /** Where the status page reads the queue, the destinations and the listener (absent: nowhere). */
   status?: StatusBoard;
+  /** The container health check's extra probes: the durable queue adds whether it takes events. */
+  healthProbes?: ListenerProbe[];
 }
 
 export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
@@ -62,8 +72,9 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
   const durable = audit.queue.durable && !toSqs;
   let cloudIngest: CloudIngest | undefined;
   let selected: SelectedDestination[] | undefined;
-  let log: SegmentLog | undefined;
-  let durableQueue: DurableEventQueue | undefined;
+  const queueDirectory = resolve(cwd, audit.queue.directory);
+  let keeper: DurableLogKeeper | undefined;
+  let durableQueue: RecoveringEventQueue | undefined;
   let destinations: AuditDestinations | undefined;
   let ingest: LocalIngest | undefined;
   const started = <T>(value: T | undefined, name: string): T => {
@@ -97,16 +108,25 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
   if (durable) {
     services.push({
       name: "audit-log",
+      // Never fails the start: a log that cannot be opened makes ingest answer 503 until it can.
       start: async () => {
-        const opened = await openSegmentLog({
-          directory: resolve(cwd, audit.queue.directory),
+        keeper = await startDurableLogKeeper({
+          directory: queueDirectory,
           destinations: selectOnce().map(({ writer }) => writer.name),
           maxDiskBytes: audit.queue.maxDiskBytes,
           clock,
           logger: logger.child("audit-queue"),
         });
-        log = opened;
-        return { stop: () => opened.close() };
+        return keeper;
+      },
+    });
+    deps.healthProbes?.push({
+      name: "auditQueue",
+      check: async () => {
+        const availability = durableQueue?.availability();
+        return availability?.state === "unavailable"
+          ? `audit event queue (${availability.directory}) refuses events: ${availability.reason}`
+          : undefined;
       },
     });
   }
@@ -145,13 +165,23 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
       } else {
         const running = started(destinations, "audit-destinations");
         if (durable) {
-          durableQueue = createDurableEventQueue(audit.queue, {
-            log: started(log, "audit-log"),
-            destinations: running.names,
-            deliver: (name, event) => running.deliver(name, event),
-            logger: logger.child("audit-queue"),
+          const queueLogger = logger.child("audit-queue");
+          durableQueue = createRecoveringEventQueue({
+            keeper: started(keeper, "audit-log"),
+            directory: queueDirectory,
+            createQueue: (log) =>
+              createDurableEventQueue(audit.queue, {
+                log,
+                destinations: running.names,
+                deliver: (name, event) => running.deliver(name, event),
+                logger: queueLogger,
+                clock,
+              }),
+            logger: queueLogger,
             clock,
           });
+          const recovering = durableQueue;
+          status?.set("audit", "queue", () => recovering.availability());
         }
         ingest = createLocalIngest({
           ...common,

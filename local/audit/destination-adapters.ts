@@ -17,7 +17,7 @@ export function localDestinationAdapters(options: {
 }): DestinationAdapters {
   const { cwd, clock, logger } = options;
   return {
-    objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory)),
+    objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory), { logger }),
     parquetEncoder: auditParquetEncoder,
     timeseriesWriter: createTimeseriesWriter,
     sleep: (ms) => new Promise((done) => clock.setTimeout(done, ms)),

@@ -2,12 +2,20 @@
  * ObjectStore in a local directory. Keys map to files under the root; writes go to a temporary
  * file in the target directory and are renamed into place, so readers never see half a file.
  * Symlinks are resolved and must stay under the root.
+ *
+ * The root and the directories below it are created by the write that needs them, so an export
+ * directory that is missing at start or deleted while running is created again (a WARN says so
+ * when it had existed). When it cannot be created (a read-only file system, a regular file in
+ * the way, no permission), the write fails with the OS's own reason (make-directory.ts) and one
+ * ERROR names the directory; the caller (the destination's batcher) keeps the events and writes
+ * them again later, and the next write tries to create the directory again.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ObjectKeyError, validateObjectKey } from "../../destinations/object-key.ts";
-import type { ObjectStore } from "../../ports.ts";
+import type { Logger, ObjectStore } from "../../ports.ts";
+import { makeDirectory } from "./make-directory.ts";
 
 export class DirectoryObjectStoreError extends Error {
   override name = "DirectoryObjectStoreError";
@@ -15,12 +23,54 @@ export class DirectoryObjectStoreError extends Error {
 
 const TEMP_SUFFIX = ".steward-tmp";
 
-export function createDirectoryObjectStore(rootDirectory: string): ObjectStore {
+export interface DirectoryObjectStoreOptions {
+  /** Where a directory that had to be created again, or could not be, is reported. */
+  logger?: Logger;
+}
+
+export function createDirectoryObjectStore(
+  rootDirectory: string,
+  options: DirectoryObjectStoreOptions = {},
+): ObjectStore {
+  const { logger } = options;
   let realRoot: Promise<string> | undefined;
+  /** The reason directories could not be created, while they cannot (one ERROR per reason). */
+  let failing: string | undefined;
+
   const root = (): Promise<string> => {
-    realRoot ??= mkdir(rootDirectory, { recursive: true }).then(() => realpath(rootDirectory));
+    if (realRoot === undefined) {
+      const attempt = createDirectory(rootDirectory, undefined).then(() => realpath(rootDirectory));
+      realRoot = attempt;
+      // A failure is not kept: the next write tries again.
+      attempt.catch(() => {
+        if (realRoot === attempt) realRoot = undefined;
+      });
+    }
     return realRoot;
   };
+
+  /** Creates `directory` (the root or below it), reporting a root that was deleted or cannot be made. */
+  async function createDirectory(directory: string, base: string | undefined): Promise<void> {
+    let created: string | undefined;
+    try {
+      created = await makeDirectory(directory);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (reason !== failing) {
+        logger?.error("cannot create the export directory; its writes are kept and retried", {
+          directory: rootDirectory,
+          error: reason,
+        });
+      }
+      failing = reason;
+      throw new DirectoryObjectStoreError(`cannot create ${directory}: ${reason}`, { cause: error });
+    }
+    failing = undefined;
+    // The root (or a directory above it) was created again: it had been deleted while running.
+    if (base !== undefined && created !== undefined && isInside(created, base)) {
+      logger?.warn("export directory was missing; created it again", { directory: rootDirectory });
+    }
+  }
 
   /**
    * The file for `key`, its directory resolved through symlinks and checked to be under the root.
@@ -33,7 +83,7 @@ export function createDirectoryObjectStore(rootDirectory: string): ObjectStore {
     const base = await root();
     const target = path.join(base, ...segments);
     const parent = path.dirname(target);
-    if (createParents) await mkdir(parent, { recursive: true });
+    if (createParents) await createDirectory(parent, base);
     let realParent: string;
     try {
       realParent = await realpath(parent);

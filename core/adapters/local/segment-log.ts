@@ -13,6 +13,7 @@
  * (ext4 here: p50 0.13 ms instead of 0.27 ms idle, and steady under CPU load, where a journal
  * commit waits for its kernel thread to be scheduled). A sealed segment is cut back to its records;
  * so, on close, is the active one. The zeros count towards neither `maxDiskBytes` nor the log.
+ * Where less than three times that is free, or the zeros fail, a segment grows as it is written.
  *
  * Opening recovers from a crash: a torn or corrupt record at the end of the last segment (a
  * write cut short; it was never synced, so never acknowledged) is cut off with a WARN; zeros
@@ -21,8 +22,15 @@
  * after it can be framed). Cursors move in memory as destinations write and reach disk at most
  * every `cursorSyncMs`: after a crash a destination may get up to that much again (delivery is
  * at-least-once), never less. One process owns the directory.
+ *
+ * A full or read-only disk fails appends (the caller answers 503) but never the log: a failed
+ * write or sync is undone back to the last synced record, the active segment is sealed (so that
+ * a log that filled its disk frees it as soon as every destination has written it), and the next
+ * append tries again. Cursors that cannot be written are retried every `cursorSyncMs` with one
+ * ERROR a minute at most; meanwhile segments every destination has written are deleted by the
+ * cursors in memory, which frees the space the cursor files need.
  */
-import { type FileHandle, mkdir, open, readdir, readFile, rm, truncate } from "node:fs/promises";
+import { type FileHandle, open, readdir, readFile, rm, statfs, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import { createGroupCommit } from "../../durable-log/group-commit.ts";
 import {
@@ -35,8 +43,10 @@ import {
   slowestCursor,
 } from "../../durable-log/log-positions.ts";
 import { decodeRecords, encodeRecordInto, RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
+import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, Logger, TimerHandle } from "../../ports.ts";
 import { cursorDirectory, readCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
+import { makeDirectory } from "./make-directory.ts";
 
 export interface SegmentLogOptions {
   directory: string;
@@ -132,7 +142,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     options.segmentBytes ?? Math.max(64 * 1024, Math.min(MAX_SEGMENT_BYTES, Math.floor(maxDiskBytes / 8)));
   const cursorSyncMs = options.cursorSyncMs ?? 1000;
   const cursorDir = cursorDirectory(directory);
-  await mkdir(cursorDir, { recursive: true });
+  await makeDirectory(cursorDir);
 
   const bases = (await readdir(directory))
     .map(segmentBaseOf)
@@ -169,6 +179,8 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   let allocated = activeSize;
   /** Zero-filling of the active segment past `allocated`, while it runs. */
   let extending: Promise<void> | undefined;
+  /** The segment whose zero-filling failed (the disk is nearly full): it grows as it is written. */
+  let notPreallocated: FileHandle | undefined;
   const preallocateBytes = Math.min(PREALLOCATE_BYTES, segmentBytes);
   let active: FileHandle = await open(pathOf(activeBase), "r+");
   if (recovered.stop !== "end") await active.datasync();
@@ -198,14 +210,23 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     const handle = active;
     const from = allocated;
     const to = Math.min(from + preallocateBytes, segmentBytes);
-    if (to <= from) return;
+    if (to <= from || handle === notPreallocated) return;
     extending = (async () => {
+      // Not on a nearly full disk: the zeros would take the space the cursor files need.
+      const { bavail, bsize } = await statfs(directory);
+      if (bavail * bsize < (to - from) * 3) throw new Error("too little free space to zero-fill");
       for (let at = from; at < to; at += ZEROS.length)
         await handle.write(ZEROS, 0, Math.min(ZEROS.length, to - at), at);
       await handle.datasync();
       if (handle === active) allocated = Math.max(allocated, to);
     })()
       // Without the zeros the log still works: appends then grow the file, as they would anyway.
+      // On a nearly full disk, the zeros written go again (they would hold the space the cursor
+      // files need) and this segment is not zero-filled again (that would be a loop).
+      .catch(() => {
+        notPreallocated = handle;
+        return handle === active ? handle.truncate(from) : undefined;
+      })
       .catch(() => undefined)
       .finally(() => {
         extending = undefined;
@@ -291,11 +312,18 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       offset = encodeRecordInto(writeBuffer, offset, payload, bytes - RECORD_HEADER_BYTES);
     // Never into zeros still being written.
     if (extending !== undefined && activeSize + total > allocated) await extending;
-    const { bytesWritten } = await active.write(writeBuffer, 0, total, activeSize);
-    // One large group must not keep a large buffer.
-    if (writeBuffer.length > WRITE_BUFFER_BYTES) writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
-    if (bytesWritten !== total)
-      throw new Error(`short write to the audit event log (${bytesWritten} of ${total} bytes)`);
+    try {
+      // A short write (the disk filled up) goes on with the rest, which fails with the OS's reason.
+      for (let done = 0; done < total; ) {
+        const { bytesWritten } = await active.write(writeBuffer, done, total - done, activeSize + done);
+        if (bytesWritten === 0)
+          throw new Error(`short write to the audit event log (${done} of ${total} bytes)`);
+        done += bytesWritten;
+      }
+    } finally {
+      // One large group must not keep a large buffer.
+      if (writeBuffer.length > WRITE_BUFFER_BYTES) writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+    }
     activeSize += total;
     writeAt += total;
     allocated = Math.max(allocated, activeSize);
@@ -317,6 +345,12 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     activeSize = end - (bases[bases.length - 1] as number);
     await trimActive();
     await active.datasync();
+    // Often the disk is full. The active segment is never deleted, so seal it: once every
+    // destination has written it, it goes and its space can take new records.
+    if (activeSize > 0) {
+      await rotate();
+      schedulePersist();
+    }
   }
 
   const commit = createGroupCommit<Appended>({
@@ -339,12 +373,20 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
 
   async function persistCursors(): Promise<void> {
     const changed = [...cursors].filter(([destination, position]) => persisted.get(destination) !== position);
+    let failure: { error: unknown } | undefined;
     if (changed.length > 0) {
-      for (const [destination, position] of changed) await writeCursor(cursorDir, destination, position);
-      await syncDirectory(cursorDir);
-      for (const [destination, position] of changed) persisted.set(destination, position);
+      try {
+        for (const [destination, position] of changed) await writeCursor(cursorDir, destination, position);
+        await syncDirectory(cursorDir);
+        for (const [destination, position] of changed) persisted.set(destination, position);
+      } catch (error) {
+        failure = { error };
+      }
     }
-    const upTo = slowestCursor(persisted)?.position ?? end;
+    // When the cursors cannot be written (a full disk), what every destination has written goes
+    // by the cursors in memory, to free the space they need. Safe: at the next start a cursor
+    // left behind is moved up to the oldest kept record, past what was deleted.
+    const upTo = slowestCursor(failure === undefined ? persisted : cursors)?.position ?? end;
     const deletable = deletableSegmentCount(bases, upTo);
     for (const base of bases.splice(0, deletable)) {
       const handle = readHandles.get(base);
@@ -352,18 +394,39 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       await (await handle)?.close();
       await rm(pathOf(base), { force: true });
     }
+    if (failure !== undefined) throw failure.error;
   }
+
+  /** Failures to persist cursors: an ERROR at once, then at most one a minute; an INFO when they pass. */
+  const persistFailures = createLogThrottle();
+  let persistFailing = 0;
 
   function schedulePersist(): void {
     if (cursorTimer !== undefined || closed) return;
     cursorTimer = clock.setTimeout(() => {
       cursorTimer = undefined;
-      persisting = persisting.then(persistCursors).catch((error: unknown) => {
-        logger.error("Audit event queue: could not write destination cursors; will retry", {
-          error: error instanceof Error ? error.message : String(error),
+      persisting = persisting
+        .then(persistCursors)
+        .then(() => {
+          if (persistFailing === 0) return;
+          logger.info("Audit event queue: destination cursors are written again", {
+            directory: cursorDir,
+            failedAttempts: persistFailing,
+          });
+          persistFailing = 0;
+        })
+        .catch((error: unknown) => {
+          persistFailing += 1;
+          const failures = persistFailures.admit("persist", clock.now());
+          if (failures !== undefined) {
+            logger.error("Audit event queue: could not write destination cursors; will retry", {
+              directory: cursorDir,
+              error: error instanceof Error ? error.message : String(error),
+              failures,
+            });
+          }
+          schedulePersist();
         });
-        schedulePersist();
-      });
     }, cursorSyncMs);
   }
 

@@ -12,12 +12,17 @@
  *   per state of the files (not once per call); the calls go on. Monitoring with the previous
  *   certificate is better than none while someone is still copying files; once the files are
  *   whole again the next check takes them.
+ * - A file that is gone (or cannot be stat'ed: no permission) is different: someone removed the
+ *   certificate, and calls with one the operator took away must not go on unnoticed. Until it is
+ *   back `current()` rejects with CertificateFilesUnavailableError, which the pollers take as
+ *   "skip this round" (PlatformMonitor.ready); one ERROR names the file and the reason (once per
+ *   state of the files, not per call or round), and an INFO says when it is back and calls go on.
  * - At open, a file that cannot be read or material that does not work is a
  *   PlatformCertificateError (a start-up error).
  */
 import { stat } from "node:fs/promises";
 import { createSecureContext } from "node:tls";
-import { PlatformCertificateError } from "../../platform/errors.ts";
+import { PlatformCertificateError, PlatformError } from "../../platform/errors.ts";
 import type { Clock, Logger } from "../../ports.ts";
 import type { PlatformCertificateOptions, PlatformTlsMaterial } from "./options.ts";
 import { loadPlatformTlsMaterial } from "./tls-material.ts";
@@ -29,8 +34,16 @@ export interface CertificateSnapshot {
 }
 
 export interface CertificateFiles {
-  /** The current material, after checking the files when the last check is old enough. */
+  /**
+   * The current material, after checking the files when the last check is old enough; rejects
+   * with CertificateFilesUnavailableError while a file is gone.
+   */
   current(): Promise<CertificateSnapshot>;
+}
+
+/** A `cert.*` file is gone or cannot be stat'ed: no call is made until it is back. */
+export class CertificateFilesUnavailableError extends PlatformError {
+  override name = "CertificateFilesUnavailableError";
 }
 
 export interface CertificateFilesOptions {
@@ -42,20 +55,29 @@ export interface CertificateFilesOptions {
   readonly checkIntervalMs?: number;
 }
 
-/** path, size and mtime of each file; a file that cannot be stat'ed contributes its error code. */
-async function signatureOf(files: PlatformCertificateOptions): Promise<string> {
+interface FilesState {
+  /** path, size and mtime of each file; a file that cannot be stat'ed contributes its error code. */
+  signature: string;
+  /** `path (CODE)` of each file that cannot be stat'ed. */
+  missing: string[];
+}
+
+async function stateOf(files: PlatformCertificateOptions): Promise<FilesState> {
   const paths = [files.clientCert, files.clientCertKey, files.clientCertCA].filter((path) => path !== "");
+  const missing: string[] = [];
   const parts = await Promise.all(
     paths.map(async (path) => {
       try {
         const info = await stat(path);
         return `${path}|${info.size}|${info.mtimeMs}`;
       } catch (error) {
-        return `${path}|${(error as NodeJS.ErrnoException).code ?? "unreadable"}`;
+        const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+        missing.push(`${path} (${code})`);
+        return `${path}|${code}`;
       }
     }),
   );
-  return parts.join("\n");
+  return { signature: parts.join("\n"), missing: missing.sort() };
 }
 
 /** Reads the files and checks that they form a usable client certificate. */
@@ -82,15 +104,48 @@ async function loadUsable(files: PlatformCertificateOptions): Promise<PlatformTl
 export async function openCertificateFiles(options: CertificateFilesOptions): Promise<CertificateFiles> {
   const { files, clock, logger } = options;
   const checkIntervalMs = options.checkIntervalMs ?? 1000;
-  let loadedSignature = await signatureOf(files);
+  let loadedSignature = (await stateOf(files)).signature;
   let snapshot: CertificateSnapshot = { material: await loadUsable(files), generation: 1 };
   let failedSignature: string | undefined;
+  /** Set while a file is gone: what `current()` rejects with. */
+  let unavailable: { error: CertificateFilesUnavailableError; missing: string; sinceMs: number } | undefined;
   let lastCheck = clock.now();
   let checking: Promise<CertificateSnapshot> | undefined;
 
+  /** Rejects while a file is gone (one ERROR per set of missing files); notes when all are back. */
+  function checkPresent(missing: readonly string[]): void {
+    if (missing.length === 0) {
+      if (unavailable === undefined) return;
+      logger.info("platform certificate files are back; platform calls go on", {
+        clientCert: files.clientCert,
+        missingForMs: clock.now() - unavailable.sinceMs,
+      });
+      unavailable = undefined;
+      return;
+    }
+    const list = missing.join(", ");
+    if (unavailable?.missing !== list) {
+      logger.error(
+        "platform certificate file missing or unreadable; platform polls are skipped until it is back",
+        {
+          files: list,
+        },
+      );
+      unavailable = {
+        error: new CertificateFilesUnavailableError(
+          `Service.cert: ${list}: the client certificate is missing; calls are skipped until it is back`,
+        ),
+        missing: list,
+        sinceMs: unavailable?.sinceMs ?? clock.now(),
+      };
+    }
+    throw unavailable.error;
+  }
+
   async function check(): Promise<CertificateSnapshot> {
     lastCheck = clock.now();
-    const signature = await signatureOf(files);
+    const { signature, missing } = await stateOf(files);
+    checkPresent(missing);
     if (signature === loadedSignature) return snapshot;
     try {
       const material = await loadUsable(files);
@@ -117,7 +172,8 @@ export async function openCertificateFiles(options: CertificateFilesOptions): Pr
   return {
     current() {
       if (checking !== undefined) return checking;
-      if (clock.now() - lastCheck < checkIntervalMs) return Promise.resolve(snapshot);
+      if (clock.now() - lastCheck < checkIntervalMs)
+        return unavailable === undefined ? Promise.resolve(snapshot) : Promise.reject(unavailable.error);
       checking = check().finally(() => {
         checking = undefined;
       });

@@ -6,7 +6,7 @@
  * reuses connections, and a server whose health and sessions are asked for at the same moment
  * on one port answers them one after the other on one connection (each idle TLS connection costs
  * about 130 KB here, and as much on the server). Answers are checked by the pure readers of
- * core/platform/.
+ * core/platform/. `ready()` rejects while a certificate file is gone, so pollers skip the round.
  */
 
 import { readEngineHealth } from "../../platform/engine-health.ts";
@@ -127,6 +127,10 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
         context,
       );
       return readProxySessions(response.body, { ...context, status: response.status });
+    },
+
+    async ready() {
+      await certificates.current();
     },
 
     close() {

@@ -1,0 +1,35 @@
+/**
+ * `mkdir -p` that reports why it failed. Node's recursive mkdir answers ENOENT when a level
+ * cannot be created for another reason (a read-only file system, EROFS, comes back as "no such
+ * file or directory"), which sends an operator looking for the wrong problem. On failure the
+ * levels are created one by one, without `recursive`, and the first refusal the OS gives is
+ * thrown instead: EROFS, EACCES, ENOTDIR (a regular file in the way), ENOSPC...
+ */
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+
+/** Creates `path` and its missing parents; resolves with the first directory created, if any. */
+export async function makeDirectory(path: string): Promise<string | undefined> {
+  try {
+    return await mkdir(path, { recursive: true });
+  } catch (error) {
+    throw (await refusalOf(resolve(path))) ?? error;
+  }
+}
+
+/** The OS's own error for the first level of `path` that cannot be created; undefined if none fails. */
+async function refusalOf(path: string): Promise<unknown> {
+  const levels: string[] = [];
+  for (let level = path; ; level = dirname(level)) {
+    levels.unshift(level);
+    if (dirname(level) === level) break;
+  }
+  for (const level of levels) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return error;
+    }
+  }
+  return undefined;
+}

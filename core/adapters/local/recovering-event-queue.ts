@@ -1,0 +1,165 @@
+/**
+ * The durable event queue as ingest sees it, over a log that may be closed or failing:
+ * - While the log cannot be opened (durable-log-keeper.ts retries), every event is refused with
+ *   EventQueueUnavailableError naming the directory and the reason: ingest answers 503 with
+ *   Retry-After and logs one ERROR a minute at most, with the count. Once the log opens, the
+ *   durable queue (durable-event-queue.ts) starts over it, and its readers first hand the
+ *   destinations whatever an earlier run left unwritten.
+ * - An append the disk refuses (full, read-only, an I/O error) is refused the same way, the
+ *   directory named; the log has undone it, and the next event tries again. The first event
+ *   accepted after refusals is reported at INFO with how many were refused.
+ * Nothing that got a 202 is affected: it was synced before the answer. `availability()` is what
+ * the status page and the container health check show: the state after the last attempt.
+ */
+import type { AcceptedEvent } from "../../audit/accepted-event.ts";
+import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import type { Clock, EnqueueResult, EventQueueMetrics, Logger } from "../../ports.ts";
+import type { DurableEventQueue } from "./durable-event-queue.ts";
+import type { DurableLogKeeper } from "./durable-log-keeper.ts";
+import type { SegmentLog } from "./segment-log.ts";
+
+export interface RecoveringEventQueueDeps {
+  keeper: DurableLogKeeper;
+  /** The queue directory, as the errors and the status name it. */
+  directory: string;
+  /** Builds the durable queue over the log once it is open. */
+  createQueue(log: SegmentLog): DurableEventQueue;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface QueueAvailability {
+  state: "available" | "unavailable";
+  directory: string;
+  /** Why events are refused (absent when available). */
+  reason?: string;
+  /** Since when (ISO time). */
+  since?: string;
+  /** Events refused (503) since then. */
+  refused?: number;
+}
+
+export interface RecoveringEventQueue extends DurableEventQueue {
+  availability(): QueueAvailability;
+}
+
+const EMPTY_METRICS: EventQueueMetrics = {
+  received: 0,
+  queued: 0,
+  processed: 0,
+  failed: 0,
+  droppedTotal: 0,
+  droppedRateLimit: 0,
+  droppedQueueFull: 0,
+  waiting: 0,
+  maxSize: 0,
+  running: 0,
+  utilisationPct: 0,
+  backpressureActive: false,
+  processingTimeAvgMs: 0,
+  processingTimeP95Ms: 0,
+  processingTimeMaxMs: 0,
+};
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createRecoveringEventQueue(deps: RecoveringEventQueueDeps): RecoveringEventQueue {
+  const { keeper, directory, logger, clock } = deps;
+  let inner: DurableEventQueue | undefined;
+  let stopping = false;
+  /** Appends refused by the disk since the last one accepted. */
+  let writeProblem: { reason: string; sinceMs: number; refused: number } | undefined;
+  /** Events refused while the log was closed. */
+  let refusedClosed = 0;
+  /** Counted here, not by the durable queue: received while closed, refused while closed or failing. */
+  const own = { received: 0, failed: 0 };
+
+  keeper.whenOpen((log) => {
+    if (!stopping) inner = deps.createQueue(log);
+  });
+
+  function refuseClosed(): never {
+    own.received += 1;
+    own.failed += 1;
+    refusedClosed += 1;
+    const reason = keeper.problem()?.reason ?? "it is not open yet";
+    throw new EventQueueUnavailableError(`the audit event log in ${directory} cannot be opened: ${reason}`);
+  }
+
+  return {
+    async enqueue(event: AcceptedEvent): Promise<EnqueueResult> {
+      if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
+      const queue = inner;
+      if (queue === undefined) return refuseClosed();
+      let result: EnqueueResult;
+      try {
+        result = await queue.enqueue(event);
+      } catch (error) {
+        if (!(error instanceof EventQueueUnavailableError) || stopping) throw error;
+        own.failed += 1;
+        const reason = describe(error.cause ?? error);
+        writeProblem = {
+          reason,
+          sinceMs: writeProblem?.sinceMs ?? clock.now(),
+          refused: (writeProblem?.refused ?? 0) + 1,
+        };
+        throw new EventQueueUnavailableError(
+          `the audit event log in ${directory} cannot be written: ${reason}`,
+          {
+            cause: error.cause ?? error,
+          },
+        );
+      }
+      if (result === "queued" && writeProblem !== undefined) {
+        logger.info("Audit event queue: its log is written again; events are accepted again", {
+          directory,
+          failingForMs: clock.now() - writeProblem.sinceMs,
+          refused: writeProblem.refused,
+        });
+        writeProblem = undefined;
+      }
+      return result;
+    },
+
+    written(destination, events) {
+      inner?.written(destination, events);
+    },
+
+    metrics() {
+      const base = inner?.metrics() ?? EMPTY_METRICS;
+      return { ...base, received: base.received + own.received, failed: base.failed + own.failed };
+    },
+
+    drain() {
+      return inner?.drain() ?? Promise.resolve();
+    },
+
+    availability() {
+      const closed = keeper.problem();
+      if (inner === undefined && closed !== undefined) {
+        return {
+          state: "unavailable",
+          directory,
+          reason: `cannot open the log: ${closed.reason}`,
+          since: new Date(closed.sinceMs).toISOString(),
+          refused: refusedClosed,
+        };
+      }
+      if (writeProblem !== undefined) {
+        return {
+          state: "unavailable",
+          directory,
+          reason: `cannot write the log: ${writeProblem.reason}`,
+          since: new Date(writeProblem.sinceMs).toISOString(),
+          refused: writeProblem.refused,
+        };
+      }
+      return { state: "available", directory };
+    },
+
+    async stop() {
+      stopping = true;
+      await inner?.stop();
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * A durable queue directory that the OS refuses at start, with a real process: `steward start`
+ * as a child with `auditEvents.queue.directory` below a directory that refuses writes
+ * (refusing-directory.ts: a read-only bind mount as root). Steward must start every other part,
+ * answer ingest with 503 + Retry-After, say why in one ERROR naming the directory and the OS's
+ * reason (not Node's misleading ENOENT), show it on the status page and the container health
+ * check, and, once the directory is writable, open the log by itself, say so at INFO and take
+ * events again, every one that got a 202 reaching the destination. No crash, no stack trace.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../helpers/eventually.ts";
+import { freePort } from "../../helpers/free-port.ts";
+import { eventWithId, expectNoCrash, jsonFileIds, logLines, postEvent } from "../../helpers/ingest-client.ts";
+import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
+import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+
+let steward: StewardProcess | undefined;
+let refusal: Refusal | undefined;
+let dir: string | undefined;
+
+afterEach(() => {
+  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
+  refusal?.restore();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Ports {
+  ingest: number;
+  rest: number;
+  ui: number;
+  health: number;
+}
+
+function writeConfig(directory: string, ports: Ports): void {
+  writeFileSync(
+    join(directory, "steward.yaml"),
+    `Service:
+  auditEvents:
+    port: ${ports.ingest}
+    queue:
+      directory: ./data/audit-queue
+    destination:
+      enable: true
+      type: json
+      json:
+        objectdata:
+          enable: true
+          exportDirectory: ./out/json
+  restServer:
+    port: ${ports.rest}
+  keyValueStore:
+    storeFile: ./stores/key-values.json
+  scheduler:
+    storeFile: ./stores/schedules.yaml
+  configVisualisation:
+    enable: true
+    port: ${ports.ui}
+  containerHealthCheck:
+    enable: true
+    port: ${ports.health}
+`,
+  );
+}
+
+async function queueStatus(port: number): Promise<Record<string, unknown>> {
+  const status = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as {
+    audit: { queue: Record<string, unknown> };
+  };
+  return status.audit.queue;
+}
+
+async function health(port: number): Promise<{ status: number; body: { reason?: string } }> {
+  const response = await fetch(`http://127.0.0.1:${port}/health`);
+  return { status: response.status, body: (await response.json()) as { reason?: string } };
+}
+
+describe("durable queue directory refused by the OS at start", () => {
+  it("starts, answers 503 with one ERROR naming the directory, and takes events once it is writable", async () => {
+    // Prepare: ./data refuses writes, so ./data/audit-queue cannot be created.
+    dir = mkdtempSync(join(tmpdir(), "steward-ro-queue-"));
+    mkdirSync(join(dir, "data"));
+    refusal = refuseWrites(join(dir, "data"));
+    const ports = {
+      ingest: await freePort(),
+      rest: await freePort(),
+      ui: await freePort(),
+      health: await freePort(),
+    };
+    writeConfig(dir, ports);
+    const queueDirectory = join(dir, "data", "audit-queue");
+    const url = `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`;
+
+    // Act 1: start with the directory refused, and post.
+    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+    await steward.waitFor(/steward ready/, 30_000);
+    const refused = [];
+    for (let i = 0; i < 5; i++) refused.push(await postEvent(url, eventWithId(randomUUID())));
+    const statusWhileRefused = await queueStatus(ports.ui);
+    const healthWhileRefused = await health(ports.health);
+
+    // Assess 1
+    console.log(`queue directory refused by: ${refusal.how}`);
+    for (const answer of refused) {
+      expect(answer).toMatchObject({
+        status: 503,
+        retryAfter: "30",
+        body: { reason: "Event queue temporarily unavailable" },
+      });
+    }
+    const output = steward.output();
+    const openErrors = logLines(output, "error", /Audit event queue cannot open its log/);
+    expect(openErrors).toHaveLength(1);
+    expect(openErrors[0]).toContain(queueDirectory);
+    // The OS's own reason, not the ENOENT of Node's recursive mkdir.
+    expect(openErrors[0]).toMatch(/EROFS|EACCES|ENOTDIR/);
+    expect(openErrors[0]).not.toContain("ENOENT");
+    // Five refused requests, one ERROR for them (at most one a minute).
+    expect(logLines(output, "error", /Audit events not accepted \(503\)/)).toHaveLength(1);
+    expect(statusWhileRefused).toMatchObject({ state: "unavailable", directory: queueDirectory, refused: 5 });
+    expect(healthWhileRefused.status).toBe(503);
+    expect(healthWhileRefused.body.reason).toContain(queueDirectory);
+    // Everything else started: the REST API answers.
+    expect((await fetch(`http://127.0.0.1:${ports.rest}/v4/ping`)).status).toBe(200);
+
+    // Act 2: the directory becomes writable; the log opens by itself (retried every 5 s).
+    refusal.restore();
+    refusal = undefined;
+    await steward.waitFor(/info: \[audit-queue\] Audit event queue: its log is open/, 15_000);
+    const accepted: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const id = randomUUID();
+      if ((await postEvent(url, eventWithId(id))).status === 202) accepted.push(id);
+    }
+    const statusAfter = await queueStatus(ports.ui);
+    const healthAfter = await health(ports.health);
+    await until(
+      () => accepted.every((id) => jsonFileIds(join(dir as string, "out", "json")).has(id)),
+      15_000,
+      100,
+    );
+    steward.child.kill("SIGTERM");
+    const { code } = await steward.exited(20_000);
+
+    // Assess 2
+    expect(accepted).toHaveLength(20);
+    expect(statusAfter).toEqual({ state: "available", directory: queueDirectory });
+    expect(healthAfter.status).toBe(200);
+    expect(code).toBe(0);
+    expectNoCrash(steward.output());
+  }, 60_000);
+});
