@@ -360,6 +360,7 @@ async function wrkRounds(): Promise<NonNullable<IngestBenchFigures["wrk"]>> {
       const options = { url, headers, body: benchEnvelope(), connections: CONNECTIONS };
       await wrkPost({ ...options, seconds: 2 });
       const result = await wrkPost({ ...options, seconds: WRK_S });
+      if (result.non2xx > 0) throw new Error(`${kind} answered ${result.non2xx} non-2xx responses to wrk`);
       return { ...result, peakRssMb: Number(peakRssMb(child.process.pid as number).toFixed(1)) };
     } finally {
       await stopChild(child);

@@ -27,12 +27,15 @@ export function wrkAvailable(): boolean {
   }
 }
 
-/** The request of every connection, as a wrk Lua script (headers and body as Lua long strings). */
+/**
+ * The request of every connection, as a wrk Lua script (headers and body as Lua long strings; a
+ * long string as a table key needs the spaces: `t[[==[` would open a string at `[[`).
+ */
 function script(headers: Record<string, string>, body: string): string {
   const long = (text: string) => `[==[${text}]==]`;
   const lines = ['wrk.method = "POST"', `wrk.body = ${long(body)}`];
   for (const [name, value] of Object.entries(headers))
-    lines.push(`wrk.headers[${long(name)}] = ${long(value)}`);
+    lines.push(`wrk.headers[ ${long(name)} ] = ${long(value)}`);
   return `${lines.join("\n")}\n`;
 }
 
