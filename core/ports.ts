@@ -57,8 +57,12 @@ export type EnqueueResult = "queued" | "full" | "rate-limited";
 
 /** Where accepted audit events go: the in-process queue locally, SQS in the cloud. */
 export interface EventQueue {
-  /** Resolves only once the event is durably in the queue ("queued"): a 202 is never false. */
-  enqueue(event: AcceptedEvent): Promise<EnqueueResult>;
+  /**
+   * Resolves only once the event is durably in the queue ("queued"): a 202 is never false.
+   * `envelopeJson`, when given, is `event.envelope` as JSON (the request's own text, see
+   * core/audit/envelope-json.ts): a queue that stores JSON uses it instead of encoding again.
+   */
+  enqueue(event: AcceptedEvent, envelopeJson?: string): Promise<EnqueueResult>;
 }
 
 /** Cumulative counters since start plus current gauges of a local event queue (queue metrics). */

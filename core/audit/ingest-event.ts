@@ -11,6 +11,7 @@ import type { EventQueue, Logger } from "../ports.ts";
 import type { AcceptedEvent } from "./accepted-event.ts";
 import { type CompatibilityRule, createCompatibilityCheck } from "./client-version.ts";
 import { type ConstraintViolation, checkEnvelopeConstraints } from "./envelope-constraints.ts";
+import { envelopeJsonOf } from "./envelope-json.ts";
 import { parseEnvelope, type SchemaViolation } from "./envelope-schema.ts";
 import type { MissingVersionLog } from "./missing-version-log.ts";
 import { checkPayload } from "./payload-schemas.ts";
@@ -32,6 +33,8 @@ export interface IngestEventDeps {
 export interface EventSubmission {
   /** The request body after JSON parsing. */
   body: unknown;
+  /** The body's text, when the edge has it: queues that store JSON reuse it (envelope-json.ts). */
+  bodyText?: string | undefined;
   /** The normalised version header, if any (see normaliseVersionHeader). */
   clientVersion: string | undefined;
   clientIp: string;
@@ -107,7 +110,7 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
     const event: AcceptedEvent = { envelope, receivedAt: request.receivedAt, clientIp: request.clientIp };
     let result: Awaited<ReturnType<EventQueue["enqueue"]>>;
     try {
-      result = await queue.enqueue(event);
+      result = await queue.enqueue(event, envelopeJsonOf(request.body, request.bodyText, envelope));
     } catch (error) {
       if (error instanceof EventQueueUnavailableError) {
         // A queue that cannot take events (a full or read-only disk, an unreachable SQS) fails

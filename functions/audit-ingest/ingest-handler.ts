@@ -197,6 +197,7 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (!body.ok) return errorAnswer(headers, receivedAt, body.problem);
     const outcome = await ingestEvent({
       body: body.value,
+      bodyText: body.text,
       clientVersion: clientVersionOf(request),
       clientIp: request.clientIp,
       receivedAt,

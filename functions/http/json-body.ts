@@ -28,7 +28,8 @@ export interface JsonBodyOptions {
   whenEmpty?: unknown;
 }
 
-export type JsonBodyResult = { ok: true; value: unknown } | { ok: false; problem: HttpProblem };
+/** `text` is the body as read (empty for an absent optional body). */
+export type JsonBodyResult = { ok: true; value: unknown; text: string } | { ok: false; problem: HttpProblem };
 
 export interface JsonBodyEnv {
   Variables: { jsonBody: unknown };
@@ -70,10 +71,10 @@ export async function readJsonBody(body: RequestBody, options: JsonBodyOptions):
   if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes);
   const text = await body.readText(maxBytes);
   if (text === undefined) return tooLarge(maxBytes);
-  if (optional && text.trim() === "") return { ok: true, value: options.whenEmpty };
+  if (optional && text.trim() === "") return { ok: true, value: options.whenEmpty, text: "" };
   if (!isJson) return UNSUPPORTED;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), text };
   } catch {
     return MALFORMED;
   }

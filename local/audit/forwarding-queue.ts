@@ -37,13 +37,13 @@ export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }
     running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
 
   return {
-    async enqueue(event): Promise<EnqueueResult> {
+    async enqueue(event, envelopeJson): Promise<EnqueueResult> {
       if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
       counters.received += 1;
       running += 1;
       const started = clock.now();
       try {
-        const result = await target.enqueue(event);
+        const result = await target.enqueue(event, envelopeJson);
         if (result === "queued") {
           counters.queued += 1;
           counters.processed += 1;

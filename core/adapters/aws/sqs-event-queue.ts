@@ -88,13 +88,13 @@ function isEnvelope(value: unknown): value is AcceptedEvent["envelope"] {
 export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {
   const { client, queueUrl } = options;
   return {
-    async enqueue(event: AcceptedEvent): Promise<EnqueueResult> {
+    async enqueue(event: AcceptedEvent, envelopeJson?: string): Promise<EnqueueResult> {
       let messageId: string | undefined;
       try {
         const output = await client.send(
           new SendMessageCommand({
             QueueUrl: queueUrl,
-            MessageBody: JSON.stringify(event.envelope),
+            MessageBody: envelopeJson ?? JSON.stringify(event.envelope),
             MessageAttributes: {
               clientIp: { DataType: "String", StringValue: event.clientIp },
               receivedAt: { DataType: "String", StringValue: event.receivedAt },

@@ -12,6 +12,7 @@
  * global rate limit (`rateLimit`) answers "rate-limited" as the in-process queue does.
  */
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
+import { acceptedEventJson } from "../../audit/envelope-json.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
 import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, EnqueueResult, EventQueue, EventQueueMetrics, Logger, Service } from "../../ports.ts";
@@ -161,7 +162,7 @@ export function createDurableEventQueue(
   };
 
   return {
-    async enqueue(event): Promise<EnqueueResult> {
+    async enqueue(event, envelopeJson): Promise<EnqueueResult> {
       if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
       counters.received += 1;
       if (rateLimit !== undefined && !rateLimit.tryTake(clock.now())) {
@@ -171,7 +172,7 @@ export function createDurableEventQueue(
       let appended: "appended" | "full";
       appending += 1;
       try {
-        appended = await log.append(JSON.stringify(event), event);
+        appended = await log.append(acceptedEventJson(event, envelopeJson), event);
       } catch (error) {
         throw new EventQueueUnavailableError("the audit event log could not be written", { cause: error });
       } finally {

@@ -87,13 +87,13 @@ export function createRecoveringEventQueue(deps: RecoveringEventQueueDeps): Reco
   }
 
   return {
-    async enqueue(event: AcceptedEvent): Promise<EnqueueResult> {
+    async enqueue(event: AcceptedEvent, envelopeJson?: string): Promise<EnqueueResult> {
       if (stopping) throw new EventQueueUnavailableError("audit event queue is stopping");
       const queue = inner;
       if (queue === undefined) return refuseClosed();
       let result: EnqueueResult;
       try {
-        result = await queue.enqueue(event);
+        result = await queue.enqueue(event, envelopeJson);
       } catch (error) {
         if (!(error instanceof EventQueueUnavailableError) || stopping) throw error;
         own.failed += 1;

@@ -9,12 +9,17 @@ import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 /** A queue that records events and answers what the test tells it to. */
-function scriptedQueue(answer: () => Promise<EnqueueResult>): EventQueue & { events: AcceptedEvent[] } {
+function scriptedQueue(
+  answer: () => Promise<EnqueueResult>,
+): EventQueue & { events: AcceptedEvent[]; envelopeJson: Array<string | undefined> } {
   const events: AcceptedEvent[] = [];
+  const envelopeJson: Array<string | undefined> = [];
   return {
     events,
-    async enqueue(event) {
+    envelopeJson,
+    async enqueue(event, json) {
       events.push(event);
+      envelopeJson.push(json);
       return answer();
     },
   };
@@ -46,6 +51,34 @@ describe("ingestEvent", () => {
     expect(queue.events).toHaveLength(1);
     expect(queue.events[0]).toMatchObject({ receivedAt: "2026-01-01T00:00:00.000Z", clientIp: "10.0.0.1" });
     expect(queue.events[0]?.envelope).not.toHaveProperty("extra");
+  });
+
+  it("hands the queue the request's text as the envelope's JSON only when validation dropped nothing", async () => {
+    const { queue } = setup();
+    const ingest = (body: Record<string, unknown>) =>
+      createIngestEvent(
+        {
+          correlationIdMaxLength: 64,
+          compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
+          serverVersion: "15.0.0",
+        },
+        {
+          queue,
+          logger: recordingLogger(),
+          missingVersionLog: createMissingVersionLog(recordingLogger(), createManualClock()),
+        },
+      )({
+        body,
+        bodyText: JSON.stringify(body),
+        clientVersion: "0.3.0",
+        clientIp: "10.0.0.1",
+        receivedAt: "2026-01-01T00:00:00.000Z",
+      });
+
+    await ingest(validEnvelope());
+    await ingest(validEnvelope({ extra: "dropped" }));
+
+    expect(queue.envelopeJson).toEqual([JSON.stringify(validEnvelope()), undefined]);
   });
 
   it("reports schema violations before anything else and queues nothing", async () => {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { acceptedEventJson, envelopeJsonOf } from "../../../../core/audit/envelope-json.ts";
+import { parseEnvelope } from "../../../../core/audit/envelope-schema.ts";
+import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
+
+/** The body text as a client sends it, its parsed value and the envelope validation made of it. */
+function submitted(body: Record<string, unknown>, text = JSON.stringify(body, null, 1)) {
+  const parsed = JSON.parse(text) as unknown;
+  const result = parseEnvelope(parsed);
+  if (!result.ok) throw new Error("invalid test envelope");
+  return { text, parsed, envelope: result.envelope };
+}
+
+describe("envelopeJsonOf", () => {
+  it("reuses the request text when validation dropped nothing", () => {
+    const { text, parsed, envelope } = submitted(
+      validEnvelope({ source: { kind: "qlik-sense-extension", name: "audit-qs", version: "0.3.2" } }),
+    );
+
+    expect(envelopeJsonOf(parsed, text, envelope)).toBe(text);
+  });
+
+  it("encodes again when validation dropped a member, at the top or in source", () => {
+    const top = submitted(validEnvelope({ extra: "dropped" }));
+    const source = submitted(validEnvelope({ source: { version: "0.3.2", build: 7 } }));
+
+    expect(envelopeJsonOf(top.parsed, top.text, top.envelope)).toBeUndefined();
+    expect(envelopeJsonOf(source.parsed, source.text, source.envelope)).toBeUndefined();
+  });
+
+  it("encodes again when the text holds a __proto__ member, or when there is no text", () => {
+    const base = validEnvelope();
+    const text = JSON.stringify(base).replace('"payload":{', '"payload":{"__proto__":{"x":1},');
+    const withProto = submitted(base, text);
+    const plain = submitted(base);
+
+    expect(envelopeJsonOf(withProto.parsed, withProto.text, withProto.envelope)).toBeUndefined();
+    expect(envelopeJsonOf(plain.parsed, undefined, plain.envelope)).toBeUndefined();
+  });
+});
+
+describe("acceptedEventJson", () => {
+  it("gives the same value from the reused text as from encoding the event", () => {
+    const { text, envelope } = submitted(validEnvelope({ correlationId: "c-1" }));
+    const event: AcceptedEvent = { envelope, receivedAt: "2026-11-24T08:00:00.000Z", clientIp: "::1" };
+
+    const reused = acceptedEventJson(event, text);
+
+    expect(reused).not.toBe(JSON.stringify(event));
+    expect(JSON.parse(reused)).toEqual(JSON.parse(JSON.stringify(event)));
+    expect(acceptedEventJson(event, undefined)).toBe(JSON.stringify(event));
+  });
+});
