@@ -6,7 +6,7 @@
  * loaded from its chunk when first used.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -72,7 +72,7 @@ async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
 }
 
 describe("REST function bundled as deployed", () => {
-  it("keeps the document generators, the MQTT client and the SDK's unused credential sources out of a cold start's files", async () => {
+  it("keeps the document generators, the MQTT client, the SDK's unused credential sources and the config template's text out of a cold start's files", () => {
     // Prepare
     const inputs = bundle.startInputs;
 
@@ -80,6 +80,7 @@ describe("REST function bundled as deployed", () => {
     expect(bundle.files).toBeGreaterThan(1);
     expect(bundle.startBytes).toBeLessThan(bundle.bytes);
     expect(inputs.some((input) => input.includes("functions/rest/app.ts"))).toBe(true);
+    expect(readFileSync(bundle.file, "utf8")).not.toContain("Console/file log level");
     for (const lazy of [
       "functions/rest/openapi.ts",
       "functions/audit-ingest/openapi.ts",
