@@ -31,7 +31,7 @@ import { startDynalite } from "../helpers/dynalite-server.ts";
 import { bundleLambda, type LambdaBundleOptions } from "../helpers/lambda-bundle.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const NODE = process.env.BENCH_NODE ?? process.execPath;
+const NODE = process.env.BENCH_NODE || process.execPath;
 const root = path.resolve(import.meta.dirname, "../..");
 const MB = 1_000_000;
 
