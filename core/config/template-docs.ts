@@ -11,7 +11,12 @@ export const envRef = (name: string) => ["$", "{", name, "}"].join("");
 
 const ENV_REF = envRef("ENV_NAME");
 
-export const SETTING_DOCS: Readonly<Record<string, string>> = {
+/**
+ * The table, built when asked for: as a plain constant, its `${ENV_REF}` lines would keep it (and
+ * its 27 kB) in every bundle that imports the config, the Lambda functions included, where no
+ * template is ever printed.
+ */
+export const settingDocs = (): Readonly<Record<string, string>> => ({
   // ---- top level, logging, crash files ----
   logLevel: "Console/file log level: silly, debug, verbose, info, warn or error (decreasing detail).",
   fileLogging: "Also log to daily files under logDirectory.",
@@ -391,7 +396,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     "DynamoDB table of schedules (and the locks that let one agent start each occurrence).",
   "cloud.bucketName": "S3 bucket of exported files.",
   "cloud.bucketPrefix": "Key prefix inside the bucket.",
-};
+});
 
 /** Commented examples printed under lists that are empty by default. */
 export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {

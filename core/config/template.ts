@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { defaultConfig } from "./defaults.ts";
 import { serviceSchema } from "./schema/config.ts";
 import { type AnySchema, arrayItem, listLeaves, objectEntries, schemaDefault } from "./schema-walk.ts";
-import { envRef, LIST_EXAMPLES, lookupByPath, SETTING_DOCS } from "./template-docs.ts";
+import { envRef, LIST_EXAMPLES, lookupByPath, settingDocs } from "./template-docs.ts";
 
 const HEADER = [
   "# Steward configuration file (YAML, extension .yaml or .yml). Check it with: npx steward check-config FILE",
@@ -24,9 +24,12 @@ const HEADER = [
 const isRecord = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 
+let docs: Readonly<Record<string, string>> | undefined;
+
 /** A setting's documentation; `enable` flags without their own line get a generic one. */
 export function documentationOf(path: readonly string[]): string | undefined {
-  const doc = lookupByPath(SETTING_DOCS, path);
+  docs ??= settingDocs();
+  const doc = lookupByPath(docs, path);
   if (doc !== undefined) return doc;
   const parent = path[path.length - 2];
   return path[path.length - 1] === "enable" && parent !== undefined ? `Turn ${parent} on or off.` : undefined;

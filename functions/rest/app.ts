@@ -34,7 +34,6 @@ import type {
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
 import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
-import { buildIngestOpenApi } from "../audit-ingest/openapi.ts";
 import {
   EXPLORER_ASSET_PREFIX,
   EXPLORER_CSP,
@@ -51,7 +50,6 @@ import { rateLimit } from "../http/rate-limit.ts";
 import { respond, setResponseHeader } from "../http/response-headers.ts";
 import { securityHeaders } from "../http/security-headers.ts";
 import { methodOverride } from "./method-override.ts";
-import { buildRestOpenApi, includeOpenApi } from "./openapi.ts";
 import { requestLog } from "./request-log.ts";
 import { htmlResponse, jsonTextResponse } from "./respond.ts";
 import { formatRestError } from "./rest-errors.ts";
@@ -196,28 +194,22 @@ export function createApp(deps: RestAppDeps): Hono {
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
 
   // CONTRACT §5: one document for both APIs, each part generated from its own validators. Built
-  // on the first request for it, not in every (Lambda cold) start.
-  let documentation: { json: string; page: string } | undefined;
+  // on the first request for it, not in every (Lambda cold) start, by generators imported then:
+  // split into chunks of their own, a cold start neither loads nor compiles them.
+  let documentation: Promise<{ json: string; page: string }> | undefined;
   const built = () => {
-    if (documentation === undefined) {
-      const document = includeOpenApi(
-        buildRestOpenApi(routes, SERVICE_VERSION),
-        buildIngestOpenApi(SERVICE_VERSION),
-        "Audit events",
-      );
-      const info = document.info as { title: string; version: string };
-      documentation = {
-        json: JSON.stringify(document),
-        page: explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH),
-      };
-    }
+    documentation ??= buildDocumentation(routes).catch((error: unknown) => {
+      documentation = undefined;
+      throw error;
+    });
     return documentation;
   };
   const assets = deps.explorerAssets;
-  app.get(REST_OPENAPI_PATH, (c) => jsonTextResponse(c, built().json));
-  app.get(REST_DOCUMENTATION_PATH, (c) => {
+  app.get(REST_OPENAPI_PATH, async (c) => jsonTextResponse(c, (await built()).json));
+  app.get(REST_DOCUMENTATION_PATH, async (c) => {
+    const { page } = await built();
     setResponseHeader(c, "Content-Security-Policy", EXPLORER_CSP);
-    return htmlResponse(c, built().page);
+    return htmlResponse(c, page);
   });
   app.get(`${EXPLORER_ASSET_PREFIX}:name`, async (c) => {
     const file = assets === undefined ? undefined : await explorerFile(c.req.param("name"), assets);
@@ -229,4 +221,22 @@ export function createApp(deps: RestAppDeps): Hono {
     return respond(c, file.body, 200, file.contentType);
   });
   return app;
+}
+
+/** The OpenAPI document of `routes` with the ingest API's operations, and the explorer's page. */
+async function buildDocumentation(routes: readonly RouteSpec[]): Promise<{ json: string; page: string }> {
+  const [{ buildRestOpenApi, includeOpenApi }, { buildIngestOpenApi }] = await Promise.all([
+    import("./openapi.ts"),
+    import("../audit-ingest/openapi.ts"),
+  ]);
+  const document = includeOpenApi(
+    buildRestOpenApi(routes, SERVICE_VERSION),
+    buildIngestOpenApi(SERVICE_VERSION),
+    "Audit events",
+  );
+  const info = document.info as { title: string; version: string };
+  return {
+    json: JSON.stringify(document),
+    page: explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH),
+  };
 }

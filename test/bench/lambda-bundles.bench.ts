@@ -1,16 +1,19 @@
 /**
- * Lambda bundles: each handler bundled as `sst deploy` bundles it (lambda-bundle.ts), with the
- * AWS SDK inside the bundle and left to the runtime, its size, what is in it, and its cold
- * initialisation measured as Lambda loads a handler: a fresh `node` process imports the bundle
- * (module load + config parse + createApp, which the handlers do at the top level) and calls the
- * handler once. The first requests reach real stand-ins (dynalite for DynamoDB, local-aws-sqs
- * for SQS) through `AWS_ENDPOINT_URL_*`, so SDK client set-up and the first signed call count:
- * ingest POSTs an event (rate limit + SendMessage), REST lists key-value namespaces (rate limit +
- * Query); the consumer takes an empty batch. Median and fastest of `BENCH_RUNS` (default 7)
+ * Lambda bundles: each handler bundled as `sst deploy` bundles it (test/helpers/lambda-bundle.ts): as deployed
+ * (AWS SDK inside, code splitting on), in one file without splitting, and with the SDK left to
+ * the runtime. Each variant's size, what a cold start loads of it, and its cold initialisation
+ * measured as Lambda loads a handler: a fresh `node` process imports the entry (module load +
+ * config parse + createApp, which the handlers do at the top level) and calls the handler once.
+ * The first requests reach real stand-ins (dynalite for DynamoDB, local-aws-sqs for SQS) through
+ * `AWS_ENDPOINT_URL_*`, so SDK client set-up and the first signed call count: ingest POSTs an
+ * event (rate limit + SendMessage), REST lists key-value namespaces (rate limit + Query); the
+ * consumer takes an empty batch. Median, fastest and slowest of `BENCH_RUNS` (default 7)
  * processes; the load average is printed, as other work on the machine slows every figure.
- * Bundles and metafiles are written to dist/lambda/<sdk>/<function>/.
+ * `BENCH_NODE=/path/to/node` runs the cold starts on that Node (e.g. 24, Lambda's runtime)
+ * instead of this one. Bundles and metafiles are written to dist/lambda/<variant>/<function>/.
  *
- * Targets (README "### AWS"): ingest and REST ≤ 1 MB and init ≤ 150 ms; consumer ≤ 3 MB.
+ * Targets (README "Runtime, bundles and cold start"): ingest and REST ≤ 1 MB and init ≤ 150 ms;
+ * consumer ≤ 3 MB.
  */
 import { execFile } from "node:child_process";
 import type { Server } from "node:http";
@@ -25,9 +28,10 @@ import { RATE_LIMIT_TABLE_KEY } from "../../core/adapters/aws/dynamo-rate-limit-
 import { apiGatewayEvent } from "../helpers/api-gateway-event.ts";
 import { validEnvelope } from "../helpers/audit-envelopes.ts";
 import { startDynalite } from "../helpers/dynalite-server.ts";
-import { bundleLambda, type SdkPlacement } from "./lambda-bundle.ts";
+import { bundleLambda, type LambdaBundleOptions } from "../helpers/lambda-bundle.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const NODE = process.env.BENCH_NODE || process.execPath;
 const root = path.resolve(import.meta.dirname, "../..");
 const MB = 1_000_000;
 
@@ -71,6 +75,13 @@ const functions: LambdaFunction[] = [
   },
 ];
 
+/** The first is what infra/functions.ts deploys and is judged against the targets. */
+const VARIANTS: Array<LambdaBundleOptions & { name: string; dir: string }> = [
+  { name: "deployed (SDK bundled, split)", dir: "deployed", sdk: "bundled", splitting: true },
+  { name: "SDK bundled, one file", dir: "one-file", sdk: "bundled", splitting: false },
+  { name: "SDK external, split", dir: "sdk-external", sdk: "external", splitting: true },
+];
+
 /** Runs in each fresh process: import the bundle, call the handler once, print the timings. */
 const CHILD = `
 const cpu0 = process.cpuUsage();
@@ -98,7 +109,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(0)} kB`;
 
 async function coldStart(file: string, event: unknown, env: Record<string, string>): Promise<Timing> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
+  const { stdout } = await promisify(execFile)(NODE, ["--input-type=module", "-e", CHILD], {
     cwd: path.dirname(file),
     env: { ...env, BENCH_BUNDLE: pathToFileURL(file).href, BENCH_EVENT: JSON.stringify(event) },
   });
@@ -143,46 +154,48 @@ export async function run(): Promise<void> {
     SST_RESOURCE_AuditEventsBucket: link({ name: "audit-events" }),
   };
 
-  console.log(`node ${process.versions.node}, ${RUNS} cold starts each, medians`);
+  const { stdout: nodeVersion } = await promisify(execFile)(NODE, ["--version"]);
+  console.log(`cold starts on node ${nodeVersion.trim()}, ${RUNS} each`);
   console.log(
     `load average ${loadavg()
       .map((load) => load.toFixed(1))
       .join(" ")} on ${cpus().length} CPUs`,
   );
   console.log(
-    "| function | AWS SDK | bundle | zipped | load + createApp | first request | init (median) | init (fastest) | init CPU time | target |",
+    "| function | variant | package (files) | zipped | loaded at start (files) | load + createApp | first request | init median | init fastest / slowest | init CPU time | target |",
   );
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   const largest: string[] = [];
   try {
     for (const fn of functions) {
-      for (const sdk of ["bundled", "external"] as SdkPlacement[]) {
-        const outDir = path.join(root, "dist/lambda", sdk, fn.name);
-        const bundle = await bundleLambda(path.join(root, fn.entry), outDir, sdk);
+      for (const variant of VARIANTS) {
+        const outDir = path.join(root, "dist/lambda", variant.dir, fn.name);
+        const bundle = await bundleLambda(path.join(root, fn.entry), outDir, variant);
         const timings: Timing[] = [];
         for (let i = 0; i < RUNS; i++) timings.push(await coldStart(bundle.file, fn.event, env));
+        const inits = timings.map((t) => t.loadMs + t.firstMs);
         const load = median(timings.map((t) => t.loadMs));
         const first = median(timings.map((t) => t.firstMs));
-        const init = median(timings.map((t) => t.loadMs + t.firstMs));
-        const fastest = Math.min(...timings.map((t) => t.loadMs + t.firstMs));
+        const init = median(inits);
+        const fastest = Math.min(...inits);
+        const slowest = Math.max(...inits);
         const cpuMs = median(timings.map((t) => t.cpuMs));
         const statuses = [...new Set(timings.map((t) => t.status))].join(",");
         const sizeOk = bundle.bytes <= fn.maxBytes;
-        // Judged on the least disturbed cold start: on a shared machine the median measures the
-        // other work as much as the function (the load average is printed with the table).
-        const initOk = fn.maxInitMs === undefined || fastest <= fn.maxInitMs;
-        const target = `≤ ${fn.maxBytes / MB} MB${fn.maxInitMs ? `, ≤ ${fn.maxInitMs} ms` : ""}: ${sizeOk && initOk ? "met" : "MISSED"}`;
+        const initOk = fn.maxInitMs === undefined || init <= fn.maxInitMs;
+        const target = `≤ ${fn.maxBytes / MB} MB${fn.maxInitMs ? `, ≤ ${fn.maxInitMs} ms (median)` : ""}: ${sizeOk && initOk ? "met" : "MISSED"}`;
         console.log(
-          `| ${fn.name} | ${sdk} | ${kb(bundle.bytes)} | ${kb(bundle.zippedBytes)} | ${load.toFixed(0)} ms | ` +
-            `${first.toFixed(0)} ms (${statuses}) | ${init.toFixed(0)} ms | ${fastest.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms | ${target} |`,
+          `| ${fn.name} | ${variant.name} | ${kb(bundle.bytes)} (${bundle.files}) | ${kb(bundle.zippedBytes)} | ` +
+            `${kb(bundle.startBytes)} (${bundle.startFiles}) | ${load.toFixed(0)} ms | ${first.toFixed(0)} ms (${statuses}) | ` +
+            `${init.toFixed(0)} ms | ${fastest.toFixed(0)} / ${slowest.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms | ${variant === VARIANTS[0] ? target : ""} |`,
         );
-        if (sdk === "bundled") {
+        if (variant === VARIANTS[0]) {
           const top = bundle.contributors.slice(0, 8).map((c) => `${c.name} ${kb(c.bytes)}`);
           largest.push(`${fn.name}: ${top.join(", ")}`);
         }
       }
     }
-    console.log("\nLargest parts of each bundle (SDK bundled):");
+    console.log(`\nLargest parts a cold start loads (${VARIANTS[0]!.name}):`);
     for (const line of largest) console.log(`- ${line}`);
   } finally {
     sqs.destroy();

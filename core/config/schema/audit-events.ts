@@ -1,5 +1,6 @@
 /** auditEvents: the ingest HTTP API, its queue and destinations (spec doc 3 + CONTRACT §2). */
-import * as semver from "semver";
+// The one function the schema needs, not the whole package: a cold start evaluates what is imported.
+import validRange from "semver/ranges/valid.js";
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
 import {
@@ -46,9 +47,16 @@ export const destinationTypeSchema = v.pipe(
   }),
 );
 
+/** The default's ranges are not parsed again at every parse (a test checks that they are ranges). */
+const DEFAULT_COMPATIBILITY = [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }];
+const DEFAULT_RANGES = new Set(DEFAULT_COMPATIBILITY.flatMap((pair) => [pair.serverRange, pair.clientRange]));
+
 const semverRange = v.pipe(
   requiredStr,
-  v.check((s) => semver.validRange(s) !== null, "must be a semver range such as >=15.0.0 <16.0.0"),
+  v.check(
+    (s) => DEFAULT_RANGES.has(s) || validRange(s) !== null,
+    "must be a semver range such as >=15.0.0 <16.0.0",
+  ),
 );
 
 const batchEntries = {
@@ -66,9 +74,10 @@ export const auditEventsSchema = section({
   apiToken: str(""),
   maxBodyBytes: positiveInt(1048576),
   correlationIdMaxLength: positiveInt(64),
-  compatibility: v.optional(v.array(v.object({ serverRange: semverRange, clientRange: semverRange })), [
-    { serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" },
-  ]),
+  compatibility: v.optional(
+    v.array(v.object({ serverRange: semverRange, clientRange: semverRange })),
+    DEFAULT_COMPATIBILITY,
+  ),
   cors: section({
     allowedOrigins: list(
       v.pipe(v.string(), v.check(isOrigin, 'must be an origin such as "https://host:port" or "*"')),

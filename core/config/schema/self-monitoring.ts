@@ -25,13 +25,17 @@ function recurrenceProblem(expression: string): string | undefined {
   }
 }
 
-/** A later.js text schedule or a 5/6-field cron expression (core/schedules/recurrence.ts). */
+/**
+ * A later.js text schedule or a 5/6-field cron expression (core/schedules/recurrence.ts). The
+ * default is not parsed again at every parse (every Lambda cold start takes it, the sections being
+ * off there): a test checks that it parses.
+ */
 const scheduleExpression = (fallback: string) =>
   v.optional(
     v.pipe(
       v.string(),
       v.check(
-        (text) => recurrenceProblem(text) === undefined,
+        (text) => text === fallback || recurrenceProblem(text) === undefined,
         (issue) => recurrenceProblem(String(issue.input)) ?? "must be a schedule expression",
       ),
     ),

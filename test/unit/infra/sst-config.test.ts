@@ -27,7 +27,7 @@ describe("sst.config.ts", () => {
     expect(ofKind("aws.ApiGatewayV2")).toEqual([api]);
   });
 
-  it("declares three functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM, logs kept a month", () => {
+  it("declares three functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM with code splitting, logs kept a month", () => {
     const functions = ofKind("aws.Function");
     expect(functions.map((fn) => fn.name)).toEqual(["Rest", "AuditIngest", "AuditConsumer"]);
     for (const fn of functions) {
@@ -35,7 +35,7 @@ describe("sst.config.ts", () => {
         runtime: "nodejs24.x",
         architecture: "arm64",
         logging: { retention: "1 month" },
-        nodejs: { format: "esm", minify: true },
+        nodejs: { format: "esm", minify: true, splitting: true },
       });
       expect(named((fn.args as { link: RecordedResource[] }).link)).toContain("Secret StewardConfig");
     }

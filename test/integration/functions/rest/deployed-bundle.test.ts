@@ -1,0 +1,115 @@
+/**
+ * The REST function as `sst deploy` bundles it (code splitting on, infra/functions.ts), run the
+ * way Lambda runs it: a fresh `node` process imports `handler.mjs` from the bundle's directory and
+ * calls the handler. What a first request does not need stays out of the files a cold start loads
+ * (the API documents' generators, the MQTT client, the SDK's unused credential sources) and is
+ * loaded from its chunk when first used.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RATE_LIMIT_TABLE_KEY } from "../../../../core/adapters/aws/dynamo-rate-limit-store.ts";
+import { apiGatewayEvent, type LambdaResult } from "../../../helpers/api-gateway-event.ts";
+import { type DynaliteServer, startDynalite } from "../../../helpers/dynalite-server.ts";
+import { bundleLambda, type LambdaBundle } from "../../../helpers/lambda-bundle.ts";
+
+const root = path.resolve(import.meta.dirname, "../../../..");
+
+/** Imports the bundle in a fresh process, calls the handler once per event, prints the results. */
+const CHILD = `
+const { handler } = await import(process.env.BUNDLE);
+const context = { awsRequestId: "test", getRemainingTimeInMillis: () => 20000 };
+const results = [];
+for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, context));
+console.log(JSON.stringify(results));
+`;
+
+let outDir: string;
+let bundle: LambdaBundle;
+let dynamo: DynaliteServer;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(tmpdir(), "steward-rest-bundle-"));
+  bundle = await bundleLambda(path.join(root, "functions/rest/handler.ts"), outDir, {
+    sdk: "bundled",
+    splitting: true,
+  });
+  dynamo = await startDynalite();
+  await dynamo.createTable("rate-limit", RATE_LIMIT_TABLE_KEY);
+  await dynamo.createTable("key-values", "pk", "sk");
+  await dynamo.createTable("schedules", "id");
+}, 60_000);
+afterAll(async () => {
+  await dynamo?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
+  const link = (value: Record<string, string>) => JSON.stringify(value);
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
+    cwd: outDir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      SST_RESOURCE_App: link({ name: "steward", stage: "test" }),
+      SST_RESOURCE_StewardConfig: link({ value: "Service:\n  logLevel: warn\n" }),
+      SST_RESOURCE_RateLimitTable: link({ name: "rate-limit" }),
+      SST_RESOURCE_KeyValueTable: link({ name: "key-values" }),
+      SST_RESOURCE_ScheduleTable: link({ name: "schedules" }),
+      BUNDLE: pathToFileURL(bundle.file).href,
+      EVENTS: JSON.stringify(events),
+    },
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LambdaResult[];
+}
+
+describe("REST function bundled as deployed", () => {
+  it("keeps the document generators, the MQTT client, the SDK's unused credential sources and the config template's text out of a cold start's files", () => {
+    // Prepare
+    const inputs = bundle.startInputs;
+
+    // Assess
+    expect(bundle.files).toBeGreaterThan(1);
+    expect(bundle.startBytes).toBeLessThan(bundle.bytes);
+    expect(inputs.some((input) => input.includes("functions/rest/app.ts"))).toBe(true);
+    expect(readFileSync(bundle.file, "utf8")).not.toContain("Console/file log level");
+    for (const lazy of [
+      "functions/rest/openapi.ts",
+      "functions/audit-ingest/openapi.ts",
+      "functions/http/valibot-to-openapi.ts",
+      "node_modules/mqtt/",
+      "node_modules/@aws-sdk/nested-clients/",
+    ]) {
+      expect(inputs.filter((input) => input.includes(lazy))).toEqual([]);
+    }
+  });
+
+  it("answers its first request in a fresh process, then the OpenAPI document and the explorer page from their chunks", async () => {
+    // Act
+    const [namespaces, document, page] = await coldStart([
+      apiGatewayEvent({ method: "GET", path: "/v4/keyvaluesnamespaces" }),
+      apiGatewayEvent({ method: "GET", path: "/documentation/json" }),
+      apiGatewayEvent({ method: "GET", path: "/documentation" }),
+    ]);
+
+    // Assess
+    expect(namespaces?.statusCode).toBe(200);
+    expect(JSON.parse(namespaces!.body)).toEqual([]);
+    expect(document?.statusCode).toBe(200);
+    const openApi = JSON.parse(document!.body) as { openapi: string; paths: Record<string, unknown> };
+    expect(openApi.openapi).toBe("3.0.3");
+    expect(Object.keys(openApi.paths)).toEqual(
+      expect.arrayContaining(["/v4/keyvaluesnamespaces", "/api/v1/audit-event"]),
+    );
+    expect(page?.statusCode).toBe(200);
+    expect(page?.body).toContain('data-openapi="/documentation/json"');
+  });
+});
