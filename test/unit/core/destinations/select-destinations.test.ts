@@ -20,7 +20,7 @@ function adapters() {
     parquetEncoder: auditQvdEncoder,
     timeseriesWriter: () => {
       calls.series += 1;
-      return { ensureDatabase: async () => {}, write: async () => {} };
+      return { ensureDatabase: async () => {}, write: async () => {}, writeLines: async () => {} };
     },
     sleep: async () => {},
     logger: recordingLogger(),
