@@ -388,6 +388,12 @@ export interface TimeseriesWriter {
   ensureDatabase(): Promise<void>;
   /** Writes the points in one request; throws TimeseriesWriteError when the server refuses. */
   write(points: readonly Point[]): Promise<void>;
+  /**
+   * Writes points already encoded (each line as encodePoint makes it, lines separated by "\n",
+   * as UTF-8) in one request, the body `write` would send for them; errors as `write`. The
+   * bytes are read until the promise settles and not after, so the caller may reuse them.
+   */
+  writeLines(body: Uint8Array): Promise<void>;
 }
 
 // ---- on-prem agent ports ----

@@ -45,6 +45,12 @@ export interface BatchedSinkOptions<T> {
   refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
   /** Told of every failed write request (error tracking). */
   onWriteError?: ((error: unknown) => void) | undefined;
+  /**
+   * Told once of every item the sink is done with: written, refused as data, dropped by policy
+   * or not taken because the sink is stopping (not of items still buffered when a stop gives up
+   * on them).
+   */
+  release?: ((items: readonly T[]) => void) | undefined;
   tuning: SinkTuning;
   clock: Clock;
   logger: Logger;
@@ -65,6 +71,7 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
       return refusal;
     },
     onWriteError: options.onWriteError,
+    onDone: options.release,
     maxBatchSize: tuning.maxBatchSize,
     writeFrequency: tuning.maxAgeMs,
     maxBuffered: tuning.maxBuffered,
@@ -94,6 +101,7 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
         try {
           await batcher.add(item);
         } catch (error) {
+          options.release?.(items.slice(index));
           if (!(error instanceof BufferFullError)) throw error;
           drop(items.length - index);
           return;

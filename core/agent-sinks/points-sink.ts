@@ -11,14 +11,17 @@
  *   kept, when it says so).
  * - A point that cannot be encoded as line protocol is rejected alone, before it can spoil a batch.
  * The database is ensured before the first write, and again after a 404 (it was dropped).
+ * Points are encoded when they are buffered and wait as line protocol in a LineStore (why: see
+ * line-store.ts); a batch is written as one body of those lines.
  */
 import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
-import { checkPoint, encodePoint, LineProtocolError, type Point } from "../destinations/line-protocol.ts";
+import { LineProtocolError, type Point } from "../destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../destinations/timeseries-write-error.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimeseriesWriter } from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
+import { createLineStore, type StoredLine } from "./line-store.ts";
 
 export interface PointsSinkOptions {
   series: TimeseriesWriter;
@@ -42,8 +45,9 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
   const { series, clock, logger, throttle } = options;
   let ensured = false;
   let unencodable = 0;
+  const lines = createLineStore();
 
-  async function write(batch: ItemBatch<Point>): Promise<void> {
+  async function write(batch: ItemBatch<StoredLine>): Promise<void> {
     if (!ensured) {
       try {
         await series.ensureDatabase();
@@ -53,17 +57,18 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       ensured = true;
     }
     try {
-      await series.write(batch.items);
+      await series.writeLines(lines.body(batch.items));
     } catch (error) {
       if (error instanceof TimeseriesWriteError && error.status === 404) ensured = false;
       throw error;
     }
   }
 
-  const sink = startBatchedSink<Point>({
+  const sink = startBatchedSink<StoredLine>({
     destination: DESTINATION,
     noun: "points",
     write,
+    release: (items) => lines.release(items),
     refusal(error, batch) {
       if (
         !(error instanceof LineProtocolError || (error instanceof TimeseriesWriteError && error.refusesData))
@@ -72,7 +77,10 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       }
       return {
         count: refusedCount(error, batch.items.length),
-        fields: { points: batch.items.length, preview: preview(batch.items[0]) },
+        fields: {
+          points: batch.items.length,
+          preview: batch.items[0] === undefined ? "" : lines.text(batch.items[0], PREVIEW_CHARS),
+        },
       };
     },
     tuning: options.tuning,
@@ -85,10 +93,10 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
   return {
     async write(points) {
       const now = clock.now();
-      const accepted: Point[] = [];
+      const accepted: StoredLine[] = [];
       for (const point of points) {
         try {
-          checkPoint(point);
+          accepted.push(lines.add(point.timestampMs === undefined ? { ...point, timestampMs: now } : point));
         } catch (error) {
           unencodable += 1;
           const since = throttle.admit(`${DESTINATION}:unencodable`, clock.now());
@@ -100,9 +108,7 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
               error: describeError(error),
             });
           }
-          continue;
         }
-        accepted.push(point.timestampMs === undefined ? { ...point, timestampMs: now } : point);
       }
       await sink.write(accepted);
     },
@@ -118,14 +124,4 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
 function refusedCount(error: Error, batchSize: number): number {
   const reported = /\bdropped=(\d+)/.exec(error.message)?.[1];
   return reported === undefined ? batchSize : Math.min(Number(reported), batchSize);
-}
-
-function preview(point: Point | undefined): string {
-  if (point === undefined) return "";
-  try {
-    return encodePoint(point).slice(0, PREVIEW_CHARS);
-  } catch {
-    // Only for the log line: the refusal itself is reported by the caller either way.
-    return point.measurement.slice(0, PREVIEW_CHARS);
-  }
 }

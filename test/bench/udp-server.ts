@@ -5,7 +5,8 @@
  * Usage: node udp-server.mjs MODE UDP_PORT [INFLUX_PORT DATABASE]; MODE `noop`: no destination
  * is switched on (parse, categorise and count only); `influx`: log events to InfluxDB 1.x.
  * Prints `READY <port>`; answers the parent's "stats" message over IPC with the queue's counters,
- * its time-in-queue statistics and this process's CPU time.
+ * its time-in-queue statistics, this process's CPU time and its memory at the highest RSS sampled
+ * (udp-memory.ts; every sample to the file named by BENCH_UDP_MEMORY_LOG when set).
  */
 import { createMemoryAppNameCache } from "../../core/adapters/local/memory-app-name-cache.ts";
 import { createPromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
@@ -15,6 +16,7 @@ import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { startAgentOutputs } from "../../local/agent/agent-outputs.ts";
 import { startUdpEvents } from "../../local/agent/udp-events.ts";
+import { startMemorySampler } from "./udp-memory.ts";
 
 const [mode = "noop", portText = "9996", influxPort = "8086", database = "steward_bench"] =
   process.argv.slice(2);
@@ -80,6 +82,13 @@ const udp = await startUdpEvents({
 const pipeline = udp.logEvents;
 if (pipeline === undefined) throw new Error("log-event pipeline did not start");
 process.stdout.write(`READY ${pipeline.socket.port}\n`);
+const memory = startMemorySampler({
+  logPath: process.env.BENCH_UDP_MEMORY_LOG,
+  extra: () => ({
+    waiting: pipeline.queue.state().waiting,
+    bufferedPoints: pipeline.sinks.stats().timeseriesdb?.buffered,
+  }),
+});
 
 process.on("message", (message) => {
   if (message !== "stats") return;
@@ -88,6 +97,7 @@ process.on("message", (message) => {
     timeInQueue: pipeline.queue.stats().timeInQueue,
     sinks: pipeline.sinks.stats(),
     cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    memoryAtPeak: memory.peak(),
   });
 });
 process.on("SIGTERM", () => {

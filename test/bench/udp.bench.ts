@@ -6,17 +6,24 @@
  *   - Steward's log-event pipeline writing to InfluxDB 1.x (Debian's influxd; skipped without it),
  * each in its own bundled child process run by plain `node`, as `npm start` runs Steward, with the
  * same 8 MiB receive buffer. Reported per rate: sent, received, processed, dropped; the highest
- * rate with nothing lost; CPU seconds per 100,000 events; p99 time in the queue; peak RSS; and
- * end-to-end events/s into InfluxDB (sent ÷ time until the last point is queryable).
+ * rate with nothing lost; CPU seconds per 100,000 events; p99 time in the queue; peak RSS (after
+ * each rate and overall, with where the memory was at the highest RSS sampled: V8 heap by space,
+ * external, rest); and end-to-end events/s into InfluxDB (sent ÷ time until the last point is
+ * queryable).
  * Targets (2-core machine): ≥ 50,000 datagrams/s with no loss to the no-op writer, ≥ 10,000
  * events/s into InfluxDB 1.x, peak RSS ≤ 150 MB.
+ * For investigations: BENCH_UDP_PARTS (`trivial,noop,influx`) picks receivers,
+ * BENCH_UDP_NODE_FLAGS adds node flags to the receiver processes (e.g. `--trace-gc`),
+ * BENCH_UDP_CHILD_LOG appends their output to a file, BENCH_UDP_MEMORY_LOG their memory samples,
+ * BENCH_UDP_SMAPS copies the Steward receiver's /proc/<pid>/smaps to a file at its end.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundle } from "../../bin/bundle.mjs";
 import { influxdAvailable, startInfluxd } from "../helpers/influxd.ts";
+import { describePeak, type MemorySample } from "./udp-memory.ts";
 
 const STEP_SECONDS = Number(process.env.BENCH_UDP_STEP_S ?? 3);
 /** Longer steps into InfluxDB, so the figure is its sustained rate rather than one batch's lag. */
@@ -24,6 +31,8 @@ const INFLUX_STEP_SECONDS = Number(process.env.BENCH_UDP_INFLUX_STEP_S ?? 8);
 const RATES = (process.env.BENCH_UDP_RATES ?? "25000,50000,75000,100000").split(",").map(Number);
 const INFLUX_RATES = (process.env.BENCH_UDP_INFLUX_RATES ?? "10000,20000").split(",").map(Number);
 const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+/** Which receivers to measure (`trivial,noop,influx` by default), e.g. `influx` alone. */
+const PARTS = new Set((process.env.BENCH_UDP_PARTS ?? "trivial,noop,influx").split(","));
 
 /** The engine sample of reference agent §2.7 with a longer message (~400 bytes); `{n}` is the row. */
 export function engineDatagram(): string {
@@ -58,8 +67,13 @@ async function freeUdpPort(): Promise<number> {
 }
 
 async function startChild(module: string, args: string[]): Promise<Child> {
-  const child = spawn(process.execPath, [module, ...args], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const flags = (process.env.BENCH_UDP_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
+  const child = spawn(process.execPath, [...flags, module, ...args], {
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const output: string[] = [];
+  const childLog = process.env.BENCH_UDP_CHILD_LOG;
+  if (childLog !== undefined) child.stdout?.on("data", (chunk: Buffer) => appendFileSync(childLog, chunk));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${module} did not start: ${output.join("")}`)), 20_000);
     child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
@@ -124,6 +138,7 @@ interface StewardStats {
   };
   timeInQueue: { p99Ms: number };
   cpuMs: number;
+  memoryAtPeak: MemorySample;
 }
 
 const dropsOf = ({ counters }: StewardStats): number =>
@@ -150,6 +165,8 @@ export interface UdpStep {
   lost: number;
   cpuSecondsPer100k?: number;
   queueP99Ms?: number;
+  /** The receiver's peak RSS so far, read once the step is processed. */
+  peakRssMb?: number;
 }
 
 async function trivialSteps(): Promise<{ steps: UdpStep[]; peakRssMb: number }> {
@@ -203,11 +220,15 @@ async function stewardSteps(
       queueP99Ms: Number(after.timeInQueue.p99Ms.toFixed(3)),
     });
     await afterStep?.(processed, sendStartedAt);
+    (steps.at(-1) as UdpStep).peakRssMb = Number(peakRssMb(steward.process.pid as number).toFixed(1));
     before = await ask<StewardStats>(steward, "stats");
   }
   const rss = peakRssMb(steward.process.pid as number);
+  const { memoryAtPeak } = await ask<StewardStats>(steward, "stats");
+  if (process.env.BENCH_UDP_SMAPS)
+    writeFileSync(process.env.BENCH_UDP_SMAPS, readFileSync(`/proc/${steward.process.pid}/smaps`));
   await stop(steward);
-  return { steps, peakRssMb: rss };
+  return { steps, peakRssMb: rss, memoryAtPeak };
 }
 
 function highestLossless(steps: readonly UdpStep[]): number {
@@ -217,15 +238,19 @@ function highestLossless(steps: readonly UdpStep[]): number {
   return best;
 }
 
-function print(title: string, result: { steps: UdpStep[]; peakRssMb: number }): void {
+function print(
+  title: string,
+  result: { steps: UdpStep[]; peakRssMb: number; memoryAtPeak?: MemorySample },
+): void {
   console.log(
     `  ${title}: highest rate with nothing lost ${highestLossless(result.steps)}/s, peak RSS ${result.peakRssMb.toFixed(1)} MB`,
   );
+  if (result.memoryAtPeak !== undefined) console.log(`    ${describePeak(result.memoryAtPeak)}`);
   for (const step of result.steps) {
     const extra =
       step.cpuSecondsPer100k === undefined
         ? ""
-        : `, ${step.cpuSecondsPer100k} CPU s per 100k, queue p99 ${step.queueP99Ms} ms`;
+        : `, ${step.cpuSecondsPer100k} CPU s per 100k, queue p99 ${step.queueP99Ms} ms, peak RSS so far ${step.peakRssMb} MB`;
     console.log(
       `    ${step.rate}/s: sent ${step.sent}, received ${step.received}, processed ${step.processed}, dropped ${step.dropped}, lost ${step.lost}${extra}`,
     );
@@ -236,11 +261,18 @@ export async function run(): Promise<unknown> {
   console.log(
     `UDP benchmark (${engineDatagram().length}-byte engine log events, ${STEP_SECONDS} s per rate, receive buffer ${RECEIVE_BUFFER_BYTES / 1024 / 1024} MiB)`,
   );
-  const trivial = await trivialSteps();
-  print("trivial node:dgram receiver (split and count)", trivial);
-  const noop = await stewardSteps(["noop"], RATES, STEP_SECONDS);
-  print("Steward log events, no destination", noop);
-  const figures: Record<string, unknown> = { trivial, noop };
+  const figures: Record<string, unknown> = {};
+  if (PARTS.has("trivial")) {
+    const trivial = await trivialSteps();
+    print("trivial node:dgram receiver (split and count)", trivial);
+    figures.trivial = trivial;
+  }
+  if (PARTS.has("noop")) {
+    const noop = await stewardSteps(["noop"], RATES, STEP_SECONDS);
+    print("Steward log events, no destination", noop);
+    figures.noop = noop;
+  }
+  if (!PARTS.has("influx")) return figures;
   if (!influxdAvailable) {
     console.log("  InfluxDB 1.x: influxd not installed, skipped (apt-get install -y influxdb)");
     return figures;

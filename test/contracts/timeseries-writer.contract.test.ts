@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import {
   booleanField,
+  encodePoints,
   floatField,
   integerField,
   type Point,
@@ -23,6 +24,8 @@ interface Fixture {
   writer(): TimeseriesWriter;
   /** Rows of `measurement`, tags and fields flattened, plus `time` (epoch ms). */
   rows(measurement: string): Promise<Row[]>;
+  /** Field name → type (`float`, `integer`, `string`, `boolean`) as the server stored it. */
+  fieldTypes(measurement: string): Promise<Record<string, string>>;
   retention(): Promise<unknown>;
   expectedRetention: unknown;
 }
@@ -43,6 +46,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([influxd?.close(), fakeV2?.close(), fakeV3?.close()]);
 });
+
+function fakeFieldTypes(fake: () => FakeInflux) {
+  return async (measurement: string) =>
+    Object.fromEntries(
+      (fake().databases.get("steward_audit")?.points ?? [])
+        .filter((point) => point.measurement === measurement)
+        .flatMap((point) => Object.entries(point.fields).map(([name, field]) => [name, field.type])),
+    );
+}
 
 function fakeRows(fake: () => FakeInflux) {
   return async (measurement: string) =>
@@ -71,6 +83,10 @@ const fixtures: [string, boolean, () => Fixture][] = [
           ),
         );
       },
+      async fieldTypes(measurement) {
+        const result = await influxd!.query(`SHOW FIELD KEYS FROM "${measurement}"`, "steward_audit");
+        return Object.fromEntries(result.results[0]?.series?.[0]?.values ?? []);
+      },
       async retention() {
         const result = await influxd!.query('SHOW RETENTION POLICIES ON "steward_audit"');
         const series = result.results[0]?.series?.[0];
@@ -87,6 +103,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
     () => ({
       writer: () => createTimeseriesWriter(timeseriesConfig(2, fakeV2.port)),
       rows: fakeRows(() => fakeV2),
+      fieldTypes: fakeFieldTypes(() => fakeV2),
       retention: async () => fakeV2.databases.get("steward_audit")?.retention,
       expectedRetention: [{ type: "expire", everySeconds: 2_592_000 }],
     }),
@@ -97,6 +114,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
     () => ({
       writer: () => createTimeseriesWriter(timeseriesConfig(3, fakeV3.port)),
       rows: fakeRows(() => fakeV3),
+      fieldTypes: fakeFieldTypes(() => fakeV3),
       retention: async () => fakeV3.databases.get("steward_audit")?.retention,
       expectedRetention: "30d",
     }),
@@ -162,6 +180,62 @@ describe.each(fixtures)("TimeseriesWriter contract: %s", (_name, skip, makeFixtu
     ]);
   });
 
+  it.skipIf(skip)(
+    "stores a body of encoded lines exactly as it stores the same points written as points",
+    async () => {
+      const fixture = makeFixture();
+      const writer = fixture.writer();
+      await writer.ensureDatabase();
+      const t0 = Date.now() - 60_000;
+      const points = (measurement: string): Point[] => [
+        {
+          measurement,
+          tags: { "app name": "Umsatz, Nord=1 📈", user: "LAB\\anna", empty: "" },
+          fields: {
+            text: stringField('say "hi" \\ ok\nnext line'),
+            raw_event: stringField(JSON.stringify({ message: 'a "quoted" word', path: "C:\\temp" })),
+            "dur ms": floatField(1234.5),
+            whole: floatField(3),
+            count: integerField(-42),
+            visible: booleanField(false),
+          },
+          timestampMs: t0,
+        },
+        {
+          measurement,
+          tags: { "app name": "Süd" },
+          fields: {
+            text: stringField(""),
+            raw_event: stringField("{}"),
+            "dur ms": floatField(0.1),
+            whole: floatField(7),
+            count: integerField(1),
+            visible: booleanField(true),
+          },
+          timestampMs: t0 + 1,
+        },
+      ];
+
+      await writer.write(points("as points"));
+      await writer.writeLines(Buffer.from(encodePoints(points("as lines"))));
+
+      const byTime = (rows: Row[]) => rows.sort((a, b) => Number(a.time) - Number(b.time));
+      const asLines = byTime(await fixture.rows("as lines"));
+      expect(asLines).toHaveLength(2);
+      expect(asLines).toEqual(byTime(await fixture.rows("as points")));
+      const types = await fixture.fieldTypes("as lines");
+      expect(types).toEqual({
+        text: "string",
+        raw_event: "string",
+        "dur ms": "float",
+        whole: "float",
+        count: "integer",
+        visible: "boolean",
+      });
+      expect(await fixture.fieldTypes("as points")).toEqual(types);
+    },
+  );
+
   it.skipIf(skip)("refuses a field type conflict as a data error", async () => {
     const fixture = makeFixture();
     const writer = fixture.writer();
@@ -179,6 +253,12 @@ describe.each(fixtures)("TimeseriesWriter contract: %s", (_name, skip, makeFixtu
     expect(error).toBeInstanceOf(TimeseriesWriteError);
     expect((error as TimeseriesWriteError).status).toBe(400);
     expect((error as TimeseriesWriteError).refusesData).toBe(true);
+
+    const linesError = await writer
+      .writeLines(Buffer.from(`conflict v="y" ${Date.now() + 2}`))
+      .catch((e: unknown) => e);
+    expect((linesError as TimeseriesWriteError).status).toBe(400);
+    expect((linesError as TimeseriesWriteError).refusesData).toBe(true);
   });
 });
 
@@ -186,13 +266,18 @@ describe("TimeseriesWriter against an unreachable server", () => {
   it.each([1, 2, 3] as const)("v%i throws TimeseriesWriteError without a status", async (version) => {
     const writer = createTimeseriesWriter(timeseriesConfig(version, 1));
 
-    const error = await writer
-      .write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }])
-      .catch((e: unknown) => e);
+    const errors = [
+      await writer
+        .write([{ measurement: "m", tags: {}, fields: { v: floatField(1) } }])
+        .catch((e: unknown) => e),
+      await writer.writeLines(Buffer.from("m v=1")).catch((e: unknown) => e),
+    ];
 
-    expect(error).toBeInstanceOf(TimeseriesWriteError);
-    expect((error as TimeseriesWriteError).status).toBeUndefined();
-    expect((error as TimeseriesWriteError).refusesData).toBe(false);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(TimeseriesWriteError);
+      expect((error as TimeseriesWriteError).status).toBeUndefined();
+      expect((error as TimeseriesWriteError).refusesData).toBe(false);
+    }
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * A TimeseriesWriter that keeps every request it accepted and fails the next attempts with the
- * errors a test queues (or every attempt while `down`), for batching and retry tests.
+ * errors a test queues (or every attempt while `down`), for batching and retry tests. A request
+ * of encoded lines (`writeLines`) is parsed back into points, as InfluxDB would read it, and its
+ * body kept as text.
  */
-import type { Point } from "../../core/destinations/line-protocol.ts";
+import type { FieldValue, Point } from "../../core/destinations/line-protocol.ts";
 import { integerField } from "../../core/destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../core/ports.ts";
+import { type ParsedPoint, parseLineProtocol } from "./line-protocol-parser.ts";
 
 export interface RecordingSeries extends TimeseriesWriter {
   /** Accepted requests, in order. */
@@ -17,6 +20,8 @@ export interface RecordingSeries extends TimeseriesWriter {
   failNext: unknown[];
   /** While true every write fails as an unreachable server would. */
   down: boolean;
+  /** The body of every `writeLines` attempt, as text. */
+  bodies: string[];
   /** Every point of every accepted request. */
   points(): Point[];
 }
@@ -31,6 +36,7 @@ export function recordingSeries(): RecordingSeries {
     async ensureDatabase() {
       series.ensured += 1;
     },
+    bodies: [],
     async write(points) {
       series.attempts.push([...points]);
       const failure = series.failNext.shift();
@@ -38,9 +44,28 @@ export function recordingSeries(): RecordingSeries {
       if (series.down) throw new TimeseriesWriteError("POST /write failed: no answer", undefined);
       series.requests.push([...points]);
     },
+    async writeLines(body) {
+      const text = Buffer.from(body).toString("utf8");
+      series.bodies.push(text);
+      await series.write(parseLineProtocol(text).map(pointOf));
+    },
     points: () => series.requests.flat(),
   };
   return series;
+}
+
+/** A parsed line as the Point it encodes (tags written empty are absent from the line). */
+export function pointOf(parsed: ParsedPoint): Point {
+  const fields: Record<string, FieldValue> = {};
+  for (const [name, field] of Object.entries(parsed.fields)) {
+    fields[name] = { kind: field.type, value: field.value } as FieldValue;
+  }
+  return {
+    measurement: parsed.measurement,
+    tags: parsed.tags,
+    fields,
+    ...(parsed.timestamp === undefined ? {} : { timestampMs: parsed.timestamp }),
+  };
 }
 
 /** A distinct point: measurement `test`, field `n` = n, time = base + n. */

@@ -1,24 +1,29 @@
-/** The HTTP calls the InfluxDB adapters share: one request, errors as TimeseriesWriteError. */
+/**
+ * The HTTP calls the InfluxDB adapters share: one request, errors as TimeseriesWriteError.
+ *
+ * node:http rather than fetch: fetch copies every request body (a string into a new UTF-8
+ * buffer, a Uint8Array into a new ArrayBuffer), so each write of a 1,000-point batch left about
+ * 1.5 MB of garbage outside the JS heap, freed only at V8's next full collection; node:http
+ * sends the caller's bytes as they are (measured: 20 writes of 2 MB left 20–22 MB of array
+ * buffers behind with fetch, none with node:http). Connections are kept alive by Node's global
+ * agent. A body given as bytes is read until the returned promise settles, and not after.
+ */
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 
 export interface InfluxRequest {
   method: "GET" | "POST";
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   timeoutMs: number;
 }
 
 /** Performs the request; resolves with the response text for 2xx, throws otherwise. */
 export async function influxRequest(request: InfluxRequest): Promise<{ status: number; text: string }> {
-  let response: Response;
+  let answer: { status: number; text: string };
   try {
-    response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
-      signal: AbortSignal.timeout(request.timeoutMs),
-    });
+    answer = await send(request);
   } catch (error) {
     throw new TimeseriesWriteError(
       `${request.method} ${describe(request.url)} failed: no answer`,
@@ -28,14 +33,61 @@ export async function influxRequest(request: InfluxRequest): Promise<{ status: n
       },
     );
   }
-  const text = await response.text().catch(() => "");
-  if (!response.ok) {
+  const { status, text } = answer;
+  if (status < 200 || status > 299) {
     throw new TimeseriesWriteError(
-      `${request.method} ${describe(request.url)} answered ${response.status}: ${text.slice(0, 500)}`,
-      response.status,
+      `${request.method} ${describe(request.url)} answered ${status}: ${text.slice(0, 500)}`,
+      status,
     );
   }
-  return { status: response.status, text };
+  return answer;
+}
+
+class RequestTimeoutError extends Error {
+  override name = "RequestTimeoutError";
+}
+
+/**
+ * One request and its whole answer within `timeoutMs` (as fetch with AbortSignal.timeout). It
+ * settles only once the request is closed, so the body bytes are no longer read after it: a
+ * server that answers before reading the whole body does not leave a write of them running.
+ */
+function send(request: InfluxRequest): Promise<{ status: number; text: string }> {
+  const { body } = request;
+  const headers = { ...request.headers };
+  if (request.method === "POST" || body !== undefined) {
+    headers["Content-Length"] = String(
+      typeof body === "string" ? Buffer.byteLength(body) : (body?.byteLength ?? 0),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    let answer: { status: number; text: string } | undefined;
+    let failure: unknown;
+    const outgoing = httpRequest(request.url, { method: request.method, headers });
+    const timer = setTimeout(() => {
+      outgoing.destroy(new RequestTimeoutError(`no complete answer within ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    timer.unref();
+    outgoing.on("response", (response: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        answer = { status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") };
+      });
+      response.on("error", (error) => {
+        failure ??= error;
+      });
+    });
+    outgoing.on("error", (error) => {
+      failure ??= error;
+    });
+    outgoing.on("close", () => {
+      clearTimeout(timer);
+      if (answer !== undefined) resolve(answer);
+      else reject(failure ?? new Error("the connection closed before the answer was complete"));
+    });
+    outgoing.end(body);
+  });
 }
 
 export function baseUrl(host: string, port: number): string {

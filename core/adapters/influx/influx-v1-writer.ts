@@ -31,6 +31,20 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
     return first;
   }
 
+  async function post(body: string | Uint8Array): Promise<void> {
+    const url = new URL("/write", base);
+    url.searchParams.set("db", dbName);
+    if (retentionPolicy.name !== "") url.searchParams.set("rp", retentionPolicy.name);
+    url.searchParams.set("precision", "ms");
+    await influxRequest({
+      method: "POST",
+      url,
+      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+      body,
+      timeoutMs: TIMEOUT_MS,
+    });
+  }
+
   return {
     async ensureDatabase() {
       const shown = (await query("SHOW DATABASES", "GET")) as { series?: { values?: unknown[][] }[] };
@@ -51,17 +65,12 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
 
     async write(points) {
       if (points.length === 0) return;
-      const url = new URL("/write", base);
-      url.searchParams.set("db", dbName);
-      if (retentionPolicy.name !== "") url.searchParams.set("rp", retentionPolicy.name);
-      url.searchParams.set("precision", "ms");
-      await influxRequest({
-        method: "POST",
-        url,
-        headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
-        body: encodePoints(points),
-        timeoutMs: TIMEOUT_MS,
-      });
+      await post(encodePoints(points));
+    },
+
+    async writeLines(body) {
+      if (body.byteLength === 0) return;
+      await post(body);
     },
   };
 }

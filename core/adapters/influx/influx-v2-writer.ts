@@ -15,6 +15,20 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Token ${token}` };
 
+  async function post(body: string | Uint8Array): Promise<void> {
+    const url = new URL("/api/v2/write", base);
+    url.searchParams.set("org", org);
+    url.searchParams.set("bucket", bucket);
+    url.searchParams.set("precision", "ms");
+    await influxRequest({
+      method: "POST",
+      url,
+      headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
+      body,
+      timeoutMs: TIMEOUT_MS,
+    });
+  }
+
   return {
     async ensureDatabase() {
       const orgsUrl = new URL("/api/v2/orgs", base);
@@ -53,17 +67,12 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWrit
 
     async write(points) {
       if (points.length === 0) return;
-      const url = new URL("/api/v2/write", base);
-      url.searchParams.set("org", org);
-      url.searchParams.set("bucket", bucket);
-      url.searchParams.set("precision", "ms");
-      await influxRequest({
-        method: "POST",
-        url,
-        headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
-        body: encodePoints(points),
-        timeoutMs: TIMEOUT_MS,
-      });
+      await post(encodePoints(points));
+    },
+
+    async writeLines(body) {
+      if (body.byteLength === 0) return;
+      await post(body);
     },
   };
 }

@@ -17,6 +17,19 @@ export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Bearer ${token}` };
 
+  async function post(body: string | Uint8Array): Promise<void> {
+    const url = new URL("/api/v3/write_lp", base);
+    url.searchParams.set("db", database);
+    url.searchParams.set("precision", "millisecond");
+    await influxRequest({
+      method: "POST",
+      url,
+      headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
+      body,
+      timeoutMs: writeTimeout,
+    });
+  }
+
   return {
     async ensureDatabase() {
       const listUrl = new URL("/api/v3/configure/database", base);
@@ -40,16 +53,12 @@ export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWrit
 
     async write(points) {
       if (points.length === 0) return;
-      const url = new URL("/api/v3/write_lp", base);
-      url.searchParams.set("db", database);
-      url.searchParams.set("precision", "millisecond");
-      await influxRequest({
-        method: "POST",
-        url,
-        headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
-        body: encodePoints(points),
-        timeoutMs: writeTimeout,
-      });
+      await post(encodePoints(points));
+    },
+
+    async writeLines(body) {
+      if (body.byteLength === 0) return;
+      await post(body);
     },
   };
 }

@@ -37,6 +37,11 @@ function countingWriter(dbName: string) {
       await writer.write(points);
       counting.acceptedPoints += points.length;
     },
+    async writeLines(body: Uint8Array) {
+      counting.requests += 1;
+      await writer.writeLines(body);
+      counting.acceptedPoints += Buffer.from(body).toString("utf8").split("\n").length;
+    },
   } satisfies TimeseriesWriter & Record<string, unknown>;
   return counting;
 }

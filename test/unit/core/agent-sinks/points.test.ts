@@ -3,7 +3,14 @@ import {
   type CreateEventSinksOptions,
   createEventSinks,
 } from "../../../../core/agent-sinks/create-event-sinks.ts";
-import { floatField, type Point } from "../../../../core/destinations/line-protocol.ts";
+import {
+  booleanField,
+  encodePoints,
+  floatField,
+  integerField,
+  type Point,
+  stringField,
+} from "../../../../core/destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -196,6 +203,33 @@ describe("agent sinks: time-series points", () => {
 
     expect(series.ensured).toBe(2);
     expect(series.points()).toHaveLength(6);
+  });
+
+  it("sends each batch as the body encodePoints makes of its points: escapes, field types, times", async () => {
+    const { clock, series, sinks } = start();
+    const stampedAt = clock.now();
+    const awkward: Point[] = [
+      {
+        measurement: "log_event",
+        tags: { host: "qs-node1", user_full: "LAB\\goran", empty: "", "app name": "Umsatz, Nord=1 📈" },
+        fields: {
+          message: stringField('say "hi" \\ again\nnext line'),
+          duration: floatField(1234.5),
+          whole: floatField(3),
+          handle: integerField(-42),
+          ok: booleanField(false),
+        },
+        timestampMs: Date.UTC(2026, 10, 24),
+      },
+      { measurement: "m,1 x", tags: {}, fields: { "a=b c": stringField("ünïcödé") } },
+      numberedPoint(7),
+    ];
+
+    await sinks.writePoints(awkward);
+    await sinks.stop();
+
+    const [first, second, third] = awkward as [Point, Point, Point];
+    expect(series.bodies).toEqual([encodePoints([first, { ...second, timestampMs: stampedAt }, third])]);
   });
 
   it("flushes buffered points on stop", async () => {

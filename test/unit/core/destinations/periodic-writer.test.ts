@@ -113,7 +113,11 @@ describe("startPeriodicWriter", () => {
   it("gives up the last write after stopTimeoutMs when the database does not answer", async () => {
     const clock = createAsyncManualClock();
     const logger = recordingLogger();
-    const hanging = { ensureDatabase: async () => {}, write: () => new Promise<void>(() => {}) };
+    const hanging = {
+      ensureDatabase: async () => {},
+      write: () => new Promise<void>(() => {}),
+      writeLines: () => Promise.reject(new Error("the periodic writer writes points")),
+    };
     const writer = startPeriodicWriter({
       name: "event-counts",
       intervalMs: 10_000,

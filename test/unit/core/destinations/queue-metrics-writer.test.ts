@@ -55,6 +55,7 @@ function seriesSpy() {
       if (spy.fail) throw new TimeseriesWriteError("down", undefined);
       spy.points.push(...points);
     },
+    writeLines: () => Promise.reject(new Error("the queue metrics writer writes points")),
   };
   return spy;
 }

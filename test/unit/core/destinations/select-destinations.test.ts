@@ -21,7 +21,7 @@ function adapters() {
     parquetEncoder: auditQvdEncoder,
     timeseriesWriter: () => {
       calls.series += 1;
-      return { ensureDatabase: async () => {}, write: async () => {} };
+      return { ensureDatabase: async () => {}, write: async () => {}, writeLines: async () => {} };
     },
     sleep: async () => {},
     logger: recordingLogger(),

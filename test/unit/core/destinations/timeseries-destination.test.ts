@@ -26,6 +26,7 @@ function seriesSpy() {
         throw new TimeseriesWriteError("bad point", 400);
       spy.stored.push(...points);
     },
+    writeLines: () => Promise.reject(new Error("the audit destination writes points")),
   } satisfies TimeseriesWriter & Record<string, unknown>;
   return spy;
 }

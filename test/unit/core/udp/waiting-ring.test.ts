@@ -36,3 +36,40 @@ describe("createWaitingRing", () => {
     expect(ring.shiftInto(into)).toBe(false);
   });
 });
+
+describe("createWaitingRing bytes", () => {
+  it("hands over copies that later datagrams never overwrite, across chunks and after reuse", () => {
+    const ring = createWaitingRing(100_000);
+    const into = item();
+    const datagram = (n: number, length: number) => new Uint8Array(length).fill(n % 251);
+    const handed: Uint8Array[] = [];
+    const expected: Uint8Array[] = [];
+    let n = 0;
+    // Bursts of ~1.2 MB (several 64 KiB chunks), drained in part, so chunks are reused.
+    for (let round = 0; round < 6; round += 1) {
+      for (let i = 0; i < 3000; i += 1, n += 1) {
+        const bytes = datagram(n, n % 97 === 0 ? 65_507 - (n % 5) : 1 + (n % 600));
+        expected.push(bytes);
+        ring.push(bytes, sender, n, n);
+      }
+      for (let i = 0; i < 2500 && ring.shiftInto(into); i += 1) handed.push(into.datagram);
+    }
+    while (ring.shiftInto(into)) handed.push(into.datagram);
+
+    expect(handed).toHaveLength(expected.length);
+    const differing = handed.filter((bytes, i) => Buffer.compare(bytes, expected[i] as Uint8Array) !== 0);
+    expect(differing).toHaveLength(0);
+  });
+
+  it("does not keep the caller's datagram: changing it after push changes nothing", () => {
+    const ring = createWaitingRing(10);
+    const datagram = Uint8Array.of(1, 2, 3);
+    ring.push(datagram, sender, 1, 1);
+    datagram.fill(9);
+    const into = item();
+
+    ring.shiftInto(into);
+
+    expect([...into.datagram]).toEqual([1, 2, 3]);
+  });
+});
