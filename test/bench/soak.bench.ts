@@ -25,11 +25,14 @@
  *   was replayed).
  *
  * InfluxDB runs without its per-database series and per-tag value limits (defaults 1,000,000 and
- * 100,000): the audit point tags each event with its eventId, so a long soak passes them.
+ * 100,000): the audit point tags each event with its eventId, so a long soak passes them. And it
+ * runs at the lowest CPU priority (nice 19): it shares the machine's cores with Steward, and its
+ * cache snapshots and compactions, which grow with the series it holds (one per event), would
+ * otherwise show in Steward's latency as growth that is InfluxDB's (its CPU is in the table).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { cpus } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpus, setPriority } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -67,6 +70,8 @@ const CAPACITY_S = 5;
 const GROWTH_LIMIT = 0.1;
 const SETTLE_TIMEOUT_S = 300;
 const DRAIN_TIMEOUT_S = 120;
+/** influxd yields the CPU to Steward and the client (see the header). */
+const INFLUXD_NICE = 19;
 
 export interface SoakFigures {
   durationS: number;
@@ -163,6 +168,12 @@ function commit(): string {
   }
 }
 
+/** Every thread of `pid` at INFLUXD_NICE (on Linux a priority is per thread; new ones inherit it). */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) setPriority(Number(thread), INFLUXD_NICE);
+}
+
 const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} %`;
 
 export async function run(): Promise<SoakFigures> {
@@ -173,6 +184,7 @@ export async function run(): Promise<SoakFigures> {
   const influxd = await startInfluxd({
     env: { INFLUXDB_DATA_MAX_SERIES_PER_DATABASE: "0", INFLUXDB_DATA_MAX_VALUES_PER_TAG: "0" },
   });
+  lowerPriority(influxd.pid());
   let steward: SoakSteward | undefined;
   try {
     console.log(
