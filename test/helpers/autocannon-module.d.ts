@@ -5,13 +5,15 @@ declare module "autocannon" {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+    /** `context` is the connection's, kept from a request to its answer. */
+    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface AutocannonOptions {
     url: string;
     connections?: number;
     duration?: number;
-    /** Stop after this many requests (instead of after `duration`). */
+    /** Requests in all, instead of a duration; every one is answered before the run ends. */
     amount?: number;
     method?: string;
     headers?: Record<string, string>;

@@ -25,6 +25,8 @@ export interface Influxd {
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   start(): Promise<void>;
+  /** The running server's process id (undefined while stopped). */
+  pid(): number | undefined;
   query(
     q: string,
     db?: string,
@@ -40,7 +42,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startInfluxd(): Promise<Influxd> {
+/** `env`: extra InfluxDB settings for this server, e.g. `INFLUXDB_DATA_MAX_VALUES_PER_TAG`. */
+export async function startInfluxd(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Influxd> {
   const directory = await mkdtemp(path.join(tmpdir(), "steward-influxd-"));
   const port = await freePort();
   const bindPort = await freePort();
@@ -61,6 +64,7 @@ export async function startInfluxd(): Promise<Influxd> {
         INFLUXDB_HTTP_LOG_ENABLED: "false",
         INFLUXDB_DATA_QUERY_LOG_ENABLED: "false",
         INFLUXDB_MONITOR_STORE_ENABLED: "false",
+        ...options.env,
       },
     });
     const deadline = Date.now() + 15_000;
@@ -90,6 +94,7 @@ export async function startInfluxd(): Promise<Influxd> {
     port,
     start,
     stop,
+    pid: () => child?.pid,
     async query(q, db) {
       const url = new URL("/query", base);
       url.searchParams.set("q", q);

@@ -7,15 +7,19 @@
  * log answers 503 with retry-after and names the destination that is behind.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  influxEventIds,
+  jsonEventIds,
+  parquetEventIds,
+  qvdEventIds,
+} from "../../helpers/audit-destination-contents.ts";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
-import { readQvdBytes } from "../../helpers/qvd-reader.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 const skip = skipWithoutInfluxd();
@@ -110,45 +114,6 @@ async function post(url: string, body: unknown): Promise<{ status: number; retry
   }
 }
 
-function filesUnder(directory: string, suffix: string): string[] {
-  return readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-async function parquetIds(directory: string): Promise<Set<string>> {
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  const reader = await connection.runAndReadAll(
-    `SELECT DISTINCT eventId FROM read_parquet('${directory}/**/*.parquet', hive_partitioning = true)`,
-  );
-  const ids = new Set(reader.getRows().map((row) => String(row[0])));
-  connection.closeSync();
-  instance.closeSync();
-  return ids;
-}
-
-function qvdIds(directory: string): Set<string> {
-  const ids = new Set<string>();
-  for (const file of filesUnder(directory, ".qvd")) {
-    const qvd = readQvdBytes(readFileSync(file));
-    const column = qvd.fields.findIndex((field) => field.name === "eventId");
-    for (const row of qvd.rows) ids.add(String(row[column]));
-  }
-  return ids;
-}
-
-function jsonIds(directory: string, candidates: readonly string[]): Set<string> {
-  const names = readdirSync(directory).join("\n");
-  return new Set(candidates.filter((id) => names.includes(id)));
-}
-
-async function influxIds(): Promise<Set<string>> {
-  const result = await influxd.query(`SHOW TAG VALUES FROM "audit_event" WITH KEY = "eventId"`, DATABASE);
-  const values = result.results[0]?.series?.[0]?.values ?? [];
-  return new Set(values.map((value) => String(value[1])));
-}
-
 describe.skipIf(skip)("local audit pipeline: crash survival", () => {
   it("has every event that got a 202 in every destination after kill -9 under load and a restart", async () => {
     // Prepare
@@ -185,10 +150,10 @@ describe.skipIf(skip)("local audit pipeline: crash survival", () => {
     expect(stopped.code).toBe(0);
     expect(accepted.length).toBeGreaterThan(100);
     const destinations = {
-      parquet: await parquetIds(join(dir, "out", "parquet")),
-      tablefile: qvdIds(join(dir, "out", "tablefile")),
-      json: jsonIds(join(dir, "out", "json"), sent),
-      timeseriesdb: await influxIds(),
+      parquet: new Set(await parquetEventIds(join(dir, "out", "parquet"))),
+      tablefile: new Set(qvdEventIds(join(dir, "out", "tablefile"))),
+      json: new Set(jsonEventIds(join(dir, "out", "json"))),
+      timeseriesdb: await influxEventIds(influxd, DATABASE),
     };
     for (const [name, ids] of Object.entries(destinations)) {
       const missing = accepted.filter((id) => !ids.has(id));

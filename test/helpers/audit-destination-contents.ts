@@ -1,0 +1,68 @@
+/**
+ * What the local audit destinations hold, read back by their eventIds: Parquet files (DuckDB),
+ * table files (QVD, the tests' own reader), objectData JSON files (by file name) and InfluxDB 1.x
+ * points (the eventId tag). Rows are listed one id per row, so a row written twice shows twice.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { Influxd } from "./influxd.ts";
+import { readQvdBytes } from "./qvd-reader.ts";
+
+export function filesUnder(directory: string, suffix: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The eventId of every row of every Parquet file under `directory` (hive-partitioned by date). */
+export async function parquetEventIds(directory: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    const reader = await connection.runAndReadAll(
+      `SELECT eventId FROM read_parquet('${directory}/**/*.parquet', hive_partitioning = true)`,
+    );
+    return reader.getRows().map((row) => String(row[0]));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The eventId of every row of every QVD file under `directory`. */
+export function qvdEventIds(directory: string): string[] {
+  const ids: string[] = [];
+  for (const file of filesUnder(directory, ".qvd")) {
+    const qvd = readQvdBytes(readFileSync(file));
+    const column = qvd.fields.findIndex((field) => field.name === "eventId");
+    for (const row of qvd.rows) ids.push(String(row[column]));
+  }
+  return ids;
+}
+
+/**
+ * The eventIds named by the objectData files in `directory`
+ * (`<stamp>_<eventId>_<correlationId>.json`); a file still being written (temporary name) does
+ * not count.
+ */
+export function jsonEventIds(directory: string): string[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => name.split("_")[1] ?? "");
+}
+
+/**
+ * The eventId tag values of `measurement` in `database`. eventId is a tag, so each event is a
+ * series of its own, and a replayed event (same tags and timestamp) overwrites its point: one
+ * value per event point.
+ */
+export async function influxEventIds(
+  influxd: Influxd,
+  database: string,
+  measurement = "audit_event",
+): Promise<Set<string>> {
+  const result = await influxd.query(`SHOW TAG VALUES FROM "${measurement}" WITH KEY = "eventId"`, database);
+  const values = result.results[0]?.series?.[0]?.values ?? [];
+  return new Set(values.map((value) => String(value[1])));
+}
