@@ -8,7 +8,8 @@
  * change) and one set of sinks serve both pollers. Each answer goes to the time-series DB (when
  * `timeseriesdbConfig.enable`), the broker (when `mqttConfig.enable`), the observability
  * platform's metric API (when `obsPlatform.enable`, to `obsPlatform.metric.destinationAccount`)
- * and the scrape endpoint's gauges (read from the latest answers at scrape time).
+ * and the scrape endpoint's gauges (the latest answers as of each poller's last round, rendered
+ * once per round).
  */
 import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
 import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
@@ -181,6 +182,7 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
         metrics,
         () => [...healthPoller.latest()].map((entry) => ({ tags: entry.target.tags, health: entry.answer })),
         labelNames,
+        (listener) => healthPoller.onRound(listener),
       );
     }
 
@@ -222,6 +224,7 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
             sessionCount: entry.answer.sessions.length,
           })),
         labelNames,
+        (listener) => sessionPoller.onRound(listener),
       );
     }
 
