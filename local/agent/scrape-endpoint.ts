@@ -6,6 +6,9 @@
  * parts that count pay nothing per event. One listener serves it all: the reference's second
  * listener for the process metrics is not kept.
  *
+ * A scraper that accepts gzip (Prometheus does) gets the answer gzipped (`Content-Encoding: gzip`,
+ * scrape-gzip.ts); others get the text as it is. Every answer says `Vary: Accept-Encoding`.
+ *
  * `HEAD /metrics` answers the same headers without a body; any other method on `/metrics` is 405,
  * any other path 404. No request body is ever read. A collect that throws makes the scrape 500
  * with a short text body (the reason goes to the log, never to the scraper): a partial picture
@@ -15,6 +18,7 @@ import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { acceptsGzip, gzipText } from "./scrape-gzip.ts";
 
 /** What the endpoint serves: the registry's text exposition (PromMetricsRegistry has both). */
 export interface MetricsExposition {
@@ -49,7 +53,16 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
         "Cache-Control": "no-store",
       });
     }
-    return c.body(body, 200, { "Content-Type": exposition.contentType, "Cache-Control": "no-store" });
+    const headers = {
+      "Content-Type": exposition.contentType,
+      "Cache-Control": "no-store",
+      Vary: "Accept-Encoding",
+    };
+    if (!acceptsGzip(c.req.header("accept-encoding"))) return c.body(body, 200, headers);
+    // zlib fails only without memory; the text itself is then the better answer than a 500.
+    const gzipped = await gzipText(body).catch(() => undefined);
+    if (gzipped === undefined) return c.body(body, 200, headers);
+    return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
   });
   app.all(METRICS_PATH, (c) =>
     c.body("method not allowed\n", 405, { "Content-Type": TEXT, Allow: "GET, HEAD" }),
