@@ -18,11 +18,14 @@ import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
-import { acceptsGzip, gzipText } from "./scrape-gzip.ts";
+import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
 
-/** What the endpoint serves: the registry's text exposition (PromMetricsRegistry has both). */
+/**
+ * What the endpoint serves: the registry's text exposition as UTF-8 chunks, sent one after the
+ * other as they are (PromMetricsRegistry has both members).
+ */
 export interface MetricsExposition {
-  metrics(): Promise<string>;
+  chunks(): Promise<readonly Uint8Array[]>;
   readonly contentType: string;
 }
 
@@ -41,9 +44,9 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
   const app = new Hono();
   // Hono answers HEAD with this GET handler's status and headers, without the body.
   app.get(METRICS_PATH, async function scrapeMetrics(c) {
-    let body: string;
+    let chunks: readonly Uint8Array[];
     try {
-      body = await exposition.metrics();
+      chunks = await exposition.chunks();
     } catch (error) {
       logger.error("collecting metrics for a scrape failed", {
         error: error instanceof Error ? error.message : String(error),
@@ -58,17 +61,29 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    if (!acceptsGzip(c.req.header("accept-encoding"))) return c.body(body, 200, headers);
     // zlib fails only without memory; the text itself is then the better answer than a 500.
-    const gzipped = await gzipText(body).catch(() => undefined);
-    if (gzipped === undefined) return c.body(body, 200, headers);
-    return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
+    const gzipped = acceptsGzip(c.req.header("accept-encoding"))
+      ? await gzipChunks(chunks).catch(() => undefined)
+      : undefined;
+    if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
+    const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
   });
   app.all(METRICS_PATH, (c) =>
     c.body("method not allowed\n", 405, { "Content-Type": TEXT, Allow: "GET, HEAD" }),
   );
   app.notFound((c) => c.body("not found\n", 404, { "Content-Type": TEXT }));
   return app;
+}
+
+/** The chunks as a body stream: written to the socket one by one, none of them copied. */
+function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
 }
 
 export interface ScrapeEndpointOptions extends ScrapeAppOptions {

@@ -31,9 +31,9 @@ function countingExposition(inner: MetricsExposition): MetricsExposition & { col
   let collected = 0;
   return {
     contentType: inner.contentType,
-    metrics: () => {
+    chunks: () => {
       collected += 1;
-      return inner.metrics();
+      return inner.chunks();
     },
     collected: () => collected,
   };
@@ -249,6 +249,67 @@ describe("startScrapeEndpoint", () => {
       "Scrape endpoint listening",
       "Scrape endpoint stopped",
     ]);
+  });
+
+  it("sends the exposition over the socket as the registry keeps it, with its length", async () => {
+    // Prepare: a gauge kept between its changes, between metrics rendered at every scrape.
+    const registry = createPromMetricsRegistry({ defaultMetrics: true });
+    registry.counter({
+      name: "steward_test_before_total",
+      help: "Before",
+      labelNames: [],
+      collect: () => [{ labels: {}, value: 1 }],
+    });
+    let servers = ["a"];
+    const changed: (() => void)[] = [];
+    registry.gauge({
+      name: "steward_test_kept",
+      help: "Kept",
+      labelNames: ["server"],
+      collect: () => servers.map((server) => ({ labels: { server }, value: 2 })),
+      onChange: (listener) => changed.push(listener),
+    });
+    registry.gauge({
+      name: "steward_test_after",
+      help: "After",
+      labelNames: [],
+      collect: () => [{ labels: {}, value: 3 }],
+    });
+    const listener = await startScrapeEndpoint({
+      config: { host: "127.0.0.1", port: 0 },
+      exposition: registry,
+      logger: recordingLogger(),
+    });
+    listeners.push(listener);
+    const getRaw = () =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        get(`${listener.url}/metrics`, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on("error", reject);
+        }).on("error", reject);
+      });
+
+    // Act
+    const first = await getRaw();
+    servers = Array.from({ length: 2000 }, (_, i) => `server-${i}`);
+    for (const listen of changed) listen();
+    const second = await getRaw();
+
+    // Assess
+    for (const { headers, body } of [first, second]) {
+      expect(headers["content-encoding"]).toBeUndefined();
+      expect(Number(headers["content-length"])).toBe(body.length);
+    }
+    const metrics = parsePrometheusText(second.body.toString("utf8"));
+    expect(metrics.find((metric) => metric.name === "steward_test_kept")?.samples).toHaveLength(2000);
+    expect(sampleValue(metrics, "steward_test_before_total")).toBe(1);
+    expect(sampleValue(metrics, "steward_test_after")).toBe(3);
+    expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(2 ** 20);
+    expect(
+      sampleValue(parsePrometheusText(first.body.toString("utf8")), "steward_test_kept", { server: "a" }),
+    ).toBe(2);
   });
 
   it("sends the gzipped exposition over the socket to a scraper that asks for gzip", async () => {

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, gzipText } from "../../../../local/agent/scrape-gzip.ts";
+import { acceptsGzip, gzipChunks } from "../../../../local/agent/scrape-gzip.ts";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -25,13 +25,19 @@ describe("acceptsGzip", () => {
   });
 });
 
-describe("gzipText", () => {
-  it("gzips the text as UTF-8", async () => {
+describe("gzipChunks", () => {
+  it("gzips the chunks one after the other", async () => {
     const text = `# HELP steward_x Größe\nsteward_x{server_description="Zürich"} 1\n`.repeat(100);
+    const bytes = Buffer.from(text);
+    const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 1001), bytes.subarray(1001)];
 
-    const gzipped = await gzipText(text);
+    const gzipped = await gzipChunks(chunks);
 
     expect(gunzipSync(gzipped).toString("utf8")).toBe(text);
-    expect(gzipped.length).toBeLessThan(Buffer.byteLength(text) / 10);
+    expect(gzipped.length).toBeLessThan(bytes.length / 10);
+  });
+
+  it("gzips no chunks as an empty text", async () => {
+    expect(gunzipSync(await gzipChunks([])).toString("utf8")).toBe("");
   });
 });

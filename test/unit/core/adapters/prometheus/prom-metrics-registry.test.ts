@@ -119,6 +119,35 @@ describe("createPromMetricsRegistry", () => {
     expect(gauge.collects()).toBe(2);
   });
 
+  it("hands out a kept metric's bytes as they are until it changes, among the chunks of the others", async () => {
+    const registry = createPromMetricsRegistry({ defaultMetrics: true });
+    registry.counter({
+      name: "steward_test_total",
+      help: "Counted at every scrape",
+      labelNames: [],
+      collect: () => [{ labels: {}, value: 5 }],
+    });
+    const gauge = changingGauge();
+    registry.gauge(gauge.spec);
+
+    const first = await registry.chunks();
+    const second = await registry.chunks();
+    const text = Buffer.concat(second).toString("utf8");
+
+    const kept = (chunks: Uint8Array[]) =>
+      chunks.find((chunk) => Buffer.from(chunk).toString("utf8").startsWith("# HELP steward_test_changing"));
+    expect(kept(second)).toBe(kept(first));
+    expect(second).toHaveLength(3);
+    expect(parsePrometheusText(text).map((metric) => metric.name)).toEqual(
+      expect.arrayContaining([
+        "process_cpu_user_seconds_total",
+        "steward_test_total",
+        "steward_test_changing",
+      ]),
+    );
+    expect(text.indexOf("steward_test_total")).toBeLessThan(text.indexOf("steward_test_changing"));
+  });
+
   it("renders a changed metric ahead of the next scrape, in the turns after the change", async () => {
     const registry = createPromMetricsRegistry();
     const gauge = changingGauge();
