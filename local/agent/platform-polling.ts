@@ -42,8 +42,9 @@ export const MAX_CONCURRENT_CALLS = 10;
 /**
  * Broker publishes in flight at once per poller. One health answer is 22 messages: published
  * together they leave in one socket write (mqtt.js writes what is published in one tick at
- * once); 10 at a time, each waiting for an acknowledgement to free its place, they took a
- * write each, a quarter of the agent's CPU at 200 servers.
+ * once); 10 at a time, each waiting for an acknowledgement to free its place, they took a write
+ * each. Profiled at 200 servers, the socket writes to the broker took 22 ms of CPU a second
+ * (18 % of the agent's) that way and 12 ms this way.
  */
 export const MAX_PUBLISHES_IN_FLIGHT = 100;
 
