@@ -418,6 +418,13 @@ export interface MetricSpec<L extends string> {
   readonly labelNames: readonly L[];
   /** The current values; counters must never decrease within a process. */
   collect(): Iterable<MetricSample<L>>;
+  /**
+   * Present when the values change only at known moments (a poll round's end): the registry
+   * hands over a listener that the owner calls after each change, and `collect` returns the same
+   * samples until the next call. A registry may then render the metric once per change instead
+   * of at every scrape.
+   */
+  onChange?(listener: () => void): void;
 }
 
 /**

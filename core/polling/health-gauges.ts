@@ -9,7 +9,8 @@
  * bytes, and the help says so — the reference's said MB: quirk 13), `steward_session_active`,
  * `steward_session_total`, `steward_users_active`, `steward_users_total`, and
  * `steward_engine_metadata` = 1 with the extra labels `engine_started` and `engine_version`.
- * A server not polled successfully yet has no series.
+ * A server not polled successfully yet has no series. With `onChange` (the poller's round end)
+ * the registry may render the gauges once per change instead of at every scrape.
  */
 import type { EngineHealth, MetricsRegistry } from "../ports.ts";
 import { mbToBytes } from "./health-obs-metrics.ts";
@@ -87,19 +88,23 @@ const GAUGES: readonly HealthGauge[] = [
 ];
 
 /**
- * Declares the gauges. `latest` gives each server's latest reading (called at every scrape, once
- * per gauge); `labelNames`: scrape-labels.ts `serverLabelNames`.
+ * Declares the gauges. `latest` gives each server's latest reading (called when the gauges are
+ * rendered, once per gauge); `labelNames`: scrape-labels.ts `serverLabelNames`; `onChange`, when
+ * given, subscribes to the moments `latest` changes (MetricSpec `onChange`).
  */
 export function declareHealthGauges(
   registry: MetricsRegistry,
   latest: () => Iterable<HealthReading>,
   labelNames: readonly string[],
+  onChange?: (listener: () => void) => void,
 ): void {
+  const changes = onChange === undefined ? {} : { onChange };
   for (const gauge of GAUGES) {
     registry.gauge({
       name: gauge.name,
       help: gauge.help,
       labelNames,
+      ...changes,
       collect: () =>
         Array.from(latest(), ({ tags, health }) => ({
           labels: pickLabels(tags, labelNames),
@@ -112,6 +117,7 @@ export function declareHealthGauges(
     name: "steward_engine_metadata",
     help: "Always 1; the engine's start time and version are its labels",
     labelNames: metadataLabels,
+    ...changes,
     collect: () =>
       Array.from(latest(), ({ tags, health }) => ({
         labels: {

@@ -6,11 +6,13 @@
  * - An answer is turned into the destinations' points, broker messages and metric batches
  *   (`outputs`), handed to the sinks (each buffers and batches; a round's points go out in as few
  *   writes as `maxBatchSize` allows), and kept as the target's latest answer for the scrape
- *   endpoint's gauges.
+ *   endpoint's gauges. The gauges show the latest answers as of the last completed round
+ *   (`latest()`, `onRound`), so they change once per round and can be rendered once per round.
  * - A failing target (unreachable, timeout, non-2xx, malformed answer) is counted, logged at
  *   WARN at most once a minute per target with the reason and the reference's error type
- *   (`HEALTH_API`, `PROXY_API`), and its latest answer is forgotten, so the scrape endpoint never
- *   shows a dead server's old values as current. The other targets are polled as usual.
+ *   (`HEALTH_API`, `PROXY_API`), and its latest answer is forgotten (from the end of that round
+ *   on), so the scrape endpoint never shows a dead server's old values as current. The other
+ *   targets are polled as usual.
  * - When `ready` rejects (no call can be made: the client certificate file is gone), the round
  *   is skipped: no target is called or counted as failed, the latest answers are forgotten, and
  *   the skip is counted (`notReady`, rounds `outcome="not_ready"`); whoever makes `ready` reject
@@ -99,8 +101,10 @@ export interface PlatformPollerStats {
 }
 
 export interface PlatformPoller<T, A> extends Service {
-  /** The latest answer of every target whose last call succeeded. */
+  /** The latest answer of every target whose last call succeeded, as of the last completed round. */
   latest(): Iterable<LatestAnswer<T, A>>;
+  /** Calls `listener` after every completed round, once `latest()` shows that round's answers. */
+  onRound(listener: () => void): void;
   stats(): PlatformPollerStats;
 }
 
@@ -112,6 +116,9 @@ export async function startPlatformPoller<T, A>(
   const throttle = createLogThrottle();
   const limit = createConcurrencyLimit(options.maxConcurrent);
   const latest = new Map<string, LatestAnswer<T, A>>();
+  /** `latest` as of the last completed round: what `latest()` answers. */
+  let lastRound: readonly LatestAnswer<T, A>[] = [];
+  const roundListeners: (() => void)[] = [];
   const lastErrors = new Map<string, string>();
   const counts = { succeeded: 0, failed: 0, completedRounds: 0, notReady: 0 };
   let notReadyReason: string | undefined;
@@ -159,6 +166,10 @@ export async function startPlatformPoller<T, A>(
       counts.notReady += 1;
       notReadyReason = describeError(error);
       latest.clear();
+      if (lastRound.length > 0) {
+        lastRound = [];
+        for (const listener of roundListeners) listener();
+      }
       logger.debug(`${options.what} skipped: no call can be made now`, { error: notReadyReason });
       return false;
     }
@@ -172,6 +183,8 @@ export async function startPlatformPoller<T, A>(
     await Promise.all(targets.map((target) => limit.run(() => pollTarget(target))));
     lastRoundMs = elapsed() - started;
     counts.completedRounds += 1;
+    lastRound = [...latest.values()];
+    for (const listener of roundListeners) listener();
     logger.verbose(`${options.what} done`, {
       targets: targets.length,
       failed: lastErrors.size,
@@ -196,7 +209,10 @@ export async function startPlatformPoller<T, A>(
   const running = poll;
 
   return {
-    latest: () => latest.values(),
+    latest: () => lastRound,
+    onRound: (listener) => {
+      roundListeners.push(listener);
+    },
     stats: () => ({
       ...running.stats(),
       notReady: counts.notReady,

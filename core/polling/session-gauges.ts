@@ -3,7 +3,7 @@
  * `steward_user_session_total`, one series per server × virtual proxy, labelled with the server
  * tags (scrape-labels.ts) + `user_session_virtual_proxy` + `user_session_host`, valued from the
  * latest poll's session count (everyone: `excludeUser` does not reduce counts), read only when the
- * endpoint is scraped. The reference's `service` label is not declared: it never had a value, and
+ * gauge is rendered: at a scrape, or with `onChange` (the poller's round end) once per change. The reference's `service` label is not declared: it never had a value, and
  * no label is declared without one (CONTRACT §7).
  */
 import type { MetricsRegistry } from "../ports.ts";
@@ -16,17 +16,22 @@ export interface SessionReading {
   readonly sessionCount: number;
 }
 
-/** `labelNames`: scrape-labels.ts `serverLabelNames`; the two session labels are added here. */
+/**
+ * `labelNames`: scrape-labels.ts `serverLabelNames`; the two session labels are added here.
+ * `onChange`, when given, subscribes to the moments `latest` changes (MetricSpec `onChange`).
+ */
 export function declareSessionGauges(
   registry: MetricsRegistry,
   latest: () => Iterable<SessionReading>,
   labelNames: readonly string[],
+  onChange?: (listener: () => void) => void,
 ): void {
   const names = [...new Set([...labelNames, "user_session_virtual_proxy", "user_session_host"])];
   registry.gauge({
     name: "steward_user_session_total",
     help: "Proxy sessions of the virtual proxy at the last poll",
     labelNames: names,
+    ...(onChange === undefined ? {} : { onChange }),
     collect: () =>
       Array.from(latest(), ({ tags, sessionCount }) => ({
         labels: pickLabels(tags, names),

@@ -6,6 +6,9 @@
  * parts that count pay nothing per event. One listener serves it all: the reference's second
  * listener for the process metrics is not kept.
  *
+ * A scraper that accepts gzip (Prometheus does) gets the answer gzipped (`Content-Encoding: gzip`,
+ * scrape-gzip.ts); others get the text as it is. Every answer says `Vary: Accept-Encoding`.
+ *
  * `HEAD /metrics` answers the same headers without a body; any other method on `/metrics` is 405,
  * any other path 404. No request body is ever read. A collect that throws makes the scrape 500
  * with a short text body (the reason goes to the log, never to the scraper): a partial picture
@@ -15,10 +18,14 @@ import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
 
-/** What the endpoint serves: the registry's text exposition (PromMetricsRegistry has both). */
+/**
+ * What the endpoint serves: the registry's text exposition as UTF-8 chunks, sent one after the
+ * other as they are (PromMetricsRegistry has both members).
+ */
 export interface MetricsExposition {
-  metrics(): Promise<string>;
+  chunks(): Promise<readonly Uint8Array[]>;
   readonly contentType: string;
 }
 
@@ -37,9 +44,9 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
   const app = new Hono();
   // Hono answers HEAD with this GET handler's status and headers, without the body.
   app.get(METRICS_PATH, async function scrapeMetrics(c) {
-    let body: string;
+    let chunks: readonly Uint8Array[];
     try {
-      body = await exposition.metrics();
+      chunks = await exposition.chunks();
     } catch (error) {
       logger.error("collecting metrics for a scrape failed", {
         error: error instanceof Error ? error.message : String(error),
@@ -49,13 +56,34 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
         "Cache-Control": "no-store",
       });
     }
-    return c.body(body, 200, { "Content-Type": exposition.contentType, "Cache-Control": "no-store" });
+    const headers = {
+      "Content-Type": exposition.contentType,
+      "Cache-Control": "no-store",
+      Vary: "Accept-Encoding",
+    };
+    // zlib fails only without memory; the text itself is then the better answer than a 500.
+    const gzipped = acceptsGzip(c.req.header("accept-encoding"))
+      ? await gzipChunks(chunks).catch(() => undefined)
+      : undefined;
+    if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
+    const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
   });
   app.all(METRICS_PATH, (c) =>
     c.body("method not allowed\n", 405, { "Content-Type": TEXT, Allow: "GET, HEAD" }),
   );
   app.notFound((c) => c.body("not found\n", 404, { "Content-Type": TEXT }));
   return app;
+}
+
+/** The chunks as a body stream: written to the socket one by one, none of them copied. */
+function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
 }
 
 export interface ScrapeEndpointOptions extends ScrapeAppOptions {

@@ -15,14 +15,17 @@
  *   - then over BENCH_POLLING_SCRAPE_S (20 s), polling going on: `GET /metrics` every 250 ms,
  *     each timed (p50/p99), and the CPU one scrape costs (beyond the polling window's rate).
  *     The scrapes are kept apart so that four a second do not weigh on the CPU figure above; the
- *     two windows' CPU rates give the CPU of one scrape, and the polling CPU without scrapes.
+ *     two windows' CPU rates give the CPU of one scrape, and the polling CPU without scrapes;
+ *   - then over BENCH_POLLING_GZIP_S (10 s), the same with `Accept-Encoding: gzip`, as Prometheus
+ *     scrapes (timed to the last compressed byte);
  *   - peak RSS (VmHWM) of the Steward process over its whole life, and RSS at each stage; and,
  *     for the floor, Steward's RSS with the same configuration but no server to poll.
  * The trivial poller (polling-trivial-poller.ts: the same calls, one keep-alive agent, 10 at a
  * time per list, JSON.parse only) runs first, alone, over the same window; Steward's figures are
  * also given as ratios to it.
  * BENCH_POLLING_ENTRY=bundle runs dist/main.mjs instead of bin/steward.js (no esbuild in the
- * process); BENCH_POLLING_SERVERS changes the number of servers.
+ * process); BENCH_POLLING_SERVERS changes the number of servers; BENCH_POLLING_NODE_ARGS adds
+ * node options to the Steward process (`--cpu-prof --cpu-prof-dir=DIR`, `--import FILE`, ...).
  * Targets: a health round of 200 servers ≤ 2 s with bounded concurrency, ≤ 25 % of one core,
  * peak RSS ≤ 150 MB; `GET /metrics` with 200 servers' series ≤ 20 ms p99.
  */
@@ -33,6 +36,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import mqtt from "mqtt";
 import { stringify } from "yaml";
 import { bundle } from "../../bin/bundle.mjs";
@@ -46,13 +50,14 @@ import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../helpers
 const SERVERS = Number(process.env.BENCH_POLLING_SERVERS ?? 200);
 const WINDOW_S = Number(process.env.BENCH_POLLING_S ?? 60);
 const SCRAPE_WINDOW_S = Number(process.env.BENCH_POLLING_SCRAPE_S ?? 20);
+const GZIP_WINDOW_S = Number(process.env.BENCH_POLLING_GZIP_S ?? 10);
 const INTERVAL_MS = 5000;
 const SCRAPE_EVERY_MS = 250;
 const IDLE_S = 10;
 const DATABASE = "steward_polling_bench";
 const BASE_TOPIC = "steward-bench/";
 /** The whole benchmark gives up (and cleans up) after this long. */
-const DEADLINE_MS = (WINDOW_S * 2 + SCRAPE_WINDOW_S + 240) * 1000;
+const DEADLINE_MS = (WINDOW_S * 2 + SCRAPE_WINDOW_S + GZIP_WINDOW_S + 240) * 1000;
 
 const TARGETS = { roundP99Ms: 2000, cpuPercent: 25, peakRssMb: 150, scrapeP99Ms: 20 };
 
@@ -65,6 +70,10 @@ const STEWARD_ENTRY =
   process.env.BENCH_POLLING_ENTRY === "bundle"
     ? fileURLToPath(bundle("local/cli/main.ts"))
     : join(ROOT, "bin", "steward.js");
+/** BENCH_POLLING_NODE_ARGS: node options for the Steward process only (e.g. `--cpu-prof`). */
+const STEWARD_NODE_ARGS = (process.env.BENCH_POLLING_NODE_ARGS ?? "")
+  .split(/\s+/)
+  .filter((arg) => arg !== "");
 const CLOCK_TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -261,19 +270,38 @@ function stewardConfig(pkiDir: string, ports: readonly number[], to: Destination
 
 const scrapeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One `GET /metrics`, timed from the request to the last byte of the body. */
-function scrape(port: number): Promise<{ ms: number; text: string }> {
+/**
+ * One `GET /metrics`, timed from the request to the last byte of the body; with `gzip`, asking
+ * for it as Prometheus does (`bytes` is then the compressed size, `text` the text unpacked).
+ */
+function scrape(port: number, gzip = false): Promise<{ ms: number; text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(
-      { host: "127.0.0.1", port, path: "/metrics", agent: scrapeAgent, timeout: 10_000 },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/metrics",
+        agent: scrapeAgent,
+        timeout: 10_000,
+        headers: gzip ? { "Accept-Encoding": "gzip" } : {},
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const ms = performance.now() - started;
+          const body = Buffer.concat(chunks);
+          const gzipped = res.headers["content-encoding"] === "gzip";
           if (res.statusCode !== 200) reject(new Error(`GET /metrics answered ${res.statusCode}`));
-          else resolve({ ms, text: Buffer.concat(chunks).toString("utf8") });
+          else if (gzip !== gzipped)
+            reject(new Error(`GET /metrics: gzip asked ${gzip}, answered ${gzipped}`));
+          else
+            resolve({
+              ms,
+              text: (gzipped ? gunzipSync(body) : body).toString("utf8"),
+              bytes: body.length,
+            });
         });
         res.on("error", reject);
       },
@@ -425,7 +453,9 @@ interface PlatformTraffic {
 // Steward
 
 async function startSteward(configFile: string, cwd: string, scrapePort: number): Promise<Child> {
-  const steward = spawnChild([STEWARD_ENTRY, "start", "--config", configFile], { cwd });
+  const steward = spawnChild([...STEWARD_NODE_ARGS, STEWARD_ENTRY, "start", "--config", configFile], {
+    cwd,
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (steward.process.exitCode !== null || steward.process.signalCode !== null) {
@@ -543,7 +573,20 @@ async function measureSteward(
     const cpuMsPerScrape = cpuSecondsPerScrape * 1000;
     const cpuPercentWithoutScrapes = cpuPercent - scrapeRates.polling * cpuSecondsPerScrape * 100;
     memory.afterScrapeWindow = memoryMb(pid);
-    const rss = memory.afterScrapeWindow.peak;
+
+    // The gzip window: the same, asking for gzip as Prometheus does.
+    const gzipLatencies: number[] = [];
+    let gzipBytes = 0;
+    const gzipStart = Date.now();
+    while (Date.now() - gzipStart < GZIP_WINDOW_S * 1000) {
+      const tickAt = performance.now();
+      const { ms, bytes } = await scrape(port, true);
+      gzipLatencies.push(ms);
+      gzipBytes = bytes;
+      await sleep(Math.max(0, SCRAPE_EVERY_MS - (performance.now() - tickAt)));
+    }
+    memory.afterGzipWindow = memoryMb(pid);
+    const rss = memory.afterGzipWindow.peak;
     const warnings = steward
       .output()
       .split("\n")
@@ -577,6 +620,10 @@ async function measureSteward(
         series,
         cpuMsPerScrape: round1(cpuMsPerScrape),
       },
+      gzipScrape:
+        gzipLatencies.length === 0
+          ? undefined
+          : { ...distribution(gzipLatencies), kb: round1(gzipBytes / 1024) },
       warnings: warnings.slice(0, 20),
       warningCount: warnings.length,
     };
@@ -607,7 +654,7 @@ async function countPoints(influxd: Influxd, from: number, to: number) {
 export async function run(): Promise<unknown> {
   console.log(
     `Polling benchmark: ${SERVERS} simulated servers, health and sessions every ${INTERVAL_MS / 1000} s, ` +
-      `windows of ${WINDOW_S} s (polling) and ${SCRAPE_WINDOW_S} s (GET /metrics every ${SCRAPE_EVERY_MS} ms); ` +
+      `windows of ${WINDOW_S} s (polling), ${SCRAPE_WINDOW_S} s (GET /metrics every ${SCRAPE_EVERY_MS} ms) and ${GZIP_WINDOW_S} s (the same with gzip); ` +
       `load average ${loadAverage()} on ${execFileSync("nproc").toString().trim()} cores`,
   );
   if (!mosquittoAvailable) throw new Error("mosquitto is not installed (apt-get install -y mosquitto)");
@@ -769,6 +816,11 @@ function printSteward(s: Awaited<ReturnType<typeof measureSteward>>, ratios: Rec
   console.log(
     `    GET /metrics (${s.scrape.series} series, ${s.scrape.bodyKb} KB): p50 ${s.scrape.p50Ms} ms, p99 ${s.scrape.p99Ms} ms, max ${s.scrape.maxMs} ms over ${s.scrape.count} scrapes; about ${s.scrape.cpuMsPerScrape} ms CPU each`,
   );
+  if (s.gzipScrape) {
+    console.log(
+      `    GET /metrics with Accept-Encoding: gzip (${s.gzipScrape.kb} KB): p50 ${s.gzipScrape.p50Ms} ms, p99 ${s.gzipScrape.p99Ms} ms, max ${s.gzipScrape.maxMs} ms over ${s.gzipScrape.count} scrapes`,
+    );
+  }
   console.log(
     `    log lines at warn or error: ${s.warningCount}${s.warningCount > 0 ? `\n      ${s.warnings.join("\n      ")}` : ""}`,
   );

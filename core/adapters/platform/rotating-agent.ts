@@ -1,6 +1,7 @@
 /**
  * One keep-alive https.Agent for the current certificate material, replaced when the material
- * changes (a new generation of certificate-files.ts). Requests borrow the agent and give it back;
+ * changes (a new generation of certificate-files.ts). Every connection of an agent uses the
+ * material's one TLS context (certificate-files.ts), not a context of its own. Requests borrow the agent and give it back;
  * a replaced agent is destroyed once its last request ended, so no call is cut short by a
  * certificate renewal and no socket of the old certificate lingers.
  *
@@ -44,12 +45,8 @@ export function createRotatingAgent(options: RotatingAgentOptions): RotatingAgen
   const retired = new Set<Slot>();
 
   function create(snapshot: CertificateSnapshot): Slot {
-    const { material } = snapshot;
     const agent = new Agent({
-      cert: material.cert,
-      key: material.key,
-      ...(material.ca === undefined ? {} : { ca: material.ca }),
-      ...(material.passphrase === undefined ? {} : { passphrase: material.passphrase }),
+      secureContext: snapshot.secureContext,
       rejectUnauthorized: options.rejectUnauthorized,
       keepAlive: true,
       maxSockets: options.maxSocketsPerHost,

@@ -103,6 +103,7 @@ describe("a client certificate file that disappears while polling", () => {
     await sleep(3000); // six health and six session rounds
     const callsWhileGone = server(0).calls.length + server(1).calls.length;
     const skipped = await notReadyRounds(scrapePort);
+    const metricsWhileGone = await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text();
 
     // Act 2: the file is back.
     copyFileSync(platform.pki.clientCertPath, join(dir, "client.pem"));
@@ -114,6 +115,8 @@ describe("a client certificate file that disappears while polling", () => {
     // Assess
     expect(callsWhileGone).toBe(0);
     expect(skipped).toBeGreaterThanOrEqual(6);
+    // The servers' gauges are not shown as current while no call can be made.
+    expect(metricsWhileGone).not.toMatch(/^steward_mem_free\{/m);
     const output = proc.output();
     const errors = logLines(output, "error", /platform certificate file missing/);
     expect(errors).toHaveLength(1);

@@ -203,4 +203,38 @@ describe("platform poller", () => {
     for (const resolve of pending.splice(0)) resolve();
     await running.stop();
   });
+
+  it("shows the answers of the last completed round in latest(), and says when a round completed", async () => {
+    const pending: (() => void)[] = [];
+    let value = 1;
+    const { started, clock } = poller([{ name: "a" }, { name: "b" }], async (target) => {
+      if (target.name === "b") await new Promise<void>((resolve) => pending.push(resolve));
+      return value;
+    });
+    const running = await started;
+    let rounds = 0;
+    running.onRound(() => {
+      rounds += 1;
+    });
+    const answers = () => [...running.latest()].map((entry) => `${entry.target.name}=${entry.answer}`).sort();
+
+    await flush();
+    const whileFirstRoundRuns = answers();
+    for (const resolve of pending.splice(0)) resolve();
+    await flush();
+    const afterFirstRound = answers();
+    value = 2;
+    clock.advance(5000);
+    await flush();
+    const whileSecondRoundRuns = answers();
+    for (const resolve of pending.splice(0)) resolve();
+    await flush();
+
+    expect(whileFirstRoundRuns).toEqual([]);
+    expect(afterFirstRound).toEqual(["a=1", "b=1"]);
+    expect(whileSecondRoundRuns).toEqual(["a=1", "b=1"]);
+    expect(answers()).toEqual(["a=2", "b=2"]);
+    expect(rounds).toBe(2);
+    await running.stop();
+  });
 });

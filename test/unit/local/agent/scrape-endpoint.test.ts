@@ -1,4 +1,6 @@
+import { get } from "node:http";
 import { createServer, type Server } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createPromMetricsRegistry,
@@ -29,9 +31,9 @@ function countingExposition(inner: MetricsExposition): MetricsExposition & { col
   let collected = 0;
   return {
     contentType: inner.contentType,
-    metrics: () => {
+    chunks: () => {
       collected += 1;
-      return inner.metrics();
+      return inner.chunks();
     },
     collected: () => collected,
   };
@@ -79,6 +81,47 @@ describe("createScrapeApp", () => {
     expect(sampleValue(metrics, "nodejs_heap_size_used_bytes")).toBeGreaterThan(2 ** 20);
     const resident = metrics.find((metric) => metric.name === "process_resident_memory_bytes");
     expect(resident?.help).toMatch(/bytes/);
+  });
+
+  it("answers gzip to a scraper that accepts it, as Prometheus asks, with the same text", async () => {
+    // Prepare
+    const app = createScrapeApp({ exposition: registryWithCounter(7), logger: recordingLogger() });
+
+    // Act
+    const plain = await app.request("/metrics");
+    const gzipped = await app.request("/metrics", { headers: { "Accept-Encoding": "gzip" } });
+
+    // Assess
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(gzipped.headers.get("vary")).toBe("Accept-Encoding");
+    const text = gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString("utf8");
+    expect(text).toBe(await plain.text());
+    expect(sampleValue(parsePrometheusText(text), "steward_test_total", { queue: "log_events" })).toBe(7);
+  });
+
+  it.each([
+    ["no Accept-Encoding", undefined],
+    ["identity", "identity"],
+    ["gzip refused", "gzip;q=0, identity"],
+    ["another coding", "br"],
+  ])("answers the text uncompressed with %s", async (_, acceptEncoding) => {
+    // Prepare
+    const app = createScrapeApp({ exposition: registryWithCounter(7), logger: recordingLogger() });
+
+    // Act
+    const response = await app.request(
+      "/metrics",
+      acceptEncoding === undefined ? {} : { headers: { "Accept-Encoding": acceptEncoding } },
+    );
+
+    // Assess
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    expect(
+      sampleValue(parsePrometheusText(await response.text()), "steward_test_total", { queue: "log_events" }),
+    ).toBe(7);
   });
 
   it("answers HEAD /metrics with 200 and the content type, without a body", async () => {
@@ -206,6 +249,95 @@ describe("startScrapeEndpoint", () => {
       "Scrape endpoint listening",
       "Scrape endpoint stopped",
     ]);
+  });
+
+  it("sends the exposition over the socket as the registry keeps it, with its length", async () => {
+    // Prepare: a gauge kept between its changes, between metrics rendered at every scrape.
+    const registry = createPromMetricsRegistry({ defaultMetrics: true });
+    registry.counter({
+      name: "steward_test_before_total",
+      help: "Before",
+      labelNames: [],
+      collect: () => [{ labels: {}, value: 1 }],
+    });
+    let servers = ["a"];
+    const changed: (() => void)[] = [];
+    registry.gauge({
+      name: "steward_test_kept",
+      help: "Kept",
+      labelNames: ["server"],
+      collect: () => servers.map((server) => ({ labels: { server }, value: 2 })),
+      onChange: (listener) => changed.push(listener),
+    });
+    registry.gauge({
+      name: "steward_test_after",
+      help: "After",
+      labelNames: [],
+      collect: () => [{ labels: {}, value: 3 }],
+    });
+    const listener = await startScrapeEndpoint({
+      config: { host: "127.0.0.1", port: 0 },
+      exposition: registry,
+      logger: recordingLogger(),
+    });
+    listeners.push(listener);
+    const getRaw = () =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        get(`${listener.url}/metrics`, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on("error", reject);
+        }).on("error", reject);
+      });
+
+    // Act
+    const first = await getRaw();
+    servers = Array.from({ length: 2000 }, (_, i) => `server-${i}`);
+    for (const listen of changed) listen();
+    const second = await getRaw();
+
+    // Assess
+    for (const { headers, body } of [first, second]) {
+      expect(headers["content-encoding"]).toBeUndefined();
+      expect(Number(headers["content-length"])).toBe(body.length);
+    }
+    const metrics = parsePrometheusText(second.body.toString("utf8"));
+    expect(metrics.find((metric) => metric.name === "steward_test_kept")?.samples).toHaveLength(2000);
+    expect(sampleValue(metrics, "steward_test_before_total")).toBe(1);
+    expect(sampleValue(metrics, "steward_test_after")).toBe(3);
+    expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(2 ** 20);
+    expect(
+      sampleValue(parsePrometheusText(first.body.toString("utf8")), "steward_test_kept", { server: "a" }),
+    ).toBe(2);
+  });
+
+  it("sends the gzipped exposition over the socket to a scraper that asks for gzip", async () => {
+    // Prepare
+    const listener = await startScrapeEndpoint({
+      config: { host: "127.0.0.1", port: 0 },
+      exposition: registryWithCounter(9),
+      logger: recordingLogger(),
+    });
+    listeners.push(listener);
+
+    // Act
+    const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) => {
+        get(`${listener.url}/metrics`, { headers: { "Accept-Encoding": "gzip" } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on("error", reject);
+        }).on("error", reject);
+      },
+    );
+
+    // Assess
+    expect(headers["content-encoding"]).toBe("gzip");
+    expect(Number(headers["content-length"])).toBe(body.length);
+    const metrics = parsePrometheusText(gunzipSync(body).toString("utf8"));
+    expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(9);
   });
 
   it("rejects the start with the reason when the port cannot be bound", async () => {
