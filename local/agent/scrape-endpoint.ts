@@ -61,10 +61,7 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    // zlib fails only without memory; the text itself is then the better answer than a 500.
-    const gzipped = acceptsGzip(c.req.header("accept-encoding"))
-      ? await gzipChunks(chunks).catch(() => undefined)
-      : undefined;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks) : undefined;
     if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
     const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
@@ -74,6 +71,15 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
   );
   app.notFound((c) => c.body("not found\n", 404, { "Content-Type": TEXT }));
   return app;
+}
+
+/** zlib fails only without memory; the text itself is then the better answer than a 500. */
+function gzipOrNot(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return gzipChunks(chunks);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The chunks as a body stream: written to the socket one by one, none of them copied. */
