@@ -17,6 +17,10 @@
  * Verdicts, each printed as PASS or FAIL; any FAIL sets a non-zero exit code:
  * - RSS growth and p99 growth over the second half ≤ 10 %. Growth (soak-windows.ts): the median of
  *   the last three windows against the median of the first three windows of the second half.
+ *   Judged only in runs of at least GROWTH_JUDGED_FROM_S (5 minutes): in a 60 s run the windows
+ *   are 3 s, and a window's RSS and p99 swing by ±20 % with garbage collection and the
+ *   neighbours' load (five 60 s runs on 2026-11-24: −24 % to +22 %), so the 60 s version in CI
+ *   prints both growths and judges the rest.
  * - Every request issued on schedule and answered 202.
  * - Steward's log holds no ERROR, no WARN and nothing else that is not a log line.
  * - The destinations drain within DRAIN_TIMEOUT_S of the end of the load, and Steward exits 0.
@@ -68,6 +72,8 @@ import {
 const WINDOWS = 20;
 const CAPACITY_S = 5;
 const GROWTH_LIMIT = 0.1;
+/** Runs shorter than this print the growth figures without judging them (see above). */
+const GROWTH_JUDGED_FROM_S = 300;
 const SETTLE_TIMEOUT_S = 300;
 const DRAIN_TIMEOUT_S = 120;
 /** influxd yields the CPU to Steward and the client (see the header). */
@@ -275,7 +281,8 @@ export async function run(): Promise<SoakFigures> {
         `  ${d.destination}: ${d.found} found, ${d.expected} expected; missing ${d.missing}, duplicates ${d.duplicates}, unexpected ${d.unexpected}`,
       );
 
-    const verdicts: Array<[boolean, string]> = [
+    const growthJudged = durationS >= GROWTH_JUDGED_FROM_S;
+    const growthVerdicts: Array<[boolean, string]> = [
       [
         rss.growth <= GROWTH_LIMIT,
         `RSS growth over the second half ${percent(rss.growth)} (median of its first 3 windows ${rss.first.toFixed(1)} MB, of its last 3 ${rss.last.toFixed(1)} MB; limit +10 %)`,
@@ -284,6 +291,12 @@ export async function run(): Promise<SoakFigures> {
         p99.growth <= GROWTH_LIMIT,
         `p99 growth over the second half ${percent(p99.growth)} (${p99.first.toFixed(2)} ms -> ${p99.last.toFixed(2)} ms; limit +10 %)`,
       ],
+    ];
+    if (!growthJudged)
+      for (const [, text] of growthVerdicts)
+        console.log(`INFO (not judged in a run under ${GROWTH_JUDGED_FROM_S} s) ${text}`);
+    const verdicts: Array<[boolean, string]> = [
+      ...(growthJudged ? growthVerdicts : []),
       [
         load.notIssued === 0 && refused === 0 && unanswered === 0,
         `every request answered 202: ${accepted} of ${outcomes.total} (other answers ${refused}, no answer ${unanswered}, not issued on schedule ${load.notIssued})`,
