@@ -14,10 +14,13 @@
  * with a short text body (the reason goes to the log, never to the scraper): a partial picture
  * would read as counters that went back.
  */
+
+import type { Server } from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
-import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { type HttpListener, listenOn } from "../http/http-listener.ts";
 import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
 
 /**
@@ -97,11 +100,17 @@ export interface ScrapeEndpointOptions extends ScrapeAppOptions {
   config: Pick<ScrapeEndpointConfig, "host" | "port">;
 }
 
-/** Listens on `host:port`; a bind failure rejects (start-up stops), stop() is graceful. */
+/**
+ * Listens on `host:port`; a bind failure rejects (start-up stops), stop() is graceful. Unlike the
+ * other listeners, answers are written as soon as they are ready, not held to the end of the
+ * event-loop turn (batched-responses.ts): a scraper sends one request at a time, so there is
+ * nothing to batch, and in an agent busy with polling the end of the turn comes after whatever
+ * work the poll rounds queued for it.
+ */
 export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<HttpListener> {
-  return startHttpListener({
+  const app = createScrapeApp(options);
+  return listenOn(createAdaptorServer({ fetch: app.fetch }) as Server, {
     name: "Scrape endpoint",
-    app: createScrapeApp(options),
     host: options.config.host,
     port: options.config.port,
     logger: options.logger,
