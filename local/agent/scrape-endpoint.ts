@@ -64,7 +64,7 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks) : undefined;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks, logger) : undefined;
     if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
     const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
@@ -77,10 +77,13 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
 }
 
 /** zlib fails only without memory; the text itself is then the better answer than a 500. */
-function gzipOrNot(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> | undefined {
+function gzipOrNot(chunks: readonly Uint8Array[], logger: Logger): Uint8Array<ArrayBuffer> | undefined {
   try {
     return gzipChunks(chunks);
-  } catch {
+  } catch (error) {
+    logger.warn("gzipping a scrape's answer failed; sending it uncompressed", {
+      error: error instanceof Error ? error.message : String(error),
+    });
     return undefined;
   }
 }
