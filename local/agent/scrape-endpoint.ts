@@ -14,10 +14,13 @@
  * with a short text body (the reason goes to the log, never to the scraper): a partial picture
  * would read as counters that went back.
  */
+
+import type { Server } from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
-import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { type HttpListener, listenOn } from "../http/http-listener.ts";
 import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
 
 /**
@@ -61,7 +64,7 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks) : undefined;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks, logger) : undefined;
     if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
     const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
@@ -74,10 +77,13 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
 }
 
 /** zlib fails only without memory; the text itself is then the better answer than a 500. */
-function gzipOrNot(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> | undefined {
+function gzipOrNot(chunks: readonly Uint8Array[], logger: Logger): Uint8Array<ArrayBuffer> | undefined {
   try {
     return gzipChunks(chunks);
-  } catch {
+  } catch (error) {
+    logger.warn("gzipping a scrape's answer failed; sending it uncompressed", {
+      error: error instanceof Error ? error.message : String(error),
+    });
     return undefined;
   }
 }
@@ -97,11 +103,17 @@ export interface ScrapeEndpointOptions extends ScrapeAppOptions {
   config: Pick<ScrapeEndpointConfig, "host" | "port">;
 }
 
-/** Listens on `host:port`; a bind failure rejects (start-up stops), stop() is graceful. */
+/**
+ * Listens on `host:port`; a bind failure rejects (start-up stops), stop() is graceful. Unlike the
+ * other listeners, answers are written as soon as they are ready, not held to the end of the
+ * event-loop turn (batched-responses.ts): a scraper sends one request at a time, so there is
+ * nothing to batch, and in an agent busy with polling the end of the turn comes after whatever
+ * work the poll rounds queued for it.
+ */
 export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<HttpListener> {
-  return startHttpListener({
+  const app = createScrapeApp(options);
+  return listenOn(createAdaptorServer({ fetch: app.fetch }) as Server, {
     name: "Scrape endpoint",
-    app: createScrapeApp(options),
     host: options.config.host,
     port: options.config.port,
     logger: options.logger,

@@ -137,6 +137,37 @@ export function describeMetricsRegistryContract(name: string, create: () => Metr
       ]);
     });
 
+    it("shows what collect returns after each change of a metric that signals its changes", async () => {
+      const subject = create();
+      let samples: Array<MetricSample<"server">> = [{ labels: { server: "a" }, value: 1 }];
+      const listeners: (() => void)[] = [];
+      subject.registry.gauge({
+        name: "steward_test_round",
+        help: "Changes once per round",
+        labelNames: ["server"],
+        collect: () => samples,
+        onChange: (listener) => listeners.push(listener),
+      });
+
+      const before = await scrapeOne(subject, "steward_test_round");
+      samples = [
+        { labels: { server: "a" }, value: 2 },
+        { labels: { server: "b" }, value: 3 },
+      ];
+      for (const listener of listeners) listener();
+      const after = await scrapeOne(subject, "steward_test_round");
+      samples = [];
+      for (const listener of listeners) listener();
+      const emptied = await scrapeOne(subject, "steward_test_round");
+
+      expect(before?.samples).toEqual([{ labels: { server: "a" }, value: 1 }]);
+      expect(after?.samples).toEqual([
+        { labels: { server: "a" }, value: 2 },
+        { labels: { server: "b" }, value: 3 },
+      ]);
+      expect(emptied?.samples).toEqual([]);
+    });
+
     it("refuses a second declaration of the same name", () => {
       const subject = create();
       const spec = { name: "steward_test_twice_total", help: "Twice", labelNames: [], collect: () => [] };
