@@ -70,7 +70,7 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       status: agent.status,
       healthProbes: agent.healthProbes,
     }),
-    ...restServices(config, logger, deps, agent.status),
+    ...restServices(config, logger, deps, agent.status, agent.healthProbes),
     ...agentServices(config, logger, deps, agent),
   ];
 }
@@ -79,7 +79,7 @@ interface AgentShared {
   metrics: PromMetricsRegistry;
   appNames: MemoryAppNameCache;
   status: StatusBoard;
-  /** What the container health check probes besides the listeners (the durable audit queue). */
+  /** What the container health check probes besides the listeners (the audit queue, the stores). */
   healthProbes: ListenerProbe[];
 }
 
@@ -320,16 +320,39 @@ function appNamesService(
   };
 }
 
-/** The REST API's stores, scheduler and clients, then its listener (stopped first). */
-function restServices(config: Config, logger: Logger, deps: LocalDeps, status: StatusBoard): NamedService[] {
+/**
+ * The REST API's stores, scheduler and clients, then its listener (stopped first). A store file
+ * that cannot be opened is on the status page (`stores`) and fails the container health check.
+ */
+function restServices(
+  config: Config,
+  logger: Logger,
+  deps: LocalDeps,
+  status: StatusBoard,
+  healthProbes: ListenerProbe[],
+): NamedService[] {
   const rest = config.restServer;
   if (!rest.enable) return [];
   let backing: LocalRestServices | undefined;
+  healthProbes.push({
+    name: "restStores",
+    check: async () => {
+      const unavailable = Object.entries(backing?.storeAvailability ?? {})
+        .map(([name, availability]) => ({ name, ...availability() }))
+        .filter((store) => store.state === "unavailable");
+      if (unavailable.length === 0) return undefined;
+      return unavailable
+        .map((store) => `${store.name} store (${store.file}) refuses calls: ${store.reason}`)
+        .join("; ");
+    },
+  });
   return [
     {
       name: "rest-services",
       start: async () => {
         backing = await startRestServices(config, logger, deps);
+        for (const [name, availability] of Object.entries(backing.storeAvailability))
+          status.set("stores", name, availability);
         return backing;
       },
     },

@@ -7,7 +7,14 @@
  */
 import type { Clock } from "../ports.ts";
 
-export const STATUS_SECTIONS = ["listeners", "pollers", "udpQueues", "audit", "destinations"] as const;
+export const STATUS_SECTIONS = [
+  "listeners",
+  "pollers",
+  "udpQueues",
+  "audit",
+  "destinations",
+  "stores",
+] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 
 /** The last failed write of a destination. */
@@ -30,6 +37,8 @@ export interface StatusDocument {
   eventCounts: Record<string, number>;
   audit: Record<string, unknown>;
   destinations: Record<string, unknown>;
+  /** The REST API's local store files (`keyValues`, `schedules`): available or why not. */
+  stores: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -108,6 +117,7 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         eventCounts: safely(eventCounts) as Record<string, number>,
         audit: read("audit"),
         destinations: read("destinations"),
+        stores: read("stores"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

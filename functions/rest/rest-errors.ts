@@ -16,6 +16,7 @@ import { KeyLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
+import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import type { HttpProblem } from "../http/problem.ts";
 import { respondJson } from "../http/response-headers.ts";
@@ -77,8 +78,13 @@ const BY_STATUS: readonly [HttpProblem["status"], readonly (abstract new (...arg
   [409, [TargetExistsError]],
   // AppNotFoundError is a PlatformError too: the 404 entry above is checked first.
   [502, [UpstreamError, PlatformError]],
-  [503, [FeatureDisabledError]],
+  [503, [FeatureDisabledError, StoreUnavailableError]],
 ];
+
+/** The `Retry-After` (seconds) a known error's answer carries, if any. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof StoreUnavailableError ? error.retryAfterSeconds : undefined;
+}
 
 /** The HTTP problem for a known error, or undefined (→ 500 by the app's error handler). */
 export function problemOf(error: unknown): HttpProblem | undefined {

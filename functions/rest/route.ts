@@ -8,7 +8,8 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { EndpointKey } from "../../core/config/index.ts";
 import { jsonBody } from "../http/json-body.ts";
-import { formatRestError, problemOf, RequestValidationError } from "./rest-errors.ts";
+import { setResponseHeader } from "../http/response-headers.ts";
+import { formatRestError, problemOf, RequestValidationError, retryAfterOf } from "./rest-errors.ts";
 
 type AnySchema = v.GenericSchema;
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -144,6 +145,8 @@ export function registerRoute(app: Hono, route: RouteSpec, options: RegisterOpti
     } catch (error) {
       const problem = problemOf(error);
       if (problem === undefined) throw error;
+      const retryAfter = retryAfterOf(error);
+      if (retryAfter !== undefined) setResponseHeader(c, "Retry-After", String(retryAfter));
       return formatRestError(c, problem);
     }
   });

@@ -6,13 +6,17 @@
  * agent start each occurrence (its owner: the instance id under `./data/` and the process id).
  * With `platform.host` set, the platform client serves the app and reload-task endpoints and
  * starts the tasks of firing schedules; without it, a firing schedule is logged as not started.
+ * Local store files that cannot be opened at start (a read-only or unusable data directory) do
+ * not stop Steward: they are opened as soon as they can be, their endpoints answer 503 meanwhile
+ * and `storeAvailability` tells the status page and the health check
+ * (recovering-key-value-store.ts, local-schedules.ts).
  */
 import { resolve } from "node:path";
-import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { loadOrCreateInstanceId } from "../../core/adapters/local/instance-id-file.ts";
 import { createFileOperations } from "../../core/adapters/local/local-file-operations.ts";
 import { createMemoryScheduleLease } from "../../core/adapters/local/memory-schedule-lease.ts";
-import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
+import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
+import { openRecoveringKeyValueStore } from "../../core/adapters/local/recovering-key-value-store.ts";
 import {
   buildChatPoster,
   buildObservabilityPoster,
@@ -20,16 +24,18 @@ import {
 } from "../../core/adapters/outbound-services.ts";
 import type { Config } from "../../core/config/index.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
-import type { Clock, Logger, MessagePublisher } from "../../core/ports.ts";
+import type { Clock, KeyValueStore, Logger, MessagePublisher } from "../../core/ports.ts";
 import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
-import { startScheduler } from "../../core/schedules/scheduler.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
 import { INSTANCE_ID_FILE } from "../agent/telemetry.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
+import { openLocalSchedules, type SchedulerSettings, sharedSchedules } from "./local-schedules.ts";
 
 export interface LocalRestServices {
   services: RestServices;
+  /** The state of each local store file (none on cloud stores), by status name. */
+  storeAvailability: Record<string, () => StoreAvailability>;
   stop(): Promise<void>;
 }
 
@@ -72,36 +78,45 @@ async function startWithPublisher(
         leaseOwner: `${await loadOrCreateInstanceId(resolve(deps.cwd, INSTANCE_ID_FILE))}/${process.pid}`,
       })
     : undefined;
-  const kv =
-    cloud?.keyValues ??
-    (await openFileKeyValueStore({
-      file: resolve(deps.cwd, config.keyValueStore.storeFile),
-      clock,
-      maxKeysPerNamespace,
-    }));
-  const sharedSchedules = cloud?.schedules !== undefined;
-  const scheduleStore =
-    cloud?.schedules ??
-    (await openYamlScheduleStore({ file: resolve(deps.cwd, config.scheduler.storeFile) }));
+  // A disabled key-value store is not opened: nothing uses it.
+  const localKv =
+    cloud?.keyValues === undefined && config.keyValueStore.enable
+      ? await openRecoveringKeyValueStore({
+          file: resolve(deps.cwd, config.keyValueStore.storeFile),
+          clock,
+          maxKeysPerNamespace,
+          logger: logger.child("key-values"),
+        })
+      : undefined;
+  const kv: KeyValueStore | undefined = cloud?.keyValues ?? localKv;
   const schedulerLogger = logger.child("scheduler");
-  const scheduler = config.scheduler.enable
-    ? await startScheduler({
-        store: scheduleStore,
+  const schedulerSettings: SchedulerSettings | undefined = config.scheduler.enable
+    ? {
         clock,
         logger: schedulerLogger,
         taskStarter: platform
           ? createPlatformTaskStarter(platform)
           : createLoggingTaskStarter(schedulerLogger),
         lease: cloud?.scheduleLease ?? createMemoryScheduleLease({ owner: String(process.pid) }),
-        ...(sharedSchedules ? { pollIntervalMs: 60_000 } : {}),
-      })
+        // With the schedules in DynamoDB, other agents change them too.
+        ...(cloud?.schedules !== undefined ? { pollIntervalMs: 60_000 } : {}),
+      }
     : undefined;
+  const schedules =
+    cloud?.schedules !== undefined
+      ? await sharedSchedules(cloud.schedules, schedulerSettings)
+      : await openLocalSchedules({
+          file: resolve(deps.cwd, config.scheduler.storeFile),
+          clock,
+          logger: schedulerLogger,
+          scheduler: schedulerSettings,
+        });
   const services: RestServices = {
-    ...(config.keyValueStore.enable ? { keyValues: kv } : {}),
+    ...(config.keyValueStore.enable && kv !== undefined ? { keyValues: kv } : {}),
     schedules: createScheduleManager({
-      store: scheduleStore,
+      store: schedules.store,
       clock,
-      ...(scheduler ? { runner: scheduler } : {}),
+      ...(schedules.runner ? { runner: schedules.runner } : {}),
     }),
     files: createFileOperations(config.fileOperations),
     ...(publisher ? { publisher } : {}),
@@ -120,16 +135,20 @@ async function startWithPublisher(
         }
       : {}),
   };
+  const storeAvailability: Record<string, () => StoreAvailability> = {};
+  if (localKv !== undefined) storeAvailability["keyValues"] = () => localKv.availability();
+  const scheduleAvailability = schedules.availability;
+  if (scheduleAvailability !== undefined) storeAvailability["schedules"] = () => scheduleAvailability();
   return {
     services,
+    storeAvailability,
     async stop() {
-      await scheduler?.stop();
+      await schedules.stop();
       // App reloads answered 202 run on; their follow-up task starts need the client.
       await Promise.allSettled(background);
       platform?.close();
       await publisher?.close();
-      await kv.close();
-      await scheduleStore.close();
+      await kv?.close();
       cloud?.close();
     },
   };

@@ -9,7 +9,7 @@
  * record took ~0.2 ms, while a 50 KB snapshot + fsync + rename took ~0.9 ms and grows with the
  * store. One process owns the files; two processes on the same files are not supported.
  */
-import { type FileHandle, mkdir, open, readFile, rename } from "node:fs/promises";
+import { type FileHandle, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { KeyLimitExceededError, KeyValueStoreError } from "../../kv/errors.ts";
 import type { Clock, KeyValueStore } from "../../ports.ts";
@@ -22,6 +22,8 @@ import {
   serializeRecord,
   serializeSnapshot,
 } from "./key-value-log.ts";
+import { makeDirectory } from "./make-directory.ts";
+import { isEnvironmentError } from "./retrying-opener.ts";
 
 export interface FileKeyValueStoreOptions {
   /** Snapshot path (`keyValueStore.storeFile`); the log sits beside it with `.wal` appended. */
@@ -56,11 +58,17 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-/** Opens (creating parent directories and files as needed) and replays the store. */
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Opens (creating parent directories and files as needed) and replays the store. The error names
+ * the file and the OS's own reason (EROFS, EACCES, ENOTDIR…, see make-directory.ts); damaged
+ * content says how to get going again.
+ */
 export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): Promise<KeyValueStore> {
   const logPath = `${options.file}.wal`;
   try {
-    await mkdir(dirname(options.file), { recursive: true });
+    await makeDirectory(dirname(options.file));
     const snapshotText = await readOptional(options.file);
     const namespaces: Namespaces = snapshotText === undefined ? new Map() : parseSnapshot(snapshotText);
     const logText = (await readOptional(logPath)) ?? "";
@@ -74,7 +82,12 @@ export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): 
     await syncDirectory(dirname(options.file));
     return new FileKeyValueStore(options, namespaces, log, records.length);
   } catch (error) {
-    throw new KeyValueStoreError(`Cannot open key-value store ${options.file}`, { cause: error });
+    const repair = isEnvironmentError(error)
+      ? ""
+      : ` (damaged content: repair ${options.file} or ${logPath}, or move both aside to start with an empty store)`;
+    throw new KeyValueStoreError(`Cannot open key-value store ${options.file}: ${describe(error)}${repair}`, {
+      cause: error,
+    });
   }
 }
 

@@ -3,13 +3,15 @@
  * creation order. Kept in memory; every change rewrites the file atomically (temp file, fsync,
  * rename, directory fsync) before it is acknowledged, one write at a time.
  */
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
 import type { Schedule, ScheduleStore } from "../../ports.ts";
 import { ScheduleStoreError } from "../../schedules/errors.ts";
 import { byCreation } from "../../schedules/order.ts";
 import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
+import { makeDirectory } from "./make-directory.ts";
 
 export interface YamlScheduleStoreOptions {
   file: string;
@@ -47,11 +49,19 @@ function parseFile(file: string, text: string): Schedule[] {
   });
 }
 
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Reads the store, creating its directory as needed. Fails with the file and the OS's own reason
+ * when the directory cannot be created or written (every change rewrites the file in it), or
+ * with what is wrong and how to repair it when the file's content is damaged.
+ */
 export async function openYamlScheduleStore(options: YamlScheduleStoreOptions): Promise<ScheduleStore> {
   const { file } = options;
   let schedules: Schedule[];
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirectory(dirname(file));
+    await access(dirname(file), constants.W_OK);
     let text: string | undefined;
     try {
       text = await readFile(file, "utf8");
@@ -61,7 +71,13 @@ export async function openYamlScheduleStore(options: YamlScheduleStoreOptions): 
     schedules = text === undefined ? [] : parseFile(file, text);
   } catch (error) {
     if (error instanceof ScheduleStoreError) throw error;
-    throw new ScheduleStoreError(`Cannot open schedule store ${file}`, { cause: error });
+    const repair =
+      (error as NodeJS.ErrnoException).syscall === undefined
+        ? " (damaged content: repair the file, or move it aside to start without schedules)"
+        : "";
+    throw new ScheduleStoreError(`Cannot open schedule store ${file}: ${describe(error)}${repair}`, {
+      cause: error,
+    });
   }
 
   let writing: Promise<void> = Promise.resolve();

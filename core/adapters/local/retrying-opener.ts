@@ -1,0 +1,164 @@
+/**
+ * Opens something on the local disk (the durable audit log, the key-value store, the schedule
+ * store) as soon as it can be opened. What cannot be opened at start because of its environment
+ * (a read-only file system, a regular file in the way, no permission, no space) does not stop
+ * Steward: the rest starts, the users of the thing refuse meanwhile (503), and opening is tried
+ * again every `retryMs`. The first failure is one ERROR naming the place and the OS's reason;
+ * later attempts are logged at DEBUG, unless the reason changes (a new ERROR). An INFO says when
+ * it opened after failing, and for how long it was closed.
+ *
+ * A failure that `retryable` rejects (damaged content of our own, which waiting does not repair)
+ * on the first attempt rejects the start, as before; on a later attempt it is logged and retried.
+ *
+ * Stopping waits for an attempt in flight and closes what is open.
+ */
+import type { Clock, LogFields, Logger, Service, TimerHandle } from "../../ports.ts";
+
+export interface RetryingOpenerMessages {
+  /** ERROR on the first failure (and when the reason changes). */
+  cannotOpen: string;
+  /** DEBUG on every later failure with the same reason. */
+  stillCannotOpen: string;
+  /** INFO once it opened after failing. */
+  opened: string;
+  /** ERROR when a `whenOpen` listener throws. */
+  listenerFailed: string;
+}
+
+export interface RetryingOpenerOptions<T> {
+  open(): Promise<T>;
+  close(opened: T): Promise<void>;
+  /** Whether waiting may cure this failure (default: always). */
+  retryable?(error: unknown): boolean;
+  /** What the log lines name (e.g. `{directory}` or `{file}`). */
+  fields: LogFields;
+  messages: RetryingOpenerMessages;
+  clock: Clock;
+  logger: Logger;
+  /** Time between two attempts (default 5000 ms). */
+  retryMs?: number;
+}
+
+/** Why it is closed: the last attempt's error and when the first attempt failed. */
+export interface OpenProblem {
+  readonly reason: string;
+  readonly sinceMs: number;
+}
+
+export interface RetryingOpener<T> extends Service {
+  /** What is open; undefined while it cannot be opened. */
+  current(): T | undefined;
+  /** Why it is closed; undefined once it is open. */
+  problem(): OpenProblem | undefined;
+  /** Calls `listener` once it is open (at once if it is). */
+  whenOpen(listener: (opened: T) => void): void;
+}
+
+export const DEFAULT_OPEN_RETRY_MS = 5000;
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * True when an error (or one of its causes) comes from a system call (`open`, `mkdir`, `write`…
+ * refused by the OS): the environment's fault, which may pass. Content errors (JSON, YAML, a
+ * record that does not parse) carry no system call.
+ */
+export function isEnvironmentError(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 10; depth += 1) {
+    if (typeof (current as NodeJS.ErrnoException).syscall === "string") return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Tries to open once before resolving; rejects only for a first failure `retryable` rejects. */
+export async function startRetryingOpener<T>(options: RetryingOpenerOptions<T>): Promise<RetryingOpener<T>> {
+  const { clock, logger, fields, messages } = options;
+  const retryMs = options.retryMs ?? DEFAULT_OPEN_RETRY_MS;
+  let opened: T | undefined;
+  let problem: OpenProblem | undefined;
+  let failedAttempts = 0;
+  let timer: TimerHandle | undefined;
+  let attempt: Promise<void> = Promise.resolve();
+  let stopped = false;
+  let listeners: Array<(opened: T) => void> = [];
+
+  function failed(error: unknown): void {
+    failedAttempts += 1;
+    const reason = describe(error);
+    const logged = { ...fields, error: reason, retryInMs: retryMs };
+    if (problem?.reason === reason) logger.debug(messages.stillCannotOpen, logged);
+    else logger.error(messages.cannotOpen, logged);
+    problem = { reason, sinceMs: problem?.sinceMs ?? clock.now() };
+    if (!stopped) timer = clock.setTimeout(retry, retryMs);
+  }
+
+  async function succeeded(result: T): Promise<void> {
+    if (stopped) {
+      await options.close(result).catch(() => undefined);
+      return;
+    }
+    opened = result;
+    if (problem !== undefined) {
+      logger.info(messages.opened, { ...fields, closedForMs: clock.now() - problem.sinceMs, failedAttempts });
+    }
+    problem = undefined;
+    const waiting = listeners;
+    listeners = [];
+    for (const listener of waiting) {
+      try {
+        listener(result);
+      } catch (error) {
+        // Never a rejection nobody awaits (a retry runs on a timer).
+        logger.error(messages.listenerFailed, { ...fields, error: describe(error) });
+      }
+    }
+  }
+
+  async function tryOpen(): Promise<void> {
+    let result: T;
+    try {
+      result = await options.open();
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    await succeeded(result);
+  }
+
+  function retry(): void {
+    timer = undefined;
+    attempt = tryOpen();
+  }
+
+  // The first attempt: a failure that waiting cannot cure fails the start.
+  let first: { result: T } | undefined;
+  try {
+    first = { result: await options.open() };
+  } catch (error) {
+    if (options.retryable !== undefined && !options.retryable(error)) throw error;
+    failed(error);
+  }
+  if (first !== undefined) await succeeded(first.result);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    current: () => opened,
+    problem: () => problem,
+    whenOpen(listener) {
+      if (opened !== undefined) listener(opened);
+      else listeners.push(listener);
+    },
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        if (timer !== undefined) clock.clearTimeout(timer);
+        timer = undefined;
+        await attempt;
+        listeners = [];
+        if (opened !== undefined) await options.close(opened);
+      })();
+      return stopping;
+    },
+  };
+}
