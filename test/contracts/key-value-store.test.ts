@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-value-store.ts";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { openRecoveringKeyValueStore } from "../../core/adapters/local/recovering-key-value-store.ts";
 import { type DynaliteServer, startDynalite } from "../helpers/dynalite-server.ts";
+import { recordingLogger } from "../helpers/recording-logger.ts";
 import { describeKeyValueStoreContract } from "./key-value-store.contract.ts";
 
 let dir: string;
@@ -34,6 +36,22 @@ describeKeyValueStoreContract("local file (write-ahead log)", {
     const file = files.get(store)!;
     await store.close();
     const reopened = await openFileKeyValueStore({ file, ...options });
+    files.set(reopened, file);
+    return reopened;
+  },
+});
+
+describeKeyValueStoreContract("local file, opened as soon as it can be (open at once)", {
+  async create(options) {
+    const file = join(dir, `store-${fileCount++}`, "kv.json");
+    const store = await openRecoveringKeyValueStore({ file, logger: recordingLogger(), ...options });
+    files.set(store, file);
+    return store;
+  },
+  async reopen(store, options) {
+    const file = files.get(store)!;
+    await store.close();
+    const reopened = await openRecoveringKeyValueStore({ file, logger: recordingLogger(), ...options });
     files.set(reopened, file);
     return reopened;
   },

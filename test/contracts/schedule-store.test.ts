@@ -5,7 +5,10 @@ import { afterAll, beforeAll } from "vitest";
 import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import type { ScheduleStore } from "../../core/ports.ts";
+import { openLocalSchedules } from "../../local/rest/local-schedules.ts";
 import { type DynaliteServer, startDynalite } from "../helpers/dynalite-server.ts";
+import { createManualClock } from "../helpers/manual-clock.ts";
+import { recordingLogger } from "../helpers/recording-logger.ts";
 import { describeScheduleStoreContract } from "./schedule-store.contract.ts";
 
 let dir: string;
@@ -33,6 +36,26 @@ describeScheduleStoreContract("local YAML file", {
     const file = locations.get(store)!;
     await store.close();
     const reopened = await openYamlScheduleStore({ file });
+    locations.set(reopened, file);
+    return reopened;
+  },
+});
+
+const openLocal = async (file: string) =>
+  (await openLocalSchedules({ file, clock: createManualClock(), logger: recordingLogger(), scheduler: undefined }))
+    .store;
+
+describeScheduleStoreContract("local YAML file, opened as soon as it can be (open at once)", {
+  async create() {
+    const file = join(dir, `case-${count++}`, "schedules.yaml");
+    const store = await openLocal(file);
+    locations.set(store, file);
+    return store;
+  },
+  async reopen(store) {
+    const file = locations.get(store)!;
+    await store.close();
+    const reopened = await openLocal(file);
     locations.set(reopened, file);
     return reopened;
   },

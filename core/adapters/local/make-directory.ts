@@ -3,9 +3,11 @@
  * cannot be created for another reason (a read-only file system, EROFS, comes back as "no such
  * file or directory"), which sends an operator looking for the wrong problem. On failure the
  * levels are created one by one, without `recursive`, and the first refusal the OS gives is
- * thrown instead: EROFS, EACCES, ENOTDIR (a regular file in the way), ENOSPC...
+ * thrown instead: EROFS, EACCES, ENOTDIR (a regular file in the way), ENOSPC... A regular file
+ * where the directory itself should be (the OS answers EEXIST, which reads as if all were well) is
+ * reported as ENOTDIR too.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 /** Creates `path` and its missing parents; resolves with the first directory created, if any. */
@@ -29,7 +31,16 @@ async function refusalOf(path: string): Promise<unknown> {
       await mkdir(level);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") return error;
+      if (!(await stat(level)).isDirectory()) return notADirectory(level);
     }
   }
   return undefined;
+}
+
+function notADirectory(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOTDIR: not a directory (a file is in the way), mkdir '${path}'`), {
+    code: "ENOTDIR",
+    syscall: "mkdir",
+    path,
+  });
 }
