@@ -6,7 +6,8 @@
  * ERROR names the file and the OS's reason, opening is tried again every `retryMs`, the schedule
  * endpoints answer 503 meanwhile (StoreUnavailableError) and no schedule runs; once the store
  * opens, an INFO says so and the scheduler starts every schedule as it would have at start.
- * Damaged content still fails the start, with what to repair.
+ * Damaged content still fails the start, with what to repair. A change the disk refuses later
+ * (read-only, full) is not made: the call answers 503 and an ERROR names the file and the reason.
  *
  * With cloud stores the schedules are opened by cloud-rest-stores.ts and `sharedSchedules` only
  * starts the scheduler over them.
@@ -20,12 +21,14 @@ import {
 } from "../../core/adapters/local/retrying-opener.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import type { Clock, Logger, ScheduleStore } from "../../core/ports.ts";
+import { ScheduleStoreError } from "../../core/schedules/errors.ts";
 import {
   type ScheduleRunner,
   type SchedulerDeps,
   type SchedulerService,
   startScheduler,
 } from "../../core/schedules/scheduler.ts";
+import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 
 /** What the scheduler is started with, besides the store. */
 export type SchedulerSettings = Omit<SchedulerDeps, "store">;
@@ -86,18 +89,29 @@ export async function openLocalSchedules(options: LocalSchedulesOptions): Promis
     logger: options.logger,
     retryMs,
   });
-  const gate = openedOrRefused(opener, {
-    file,
-    refusal: "Schedule store temporarily unavailable",
-    retryAfterSeconds: Math.ceil(retryMs / 1000),
-  });
+  const refusal = "Schedule store temporarily unavailable";
+  const retryAfterSeconds = Math.ceil(retryMs / 1000);
+  const gate = openedOrRefused(opener, { file, refusal, retryAfterSeconds });
   const store = () => gate.use().store;
+  /** A change the disk refused was not made (the store is unchanged): 503, and why in the log. */
+  async function change<R>(write: (opened: ScheduleStore) => Promise<R>): Promise<R> {
+    try {
+      return await write(store());
+    } catch (error) {
+      if (!(error instanceof ScheduleStoreError)) throw error;
+      options.logger.error("Schedule store failed to write; the change is not made", {
+        file,
+        error: error.message,
+      });
+      throw new StoreUnavailableError(refusal, retryAfterSeconds);
+    }
+  }
   return {
     store: {
       list: async () => store().list(),
       get: async (id) => store().get(id),
-      put: async (schedule) => store().put(schedule),
-      delete: async (id) => store().delete(id),
+      put: (schedule) => change((opened) => opened.put(schedule)),
+      delete: (id) => change((opened) => opened.delete(id)),
       close: () => opener.stop(),
     },
     runner:

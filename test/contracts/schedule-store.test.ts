@@ -42,8 +42,14 @@ describeScheduleStoreContract("local YAML file", {
 });
 
 const openLocal = async (file: string) =>
-  (await openLocalSchedules({ file, clock: createManualClock(), logger: recordingLogger(), scheduler: undefined }))
-    .store;
+  (
+    await openLocalSchedules({
+      file,
+      clock: createManualClock(),
+      logger: recordingLogger(),
+      scheduler: undefined,
+    })
+  ).store;
 
 describeScheduleStoreContract("local YAML file, opened as soon as it can be (open at once)", {
   async create() {

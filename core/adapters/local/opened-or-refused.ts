@@ -51,7 +51,7 @@ export function openedOrRefused<T>(
       return {
         state: "unavailable",
         file: options.file,
-        reason: `cannot open the file: ${problem.reason}`,
+        reason: problem.reason,
         since: new Date(problem.sinceMs).toISOString(),
         refused,
       };

@@ -5,8 +5,15 @@
  * opening is tried again every `retryMs` (retrying-opener.ts), every call meanwhile throws
  * StoreUnavailableError (503 at the REST edge), and an INFO says when it opened. Damaged content
  * of the store's own files still fails the start, with what to repair.
+ *
+ * A write that fails later (a disk turned read-only or full) is not acknowledged, and the file
+ * store then refuses every call rather than differ from its disk: that call and the next ones
+ * answer 503 too, the store is closed and opened again from its files the same way (ERROR, then
+ * INFO), and the write that failed is not in it.
  */
+import { KeyValueStoreError } from "../../kv/errors.ts";
 import type { KeyValueStore, Logger } from "../../ports.ts";
+import { StoreUnavailableError } from "../../store-unavailable-error.ts";
 import { type FileKeyValueStoreOptions, openFileKeyValueStore } from "./file-key-value-store.ts";
 import { openedOrRefused, type StoreAvailability } from "./opened-or-refused.ts";
 import { DEFAULT_OPEN_RETRY_MS, isEnvironmentError, startRetryingOpener } from "./retrying-opener.ts";
@@ -36,23 +43,34 @@ export async function openRecoveringKeyValueStore(
       stillCannotOpen: "Key-value store still cannot be opened",
       opened: "Key-value store is open; its endpoints answer again",
       listenerFailed: "Key-value store: using it once open failed",
+      failedWhileOpen:
+        "Key-value store failed to write; it is opened again from its files and its endpoints answer 503 until then",
     },
     clock: options.clock,
     logger,
     retryMs,
   });
-  const gate = openedOrRefused(opener, {
-    file: options.file,
-    refusal: "Key-value store temporarily unavailable",
-    retryAfterSeconds: Math.ceil(retryMs / 1000),
-  });
+  const refusal = "Key-value store temporarily unavailable";
+  const retryAfterSeconds = Math.ceil(retryMs / 1000);
+  const gate = openedOrRefused(opener, { file: options.file, refusal, retryAfterSeconds });
+  /** The call on the open store; a store that failed is given up to be opened again (503). */
+  async function run<R>(call: (store: KeyValueStore) => Promise<R>): Promise<R> {
+    const store = gate.use();
+    try {
+      return await call(store);
+    } catch (error) {
+      if (!(error instanceof KeyValueStoreError)) throw error;
+      opener.reopen(store, error.cause ?? error);
+      throw new StoreUnavailableError(refusal, retryAfterSeconds);
+    }
+  }
   return {
-    get: async (namespace, key) => gate.use().get(namespace, key),
-    set: async (namespace, key, value, ttlMs) => gate.use().set(namespace, key, value, ttlMs),
-    deleteKey: async (namespace, key) => gate.use().deleteKey(namespace, key),
-    deleteNamespace: async (namespace) => gate.use().deleteNamespace(namespace),
-    listKeys: async (namespace) => gate.use().listKeys(namespace),
-    listNamespaces: async () => gate.use().listNamespaces(),
+    get: (namespace, key) => run((store) => store.get(namespace, key)),
+    set: (namespace, key, value, ttlMs) => run((store) => store.set(namespace, key, value, ttlMs)),
+    deleteKey: (namespace, key) => run((store) => store.deleteKey(namespace, key)),
+    deleteNamespace: (namespace) => run((store) => store.deleteNamespace(namespace)),
+    listKeys: (namespace) => run((store) => store.listKeys(namespace)),
+    listNamespaces: () => run((store) => store.listNamespaces()),
     close: () => opener.stop(),
     availability: () => gate.availability(),
   };

@@ -10,6 +10,9 @@
  * A failure that `retryable` rejects (damaged content of our own, which waiting does not repair)
  * on the first attempt rejects the start, as before; on a later attempt it is logged and retried.
  *
+ * What failed while open can be given up (`reopen`): it is closed and opened again in the same
+ * way, its users refusing meanwhile.
+ *
  * Stopping waits for an attempt in flight and closes what is open.
  */
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../../ports.ts";
@@ -23,6 +26,8 @@ export interface RetryingOpenerMessages {
   opened: string;
   /** ERROR when a `whenOpen` listener throws. */
   listenerFailed: string;
+  /** ERROR when what was open failed and is opened again (`reopen`). */
+  failedWhileOpen?: string;
 }
 
 export interface RetryingOpenerOptions<T> {
@@ -52,6 +57,12 @@ export interface RetryingOpener<T> extends Service {
   problem(): OpenProblem | undefined;
   /** Calls `listener` once it is open (at once if it is). */
   whenOpen(listener: (opened: T) => void): void;
+  /**
+   * `failed` (what `current()` gave) can no longer be used (a write failed: a disk turned
+   * read-only or full): it is closed and opened again as at start, every `retryMs`, from what is
+   * on disk. Nothing happens when it was already given up or the opener is stopping.
+   */
+  reopen(failed: T, error: unknown): void;
 }
 
 export const DEFAULT_OPEN_RETRY_MS = 5000;
@@ -103,6 +114,7 @@ export async function startRetryingOpener<T>(options: RetryingOpenerOptions<T>):
       logger.info(messages.opened, { ...fields, closedForMs: clock.now() - problem.sinceMs, failedAttempts });
     }
     problem = undefined;
+    failedAttempts = 0;
     const waiting = listeners;
     listeners = [];
     for (const listener of waiting) {
@@ -142,6 +154,7 @@ export async function startRetryingOpener<T>(options: RetryingOpenerOptions<T>):
   if (first !== undefined) await succeeded(first.result);
 
   let stopping: Promise<void> | undefined;
+  let closing: Promise<void> = Promise.resolve();
   return {
     current: () => opened,
     problem: () => problem,
@@ -149,12 +162,31 @@ export async function startRetryingOpener<T>(options: RetryingOpenerOptions<T>):
       if (opened !== undefined) listener(opened);
       else listeners.push(listener);
     },
+    reopen(failed, error) {
+      if (stopped || opened !== failed) return;
+      opened = undefined;
+      const reason = describe(error);
+      logger.error(messages.failedWhileOpen ?? messages.cannotOpen, {
+        ...fields,
+        error: reason,
+        retryInMs: retryMs,
+      });
+      problem = { reason, sinceMs: clock.now() };
+      closing = options.close(failed).catch((closeError: unknown) => {
+        logger.debug("Closing what failed failed too", { ...fields, error: describe(closeError) });
+      });
+      // Opened again only once it is closed (one owner of the files at a time).
+      attempt = closing.then(() => {
+        if (!stopped) timer = clock.setTimeout(retry, retryMs);
+      });
+    },
     stop() {
       stopping ??= (async () => {
         stopped = true;
         if (timer !== undefined) clock.clearTimeout(timer);
         timer = undefined;
         await attempt;
+        await closing;
         listeners = [];
         if (opened !== undefined) await options.close(opened);
       })();

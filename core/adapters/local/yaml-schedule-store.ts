@@ -1,7 +1,7 @@
 /**
  * ScheduleStore in a YAML file (`scheduler.storeFile`): `schedules:` followed by the list in
  * creation order. Kept in memory; every change rewrites the file atomically (temp file, fsync,
- * rename, directory fsync) before it is acknowledged, one write at a time.
+ * rename, directory fsync) before it is acknowledged and shown, one write at a time.
  */
 import { constants } from "node:fs";
 import { access, open, readFile, rename } from "node:fs/promises";
@@ -80,16 +80,29 @@ export async function openYamlScheduleStore(options: YamlScheduleStoreOptions): 
     });
   }
 
-  let writing: Promise<void> = Promise.resolve();
-  /** Applies a change in memory and queues the file rewrite; resolves when it is durable. */
-  function persist(change: () => void): Promise<void> {
-    change();
-    const text = stringify({ schedules });
-    const next = writing.then(() => writeAtomically(file, text));
-    writing = next.catch(() => {});
-    return next.catch((error: unknown) => {
-      throw new ScheduleStoreError(`Writing schedule store ${file} failed`, { cause: error });
+  let writing: Promise<unknown> = Promise.resolve();
+  /**
+   * Queues a change: in its turn it is made on a copy of the stored list, the file is rewritten,
+   * and only then does the copy become the list. A write the disk refuses changes nothing, so the
+   * list never shows what a restart would not load.
+   */
+  function persist<R>(change: (list: Schedule[]) => { list: Schedule[]; result: R }): Promise<R> {
+    const next = writing.then(async () => {
+      const { list, result } = change(schedules);
+      if (list !== schedules) {
+        try {
+          await writeAtomically(file, stringify({ schedules: list }));
+        } catch (error) {
+          throw new ScheduleStoreError(`Writing schedule store ${file} failed: ${describe(error)}`, {
+            cause: error,
+          });
+        }
+        schedules = list;
+      }
+      return result;
     });
+    writing = next.catch(() => {});
+    return next;
   }
 
   return {
@@ -99,20 +112,18 @@ export async function openYamlScheduleStore(options: YamlScheduleStoreOptions): 
       return found === undefined ? undefined : structuredClone(found);
     },
     put: (schedule) =>
-      persist(() => {
+      persist((current) => {
         const copy = structuredClone(schedule);
-        const index = schedules.findIndex((existing) => existing.id === schedule.id);
-        if (index < 0) schedules.push(copy);
-        else schedules[index] = copy;
+        const index = current.findIndex((existing) => existing.id === schedule.id);
+        const list =
+          index < 0 ? [...current, copy] : current.map((existing, i) => (i === index ? copy : existing));
+        return { list, result: undefined };
       }),
-    delete: async (id) => {
-      const index = schedules.findIndex((schedule) => schedule.id === id);
-      if (index < 0) return false;
-      await persist(() => {
-        schedules.splice(index, 1);
-      });
-      return true;
-    },
+    delete: (id) =>
+      persist((current) => {
+        const list = current.filter((schedule) => schedule.id !== id);
+        return list.length === current.length ? { list: current, result: false } : { list, result: true };
+      }),
     close: async () => {
       await writing;
     },

@@ -11,6 +11,7 @@ import { openLocalSchedules } from "../../../../local/rest/local-schedules.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { mountSmallDisk, smallDiskUnavailable } from "../../../helpers/refusing-directory.ts";
 
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
 let root: string;
@@ -99,7 +100,10 @@ describe("local schedules whose store cannot be opened at start", () => {
     // Assess
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(StoreUnavailableError);
-      expect(failure).toMatchObject({ message: "Schedule store temporarily unavailable", retryAfterSeconds: 5 });
+      expect(failure).toMatchObject({
+        message: "Schedule store temporarily unavailable",
+        retryAfterSeconds: 5,
+      });
     }
     expect(starts).toEqual([]);
     const errors = logger.at("error");
@@ -167,4 +171,45 @@ describe("local schedules whose store cannot be opened at start", () => {
     expect((failure as Error).message).toContain("damaged content: repair the file");
     expect(logger.at("error")).toEqual([]);
   });
+});
+
+describe("local schedules whose disk fills up while they run", () => {
+  it.skipIf(smallDiskUnavailable() !== undefined)(
+    "refuse a change the disk refuses as unavailable, without making it, and take it once there is space",
+    async () => {
+      // Prepare: the store on a 1 MiB disk, then the disk filled.
+      const disk = mountSmallDisk(join(root, `disk-${count++}`), 1024 * 1024);
+      if (disk === undefined) throw new Error("mounting the small disk failed");
+      try {
+        const { open, logger } = setUp(join(disk.path, "schedules.yaml"));
+        const schedules = await open();
+        const filler = join(disk.path, "filler");
+        await writeFile(filler, Buffer.alloc(2 * 1024 * 1024)).catch(() => undefined);
+
+        // Act 1
+        const failure = await schedules.store.put(schedule).catch((error: unknown) => error);
+        const listedWhileFull = await schedules.store.list();
+
+        // Assess 1
+        expect(failure).toBeInstanceOf(StoreUnavailableError);
+        expect(listedWhileFull).toEqual([]);
+        const errors = logger.at("error");
+        expect(errors.map((entry) => entry.message)).toEqual([
+          "Schedule store failed to write; the change is not made",
+        ]);
+        expect(String(errors[0]?.fields?.["error"])).toContain("ENOSPC");
+
+        // Act 2
+        await rm(filler);
+        await schedules.store.put(schedule);
+        const listed = await schedules.store.list();
+        await schedules.stop();
+
+        // Assess 2
+        expect(listed.map((entry) => entry.id)).toEqual([schedule.id]);
+      } finally {
+        disk.release();
+      }
+    },
+  );
 });

@@ -8,6 +8,7 @@ import { StoreUnavailableError } from "../../../../../core/store-unavailable-err
 import { until } from "../../../../helpers/eventually.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
+import { mountSmallDisk, smallDiskUnavailable } from "../../../../helpers/refusing-directory.ts";
 
 let root: string;
 let count = 0;
@@ -56,11 +57,16 @@ describe("key-value store whose file cannot be opened at start", () => {
     // Assess
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(StoreUnavailableError);
-      expect(failure).toMatchObject({ message: "Key-value store temporarily unavailable", retryAfterSeconds: 5 });
+      expect(failure).toMatchObject({
+        message: "Key-value store temporarily unavailable",
+        retryAfterSeconds: 5,
+      });
     }
     const errors = logger.at("error");
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.message).toBe("Key-value store cannot be opened; its endpoints answer 503 until it can");
+    expect(errors[0]?.message).toBe(
+      "Key-value store cannot be opened; its endpoints answer 503 until it can",
+    );
     expect(errors[0]?.fields).toMatchObject({ file, retryInMs: 5000 });
     expect(String(errors[0]?.fields?.["error"])).toContain("ENOTDIR");
     expect(String(errors[0]?.fields?.["error"])).not.toContain("ENOENT");
@@ -155,4 +161,61 @@ describe("key-value store whose file cannot be opened at start", () => {
     expect(await store.listNamespaces()).toEqual([]);
     await store.close();
   });
+});
+
+describe("key-value store whose disk fills up while it runs", () => {
+  it.skipIf(smallDiskUnavailable() !== undefined)(
+    "answers the failed write and the next calls as unavailable, then opens again from its files",
+    async () => {
+      // Prepare: the store on a 1 MiB disk, one key written, then the disk filled.
+      const disk = mountSmallDisk(join(root, `disk-${count++}`), 1024 * 1024);
+      if (disk === undefined) throw new Error("mounting the small disk failed");
+      try {
+        const file = join(disk.path, "key-values.json");
+        const clock = createManualClock();
+        const logger = recordingLogger();
+        const store = await openRecoveringKeyValueStore({ file, clock, logger, maxKeysPerNamespace: 10 });
+        await store.set("ns", "before", "1");
+        const filler = join(disk.path, "filler");
+        await writeFile(filler, Buffer.alloc(2 * 1024 * 1024)).catch(() => undefined);
+
+        // Act 1: a write the disk refuses, then a read.
+        const failedWrite = await store
+          .set("ns", "big", "x".repeat(200_000))
+          .catch((error: unknown) => error);
+        const failedRead = await store.get("ns", "before").catch((error: unknown) => error);
+        const whileFailed = store.availability();
+
+        // Assess 1
+        expect(failedWrite).toBeInstanceOf(StoreUnavailableError);
+        expect(failedRead).toBeInstanceOf(StoreUnavailableError);
+        const errors = logger.at("error");
+        expect(errors.map((entry) => entry.message)).toEqual([
+          "Key-value store failed to write; it is opened again from its files and its endpoints answer 503 until then",
+        ]);
+        expect(String(errors[0]?.fields?.["error"])).toContain("ENOSPC");
+        expect(whileFailed).toMatchObject({ state: "unavailable", file, refused: 1 });
+
+        // Act 2: space again; the next attempt opens the store from its files.
+        await rm(filler);
+        clock.advance(5000);
+        await until(() => store.availability().state === "available", 5000);
+        const before = await store.get("ns", "before");
+        const big = await store.get("ns", "big");
+        await store.set("ns", "after", "2");
+        const keys = await store.listKeys("ns");
+        await store.close();
+
+        // Assess 2: what was acknowledged is there, the refused write is not.
+        expect(before).toBe("1");
+        expect(big).toBeUndefined();
+        expect(keys).toEqual(["after", "before"]);
+        expect(logger.at("info").map((entry) => entry.message)).toEqual([
+          "Key-value store is open; its endpoints answer again",
+        ]);
+      } finally {
+        disk.release();
+      }
+    },
+  );
 });
