@@ -193,6 +193,7 @@ describe("data directory of the key-value store and the schedules refused by the
       expect(line).toMatch(/EROFS|EACCES|ENOTDIR/);
       expect(line).not.toContain("ENOENT");
     }
+    console.log(kvErrors[0]);
     // Every error is one of those two: the refused calls are answered, not logged as failures.
     expect(logLines(outputWhileRefused, "error", /./)).toHaveLength(2);
     expect(outputWhileRefused).not.toContain("Schedule fired");
