@@ -48,6 +48,11 @@ const namespaceMissing = (namespace: string) =>
 const keyMissing = (namespace: string, key: string) =>
   new ResourceNotFoundError(`Key '${key}' not found in namespace: ${namespace}`);
 
+/** Local runtime: the store's file cannot be opened (yet), or the disk refused a write. */
+const storeUnavailable = {
+  description: "The key-value store's file cannot be used for now (local runtime); see Retry-After",
+};
+
 export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
   const tag = "Key-value store";
   const endpoint = "keyValueStore";
@@ -58,7 +63,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       endpoint,
       tag,
       summary: "All namespaces",
-      responses: { 200: { description: "Namespace names", schema: v.array(v.string()) } },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "Namespace names", schema: v.array(v.string()) },
+      },
       handler: async (_input, c) => jsonResponse(c, await kv.listNamespaces()),
     }),
     defineRoute({
@@ -69,7 +77,11 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "The value of a key",
       params: NamespaceParams,
       query: KeyQuery,
-      responses: { 200: { description: "The entry", schema: Entry }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "The entry", schema: Entry },
+        404: notFound,
+      },
       handler: async ({ params, query }, c) => {
         const value = await kv.get(params.namespace, query.key);
         if (value === undefined) {
@@ -88,6 +100,7 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       params: NamespaceParams,
       body: SetBody,
       responses: {
+        503: storeUnavailable,
         201: { description: "Stored", schema: v.object({ ...Entry.entries, ttl: v.number() }) },
         400: { description: "Invalid input or key limit of the namespace reached" },
       },
@@ -104,7 +117,11 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       tag,
       summary: "Deletes a namespace and all its keys",
       params: NamespaceParams,
-      responses: { 204: { description: "Deleted" }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        204: { description: "Deleted" },
+        404: notFound,
+      },
       handler: async ({ params }, c) => {
         if (!(await kv.deleteNamespace(params.namespace))) throw namespaceMissing(params.namespace);
         return emptyResponse(c);
@@ -119,6 +136,7 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       params: NamespaceParams,
       query: KeyQuery,
       responses: {
+        503: storeUnavailable,
         200: {
           description: "keyValue is {} when the key does not exist",
           schema: v.object({ keyExists: v.boolean(), keyValue: v.partial(Entry) }),
@@ -140,7 +158,11 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       tag,
       summary: "Deletes a key",
       params: KeyParams,
-      responses: { 204: { description: "Deleted" }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        204: { description: "Deleted" },
+        404: notFound,
+      },
       handler: async ({ params }, c) => {
         if (!(await kv.deleteKey(params.namespace, params.key))) {
           if ((await kv.listKeys(params.namespace)) === undefined) throw namespaceMissing(params.namespace);
@@ -157,6 +179,7 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
       summary: "The live keys of a namespace",
       params: NamespaceParams,
       responses: {
+        503: storeUnavailable,
         200: {
           description: "Keys, sorted",
           schema: v.object({ namespace: v.string(), keys: v.array(v.object({ key: v.string() })) }),

@@ -42,6 +42,11 @@ const IdQuery = v.object({ id: v.optional(Text("id", 256)) });
 
 const notFound = { description: "Schedule not found" };
 
+/** Local runtime: the store's file cannot be opened (yet), or the disk refused a write. */
+const storeUnavailable = {
+  description: "The schedule store's file cannot be used for now (local runtime); see Retry-After",
+};
+
 export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
   const tag = "Schedules";
   return [
@@ -52,7 +57,11 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "All schedules, or the one with ?id=",
       query: IdQuery,
-      responses: { 200: { description: "Schedules", schema: v.array(ScheduleSchema) }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "Schedules", schema: v.array(ScheduleSchema) },
+        404: notFound,
+      },
       handler: async ({ query }, c) =>
         jsonResponse(c, query.id === undefined ? await schedules.list() : [await schedules.get(query.id)]),
     }),
@@ -64,6 +73,7 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       summary: "Creates a schedule (cron: 5 fields, or 6 with leading seconds; months 1-12; IANA time zone)",
       body: CreateBody,
       responses: {
+        503: storeUnavailable,
         201: { description: "The new schedule, in an array", schema: v.array(ScheduleSchema) },
         400: { description: "Invalid input, cron expression or time zone" },
       },
@@ -76,7 +86,10 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary:
         'One line per job: <id> cron="<cron>" timezone=<tz> state=<running|stopped> next=<ISO time or ->',
-      responses: { 200: { description: "Scheduler status", text: true } },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "Scheduler status", text: true },
+      },
       handler: async (_input, c) => textResponse(c, await schedules.statusText()),
     }),
     defineRoute({
@@ -85,7 +98,10 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       endpoint: "scheduleStart",
       tag,
       summary: "Starts every schedule",
-      responses: { 200: { description: "All schedules", schema: v.array(ScheduleSchema) } },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "All schedules", schema: v.array(ScheduleSchema) },
+      },
       handler: async (_input, c) => jsonResponse(c, await schedules.startAll()),
     }),
     defineRoute({
@@ -94,7 +110,10 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       endpoint: "scheduleStop",
       tag,
       summary: "Stops every schedule",
-      responses: { 200: { description: "All schedules", schema: v.array(ScheduleSchema) } },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "All schedules", schema: v.array(ScheduleSchema) },
+      },
       handler: async (_input, c) => jsonResponse(c, await schedules.stopAll()),
     }),
     defineRoute({
@@ -104,7 +123,11 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "Starts a schedule",
       params: IdParams,
-      responses: { 200: { description: "The schedule", schema: ScheduleSchema }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "The schedule", schema: ScheduleSchema },
+        404: notFound,
+      },
       handler: async ({ params }, c) => jsonResponse(c, await schedules.start(params.scheduleId)),
     }),
     defineRoute({
@@ -114,7 +137,11 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "Stops a schedule",
       params: IdParams,
-      responses: { 200: { description: "The schedule", schema: ScheduleSchema }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        200: { description: "The schedule", schema: ScheduleSchema },
+        404: notFound,
+      },
       handler: async ({ params }, c) => jsonResponse(c, await schedules.stop(params.scheduleId)),
     }),
     defineRoute({
@@ -124,7 +151,11 @@ export function scheduleRoutes(schedules: ScheduleManager): RouteSpec[] {
       tag,
       summary: "Deletes a schedule",
       params: IdParams,
-      responses: { 204: { description: "Deleted" }, 404: notFound },
+      responses: {
+        503: storeUnavailable,
+        204: { description: "Deleted" },
+        404: notFound,
+      },
       handler: async ({ params }, c) => {
         await schedules.delete(params.scheduleId);
         return emptyResponse(c);
