@@ -29,6 +29,7 @@ describe("status board", () => {
       pollers: {},
       audit: {},
       destinations: {},
+      stores: {},
     });
   });
 
