@@ -40,7 +40,6 @@ import {
   jsonAnswer,
   outcomeAnswer,
 } from "./ingestion-response.ts";
-import { buildIngestOpenApi } from "./openapi.ts";
 
 /** The slice of `config.auditEvents` the API reads. */
 export type AuditIngestSettings = Pick<
@@ -110,17 +109,22 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     { queue: deps.queue, logger, missingVersionLog: createMissingVersionLog(logger, clock) },
   );
   // The document and the explorer page are built on the first request for them, not in every
-  // (Lambda cold) start.
-  let docs: { document: string; explorer: string } | undefined;
+  // (Lambda cold) start; their generator (valibot to OpenAPI) is imported only then, from its own
+  // chunk in a split bundle.
+  let docs: Promise<{ document: string; explorer: string }> | undefined;
   const documentation = () => {
-    if (docs === undefined) {
+    docs ??= import("./openapi.ts").then(({ buildIngestOpenApi }) => {
       const openApi = buildIngestOpenApi(serverVersion);
       const info = openApi.info as { title: string; version: string };
-      docs = {
+      return {
         document: JSON.stringify(openApi),
         explorer: explorerPage(`${info.title} ${info.version}`, OPENAPI_PATH),
       };
-    }
+    });
+    // A failed import is tried again by the next request (this one is answered 500).
+    docs.catch(() => {
+      docs = undefined;
+    });
     return docs;
   };
   const isoNow = createIsoTimestamps(clock);
@@ -151,12 +155,12 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (route === "options-event") return { status: 204, headers, body: null };
     if (route === "openapi") {
       headers["content-type"] = "application/json";
-      return { status: 200, headers, body: documentation().document };
+      return { status: 200, headers, body: (await documentation()).document };
     }
     if (route === "explorer") {
       headers["Content-Security-Policy"] = EXPLORER_CSP;
       headers["content-type"] = "text/html; charset=UTF-8";
-      return { status: 200, headers, body: documentation().explorer };
+      return { status: 200, headers, body: (await documentation()).explorer };
     }
     if (route === "explorer-file") {
       const name = request.path.slice(EXPLORER_ASSET_PREFIX.length);
