@@ -12,13 +12,14 @@
  * `BENCH_E2E_NODE_ARGS` passes options to Steward's `node` (e.g. `--cpu-prof`).
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import autocannon from "autocannon";
 import { freePort } from "../helpers/free-port.ts";
 import { spawnSteward } from "../helpers/steward-process.ts";
+import { cpuSeconds, peakRssMb } from "./process-stats.ts";
 
 const EVENTS = Number(process.env.BENCH_E2E_EVENTS ?? 200_000);
 const CONNECTIONS = 50;
@@ -92,25 +93,6 @@ function config(port: number, restPort: number): string {
   restServer:
     port: ${restPort}
 `;
-}
-
-/** utime + stime of `pid` in seconds (from /proc; 0 once it is gone). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function peakRssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
 }
 
 async function parquetRows(directory: string): Promise<number> {

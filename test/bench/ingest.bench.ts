@@ -12,20 +12,12 @@
  * (`BENCH_WRK_S`, default 10 s).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import {
-  closeSync,
-  fdatasyncSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
+import { peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
 const CONNECTIONS = 50;
@@ -162,12 +154,6 @@ async function startChild(
     child.on("exit", (code) => reject(new Error(`${kind} server exited with ${code}: ${output.join("")}`)));
   });
   return { process: child, port, output };
-}
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
 }
 
 async function stopChild(child: Child): Promise<void> {

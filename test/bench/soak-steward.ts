@@ -7,12 +7,12 @@
  * wrote. Also: what the process uses (VmRSS, VmHWM, CPU time, from /proc), what the machine
  * around it uses, and the log's size.
  */
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../helpers/free-port.ts";
 import type { Influxd } from "../helpers/influxd.ts";
 import { type StewardProcess, spawnSteward } from "../helpers/steward-process.ts";
+import { CLOCK_TICKS_PER_S, cpuSeconds } from "./process-stats.ts";
 
 export const SOAK_TOKEN = "soak-token-0123456789abcdef";
 export const SOAK_DATABASE = "steward_soak";
@@ -106,8 +106,6 @@ export async function startSoakSteward(dir: string, influxd: Influxd): Promise<S
   };
 }
 
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
-
 export interface Sample {
   /** ms since the load began. */
   atMs: number;
@@ -121,23 +119,13 @@ export interface Sample {
   logBytes: number;
 }
 
-function cpuMsOf(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    // Fields after the command name (in parentheses, may hold spaces): utime is the 14th.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
+const cpuMsOf = (pid: number | undefined): number => cpuSeconds(pid) * 1000;
 
 function machineBusyMs(): number {
   // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest is in user).
   const [, ...ticks] = (readFileSync("/proc/stat", "utf8").split("\n")[0] as string).trim().split(/\s+/);
   const busy = [0, 1, 2, 5, 6, 7].reduce((sum, i) => sum + Number(ticks[i] ?? 0), 0);
-  return (busy * 1000) / CLOCK_TICKS;
+  return (busy * 1000) / CLOCK_TICKS_PER_S;
 }
 
 /**
@@ -162,11 +150,6 @@ export function takeSample(
   };
 }
 
-export function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
 function bytesUnder(directory: string): number {
   let total = 0;
   for (const entry of readdirSync(directory, { recursive: true, withFileTypes: true })) {
@@ -178,10 +161,6 @@ function bytesUnder(directory: string): number {
     }
   }
   return total;
-}
-
-export function loadAverage1(): number {
-  return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 }
 
 /** Steward's log lines at WARN or ERROR, and any line that is not a log line (a stack trace). */

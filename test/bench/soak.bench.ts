@@ -46,13 +46,12 @@ import {
   qvdEventIds,
 } from "../helpers/audit-destination-contents.ts";
 import { startInfluxd } from "../helpers/influxd.ts";
+import { loadAverage1, peakRssMb } from "./process-stats.ts";
 import { measureCapacity } from "./soak-capacity.ts";
 import { checkDestination, type DestinationCheck, destinationCheckPasses, Outcomes } from "./soak-counts.ts";
 import { carriesObjectData, soakEvents } from "./soak-events.ts";
 import { type LoadWindow, runPacedLoad } from "./soak-paced-load.ts";
 import {
-  loadAverage1,
-  peakRssMb,
   type Sample,
   SOAK_DATABASE,
   type SoakSteward,

@@ -23,6 +23,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundle } from "../../bin/bundle.mjs";
 import { influxdAvailable, startInfluxd } from "../helpers/influxd.ts";
+import { peakRssMb } from "./process-stats.ts";
 import { describePeak, type MemorySample } from "./udp-memory.ts";
 
 const STEP_SECONDS = Number(process.env.BENCH_UDP_STEP_S ?? 3);
@@ -111,11 +112,6 @@ async function send(port: number, rate: number, count: number): Promise<{ sent: 
   const match = /SENT (\d+) ([\d.]+)/.exec(output);
   if (!match) throw new Error(`sender failed: ${output}`);
   return { sent: Number(match[1]), ms: Number(match[2]) };
-}
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 async function stop(child: Child): Promise<void> {
