@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { type HttpListener, listenOn } from "../http/http-listener.ts";
-import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
+import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
 
 /**
  * What the endpoint serves: the registry's text exposition as UTF-8 chunks, sent as they are,
@@ -46,6 +46,7 @@ const TEXT = "text/plain; charset=utf-8";
 export function createScrapeApp(options: ScrapeAppOptions): Hono {
   const { exposition, logger } = options;
   const app = new Hono();
+  const gzipChunks = createChunkGzip();
   // Hono answers HEAD with this GET handler's status and headers, without the body.
   app.get(METRICS_PATH, async function scrapeMetrics(c) {
     let chunks: readonly Uint8Array[];
@@ -65,7 +66,9 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks, logger) : undefined;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding"))
+      ? gzipOrNot(gzipChunks, chunks, logger)
+      : undefined;
     if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
     const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
     const identity = { ...headers, "Content-Length": String(length) };
@@ -82,7 +85,11 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
 }
 
 /** zlib fails only without memory; the text itself is then the better answer than a 500. */
-function gzipOrNot(chunks: readonly Uint8Array[], logger: Logger): Uint8Array<ArrayBuffer> | undefined {
+function gzipOrNot(
+  gzipChunks: ReturnType<typeof createChunkGzip>,
+  chunks: readonly Uint8Array[],
+  logger: Logger,
+): Uint8Array<ArrayBuffer> | undefined {
   try {
     return gzipChunks(chunks);
   } catch (error) {
