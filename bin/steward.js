@@ -8,9 +8,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundleUrl } from "./bundle.mjs";
-import { capYoungGeneration } from "./young-generation.mjs";
-
-capYoungGeneration();
 
 const entry = "local/cli/main.ts";
 const url = bundleUrl(entry);
