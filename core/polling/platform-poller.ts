@@ -4,7 +4,8 @@
  * a round asks every target — a monitored server, or a server's virtual proxy — at most
  * `maxConcurrent` at a time, so 200 servers never become 200 simultaneous requests.
  * - An answer is turned into the destinations' points, broker messages and metric batches
- *   (`outputs`), handed to the sinks (each buffers and batches; a round's points go out in as few
+ *   (`outputs`; after `answerTurn`, when given: a turn of the event loop of its own), handed to
+ *   the sinks (each buffers and batches; a round's points go out in as few
  *   writes as `maxBatchSize` allows), and kept as the target's latest answer for the scrape
  *   endpoint's gauges. The gauges show the latest answers as of the last completed round
  *   (`latest()`, `onRound`), so they change once per round and can be rendered once per round.
@@ -75,6 +76,11 @@ export interface PlatformPollerOptions<T, A> {
   errors?: ErrorRecorder | undefined;
   /** Monotonic milliseconds for round durations (default: the clock). */
   elapsedMs?: (() => number) | undefined;
+  /**
+   * Waited for before each answer goes to the destinations (answer-turns.ts: one answer per turn
+   * of the event loop); by default none.
+   */
+  answerTurn?: (() => Promise<void>) | undefined;
 }
 
 export interface LatestAnswer<T, A> {
@@ -146,6 +152,7 @@ export async function startPlatformPoller<T, A>(
         logger.warn(`polling failed; the next ${options.what} tries again`, { ...fields, failures });
       return;
     }
+    if (options.answerTurn !== undefined) await options.answerTurn();
     const at = clock.now();
     counts.succeeded += 1;
     latest.set(key, { target, answer, at });

@@ -15,6 +15,7 @@ import { createObservabilityPoster } from "../../core/adapters/http-posters/obse
 import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
 import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
+import { createAnswerTurns } from "../../core/polling/answer-turns.ts";
 import { declareHealthGauges } from "../../core/polling/health-gauges.ts";
 import { createHealthMessageMapper } from "../../core/polling/health-messages.ts";
 import { createHealthObsMetricMapper } from "../../core/polling/health-obs-metrics.ts";
@@ -128,9 +129,13 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
     });
     started.push(sinks);
     outputs.addStats(() => sinks.stats());
+    // Both pollers' answers take turns: a round's answers that arrive together held the event
+    // loop for up to 27 ms at a time, and a scrape of the agent's metrics waited behind them.
+    const turns = createAnswerTurns((callback) => setImmediate(callback));
     const common = {
       // A round is skipped while no call can be made (the client certificate file is gone).
       ready: monitor.ready?.bind(monitor),
+      answerTurn: turns.turn,
       sinks,
       maxConcurrent: MAX_CONCURRENT_CALLS,
       clock,

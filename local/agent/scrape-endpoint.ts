@@ -15,17 +15,18 @@
  * would read as counters that went back.
  */
 
-import type { Server } from "node:http";
-import { createAdaptorServer } from "@hono/node-server";
+import type { Server, ServerResponse } from "node:http";
+import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { type HttpListener, listenOn } from "../http/http-listener.ts";
-import { acceptsGzip, gzipChunks } from "./scrape-gzip.ts";
+import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
 
 /**
- * What the endpoint serves: the registry's text exposition as UTF-8 chunks, sent one after the
- * other as they are (PromMetricsRegistry has both members).
+ * What the endpoint serves: the registry's text exposition as UTF-8 chunks, sent as they are,
+ * together (PromMetricsRegistry has both members).
  */
 export interface MetricsExposition {
   chunks(): Promise<readonly Uint8Array[]>;
@@ -45,6 +46,7 @@ const TEXT = "text/plain; charset=utf-8";
 export function createScrapeApp(options: ScrapeAppOptions): Hono {
   const { exposition, logger } = options;
   const app = new Hono();
+  const gzipChunks = createChunkGzip();
   // Hono answers HEAD with this GET handler's status and headers, without the body.
   app.get(METRICS_PATH, async function scrapeMetrics(c) {
     let chunks: readonly Uint8Array[];
@@ -64,10 +66,16 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
       "Cache-Control": "no-store",
       Vary: "Accept-Encoding",
     };
-    const gzipped = acceptsGzip(c.req.header("accept-encoding")) ? gzipOrNot(chunks, logger) : undefined;
+    const gzipped = acceptsGzip(c.req.header("accept-encoding"))
+      ? gzipOrNot(gzipChunks, chunks, logger)
+      : undefined;
     if (gzipped !== undefined) return c.body(gzipped, 200, { ...headers, "Content-Encoding": "gzip" });
     const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-    return c.body(streamOf(chunks), 200, { ...headers, "Content-Length": String(length) });
+    const identity = { ...headers, "Content-Length": String(length) };
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    // HEAD goes through Hono, which answers it with the GET handler's headers and no body.
+    if (outgoing !== undefined && c.req.method === "GET") return writeAtOnce(outgoing, identity, chunks);
+    return c.body(streamOf(chunks), 200, identity);
   });
   app.all(METRICS_PATH, (c) =>
     c.body("method not allowed\n", 405, { "Content-Type": TEXT, Allow: "GET, HEAD" }),
@@ -77,7 +85,11 @@ export function createScrapeApp(options: ScrapeAppOptions): Hono {
 }
 
 /** zlib fails only without memory; the text itself is then the better answer than a 500. */
-function gzipOrNot(chunks: readonly Uint8Array[], logger: Logger): Uint8Array<ArrayBuffer> | undefined {
+function gzipOrNot(
+  gzipChunks: ReturnType<typeof createChunkGzip>,
+  chunks: readonly Uint8Array[],
+  logger: Logger,
+): Uint8Array<ArrayBuffer> | undefined {
   try {
     return gzipChunks(chunks);
   } catch (error) {
@@ -88,7 +100,27 @@ function gzipOrNot(chunks: readonly Uint8Array[], logger: Logger): Uint8Array<Ar
   }
 }
 
-/** The chunks as a body stream: written to the socket one by one, none of them copied. */
+/**
+ * Served over node:http: the chunks handed to the socket in one write (corked), none of them
+ * copied. Sent as a body stream, each chunk waited for the socket to drain the one before and for
+ * a turn of the event loop to pull the next; in an agent busy with a poll round each such turn
+ * came after the round's queued work, and 200 servers' 490 KB in about 25 chunks took up to
+ * 18–23 ms (p99) instead of 11–13 ms.
+ */
+function writeAtOnce(
+  outgoing: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+  chunks: readonly Uint8Array[],
+): Response {
+  outgoing.writeHead(200, headers);
+  // Held until end(), which uncorks: the socket gets every chunk in one writev.
+  outgoing.cork();
+  for (const chunk of chunks) outgoing.write(chunk);
+  outgoing.end();
+  return RESPONSE_ALREADY_SENT;
+}
+
+/** The chunks as a body stream (the app served in-process, e.g. `app.request()`), none copied. */
 function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {

@@ -39,7 +39,11 @@ const flush = async () => {
 function poller(
   targets: Target[],
   fetch: (target: Target) => Promise<number>,
-  extra: { maxConcurrent?: number; errors?: { record(type: string, server: string): void } } = {},
+  extra: {
+    maxConcurrent?: number;
+    errors?: { record(type: string, server: string): void };
+    answerTurn?: () => Promise<void>;
+  } = {},
 ) {
   const clock = createManualClock();
   const logger = recordingLogger();
@@ -72,6 +76,7 @@ function poller(
     logger,
     metrics,
     errors: extra.errors,
+    answerTurn: extra.answerTurn,
   });
   return { started, clock, logger, metrics, received };
 }
@@ -104,6 +109,30 @@ describe("platform poller", () => {
     expect(received.messages.map((message) => message.topic).sort()).toEqual(["t/a", "t/b"]);
     expect(received.metrics).toHaveLength(2);
     expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "b"]);
+    await running.stop();
+  });
+
+  it("hands an answer to the destinations only once its answer turn came", async () => {
+    // Prepare: turns granted by the test, one at a time.
+    const granted: (() => void)[] = [];
+    const { started, received } = poller([{ name: "a" }, { name: "b" }], async () => 1, {
+      answerTurn: () => new Promise<void>((resolve) => granted.push(resolve)),
+    });
+    const running = await started;
+
+    // Act
+    await flush();
+    const beforeTurns = received.points.length;
+    granted.shift()?.();
+    await flush();
+    const afterOneTurn = received.points.length;
+    granted.shift()?.();
+    await flush();
+
+    // Assess
+    expect(beforeTurns).toBe(0);
+    expect(afterOneTurn).toBe(1);
+    expect(received.points).toHaveLength(2);
     await running.stop();
   });
 

@@ -1,4 +1,4 @@
-import { get } from "node:http";
+import { Agent, get, request } from "node:http";
 import { createServer, type Server } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
@@ -338,6 +338,47 @@ describe("startScrapeEndpoint", () => {
     expect(Number(headers["content-length"])).toBe(body.length);
     const metrics = parsePrometheusText(gunzipSync(body).toString("utf8"));
     expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(9);
+  });
+
+  it("answers HEAD over the socket with the headers only, and the connection serves the next GET", async () => {
+    // Prepare: one keep-alive connection, so a body sent after HEAD would corrupt the next answer.
+    const listener = await startScrapeEndpoint({
+      config: { host: "127.0.0.1", port: 0 },
+      exposition: registryWithCounter(4),
+      logger: recordingLogger(),
+    });
+    listeners.push(listener);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(`${listener.url}/metrics`, { method, agent }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+          response.on("error", reject);
+        })
+          .on("error", reject)
+          .end();
+      });
+
+    // Act
+    const head = await send("HEAD");
+    const next = await send("GET");
+    agent.destroy();
+
+    // Assess
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(Number(head.headers["content-length"])).toBe(next.body.length);
+    expect(next.status).toBe(200);
+    const metrics = parsePrometheusText(next.body.toString("utf8"));
+    expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(4);
   });
 
   it("rejects the start with the reason when the port cannot be bound", async () => {

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, gzipChunks } from "../../../../local/agent/scrape-gzip.ts";
+import { acceptsGzip, createChunkGzip } from "../../../../local/agent/scrape-gzip.ts";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -25,8 +25,9 @@ describe("acceptsGzip", () => {
   });
 });
 
-describe("gzipChunks", () => {
+describe("createChunkGzip", () => {
   it("gzips the chunks one after the other", () => {
+    const gzipChunks = createChunkGzip();
     const text = `# HELP steward_x Größe\nsteward_x{server_description="Zürich"} 1\n`.repeat(100);
     const bytes = Buffer.from(text);
     const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 1001), bytes.subarray(1001)];
@@ -38,6 +39,17 @@ describe("gzipChunks", () => {
   });
 
   it("gzips no chunks as an empty text", () => {
-    expect(gunzipSync(gzipChunks([])).toString("utf8")).toBe("");
+    expect(gunzipSync(createChunkGzip()([])).toString("utf8")).toBe("");
+  });
+
+  it("gives each call its own chunks' text, shorter or longer than the call before", () => {
+    const gzipChunks = createChunkGzip();
+    const texts = ["a".repeat(50), "short", "b".repeat(5000), "c".repeat(10), ""];
+
+    const unpacked = texts.map((text) =>
+      gunzipSync(gzipChunks([Buffer.from(text.slice(0, 3)), Buffer.from(text.slice(3))])).toString("utf8"),
+    );
+
+    expect(unpacked).toEqual(texts);
   });
 });
