@@ -31,7 +31,7 @@
  * peak RSS ≤ 150 MB; `GET /metrics` with 200 servers' series ≤ 20 ms p99.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
@@ -46,6 +46,7 @@ import { freePort } from "../helpers/free-port.ts";
 import { type Influxd, influxdAvailable, startInfluxd } from "../helpers/influxd.ts";
 import { type Mosquitto, mosquittoAvailable, startMosquitto } from "../helpers/mosquitto.ts";
 import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../helpers/prometheus-text.ts";
+import { cpuSeconds, loadAverages, memoryMb as processMemoryMb } from "./process-stats.ts";
 
 const SERVERS = Number(process.env.BENCH_POLLING_SERVERS ?? 200);
 const WINDOW_S = Number(process.env.BENCH_POLLING_S ?? 60);
@@ -74,7 +75,6 @@ const STEWARD_ENTRY =
 const STEWARD_NODE_ARGS = (process.env.BENCH_POLLING_NODE_ARGS ?? "")
   .split(/\s+/)
   .filter((arg) => arg !== "");
-const CLOCK_TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,26 +105,15 @@ function distribution(values: readonly number[]): Distribution {
   };
 }
 
-/** utime + stime of a process, in seconds (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-}
-
-/** Resident memory now (VmRSS) and its peak so far (VmHWM), MB. */
+/** Resident memory now and at its peak, MB, to one decimal. */
 function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const read = (name: string) =>
-    round1(Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024);
-  return { rss: read("VmRSS"), peak: read("VmHWM") };
+  const { rss, peak } = processMemoryMb(pid);
+  return { rss: round1(rss), peak: round1(peak) };
 }
 
 const peakRssMb = (pid: number): number => memoryMb(pid).peak;
 
-function loadAverage(): string {
-  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-}
+const loadAverage = (): string => loadAverages().join(" ");
 
 // ---------------------------------------------------------------------------------------------
 // Child processes
