@@ -175,9 +175,13 @@ describe.skipIf(skip)("platform polling, through `steward start`", () => {
     const mem = await lastRow("mem", `WHERE "server_name" = 'alpha'`);
     expect(mem).toMatchObject({ host: "127.0.0.1", server_description: "alpha node", site: "eu" });
     expect(Object.keys(mem)).toEqual(expect.arrayContaining(["comitted", "allocated", "free"]));
-    const apps = await lastRow("apps", `WHERE "server_name" = 'alpha'`);
-    // App names come from the repository's app list; v1 joins them as "A","B".
-    expect(String(apps["loaded_docs_names"])).toMatch(/^"[^"]+"(,"[^"]+")*$/);
+    // App names come from the repository's app list, fetched beside the first rounds (a round
+    // that ran before the list arrived has none); v1 joins them as "A","B".
+    const named = /^"[^"]+"(,"[^"]+")*$/;
+    const appsRow = () => lastRow("apps", `WHERE "server_name" = 'alpha'`);
+    await until(async () => named.test(String((await appsRow())["loaded_docs_names"])), 10_000, 100);
+    const apps = await appsRow();
+    expect(String(apps["loaded_docs_names"])).toMatch(named);
     expect(typeof apps["loaded_docs_count"]).toBe("number");
     const started = await lastRow("sense_server", `WHERE "server_name" = 'alpha'`);
     expect(String(started["uptime"])).toMatch(/^\d+ days, \d+h \d{2}m \d{2}s$/);
