@@ -4,26 +4,15 @@
  * calls the handler. The API documents' generator stays out of the files a cold start loads and
  * is loaded from its chunk by the first request for the document or the explorer page.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayEvent, type LambdaResult } from "../../../helpers/api-gateway-event.ts";
 import { bundleLambda, type LambdaBundle } from "../../../helpers/lambda-bundle.ts";
+import { coldStart as coldStartBundle } from "../../../helpers/lambda-cold-start.ts";
 
 const root = path.resolve(import.meta.dirname, "../../../..");
-
-/** Imports the bundle in a fresh process, calls the handler once per event, prints the results. */
-const CHILD = `
-const { handler } = await import(process.env.BUNDLE);
-const context = { awsRequestId: "test", getRemainingTimeInMillis: () => 20000 };
-const results = [];
-for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, context));
-console.log(JSON.stringify(results));
-`;
 
 let outDir: string;
 let bundle: LambdaBundle;
@@ -40,25 +29,14 @@ afterAll(() => {
 });
 
 /** None of these requests reaches SQS or DynamoDB: the linked names only need to exist. */
-async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
-  const link = (value: Record<string, string>) => JSON.stringify(value);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
-    cwd: outDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      AWS_REGION: "us-east-1",
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-      SST_RESOURCE_App: link({ name: "steward", stage: "test" }),
-      SST_RESOURCE_StewardConfig: link({ value: "Service:\n  logLevel: warn\n" }),
-      SST_RESOURCE_AuditEventQueue: link({ url: "http://127.0.0.1:9/queue/audit-events" }),
-      SST_RESOURCE_RateLimitTable: link({ name: "rate-limit" }),
-      BUNDLE: pathToFileURL(bundle.file).href,
-      EVENTS: JSON.stringify(events),
+function coldStart(events: unknown[]): Promise<LambdaResult[]> {
+  return coldStartBundle(bundle.file, events, {
+    resources: {
+      StewardConfig: { value: "Service:\n  logLevel: warn\n" },
+      AuditEventQueue: { url: "http://127.0.0.1:9/queue/audit-events" },
+      RateLimitTable: { name: "rate-limit" },
     },
   });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LambdaResult[];
 }
 
 describe("ingest function bundled as deployed", () => {

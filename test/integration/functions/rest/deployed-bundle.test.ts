@@ -5,28 +5,17 @@
  * (the API documents' generators, the MQTT client, the SDK's unused credential sources) and is
  * loaded from its chunk when first used.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMIT_TABLE_KEY } from "../../../../core/adapters/aws/dynamo-rate-limit-store.ts";
 import { apiGatewayEvent, type LambdaResult } from "../../../helpers/api-gateway-event.ts";
 import { type DynaliteServer, startDynalite } from "../../../helpers/dynalite-server.ts";
 import { bundleLambda, type LambdaBundle } from "../../../helpers/lambda-bundle.ts";
+import { coldStart as coldStartBundle } from "../../../helpers/lambda-cold-start.ts";
 
 const root = path.resolve(import.meta.dirname, "../../../..");
-
-/** Imports the bundle in a fresh process, calls the handler once per event, prints the results. */
-const CHILD = `
-const { handler } = await import(process.env.BUNDLE);
-const context = { awsRequestId: "test", getRemainingTimeInMillis: () => 20000 };
-const results = [];
-for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, context));
-console.log(JSON.stringify(results));
-`;
 
 let outDir: string;
 let bundle: LambdaBundle;
@@ -48,27 +37,17 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
-  const link = (value: Record<string, string>) => JSON.stringify(value);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
-    cwd: outDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      AWS_REGION: "us-east-1",
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-      SST_RESOURCE_App: link({ name: "steward", stage: "test" }),
-      SST_RESOURCE_StewardConfig: link({ value: "Service:\n  logLevel: warn\n" }),
-      SST_RESOURCE_RateLimitTable: link({ name: "rate-limit" }),
-      SST_RESOURCE_KeyValueTable: link({ name: "key-values" }),
-      SST_RESOURCE_ScheduleTable: link({ name: "schedules" }),
-      BUNDLE: pathToFileURL(bundle.file).href,
-      EVENTS: JSON.stringify(events),
+/** The function's first requests in a fresh process, with its tables in dynalite. */
+function coldStart(events: unknown[]): Promise<LambdaResult[]> {
+  return coldStartBundle(bundle.file, events, {
+    resources: {
+      StewardConfig: { value: "Service:\n  logLevel: warn\n" },
+      RateLimitTable: { name: "rate-limit" },
+      KeyValueTable: { name: "key-values" },
+      ScheduleTable: { name: "schedules" },
     },
+    env: { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint },
   });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LambdaResult[];
 }
 
 describe("REST function bundled as deployed", () => {

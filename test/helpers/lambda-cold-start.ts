@@ -1,0 +1,53 @@
+/**
+ * A bundled Lambda handler run the way Lambda runs it: a fresh `node` process imports the entry
+ * (`handler.mjs`, from its own directory) and calls the handler once per event, in order; the
+ * results come back parsed. The process gets what Lambda and SST give a function (a region,
+ * credentials, the app's link) plus the linked `resources` (`SST_RESOURCE_<name>`) and `env`.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import type { LambdaResult } from "./api-gateway-event.ts";
+
+const CHILD = `
+const { handler } = await import(process.env.BUNDLE);
+const context = { awsRequestId: "test", getRemainingTimeInMillis: () => 20000 };
+const results = [];
+for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, context));
+console.log(JSON.stringify(results));
+`;
+
+export interface ColdStartOptions {
+  /** SST's linked resources by name, e.g. `{ RateLimitTable: { name: "rate-limit" } }`. */
+  resources: Record<string, Record<string, string>>;
+  env?: Record<string, string>;
+}
+
+export async function coldStart(
+  bundleFile: string,
+  events: unknown[],
+  options: ColdStartOptions,
+): Promise<LambdaResult[]> {
+  const linked = Object.fromEntries(
+    Object.entries({ App: { name: "steward", stage: "test" }, ...options.resources }).map(([name, value]) => [
+      `SST_RESOURCE_${name}`,
+      JSON.stringify(value),
+    ]),
+  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
+    cwd: path.dirname(bundleFile),
+    env: {
+      PATH: process.env.PATH ?? "",
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      ...linked,
+      ...options.env,
+      BUNDLE: pathToFileURL(bundleFile).href,
+      EVENTS: JSON.stringify(events),
+    },
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) as string) as LambdaResult[];
+}
