@@ -8,13 +8,18 @@
  * events again, every one that got a 202 reaching the destination. No crash, no stack trace.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../../helpers/eventually.ts";
-import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, expectNoCrash, jsonFileIds, logLines, postEvent } from "../../helpers/ingest-client.ts";
+import {
+  freeStewardPorts,
+  stewardHealth,
+  stewardStatus,
+  writeJsonDestinationConfig,
+} from "../../helpers/json-destination-steward.ts";
 import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
@@ -28,54 +33,8 @@ afterEach(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Ports {
-  ingest: number;
-  rest: number;
-  ui: number;
-  health: number;
-}
-
-function writeConfig(directory: string, ports: Ports): void {
-  writeFileSync(
-    join(directory, "steward.yaml"),
-    `Service:
-  auditEvents:
-    port: ${ports.ingest}
-    queue:
-      directory: ./data/audit-queue
-    destination:
-      enable: true
-      type: json
-      json:
-        objectdata:
-          enable: true
-          exportDirectory: ./out/json
-  restServer:
-    port: ${ports.rest}
-  keyValueStore:
-    storeFile: ./stores/key-values.json
-  scheduler:
-    storeFile: ./stores/schedules.yaml
-  configVisualisation:
-    enable: true
-    port: ${ports.ui}
-  containerHealthCheck:
-    enable: true
-    port: ${ports.health}
-`,
-  );
-}
-
 async function queueStatus(port: number): Promise<Record<string, unknown>> {
-  const status = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as {
-    audit: { queue: Record<string, unknown> };
-  };
-  return status.audit.queue;
-}
-
-async function health(port: number): Promise<{ status: number; body: { reason?: string } }> {
-  const response = await fetch(`http://127.0.0.1:${port}/health`);
-  return { status: response.status, body: (await response.json()) as { reason?: string } };
+  return ((await stewardStatus(port)).audit as { queue: Record<string, unknown> }).queue;
 }
 
 describe("durable queue directory refused by the OS at start", () => {
@@ -84,13 +43,12 @@ describe("durable queue directory refused by the OS at start", () => {
     dir = mkdtempSync(join(tmpdir(), "steward-ro-queue-"));
     mkdirSync(join(dir, "data"));
     refusal = refuseWrites(join(dir, "data"));
-    const ports = {
-      ingest: await freePort(),
-      rest: await freePort(),
-      ui: await freePort(),
-      health: await freePort(),
-    };
-    writeConfig(dir, ports);
+    const ports = await freeStewardPorts();
+    writeJsonDestinationConfig(dir, {
+      ports,
+      queueDirectory: "./data/audit-queue",
+      storeFiles: { keyValues: "./stores/key-values.json", schedules: "./stores/schedules.yaml" },
+    });
     const queueDirectory = join(dir, "data", "audit-queue");
     const url = `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`;
 
@@ -100,7 +58,7 @@ describe("durable queue directory refused by the OS at start", () => {
     const refused = [];
     for (let i = 0; i < 5; i++) refused.push(await postEvent(url, eventWithId(randomUUID())));
     const statusWhileRefused = await queueStatus(ports.ui);
-    const healthWhileRefused = await health(ports.health);
+    const healthWhileRefused = await stewardHealth(ports.health);
 
     // Assess 1
     console.log(`queue directory refused by: ${refusal.how}`);
@@ -136,7 +94,7 @@ describe("durable queue directory refused by the OS at start", () => {
       if ((await postEvent(url, eventWithId(id))).status === 202) accepted.push(id);
     }
     const statusAfter = await queueStatus(ports.ui);
-    const healthAfter = await health(ports.health);
+    const healthAfter = await stewardHealth(ports.health);
     await until(
       () => accepted.every((id) => jsonFileIds(join(dir as string, "out", "json")).has(id)),
       15_000,

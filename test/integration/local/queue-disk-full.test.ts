@@ -18,7 +18,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../../helpers/eventually.ts";
-import { freePort } from "../../helpers/free-port.ts";
 import {
   type Answer,
   eventWithId,
@@ -27,6 +26,11 @@ import {
   logLines,
   postEvent,
 } from "../../helpers/ingest-client.ts";
+import {
+  freeStewardPorts,
+  stewardHealth,
+  writeJsonDestinationConfig,
+} from "../../helpers/json-destination-steward.ts";
 import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from "../../helpers/refusing-directory.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
@@ -104,30 +108,8 @@ describe.skipIf(unavailable !== undefined)("durable queue directory on a disk th
     const directory = mkdtempSync(join(tmpdir(), "steward-disk-full-"));
     dir = directory;
     disk = mountSmallDisk(join(directory, "queue"), DISK_BYTES);
-    const ports = { ingest: await freePort(), rest: await freePort(), health: await freePort() };
-    writeFileSync(
-      join(directory, "steward.yaml"),
-      `Service:
-  auditEvents:
-    port: ${ports.ingest}
-    rateLimit:
-      maxPerMinute: 10000000
-    queue:
-      directory: ./queue
-    destination:
-      enable: true
-      type: json
-      json:
-        objectdata:
-          enable: true
-          exportDirectory: ./out/json
-  restServer:
-    port: ${ports.rest}
-  containerHealthCheck:
-    enable: true
-    port: ${ports.health}
-`,
-    );
+    const ports = await freeStewardPorts();
+    writeJsonDestinationConfig(directory, { ports, queueDirectory: "./queue", maxPerMinute: 10_000_000 });
     steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
     await steward.waitFor(/steward ready/, 30_000);
     const proc = steward;
@@ -155,10 +137,9 @@ describe.skipIf(unavailable !== undefined)("durable queue directory on a disk th
     let unhealthy: { status: number; reason: string } | undefined;
     await until(
       async () => {
-        const response = await fetch(`http://127.0.0.1:${ports.health}/health`);
-        const body = (await response.json()) as { reason?: string };
-        unhealthy = { status: response.status, reason: body.reason ?? "" };
-        return response.status === 503;
+        const { status, body } = await stewardHealth(ports.health);
+        unhealthy = { status, reason: body.reason ?? "" };
+        return status === 503;
       },
       10_000,
       50,

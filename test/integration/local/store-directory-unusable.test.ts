@@ -14,8 +14,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, expectNoCrash, logLines, postEvent } from "../../helpers/ingest-client.ts";
+import {
+  freeStewardPorts,
+  stewardHealth,
+  stewardStatus,
+  writeJsonDestinationConfig,
+} from "../../helpers/json-destination-steward.ts";
 import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
@@ -28,41 +33,6 @@ afterEach(() => {
   refusal?.restore();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
-
-interface Ports {
-  ingest: number;
-  rest: number;
-  ui: number;
-  health: number;
-}
-
-/** The stores at their default places; only the audit queue is kept out of `./data`. */
-function writeConfig(directory: string, ports: Ports): void {
-  writeFileSync(
-    join(directory, "steward.yaml"),
-    `Service:
-  auditEvents:
-    port: ${ports.ingest}
-    queue:
-      directory: ./queue
-    destination:
-      enable: true
-      type: json
-      json:
-        objectdata:
-          enable: true
-          exportDirectory: ./out/json
-  restServer:
-    port: ${ports.rest}
-  configVisualisation:
-    enable: true
-    port: ${ports.ui}
-  containerHealthCheck:
-    enable: true
-    port: ${ports.health}
-`,
-  );
-}
 
 const SCHEDULE_ID = "00000000-0000-4000-8000-0000000000a1";
 
@@ -109,15 +79,7 @@ const postJson = (body: unknown): RequestInit => ({
 });
 
 async function statusStores(port: number): Promise<Record<string, unknown>> {
-  const status = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as {
-    stores: Record<string, unknown>;
-  };
-  return status.stores;
-}
-
-async function health(port: number): Promise<{ status: number; body: { reason?: string } }> {
-  const response = await fetch(`http://127.0.0.1:${port}/health`);
-  return { status: response.status, body: (await response.json()) as { reason?: string } };
+  return (await stewardStatus(port)).stores as Record<string, unknown>;
 }
 
 describe("data directory of the key-value store and the schedules refused by the OS at start", () => {
@@ -128,13 +90,9 @@ describe("data directory of the key-value store and the schedules refused by the
     mkdirSync(data);
     writeSchedules(data);
     refusal = refuseWrites(data);
-    const ports = {
-      ingest: await freePort(),
-      rest: await freePort(),
-      ui: await freePort(),
-      health: await freePort(),
-    };
-    writeConfig(dir, ports);
+    const ports = await freeStewardPorts();
+    // The stores at their default places; only the audit queue is kept out of ./data.
+    writeJsonDestinationConfig(dir, { ports, queueDirectory: "./queue" });
     const rest = `http://127.0.0.1:${ports.rest}`;
     const kvFile = join(data, "key-values.json");
     const schedulesFile = join(data, "schedules.yaml");
@@ -155,7 +113,7 @@ describe("data directory of the key-value store and the schedules refused by the
     );
     const ping = await call(`${rest}/v4/ping`);
     const storesWhileRefused = await statusStores(ports.ui);
-    const healthWhileRefused = await health(ports.health);
+    const healthWhileRefused = await stewardHealth(ports.health);
     const outputWhileRefused = steward.output();
 
     // Assess 1
@@ -217,7 +175,7 @@ describe("data directory of the key-value store and the schedules refused by the
     const schedules = await call(`${rest}/v4/schedules`);
     await steward.waitFor(/Schedule fired/, 5_000);
     const storesAfter = await statusStores(ports.ui);
-    const healthAfter = await health(ports.health);
+    const healthAfter = await stewardHealth(ports.health);
     steward.child.kill("SIGTERM");
     const { code } = await steward.exited(20_000);
 
