@@ -181,7 +181,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
             clock,
           });
           const recovering = durableQueue;
-          status?.set("audit", "queue", () => recovering.availability());
+          status?.set("audit", "queue", () => ({ ...recovering.availability(), ...recovering.usage() }));
         }
         ingest = createLocalIngest({
           ...common,

@@ -10,10 +10,13 @@
  * Bounded by `maxDiskBytes`: when full, `enqueue` answers "full" (→ 503 with retry-after) and a
  * WARN, at most once a minute, names the destination that holds the log back. The queue's own
  * global rate limit (`rateLimit`) answers "rate-limited" as the in-process queue does.
+ * `usage()` is what the status page shows: the disk used against the limit, whether events are
+ * refused because the log is full, and how far each destination is behind.
  */
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { acceptedEventJson } from "../../audit/envelope-json.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import { RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
 import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, EnqueueResult, EventQueue, EventQueueMetrics, Logger, Service } from "../../ports.ts";
 import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
@@ -35,12 +38,25 @@ export interface DurableEventQueueDeps {
   clock: Clock;
 }
 
+/** The log's use of its disk budget and each destination's backlog (the status page's `audit.queue`). */
+export interface DurableQueueUsage {
+  bytesOnDisk: number;
+  maxDiskBytes: number;
+  /** Percent of maxDiskBytes at which the log is reported as filling up (backpressureThreshold). */
+  warnAtPct: number;
+  /** While events are refused (503) because the log is full: since when and how many. */
+  full?: { since: string; refused: number };
+  /** Per destination: bytes of the log it has not written yet, and when it last wrote some. */
+  destinations: Record<string, { behindBytes: number; lastWrittenAt?: string }>;
+}
+
 export interface DurableEventQueue extends EventQueue, Service {
   /** A destination wrote these events (in log order): its cursor moves past the last one. */
   written(destination: string, events: readonly AcceptedEvent[]): void;
   metrics(): EventQueueMetrics;
   /** Resolves once every event appended so far was handed to every destination. */
   drain(): Promise<void>;
+  usage(): DurableQueueUsage;
 }
 
 /** How much of the log one reader step decodes. */
@@ -66,6 +82,9 @@ export function createDurableEventQueue(
   let appendsSettled: (() => void) | undefined;
   let idleWaiters: Array<() => void> = [];
   const counters = { received: 0, queued: 0, failed: 0, droppedRateLimit: 0, droppedQueueFull: 0 };
+  /** Refusals for a full log since the last accepted event, and the size of the last one refused. */
+  let refusedFull: { sinceMs: number; refused: number; bytes: number } | undefined;
+  const lastWrittenMs = new Map<string, number>();
 
   function warnIfFilling(full: boolean): void {
     const used = log.bytesOnDisk();
@@ -170,9 +189,10 @@ export function createDurableEventQueue(
         return "rate-limited";
       }
       let appended: "appended" | "full";
+      const payload = acceptedEventJson(event, envelopeJson);
       appending += 1;
       try {
-        appended = await log.append(acceptedEventJson(event, envelopeJson), event);
+        appended = await log.append(payload, event);
       } catch (error) {
         throw new EventQueueUnavailableError("the audit event log could not be written", { cause: error });
       } finally {
@@ -181,10 +201,16 @@ export function createDurableEventQueue(
       }
       if (appended === "full") {
         counters.droppedQueueFull += 1;
+        refusedFull = {
+          sinceMs: refusedFull?.sinceMs ?? clock.now(),
+          refused: (refusedFull?.refused ?? 0) + 1,
+          bytes: RECORD_HEADER_BYTES + Buffer.byteLength(payload),
+        };
         warnIfFilling(true);
         return "full";
       }
       counters.queued += 1;
+      refusedFull = undefined;
       if (options.backpressureThreshold < 100) warnIfFilling(false);
       return "queued";
     },
@@ -192,7 +218,9 @@ export function createDurableEventQueue(
     written(destination, events) {
       const last = events[events.length - 1];
       const end = last === undefined ? undefined : endOf.get(last);
-      if (end !== undefined) log.advance(destination, end);
+      if (end === undefined) return;
+      log.advance(destination, end);
+      lastWrittenMs.set(destination, clock.now());
     },
 
     metrics() {
@@ -210,6 +238,31 @@ export function createDurableEventQueue(
         processingTimeAvgMs: 0,
         processingTimeP95Ms: 0,
         processingTimeMaxMs: 0,
+      };
+    },
+
+    usage() {
+      const used = log.bytesOnDisk();
+      const end = log.end();
+      const destinations: DurableQueueUsage["destinations"] = {};
+      for (const destination of deps.destinations) {
+        const writtenMs = lastWrittenMs.get(destination);
+        destinations[destination] = {
+          behindBytes: Math.max(0, end - log.cursor(destination)),
+          ...(writtenMs === undefined ? {} : { lastWrittenAt: new Date(writtenMs).toISOString() }),
+        };
+      }
+      // Refusing still: the last event refused would not fit now either (the log frees space
+      // only as destinations write, and nothing else is appended meanwhile).
+      const refusing = refusedFull !== undefined && used + refusedFull.bytes > log.maxDiskBytes;
+      return {
+        bytesOnDisk: used,
+        maxDiskBytes: log.maxDiskBytes,
+        warnAtPct: options.backpressureThreshold,
+        ...(refusing && refusedFull !== undefined
+          ? { full: { since: new Date(refusedFull.sinceMs).toISOString(), refused: refusedFull.refused } }
+          : {}),
+        destinations,
       };
     },
 

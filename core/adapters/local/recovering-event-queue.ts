@@ -9,12 +9,13 @@
  *   directory named; the log has undone it, and the next event tries again. The first event
  *   accepted after refusals is reported at INFO with how many were refused.
  * Nothing that got a 202 is affected: it was synced before the answer. `availability()` is what
- * the status page and the container health check show: the state after the last attempt.
+ * the status page and the container health check show: the state after the last attempt;
+ * `usage()` the open log's disk use and backlog (durable-event-queue.ts), undefined while closed.
  */
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
 import type { Clock, EnqueueResult, EventQueueMetrics, Logger } from "../../ports.ts";
-import type { DurableEventQueue } from "./durable-event-queue.ts";
+import type { DurableEventQueue, DurableQueueUsage } from "./durable-event-queue.ts";
 import type { DurableLogKeeper } from "./durable-log-keeper.ts";
 import type { SegmentLog } from "./segment-log.ts";
 
@@ -39,8 +40,9 @@ export interface QueueAvailability {
   refused?: number;
 }
 
-export interface RecoveringEventQueue extends DurableEventQueue {
+export interface RecoveringEventQueue extends Omit<DurableEventQueue, "usage"> {
   availability(): QueueAvailability;
+  usage(): DurableQueueUsage | undefined;
 }
 
 const EMPTY_METRICS: EventQueueMetrics = {
@@ -132,6 +134,10 @@ export function createRecoveringEventQueue(deps: RecoveringEventQueueDeps): Reco
 
     drain() {
       return inner?.drain() ?? Promise.resolve();
+    },
+
+    usage() {
+      return inner?.usage();
     },
 
     availability() {

@@ -105,7 +105,13 @@ describe("durable queue directory refused by the OS at start", () => {
 
     // Assess 2
     expect(accepted).toHaveLength(20);
-    expect(statusAfter).toEqual({ state: "available", directory: queueDirectory });
+    expect(statusAfter).toMatchObject({
+      state: "available",
+      directory: queueDirectory,
+      maxDiskBytes: 1073741824,
+    });
+    expect(statusAfter).not.toHaveProperty("reason");
+    expect(statusAfter).not.toHaveProperty("full");
     expect(healthAfter.status).toBe(200);
     expect(code).toBe(0);
     expectNoCrash(steward.output());

@@ -6,6 +6,7 @@ import { createDurableEventQueue } from "../../../../../core/adapters/local/dura
 import { openSegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { systemClock } from "../../../../../core/system-clock.ts";
+import { until } from "../../../../helpers/eventually.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
 
 let root: string;
@@ -119,6 +120,41 @@ describe("durable event queue", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.fields).toMatchObject({ destinationBehind: "parquet", maxDiskBytes: 65536 });
     expect(queue.metrics().droppedQueueFull).toBe(2);
+    await shutdown();
+  });
+
+  it("reports disk use, each destination's backlog and a refusal for a full log until the log has room again", async () => {
+    const { queue, delivered, log, shutdown } = await start(join(root, `case-${count++}`), {
+      maxDiskBytes: 65536,
+    });
+    const before = Date.now();
+    let n = 0;
+    let answer: string;
+    do {
+      n += 1;
+      answer = await queue.enqueue(event(n));
+      await queue.drain();
+      queue.written("json", delivered.json ?? []);
+    } while (answer === "queued" && n < 10_000);
+    await queue.enqueue(event(n + 1));
+
+    const whileFull = queue.usage();
+    expect(answer).toBe("full");
+    expect(whileFull).toMatchObject({ bytesOnDisk: log.bytesOnDisk(), maxDiskBytes: 65536, warnAtPct: 100 });
+    expect(whileFull.bytesOnDisk).toBeGreaterThan(60_000);
+    expect(whileFull.full?.refused).toBe(2);
+    expect(Date.parse(whileFull.full?.since ?? "")).toBeGreaterThanOrEqual(before);
+    expect(whileFull.destinations.json).toEqual({ behindBytes: 0, lastWrittenAt: expect.any(String) });
+    expect(whileFull.destinations.parquet).toEqual({ behindBytes: log.end() - log.cursor("parquet") });
+    expect(whileFull.destinations.parquet?.behindBytes).toBeGreaterThan(60_000);
+
+    // The destination behind writes everything: the log frees its segments and is no longer full.
+    queue.written("parquet", delivered.parquet ?? []);
+    await until(() => log.bytesOnDisk() < 8192, 5000);
+    const caughtUp = queue.usage();
+
+    expect(caughtUp.full).toBeUndefined();
+    expect(caughtUp.destinations.parquet).toEqual({ behindBytes: 0, lastWrittenAt: expect.any(String) });
     await shutdown();
   });
 

@@ -110,6 +110,7 @@ describe("durable queue over a log that cannot be opened at first", () => {
       "Audit event queue cannot open its log; ingest answers 503 until it can",
     ]);
     expect(queue.availability()).toMatchObject({ state: "unavailable", directory, refused: 3 });
+    expect(queue.usage()).toBeUndefined();
     expect(queue.metrics()).toMatchObject({ received: 3, failed: 3, queued: 0 });
     await queue.stop();
     await keeper.stop();
@@ -141,6 +142,10 @@ describe("durable queue over a log that cannot be opened at first", () => {
       "Audit event queue: its log is open; events are accepted again",
     );
     expect(queue.availability()).toEqual({ state: "available", directory });
+    expect(queue.usage()).toMatchObject({
+      maxDiskBytes: 1024 * 1024,
+      destinations: { json: { behindBytes: expect.any(Number) } },
+    });
     await queue.stop();
     await keeper.stop();
   });
