@@ -24,9 +24,17 @@ h3 { margin: 1rem 0 .4rem; font-size: .95rem; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 500; font-size: .8rem; }
-.state-running, .state-listening { color: #067647; }
-.state-failed, .state-stopped { color: #b42318; }
+.state-running, .state-listening, .state-available { color: #067647; }
+.state-failed, .state-stopped, .state-unavailable { color: #b42318; }
 .error { color: #b42318; }
+.warning { color: #b42318; background: #fef3f2; border: 1px solid #fecdca; border-radius: 6px; padding: .4rem .75rem; margin: .4rem 0; }
+tr.warn td { background: #fef3f2; }
+ul.alerts { margin: 0 0 .75rem; padding-left: 1.9rem; }
+td.nowrap { white-space: nowrap; }
+.queue-summary { margin: .2rem 0 .4rem; overflow-wrap: anywhere; }
+.disk { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .75rem; margin-bottom: .4rem; }
+.disk meter { flex: 1 1 200px; max-width: 420px; height: 1rem; }
+.disk-used { font-variant-numeric: tabular-nums; }
 a.button { display: inline-block; padding: .35rem .8rem; border-radius: 6px; background: var(--accent); color: #fff; text-decoration: none; }
 ol.yaml { margin: 0; padding: .5rem 0 .5rem 3.5rem; background: #fbfcfe; border: 1px solid var(--line); border-radius: 6px;
   font: 13px/1.5 ui-monospace, monospace; overflow-x: auto; }
@@ -45,4 +53,18 @@ ol.yaml code { font: inherit; }
 #tree .children { margin-left: 1.2rem; border-left: 1px dotted var(--line); padding-left: .5rem; }
 #tree .leaf { margin-left: 1rem; }
 #tree .size { color: #98a2b3; }
+/* Narrow screens: status tables of four columns or more stack each row as label/value lines. */
+@media (max-width: 640px) {
+  header { flex-wrap: wrap; gap: .2rem 1rem; padding: .6rem 1rem; }
+  main { padding: .5rem .6rem 2rem; }
+  section { padding: .75rem; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack tr:first-child { display: none; }
+  table.stack tr { padding: .35rem .3rem; border-bottom: 1px solid var(--line); }
+  table.stack td { position: relative; border: 0; padding: .05rem 0 .05rem 7.5rem; white-space: normal; overflow-wrap: anywhere; }
+  table.stack td:empty { display: none; }
+  table.stack td::before { content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted); font-size: .8rem; }
+  table.stack td:first-child { padding-left: 0; font-weight: 600; }
+  table.stack td:first-child::before { content: none; }
+}
 `;

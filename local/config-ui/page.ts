@@ -1,8 +1,9 @@
 /**
  * The config UI's HTML page (`GET /`): a live status panel (filled by /assets/status.js from
- * `GET /status`), then the configuration as numbered, highlighted YAML lines with a download
- * link, and as an expandable tree. Built once at start: the configuration does not change while
- * the process runs. No inline script or style: the CSP allows only this origin's files.
+ * `GET /status`; what needs an operator is listed at its top, in #status-alerts), then the
+ * configuration as numbered, highlighted YAML lines with a download link, and as an expandable
+ * tree. Built once at start: the configuration does not change while the process runs. No
+ * inline script or style: the CSP allows only this origin's files.
  */
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { escapeHtml, treeHtml, yamlLines } from "./yaml-html.ts";
@@ -32,6 +33,7 @@ export function renderConfigPage(options: PageOptions): string {
 <main>
 <section id="status" aria-live="polite">
 <h2>Status <span id="status-updated" class="muted">loading…</span></h2>
+<div id="status-alerts"></div>
 <div class="cards">
 <div class="card"><div class="label">Version</div><div class="value" id="status-version">–</div></div>
 <div class="card"><div class="label">Uptime</div><div class="value" id="status-uptime">–</div></div>

@@ -1,7 +1,9 @@
 /**
  * The status panel's script, served as /assets/status.js: asks `GET /status` every
  * `STATUS_REFRESH_MS`, fills the cards and tables (text only, never HTML from the answer) and
- * keeps a ring of events per second for the last five minutes, drawn as an SVG line.
+ * keeps a ring of events per second for the last five minutes, drawn as an SVG line. The durable
+ * audit queue (`audit.queue`) and the local stores (`stores`) are shown when the answer has
+ * them, with a warning while ingest or a store refuses calls, or a destination holds the queue up.
  */
 export const STATUS_REFRESH_MS = 2000;
 
@@ -30,15 +32,18 @@ export const STATUS_SCRIPT = `"use strict";
     var wrap = el("div");
     wrap.appendChild(el("h3", title));
     if (rows.length === 0) { wrap.appendChild(el("p", empty || "none running", "muted")); return wrap; }
-    var t = el("table"), head = el("tr");
+    // Four columns or more stack as label/value lines on a narrow screen (page.css).
+    var t = el("table", null, headers.length >= 4 ? "stack" : ""), head = el("tr");
     t.setAttribute("data-section", title);
     headers.forEach(function (h) { head.appendChild(el("th", h)); });
     t.appendChild(head);
     rows.forEach(function (row) {
-      var tr = el("tr");
-      row.forEach(function (cell, i) {
+      // A row is its cells, or {cells, cls} to mark the whole row (a warning).
+      var cells = row.cells || row, tr = el("tr", null, row.cls);
+      cells.forEach(function (cell, i) {
         var td = el("td", cell && cell.text !== undefined ? cell.text : cell, cell && cell.cls);
-        if (i === 0) td.setAttribute("data-name", String(row[0]));
+        if (i === 0) td.setAttribute("data-name", String(cells[0]));
+        td.setAttribute("data-label", headers[i]); // the label of a stacked row on a narrow screen
         tr.appendChild(td);
       });
       t.appendChild(tr);
@@ -48,6 +53,91 @@ export const STATUS_SCRIPT = `"use strict";
   }
   function state(s) { return { text: s || "–", cls: "state-" + (s || "unknown") }; }
   function entries(o) { return Object.keys(o || {}).map(function (k) { return [k, o[k]]; }); }
+  function bytes(n) {
+    if (typeof n !== "number") return "–";
+    var units = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
+    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+    return (i === 0 ? String(n) : (Math.round(n * 10) / 10).toLocaleString("en")) + " " + units[i];
+  }
+  function percent(part, whole) { return whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0; }
+  /** "12:03:04 (2m 5s ago)", the age from the answer's own clock. */
+  function at(iso, now) {
+    var ms = Date.parse(iso);
+    if (!iso || isNaN(ms)) return "–";
+    return new Date(ms).toLocaleTimeString("en-GB") + " (" + duration(Math.max(0, (Date.parse(now) - ms) / 1000)) + " ago)";
+  }
+
+  /**
+   * The durable audit queue: whether ingest takes events, disk use against the limit, each
+   * destination's backlog. What needs an operator also goes to alerts (shown at the top).
+   */
+  function queueSection(q, doc, alerts) {
+    var wrap = el("div", null, "queue");
+    wrap.setAttribute("data-section", "Audit queue");
+    wrap.appendChild(el("h3", "Audit queue"));
+    var dests = entries(q.destinations), slowest;
+    dests.forEach(function (e) { if (!slowest || e[1].behindBytes > slowest[1].behindBytes) slowest = e; });
+    var holder = q.full && slowest && slowest[1].behindBytes > 0 ? slowest[0] : undefined;
+    if (q.error) wrap.appendChild(el("p", "The queue's state cannot be read: " + q.error, "warning"));
+    var refusing = q.state === "unavailable" ? { why: q.reason, since: q.since, refused: q.refused }
+      : q.full ? { why: "the queue is full on disk" + (holder ? ", held back by " + holder : ""), since: q.full.since, refused: q.full.refused }
+      : undefined;
+    if (refusing) {
+      wrap.appendChild(el("p", "Ingest refuses events (503): " + refusing.why + ". Since " + at(refusing.since, doc.now) + "; " +
+        num(refusing.refused) + " refused.", "warning"));
+      alerts.push("Audit queue: ingest refuses events (503): " + refusing.why + ".");
+    }
+    var summary = el("p", null, "queue-summary");
+    summary.appendChild(el("span", refusing ? "refusing events" : "taking events", refusing ? "state-failed" : "state-running"));
+    summary.appendChild(el("span", " · " + q.directory, "muted"));
+    wrap.appendChild(summary);
+    if (typeof q.maxDiskBytes === "number") {
+      var used = percent(q.bytesOnDisk, q.maxDiskBytes), disk = el("div", null, "disk");
+      var meter = el("meter");
+      meter.min = 0; meter.max = 100; meter.value = used; meter.low = q.warnAtPct; meter.high = q.warnAtPct; meter.optimum = 0;
+      meter.setAttribute("aria-label", "Disk used by the queue");
+      disk.appendChild(meter);
+      disk.appendChild(el("span", "disk " + bytes(q.bytesOnDisk) + " of " + bytes(q.maxDiskBytes) + " (" + used + " %)",
+        used >= q.warnAtPct || q.full ? "disk-used error" : "disk-used"));
+      wrap.appendChild(disk);
+    }
+    if (dests.length === 0) return wrap;
+    var errors = doc.lastErrors || {};
+    wrap.appendChild(table("Audit queue destinations", ["destination", "behind", "of the limit", "last written", "note"], dests.map(function (e) {
+      var d = e[1], share = percent(d.behindBytes, q.maxDiskBytes), last = errors["audit." + e[0]];
+      // Failing: behind, and its last failed write came after its last written batch.
+      var failing = d.behindBytes > 0 && last && (!d.lastWrittenAt || Date.parse(last.at) > Date.parse(d.lastWrittenAt));
+      var note = failing ? "failing: " + last.message
+        : holder === e[0] ? "holds the full queue back"
+        : d.behindBytes > 0 && share >= q.warnAtPct ? "behind by " + share + " % of the limit" : "";
+      if (note && holder !== e[0]) alerts.push("Audit queue: " + e[0] + " is " + bytes(d.behindBytes) + " behind (" + (failing ? "failing" : share + " % of the limit") + ").");
+      return { cls: note ? "warn" : "", cells: [e[0], { text: d.behindBytes > 0 ? bytes(d.behindBytes) : "up to date", cls: "nowrap" },
+        { text: share + " %", cls: "nowrap" }, { text: d.lastWrittenAt ? at(d.lastWrittenAt, doc.now) : "not since start", cls: "nowrap" },
+        { text: note, cls: note ? "error" : "" }] };
+    })));
+    return wrap;
+  }
+
+  var STORE_LABELS = { keyValues: "Key-value store", schedules: "Schedule store" };
+  /** The REST API's local store files: available, or refused with the OS's reason. */
+  function storesSection(stores, now, alerts) {
+    return table("Stores", ["store", "state", "file", "detail"], entries(stores).map(function (e) {
+      var s = e[1] || {}, down = s.state === "unavailable", label = STORE_LABELS[e[0]] || e[0];
+      if (down) alerts.push(label + " unavailable: its calls are refused (503); the reason is under Stores.");
+      return { cls: down ? "warn" : "", cells: [label, state(s.state), s.file || "",
+        { text: down ? s.reason + " (since " + at(s.since, now) + "; " + num(s.refused) + " calls refused with 503)" : s.error || "",
+          cls: down || s.error ? "error" : "" }] };
+    }));
+  }
+
+  /** What needs an operator, at the top of the status section. */
+  function showAlerts(alerts) {
+    var box = document.getElementById("status-alerts");
+    if (alerts.length === 0) { box.replaceChildren(); return; }
+    var list = el("ul", null, "warning alerts");
+    alerts.forEach(function (text) { list.appendChild(el("li", text)); });
+    box.replaceChildren(list);
+  }
 
   function render(doc) {
     document.getElementById("status-version").textContent = doc.version;
@@ -73,6 +163,9 @@ export const STATUS_SCRIPT = `"use strict";
       ["received", num(ev.received)], ["accepted", num(ev.accepted)], ["processed", num(ev.processed)],
       ["failed", num(ev.failed)], ["dropped", num((ev.droppedRateLimit || 0) + (ev.droppedQueueFull || 0))], ["waiting", num(ev.waiting)]
     ].concat(entries(audit.written).map(function (w) { return ["written to " + w[0], num(w[1])]; })) : []));
+    var alerts = [];
+    if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
+    if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
     parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "rejected", "buffered", "last error"], entries(doc.destinations).map(function (e) {
       var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()];
       return [e[0], num(d.written), num(d.failedWrites), num(d.dropped || 0), num(d.rejected), num(d.buffered),
@@ -86,6 +179,7 @@ export const STATUS_SCRIPT = `"use strict";
       parts.push(table("Errors today (" + tracked.day + ")", ["type", "count"], entries(tracked.types).map(function (e) { return [e[0], num(e[1].total)]; })));
     }
     tables.replaceChildren.apply(tables, parts);
+    showAlerts(alerts);
   }
 
   function chart() {

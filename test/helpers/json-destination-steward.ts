@@ -25,6 +25,8 @@ export interface JsonDestinationConfig {
   queueDirectory: string;
   /** `auditEvents.rateLimit.maxPerMinute` (the default otherwise). */
   maxPerMinute?: number;
+  /** `auditEvents.queue.maxDiskBytes` (the default otherwise). */
+  maxDiskBytes?: number;
   /** `keyValueStore.storeFile` and `scheduler.storeFile` (their defaults under ./data otherwise). */
   storeFiles?: { keyValues: string; schedules: string };
 }
@@ -34,6 +36,8 @@ export function writeJsonDestinationConfig(directory: string, config: JsonDestin
   const { ports } = config;
   const rateLimit =
     config.maxPerMinute === undefined ? "" : `    rateLimit:\n      maxPerMinute: ${config.maxPerMinute}\n`;
+  const maxDiskBytes =
+    config.maxDiskBytes === undefined ? "" : `      maxDiskBytes: ${config.maxDiskBytes}\n`;
   const stores =
     config.storeFiles === undefined
       ? ""
@@ -49,7 +53,7 @@ export function writeJsonDestinationConfig(directory: string, config: JsonDestin
     port: ${ports.ingest}
 ${rateLimit}    queue:
       directory: ${config.queueDirectory}
-    destination:
+${maxDiskBytes}    destination:
       enable: true
       type: json
       json:

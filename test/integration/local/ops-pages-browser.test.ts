@@ -2,7 +2,8 @@
  * The config UI, the status page and the API explorer as a person sees them: a real Steward
  * process (`steward start --config`) and Debian's Chromium. Asserts the YAML lines, the masks
  * (no secret in the DOM, the download or any answer the page loads), the status numbers moving
- * after events are posted, and the explorer listing the ingest API and trying GET /v4/ping.
+ * after events are posted, the stores open and no queue section for the in-memory queue, and the
+ * explorer listing the ingest API and trying GET /v4/ping.
  * Screenshots of the last run are kept under test/artifacts/.
  */
 
@@ -186,6 +187,15 @@ describe.skipIf(skip)("config UI and status page in Chromium", () => {
     await expect.poll(() => page.locator("#status-rate").innerText(), { timeout: 10_000 }).not.toBe("–");
     expect(await page.locator("#status-chart polyline").count()).toBe(1);
     expect(await page.locator("#status-version").innerText()).toMatch(/^\d+\.\d+\.\d+$/);
+    // The in-memory queue (durable: false) has no audit.queue: no queue section. The stores open.
+    const stores = page.locator('table[data-section="Stores"]');
+    expect(await stores.locator("td[data-label='state']").allInnerTexts()).toEqual([
+      "available",
+      "available",
+    ]);
+    expect(await stores.locator("tr.warn").count()).toBe(0);
+    expect(await page.locator('[data-section="Audit queue"]').count()).toBe(0);
+    expect(await page.locator("#status-alerts li").count()).toBe(0);
     await page.screenshot({ path: screenshotPath("status"), fullPage: true });
     await page.close();
   });

@@ -75,6 +75,33 @@ describe("config UI app", () => {
     });
   });
 
+  it("passes the audit queue and the stores to GET /status as their parts report them", async () => {
+    const { app, status } = setup();
+    const queue = {
+      state: "available",
+      directory: "/var/lib/steward/queue",
+      bytesOnDisk: 4096,
+      maxDiskBytes: 65536,
+      warnAtPct: 80,
+      full: { since: "2026-01-01T11:59:00.000Z", refused: 3 },
+      destinations: { json: { behindBytes: 4096 } },
+    };
+    const keyValues = { state: "unavailable", file: "/data/key-values.json", reason: "EROFS", refused: 1 };
+    status.set("audit", "queue", () => queue);
+    status.set("stores", "keyValues", () => keyValues);
+    const doc = (await (await app.request("/status")).json()) as Record<string, Record<string, unknown>>;
+    expect(doc.audit?.queue).toEqual(queue);
+    expect(doc.stores).toEqual({ keyValues });
+  });
+
+  it("has a place for alerts, and its script writes text only, never HTML from the answer", async () => {
+    const { app } = setup();
+    expect(await (await app.request("/")).text()).toContain('<div id="status-alerts"></div>');
+    const script = await (await app.request("/assets/status.js")).text();
+    expect(script).toContain("textContent");
+    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(/);
+  });
+
   it("serves its own stylesheet and script, and a 404 page for anything else", async () => {
     const { app } = setup();
     expect((await app.request("/assets/page.css")).headers.get("content-type")).toMatch(/^text\/css/);
