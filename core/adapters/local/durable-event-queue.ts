@@ -8,7 +8,10 @@
  * was written but whose cursor had not reached the disk yet.
  *
  * Bounded by `maxDiskBytes`: when full, `enqueue` answers "full" (→ 503 with retry-after) and a
- * WARN, at most once a minute, names the destination that holds the log back. The queue's own
+ * WARN, at most once a minute, names the destination that holds the log back. An event whose
+ * record is larger than all of `maxDiskBytes` can never be queued: it is answered "full" too (the
+ * queue has no other answer for it), with its own WARN (at most once a minute, with the sizes),
+ * and the log is not reported as full for it. The queue's own
  * global rate limit (`rateLimit`) answers "rate-limited" as the in-process queue does.
  * `usage()` is what the status page shows: the disk used against the limit, whether events are
  * refused because the log is full, and how far each destination is behind.
@@ -20,7 +23,7 @@ import { RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
 import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, EnqueueResult, EventQueue, EventQueueMetrics, Logger, Service } from "../../ports.ts";
 import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
-import type { SegmentLog } from "./segment-log.ts";
+import type { AppendResult, SegmentLog } from "./segment-log.ts";
 
 export interface DurableEventQueueOptions {
   /** Percent of maxDiskBytes at which a WARN names the destination furthest behind. */
@@ -108,6 +111,15 @@ export function createDurableEventQueue(
     );
   }
 
+  function warnTooLarge(recordBytes: number): void {
+    const count = throttle.admit("too-large", clock.now());
+    if (count === undefined) return;
+    logger.warn(
+      "Audit event refused (503): it is larger than the whole queue on disk and can never be queued; raise auditEvents.queue.maxDiskBytes or lower auditEvents.maxBodyBytes",
+      { recordBytes, maxDiskBytes: log.maxDiskBytes, refusedSinceLastWarning: count },
+    );
+  }
+
   function settleIdle(): void {
     if (idleWaiters.length === 0) return;
     const end = log.end();
@@ -188,7 +200,7 @@ export function createDurableEventQueue(
         counters.droppedRateLimit += 1;
         return "rate-limited";
       }
-      let appended: "appended" | "full";
+      let appended: AppendResult;
       const payload = acceptedEventJson(event, envelopeJson);
       appending += 1;
       try {
@@ -198,6 +210,11 @@ export function createDurableEventQueue(
       } finally {
         appending -= 1;
         if (appending === 0) appendsSettled?.();
+      }
+      if (appended === "too-large") {
+        counters.droppedQueueFull += 1;
+        warnTooLarge(RECORD_HEADER_BYTES + Buffer.byteLength(payload));
+        return "full";
       }
       if (appended === "full") {
         counters.droppedQueueFull += 1;
@@ -252,9 +269,9 @@ export function createDurableEventQueue(
           ...(writtenMs === undefined ? {} : { lastWrittenAt: new Date(writtenMs).toISOString() }),
         };
       }
-      // Refusing still: the last event refused would not fit now either (the log frees space
+      // Refusing still: the last event refused would not be taken now either (the log frees space
       // only as destinations write, and nothing else is appended meanwhile).
-      const refusing = refusedFull !== undefined && used + refusedFull.bytes > log.maxDiskBytes;
+      const refusing = refusedFull !== undefined && !log.wouldTake(refusedFull.bytes);
       return {
         bytesOnDisk: used,
         maxDiskBytes: log.maxDiskBytes,

@@ -5,7 +5,18 @@
  * group is written while the previous one syncs, see core/durable-log/group-commit.ts), and an
  * append resolves only once its record is synced. A segment is sealed when it reaches `segmentBytes`
  * and deleted once every destination's persisted cursor lies past it. The log refuses appends
- * ("full") that would take it past `maxDiskBytes`.
+ * ("full") that would take it past `maxDiskBytes`, and a record larger than all of `maxDiskBytes`
+ * ("too-large": it could never fit).
+ *
+ * A refused append frees what it can first: when every destination has written the whole log
+ * (cursors in memory) and nothing is in flight, the active segment is sealed before the next
+ * write and deleted with every other segment, so the log holds nothing but that write. Without
+ * this, a budget of one segment (maxDiskBytes 64 KiB: the active segment is sealed only at
+ * `segmentBytes`, which a refused append never lets it reach) would stay full for good, and with
+ * any budget a partly filled active segment, all of it written, could keep refusing a record
+ * larger than the rest of the budget. Sealing only then, not each time the destinations catch
+ * up, keeps segments large while the log has room. Deleting by the cursors in memory is safe (a
+ * restart moves a cursor left behind up to the oldest kept record) and replays none of it.
  *
  * The active segment is zero-filled ahead of its last record (up to PREALLOCATE_BYTES, in the
  * background, synced), so that a group's write lands on blocks that are already allocated, in a
@@ -76,6 +87,12 @@ export interface ReadResult {
   next: number;
 }
 
+/**
+ * "full": the record does not fit next to what the destinations have not all written yet;
+ * "too-large": it is larger than `maxDiskBytes` and never fits.
+ */
+export type AppendResult = "appended" | "full" | "too-large";
+
 export interface SegmentLog {
   /** Position just past the last synced record. */
   end(): number;
@@ -84,11 +101,13 @@ export interface SegmentLog {
   bytesOnDisk(): number;
   readonly maxDiskBytes: number;
   /**
-   * Appends one record; resolves once it is synced, or "full" (nothing written). `value` (what
-   * `payload` encodes) is kept in memory for a while, so readers that keep up need not read
-   * the disk and decode.
+   * Appends one record; resolves once it is synced, or "full" / "too-large" (nothing written).
+   * `value` (what `payload` encodes) is kept in memory for a while, so readers that keep up need
+   * not read the disk and decode.
    */
-  append(payload: string, value?: unknown): Promise<"appended" | "full">;
+  append(payload: string, value?: unknown): Promise<AppendResult>;
+  /** Whether an append of a record of `recordBytes` (header included) would be taken now. */
+  wouldTake(recordBytes: number): boolean;
   /** Synced records from `from`, up to about `maxBytes`, all from one segment. */
   read(from: number, maxBytes: number): Promise<ReadResult>;
   /**
@@ -196,6 +215,11 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   // Promises, so that readers opening the same segment at once share one handle.
   const readHandles = new Map<number, Promise<FileHandle>>();
   let pendingBytes = 0;
+  /**
+   * Set by an append taken on the condition that everything before this position goes first:
+   * the next write seals the active segment and deletes every segment (see the top of the file).
+   */
+  let freeBefore: number | undefined;
   let closed = false;
   let endWaiters: Array<() => void> = [];
 
@@ -238,6 +262,42 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     if (extending !== undefined) await extending;
     await active.truncate(activeSize);
     allocated = activeSize;
+  }
+
+  /** Deletes the `count` oldest segments, closing their read handles. */
+  async function deleteOldest(count: number): Promise<void> {
+    for (const base of bases.splice(0, count)) {
+      const handle = readHandles.get(base);
+      readHandles.delete(base);
+      await (await handle)?.close();
+      await rm(pathOf(base), { force: true });
+    }
+  }
+
+  /** Bytes the log counts against `maxDiskBytes`: what it holds, and appends still in flight. */
+  function usedBytes(): number {
+    return end - (freeBefore ?? (bases[0] as number)) + pendingBytes;
+  }
+
+  /**
+   * How an append of `bytes` would be taken: at once, only by first freeing the whole log (every
+   * destination has written all of it, and nothing is in flight that it could hold), or not.
+   */
+  function admission(bytes: number): "fits" | "fits-once-freed" | "full" | "too-large" {
+    if (bytes > maxDiskBytes) return "too-large";
+    if (usedBytes() + bytes <= maxDiskBytes) return "fits";
+    const written = slowestCursor(cursors)?.position ?? end;
+    return pendingBytes === 0 && written >= end ? "fits-once-freed" : "full";
+  }
+
+  /** Seals the active segment and deletes every segment each destination has written past. */
+  async function freeWritten(): Promise<void> {
+    try {
+      if (activeSize > 0) await rotate();
+      await deleteOldest(deletableSegmentCount(bases, slowestCursor(cursors)?.position ?? end));
+    } finally {
+      freeBefore = undefined;
+    }
   }
 
   async function rotate(): Promise<void> {
@@ -303,6 +363,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   let writeBuffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
 
   async function writeGroup(group: readonly Appended[]): Promise<void> {
+    if (freeBefore !== undefined) await freeWritten();
     if (activeSize >= segmentBytes) await rotate();
     let total = 0;
     for (const appended of group) total += appended.bytes;
@@ -387,13 +448,7 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     // by the cursors in memory, to free the space they need. Safe: at the next start a cursor
     // left behind is moved up to the oldest kept record, past what was deleted.
     const upTo = slowestCursor(failure === undefined ? persisted : cursors)?.position ?? end;
-    const deletable = deletableSegmentCount(bases, upTo);
-    for (const base of bases.splice(0, deletable)) {
-      const handle = readHandles.get(base);
-      readHandles.delete(base);
-      await (await handle)?.close();
-      await rm(pathOf(base), { force: true });
-    }
+    await deleteOldest(deletableSegmentCount(bases, upTo));
     if (failure !== undefined) throw failure.error;
   }
 
@@ -485,7 +540,10 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
     async append(payload, value) {
       if (closed) throw new Error("the audit event log is closed");
       const bytes = RECORD_HEADER_BYTES + Buffer.byteLength(payload);
-      if (bytesOnDisk(bases, end) + pendingBytes + bytes > maxDiskBytes) return "full";
+      const admitted = admission(bytes);
+      if (admitted === "full" || admitted === "too-large") return admitted;
+      // Nothing else is waiting or being written: this append is in the next write, which frees the log first.
+      if (admitted === "fits-once-freed") freeBefore = end;
       pendingBytes += bytes; // until durable (commit's `durable`) or failed
       try {
         await commit.submit({ payload, bytes, value });
@@ -494,6 +552,11 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
         throw error;
       }
       return "appended";
+    },
+
+    wouldTake(recordBytes) {
+      const admitted = admission(recordBytes);
+      return admitted === "fits" || admitted === "fits-once-freed";
     },
 
     read,
