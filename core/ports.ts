@@ -49,11 +49,14 @@ export interface Service {
 // ---- audit ingest ports ----
 
 /**
- * How a queue took an event. `full` and `rate-limited` are answers, not errors: the edge maps
- * them to 503 and 429. A queue that cannot be reached throws instead (see core/audit/queue-errors.ts:
- * `EventQueueUnavailableError` is retryable → 503; anything else → 500).
+ * How a queue took an event. `full`, `rate-limited` and `too-large` are answers, not errors: the
+ * edge maps them to 503, 429 and 413. `too-large` means the event is larger than the queue can
+ * ever hold (the durable log's whole disk budget, the SQS queue's message size), so no retry can
+ * succeed; the queue that answers it logs it (only it knows its limit). A queue that cannot be
+ * reached throws instead (see core/audit/queue-errors.ts: `EventQueueUnavailableError` is
+ * retryable → 503; anything else → 500).
  */
-export type EnqueueResult = "queued" | "full" | "rate-limited";
+export type EnqueueResult = "queued" | "full" | "rate-limited" | "too-large";
 
 /** Where accepted audit events go: the in-process queue locally, SQS in the cloud. */
 export interface EventQueue {
@@ -74,6 +77,8 @@ export interface EventQueueMetrics {
   droppedTotal: number;
   droppedRateLimit: number;
   droppedQueueFull: number;
+  /** Events larger than the queue can ever hold (`too-large`, answered 413). */
+  droppedSize: number;
   waiting: number;
   maxSize: number;
   running: number;

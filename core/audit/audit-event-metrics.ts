@@ -8,11 +8,19 @@
 import type { EventQueueMetrics, MetricsRegistry } from "../ports.ts";
 
 /** The counters among the queue's metrics (the others are gauges and a flag). */
-type QueueCounter = "received" | "queued" | "processed" | "failed" | "droppedRateLimit" | "droppedQueueFull";
+type QueueCounter =
+  | "received"
+  | "queued"
+  | "processed"
+  | "failed"
+  | "droppedRateLimit"
+  | "droppedQueueFull"
+  | "droppedSize";
 
 /**
  * `outcome` label values and the queue counter behind each. Each valid event is counted once
- * as `received` and once more as one of `accepted`, `dropped_rate_limit` or `dropped_queue_full`;
+ * as `received` and once more as one of `accepted`, `dropped_rate_limit`, `dropped_queue_full` or
+ * `dropped_size`;
  * each accepted event later as one of `processed` or `failed` (until then it waits or runs).
  *
  * - `received`: valid events handed to the queue.
@@ -22,8 +30,10 @@ type QueueCounter = "received" | "queued" | "processed" | "failed" | "droppedRat
  * - `failed`: accepted events a destination refused (the handler threw; logged at ERROR).
  * - `dropped_rate_limit`: events refused by the queue's own limit, `auditEvents.queue.rateLimit`
  *   (answered 429).
- * - `dropped_queue_full`: events refused because `auditEvents.queue.maxSize` events were
- *   waiting (answered 503).
+ * - `dropped_queue_full`: events refused because the queue was full: `auditEvents.queue.maxSize`
+ *   events waiting, or the durable log at `auditEvents.queue.maxDiskBytes` (answered 503).
+ * - `dropped_size`: events larger than the queue can ever hold: the durable log's whole
+ *   `maxDiskBytes`, or the cloud queue's message size (answered 413).
  */
 export const AUDIT_EVENT_OUTCOMES = {
   received: "received",
@@ -32,6 +42,7 @@ export const AUDIT_EVENT_OUTCOMES = {
   failed: "failed",
   dropped_rate_limit: "droppedRateLimit",
   dropped_queue_full: "droppedQueueFull",
+  dropped_size: "droppedSize",
 } as const satisfies Record<string, QueueCounter>;
 
 export type AuditEventOutcome = keyof typeof AUDIT_EVENT_OUTCOMES;

@@ -2,7 +2,8 @@
  * The ingest use case: one parsed request body in, one typed outcome out; the edge maps the
  * outcome to a response. Checks run in CONTRACT §3 order: envelope schema (400), then content
  * in three groups (envelope constraints → client version → per-type payload; the first failing
- * group is reported as 422), then the queue (429 rate-limited, 503 full or unavailable).
+ * group is reported as 422), then the queue (429 rate-limited, 503 full or unavailable, 413 an
+ * event larger than the queue can ever hold).
  */
 
 import { describeError } from "../destinations/describe-error.ts";
@@ -49,6 +50,7 @@ export type IngestOutcome =
   | { kind: "incompatible-version"; serverVersion: string; auditClientVersion: string }
   | { kind: "queue-rate-limited" }
   | { kind: "queue-full" }
+  | { kind: "event-too-large" }
   | { kind: "queue-unavailable"; error: unknown }
   | { kind: "enqueue-failed"; error: unknown };
 
@@ -128,15 +130,21 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
       logger.error("Audit event not accepted: enqueue failed", { ...fields, error: String(error) });
       return { kind: "enqueue-failed", error };
     }
-    if (result === "rate-limited") {
-      logger.warn("Dropped audit event due to queue rate limit", fields);
-      return { kind: "queue-rate-limited" };
+    switch (result) {
+      case "queued":
+        if (logger.isLevelEnabled("debug")) logger.debug("Audit event queued", fields);
+        return { kind: "accepted" };
+      case "rate-limited":
+        logger.warn("Dropped audit event due to queue rate limit", fields);
+        return { kind: "queue-rate-limited" };
+      case "full":
+        logger.warn("Dropped audit event due to full queue", fields);
+        return { kind: "queue-full" };
+      case "too-large":
+        // Logged by the queue (at most once a minute, with its limit): only it knows the sizes.
+        if (logger.isLevelEnabled("debug"))
+          logger.debug("Audit event larger than the queue can hold", fields);
+        return { kind: "event-too-large" };
     }
-    if (result === "full") {
-      logger.warn("Dropped audit event due to full queue", fields);
-      return { kind: "queue-full" };
-    }
-    if (logger.isLevelEnabled("debug")) logger.debug("Audit event queued", fields);
-    return { kind: "accepted" };
   };
 }

@@ -36,8 +36,9 @@ export function toQueueMetricsPoint(
     host,
     tags: config.tags,
     timestampMs,
-    // The audit queue has no message size limit (reference §3), so nothing is dropped for size.
-    values: { ...snapshot, droppedSize: 0 },
+    // `messages_dropped_size`: events larger than the queue can ever hold (the durable log's
+    // whole budget, the cloud queue's message size), answered 413.
+    values: snapshot,
   });
 }
 

@@ -27,6 +27,14 @@ export interface IngestAnswer {
 
 export const INTERNAL_ERROR_REASON = "Internal error while processing event";
 
+/**
+ * The 413 for an event whose body was within `maxBodyBytes` but that the queue can never hold
+ * (locally the durable log's whole budget, in the cloud the SQS message size): no Retry-After,
+ * since the same event would be refused again.
+ */
+export const EVENT_TOO_LARGE_REASON =
+  "Event larger than the event queue can ever hold: raise auditEvents.queue.maxDiskBytes (local queue) or lower auditEvents.maxBodyBytes below the queue's limit";
+
 /** The headers every answer starts with: the security headers (CONTRACT §3). */
 export const answerHeaders = securityHeaderRecord;
 
@@ -100,6 +108,8 @@ export function outcomeAnswer(
       headers["Retry-After"] = "30";
       return errorAnswer(headers, receivedAt, { status: 503, reason });
     }
+    case "event-too-large":
+      return errorAnswer(headers, receivedAt, { status: 413, reason: EVENT_TOO_LARGE_REASON });
     case "enqueue-failed":
       return errorAnswer(headers, receivedAt, { status: 500, reason: INTERNAL_ERROR_REASON });
   }

@@ -25,7 +25,12 @@ export interface LambdaIngestAppOptions {
 export function createLambdaIngestApp(options: LambdaIngestAppOptions): ReturnType<typeof createApp> {
   return createApp({
     settings: options.settings,
-    queue: createSqsEventQueue({ client: options.sqs, queueUrl: options.queueUrl }),
+    queue: createSqsEventQueue({
+      client: options.sqs,
+      queueUrl: options.queueUrl,
+      logger: options.logger,
+      clock: options.clock,
+    }),
     rateLimitStore: createDynamoRateLimitStore({ client: options.dynamo, tableName: options.rateLimitTable }),
     clientIp: lambdaClientIp,
     logger: options.logger,

@@ -79,7 +79,9 @@ export function buildIngestOpenApi(serverVersion: string): Record<string, unknow
             "400": ingestion("Malformed JSON or envelope schema violated (details.errors[].instancePath)"),
             "401": ingestion("Token configured and missing or wrong"),
             "403": ingestion("Browser Origin not allowed"),
-            "413": ingestion("Body larger than maxBodyBytes"),
+            "413": ingestion(
+              'Body larger than maxBodyBytes (reason "Request body too large"), or an event larger than the event queue can ever hold (reason "Event larger than the event queue can ever hold: …"); do not retry',
+            ),
             "415": ingestion("Content type is not JSON"),
             "422": ingestion("Content rejected, or incompatible client version"),
             "429": ingestion("Rate limit exceeded; see Retry-After"),

@@ -94,7 +94,10 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
       name: "audit-cloud-stores",
       start: async () => {
         // Loaded only here: the AWS SDK stays out of every other local process.
-        const opened = (await import("./cloud-ingest.ts")).openCloudIngest(cloud, { clock });
+        const opened = (await import("./cloud-ingest.ts")).openCloudIngest(cloud, {
+          clock,
+          logger: logger.child("audit-queue"),
+        });
         cloudIngest = opened;
         if (toSqs) {
           auditLogger.info("Audit events go to the cloud queue; its consumer writes the destinations", {
@@ -252,6 +255,7 @@ function showAuditStatus(
       failed: m.failed,
       droppedRateLimit: m.droppedRateLimit,
       droppedQueueFull: m.droppedQueueFull,
+      droppedSize: m.droppedSize,
       waiting: m.waiting,
     };
   });

@@ -15,7 +15,7 @@ import { SQSClient } from "@aws-sdk/client-sqs";
 import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
 import { createSqsEventQueue } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { Config } from "../../core/config/index.ts";
-import type { Clock, RateLimitStore } from "../../core/ports.ts";
+import type { Clock, Logger, RateLimitStore } from "../../core/ports.ts";
 import { createForwardingQueue } from "./forwarding-queue.ts";
 import type { LocalEventQueue } from "./local-ingest.ts";
 
@@ -28,14 +28,17 @@ export interface CloudIngest {
   close(): void;
 }
 
-export function openCloudIngest(cloud: Config["cloud"], deps: { clock: Clock }): CloudIngest {
+export function openCloudIngest(cloud: Config["cloud"], deps: { clock: Clock; logger: Logger }): CloudIngest {
   const sqs = cloud.eventQueueUrl === "" ? undefined : new SQSClient({ region: cloud.region });
   const dynamo = cloud.rateLimitTable === "" ? undefined : new DynamoDBClient({ region: cloud.region });
   return {
     queue:
       sqs === undefined
         ? undefined
-        : createForwardingQueue(createSqsEventQueue({ client: sqs, queueUrl: cloud.eventQueueUrl }), deps),
+        : createForwardingQueue(
+            createSqsEventQueue({ client: sqs, queueUrl: cloud.eventQueueUrl, ...deps }),
+            deps,
+          ),
     rateLimitStore:
       dynamo === undefined
         ? undefined

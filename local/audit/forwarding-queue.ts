@@ -4,8 +4,8 @@
  * cloud queue acknowledged it and nothing waits in this process. It adds what the local runtime
  * needs of a queue: counters for the scrape endpoint, the status page and the queue metrics
  * (`processed` = acknowledged by the target; `failed` = refused or unreachable, the client got
- * a 503 or 500), the send times as processing times, and `stop()`, which refuses new events and
- * waits for the sends in flight.
+ * a 503 or 500; `droppedSize` = larger than the target takes, 413), the send times as processing
+ * times, and `stop()`, which refuses new events and waits for the sends in flight.
  */
 import { EventQueueUnavailableError } from "../../core/audit/queue-errors.ts";
 import type { Clock, EnqueueResult, EventQueue } from "../../core/ports.ts";
@@ -15,7 +15,7 @@ const TIMING_SAMPLES = 1000;
 
 export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }): LocalEventQueue {
   const { clock } = deps;
-  const counters = { received: 0, queued: 0, processed: 0, failed: 0 };
+  const counters = { received: 0, queued: 0, processed: 0, failed: 0, droppedSize: 0 };
   const timings: number[] = [];
   let timingNext = 0;
   let running = 0;
@@ -47,6 +47,8 @@ export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }
         if (result === "queued") {
           counters.queued += 1;
           counters.processed += 1;
+        } else if (result === "too-large") {
+          counters.droppedSize += 1;
         }
         return result;
       } catch (error) {
@@ -62,7 +64,7 @@ export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }
       const sum = samples.reduce((total, ms) => total + ms, 0);
       return {
         ...counters,
-        droppedTotal: 0,
+        droppedTotal: counters.droppedSize,
         droppedRateLimit: 0,
         droppedQueueFull: 0,
         waiting: 0,

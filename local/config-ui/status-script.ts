@@ -161,7 +161,7 @@ export const STATUS_SCRIPT = `"use strict";
     var audit = doc.audit || {}, ev = audit.events;
     parts.push(table("Audit events", ["counter", "value"], ev ? [
       ["received", num(ev.received)], ["accepted", num(ev.accepted)], ["processed", num(ev.processed)],
-      ["failed", num(ev.failed)], ["dropped", num((ev.droppedRateLimit || 0) + (ev.droppedQueueFull || 0))], ["waiting", num(ev.waiting)]
+      ["failed", num(ev.failed)], ["dropped", num(sumDropped(ev))], ["waiting", num(ev.waiting)]
     ].concat(entries(audit.written).map(function (w) { return ["written to " + w[0], num(w[1])]; })) : []));
     var alerts = [];
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));

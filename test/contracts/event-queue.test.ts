@@ -90,7 +90,7 @@ describeEventQueueContract("SQS (local-aws-sqs)", async () => {
   const created = await sqs.send(new CreateQueueCommand({ QueueName: `audit-events-${++queueCount}` }));
   const queueUrl = created.QueueUrl as string;
   return {
-    queue: createSqsEventQueue({ client: sqs, queueUrl }),
+    queue: createSqsEventQueue({ client: sqs, queueUrl, logger: recordingLogger(), clock: systemClock }),
     async consumed(count) {
       const events: AcceptedEvent[] = [];
       // Bounded: at most 20 short polls.

@@ -4,16 +4,23 @@
  * so a 202 is never false. Throttling, 5xx and network failures throw
  * EventQueueUnavailableError (retryable, 503); anything else throws EventQueueError (500).
  * SQS has no capacity limit to report, so this adapter never answers "full" or "rate-limited".
+ * It does limit a message's size (body plus attributes; the queue's `MaximumMessageSize`), and
+ * an event over it can never be sent: SQS's refusal ("Message must be shorter than N bytes") is
+ * answered "too-large" (→ 413) with a WARN at most once a minute giving the sizes. The limit is
+ * read from that refusal, not assumed, since each queue sets its own.
  */
 
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { EventQueueError, EventQueueUnavailableError } from "../../audit/queue-errors.ts";
-import type { EnqueueResult, EventQueue } from "../../ports.ts";
+import { createLogThrottle } from "../../logging/log-throttle.ts";
+import type { Clock, EnqueueResult, EventQueue, Logger } from "../../ports.ts";
 
 export interface SqsEventQueueOptions {
   client: SQSClient;
   queueUrl: string;
+  logger: Logger;
+  clock: Clock;
 }
 
 const THROTTLING_ERRORS = new Set([
@@ -43,6 +50,19 @@ export function isRetryableSqsError(error: unknown): boolean {
   // No HTTP status at all: the request never got an answer (DNS, refused, reset, timeout).
   if (status === undefined) return e.$metadata !== undefined || typeof e.code === "string";
   return status >= 500 || status === 429;
+}
+
+/**
+ * The size limit SQS states when it refuses a message as too large, e.g. "One or more parameters
+ * are invalid. Reason: Message must be shorter than 262144 bytes." (code InvalidParameterValue);
+ * undefined for any other error.
+ */
+export function sqsMessageSizeLimit(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  if (name !== "InvalidParameterValue" || typeof message !== "string") return undefined;
+  const match = /Message must be shorter than (\d+) bytes/.exec(message);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /** The SQS message attributes an event travels with (see createSqsEventQueue). */
@@ -86,15 +106,27 @@ function isEnvelope(value: unknown): value is AcceptedEvent["envelope"] {
 }
 
 export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {
-  const { client, queueUrl } = options;
+  const { client, queueUrl, logger, clock } = options;
+  const throttle = createLogThrottle();
+
+  function warnTooLarge(body: string, maxMessageBytes: number): void {
+    const count = throttle.admit("too-large", clock.now());
+    if (count === undefined) return;
+    logger.warn(
+      "Audit event refused (413): it is larger than the event queue's SQS message size limit and can never be queued; keep auditEvents.maxBodyBytes below the queue's MaximumMessageSize",
+      { bodyBytes: Buffer.byteLength(body), maxMessageBytes, refusedSinceLastWarning: count },
+    );
+  }
+
   return {
     async enqueue(event: AcceptedEvent, envelopeJson?: string): Promise<EnqueueResult> {
       let messageId: string | undefined;
+      const body = envelopeJson ?? JSON.stringify(event.envelope);
       try {
         const output = await client.send(
           new SendMessageCommand({
             QueueUrl: queueUrl,
-            MessageBody: envelopeJson ?? JSON.stringify(event.envelope),
+            MessageBody: body,
             MessageAttributes: {
               clientIp: { DataType: "String", StringValue: event.clientIp },
               receivedAt: { DataType: "String", StringValue: event.receivedAt },
@@ -103,6 +135,11 @@ export function createSqsEventQueue(options: SqsEventQueueOptions): EventQueue {
         );
         messageId = output.MessageId;
       } catch (error) {
+        const maxMessageBytes = sqsMessageSizeLimit(error);
+        if (maxMessageBytes !== undefined) {
+          warnTooLarge(body, maxMessageBytes);
+          return "too-large";
+        }
         if (isRetryableSqsError(error)) {
           throw new EventQueueUnavailableError("SQS SendMessage failed, retryable", { cause: error });
         }

@@ -9,10 +9,10 @@
  *
  * Bounded by `maxDiskBytes`: when full, `enqueue` answers "full" (→ 503 with retry-after) and a
  * WARN, at most once a minute, names the destination that holds the log back. An event whose
- * record is larger than all of `maxDiskBytes` can never be queued: it is answered "full" too (the
- * queue has no other answer for it), with its own WARN (at most once a minute, with the sizes),
- * and the log is not reported as full for it. The queue's own
- * global rate limit (`rateLimit`) answers "rate-limited" as the in-process queue does.
+ * record is larger than all of `maxDiskBytes` can never be queued: it is answered "too-large"
+ * (→ 413, no retry-after: a retry cannot succeed), counted as `droppedSize`, with its own WARN
+ * (at most once a minute, with the sizes), and the log is not reported as full for it. The
+ * queue's own global rate limit (`rateLimit`) answers "rate-limited" as the in-process queue does.
  * `usage()` is what the status page shows: the disk used against the limit, whether events are
  * refused because the log is full, and how far each destination is behind.
  */
@@ -84,7 +84,14 @@ export function createDurableEventQueue(
   let appending = 0;
   let appendsSettled: (() => void) | undefined;
   let idleWaiters: Array<() => void> = [];
-  const counters = { received: 0, queued: 0, failed: 0, droppedRateLimit: 0, droppedQueueFull: 0 };
+  const counters = {
+    received: 0,
+    queued: 0,
+    failed: 0,
+    droppedRateLimit: 0,
+    droppedQueueFull: 0,
+    droppedSize: 0,
+  };
   /** Refusals for a full log since the last accepted event, and the size of the last one refused. */
   let refusedFull: { sinceMs: number; refused: number; bytes: number } | undefined;
   const lastWrittenMs = new Map<string, number>();
@@ -115,7 +122,7 @@ export function createDurableEventQueue(
     const count = throttle.admit("too-large", clock.now());
     if (count === undefined) return;
     logger.warn(
-      "Audit event refused (503): it is larger than the whole queue on disk and can never be queued; raise auditEvents.queue.maxDiskBytes or lower auditEvents.maxBodyBytes",
+      "Audit event refused (413): it is larger than the whole queue on disk and can never be queued; raise auditEvents.queue.maxDiskBytes or lower auditEvents.maxBodyBytes",
       { recordBytes, maxDiskBytes: log.maxDiskBytes, refusedSinceLastWarning: count },
     );
   }
@@ -212,9 +219,9 @@ export function createDurableEventQueue(
         if (appending === 0) appendsSettled?.();
       }
       if (appended === "too-large") {
-        counters.droppedQueueFull += 1;
+        counters.droppedSize += 1;
         warnTooLarge(RECORD_HEADER_BYTES + Buffer.byteLength(payload));
-        return "full";
+        return "too-large";
       }
       if (appended === "full") {
         counters.droppedQueueFull += 1;
@@ -246,7 +253,7 @@ export function createDurableEventQueue(
       return {
         ...counters,
         processed: done,
-        droppedTotal: counters.droppedRateLimit + counters.droppedQueueFull,
+        droppedTotal: counters.droppedRateLimit + counters.droppedQueueFull + counters.droppedSize,
         waiting,
         maxSize: 0,
         running: 0,

@@ -170,6 +170,8 @@ export function createInProcessEventQueue(
       return {
         ...counters,
         droppedTotal: counters.droppedRateLimit + counters.droppedQueueFull,
+        // Events wait in memory, so no event is too large for this queue.
+        droppedSize: 0,
         waiting: waitingCount(),
         maxSize: options.maxSize,
         running,

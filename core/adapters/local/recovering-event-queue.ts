@@ -53,6 +53,7 @@ const EMPTY_METRICS: EventQueueMetrics = {
   droppedTotal: 0,
   droppedRateLimit: 0,
   droppedQueueFull: 0,
+  droppedSize: 0,
   waiting: 0,
   maxSize: 0,
   running: 0,

@@ -143,4 +143,52 @@ describe("Lambda handler (API Gateway v2 → SQS, DynamoDB)", () => {
 
     expect(statuses).toEqual([202, 202, 202, 429]);
   });
+
+  it("answers 413 without Retry-After for an event larger than the SQS queue's message size, and warns once", async () => {
+    // Prepare: a queue that takes messages of at most 1 KiB (SQS's smallest MaximumMessageSize).
+    const limitedUrl = (
+      await sqs.send(
+        new CreateQueueCommand({ QueueName: "audit-events-1k", Attributes: { MaximumMessageSize: "1024" } }),
+      )
+    ).QueueUrl as string;
+    const logger = recordingLogger();
+    const handler = handle(
+      createLambdaIngestApp({
+        settings: {
+          apiToken: "tok",
+          maxBodyBytes: 1_048_576,
+          correlationIdMaxLength: 64,
+          compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
+          cors: { allowedOrigins: [] },
+          rateLimit: { enable: false, maxPerMinute: 3 },
+        },
+        sqs,
+        queueUrl: limitedUrl,
+        dynamo: dynamo.client,
+        rateLimitTable: TABLE,
+        logger,
+        clock: createManualClock(),
+      }),
+    ) as unknown as Handler;
+    const large = validEnvelope({ type: "audit.event", payload: { pad: "x".repeat(2000) } });
+
+    // Act
+    const refused = [await post(handler, large), await post(handler, large)];
+    const small = await post(handler, validEnvelope());
+
+    // Assess
+    for (const result of refused) {
+      expect(result.statusCode).toBe(413);
+      expect(Object.keys(result.headers).map((name) => name.toLowerCase())).not.toContain("retry-after");
+      expect(JSON.parse(result.body)).toMatchObject({
+        status: "error",
+        outcome: "dropped",
+        reason: expect.stringContaining("larger than the event queue can ever hold"),
+      });
+    }
+    expect(small.statusCode).toBe(202);
+    const warnings = logger.at("warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.fields).toMatchObject({ maxMessageBytes: 1024, refusedSinceLastWarning: 1 });
+  });
 });

@@ -11,6 +11,7 @@ const counters = {
   failed: 3,
   droppedRateLimit: 7,
   droppedQueueFull: 2,
+  droppedSize: 4,
 };
 
 async function scrape(registry: ReturnType<typeof createPromMetricsRegistry>) {
@@ -38,6 +39,7 @@ describe("declareAuditEventMetrics", () => {
       { labels: { outcome: "failed" }, value: 3 },
       { labels: { outcome: "dropped_rate_limit" }, value: 7 },
       { labels: { outcome: "dropped_queue_full" }, value: 2 },
+      { labels: { outcome: "dropped_size" }, value: 4 },
     ]);
   });
 

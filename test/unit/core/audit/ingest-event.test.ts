@@ -162,6 +162,15 @@ describe("ingestEvent", () => {
     expect((await request(validEnvelope(), "0.3.0")).kind).toBe(kind);
   });
 
+  it("maps a too-large queue answer to event-too-large and leaves the WARN to the queue, which knows its limit", async () => {
+    const { request, logger } = setup(async () => "too-large");
+
+    const outcome = await request(validEnvelope(), "0.3.0");
+
+    expect(outcome).toEqual({ kind: "event-too-large" });
+    expect(logger.at("warn")).toEqual([]);
+  });
+
   it("maps a retryable queue failure to queue-unavailable", async () => {
     const { request } = setup(async () => {
       throw new EventQueueUnavailableError("throttled");

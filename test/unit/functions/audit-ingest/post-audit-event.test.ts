@@ -142,6 +142,20 @@ describe("POST /api/v1/audit-event", () => {
     expect(await response.json()).toMatchObject({ reason: "Event queue is full", outcome: "dropped" });
   });
 
+  it("answers 413 without Retry-After for an event the queue can never hold", async () => {
+    const t = createTestIngestApp({ queue: queueAnswering(async () => "too-large") });
+
+    const response = await t.post(validEnvelope(), V);
+
+    expect(response.status).toBe(413);
+    expect(response.headers.get("retry-after")).toBeNull();
+    expect(await response.json()).toMatchObject({
+      status: "error",
+      outcome: "dropped",
+      reason: expect.stringContaining("larger than the event queue can ever hold"),
+    });
+  });
+
   it("answers 503 when the queue is unavailable for now", async () => {
     const t = createTestIngestApp({
       queue: queueAnswering(async () => {

@@ -32,6 +32,23 @@ describe("forwarding queue", () => {
     expect(queue.metrics()).toMatchObject({ received: 2, queued: 1, processed: 1, failed: 1, running: 0 });
   });
 
+  it("counts an event the target can never take as dropped for size, not as failed", async () => {
+    const { target, release } = gatedTarget();
+    const queue = createForwardingQueue(target, { clock: systemClock });
+
+    const sent = queue.enqueue(acceptedEvent());
+    release("too-large");
+
+    expect(await sent).toBe("too-large");
+    expect(queue.metrics()).toMatchObject({
+      received: 1,
+      queued: 0,
+      failed: 0,
+      droppedSize: 1,
+      droppedTotal: 1,
+    });
+  });
+
   it("waits at stop for the sends in flight and refuses new events", async () => {
     const { target, release } = gatedTarget();
     const queue = createForwardingQueue(target, { clock: systemClock });

@@ -7,6 +7,8 @@ import {
 } from "../../../../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { EventQueueError, EventQueueUnavailableError } from "../../../../../core/audit/queue-errors.ts";
+import { createManualClock } from "../../../../helpers/manual-clock.ts";
+import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
 const event: AcceptedEvent = {
   envelope: {
@@ -20,12 +22,12 @@ const event: AcceptedEvent = {
   clientIp: "10.0.0.1",
 };
 
-function serviceError(name: string, status: number): SQSServiceException {
+function serviceError(name: string, status: number, message = name): SQSServiceException {
   return new SQSServiceException({
     name,
     $fault: status >= 500 ? "server" : "client",
     $metadata: { httpStatusCode: status },
-    message: name,
+    message,
   });
 }
 
@@ -36,6 +38,8 @@ function queue() {
   return createSqsEventQueue({
     client: new SQSClient({ region: "us-east-1", endpoint: "http://127.0.0.1:9" }),
     queueUrl: "http://q/1",
+    logger: recordingLogger(),
+    clock: createManualClock(),
   });
 }
 
@@ -75,7 +79,10 @@ describe("SQS event queue error mapping", () => {
   it.each([
     ["access denied", serviceError("AccessDenied", 403)],
     ["a missing queue", serviceError("QueueDoesNotExist", 400)],
-    ["a too-large message", serviceError("InvalidParameterValue", 400)],
+    [
+      "an invalid parameter other than the size",
+      serviceError("InvalidParameterValue", 400, "Value x for parameter DelaySeconds is invalid."),
+    ],
   ])("maps %s to a non-retryable EventQueueError", async (_label, error) => {
     sqsMock.on(SendMessageCommand).rejects(error);
 

@@ -1,7 +1,7 @@
 /**
  * The durable queue over a small log (default segment size): full while a destination is behind,
  * taking events again once every destination has written everything, and an event larger than
- * the whole log refused with its own WARN instead of leaving the queue "full".
+ * the whole log answered "too-large" with its own WARN instead of leaving the queue "full".
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -128,12 +128,12 @@ describe.each([65536, 131072])("durable event queue over a log of %i bytes", (ma
 });
 
 describe("durable event queue", () => {
-  it("refuses an event larger than the whole log with its own WARN, without reporting the log full", async () => {
+  it("answers too-large for an event larger than the whole log, with its own WARN and count, without reporting the log full", async () => {
     const { queue, logger, shutdown } = await start(join(root, `case-${count++}`), 65536);
     expect(await queue.enqueue(event(1))).toBe("queued");
 
-    expect(await queue.enqueue(eventOfRecordSize(2, 65537))).toBe("full");
-    expect(await queue.enqueue(eventOfRecordSize(3, 100_000))).toBe("full");
+    expect(await queue.enqueue(eventOfRecordSize(2, 65537))).toBe("too-large");
+    expect(await queue.enqueue(eventOfRecordSize(3, 100_000))).toBe("too-large");
 
     expect(warnings(logger, "larger than the whole queue")).toEqual([
       expect.objectContaining({
@@ -142,7 +142,7 @@ describe("durable event queue", () => {
     ]);
     expect(warnings(logger, "full on disk")).toEqual([]);
     expect(queue.usage().full).toBeUndefined();
-    expect(queue.metrics().droppedQueueFull).toBe(2);
+    expect(queue.metrics()).toMatchObject({ droppedSize: 2, droppedQueueFull: 0, droppedTotal: 2 });
     expect(await queue.enqueue(event(4))).toBe("queued");
     await shutdown();
   });
