@@ -28,5 +28,6 @@ EXPOSE 8181 8081 12398
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=12s --timeout=12s --start-period=30s --retries=3 \
   CMD ["node", "dist/main.mjs", "healthcheck", "--config", "/app/config/steward.yaml"]
-ENTRYPOINT ["node", "dist/main.mjs"]
+# Node with Steward's options (bin/node-flags.mjs).
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "dist/main.mjs"]
 CMD ["start", "--config", "/app/config/steward.yaml"]

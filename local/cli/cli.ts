@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { getHeapStatistics } from "node:v8";
 import { parse } from "yaml";
 import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
 import { dailyFileSink } from "../../core/adapters/local/daily-file-sink.ts";
@@ -40,6 +41,8 @@ import {
 } from "./simulate-platform.ts";
 import { applySstLinks } from "./sst-links.ts";
 import { enabledSwitchesWithoutEffect } from "./unused-switches.ts";
+
+const MIB = 1024 * 1024;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -216,6 +219,8 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
   logger.info(`${SERVICE_NAME} ${SERVICE_VERSION} starting`, {
     config: values.config ?? "embedded default",
     node: process.versions.node,
+    // What node was started with (bin/node-flags.mjs): the V8 heap's limit, young generation included.
+    heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / MIB),
     pid: process.pid,
   });
   if (linked.applied !== undefined) {

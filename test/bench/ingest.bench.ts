@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
+import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 import { peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
@@ -128,13 +129,18 @@ interface Child {
   output: string[];
 }
 
-/** The servers run bundled by plain `node`, as `npm start` runs Steward (bin/bundle.mjs). */
+/**
+ * The servers run bundled by plain `node`, as `npm start` runs Steward (bin/bundle.mjs), Steward's
+ * with its node options (bin/node-flags.mjs).
+ */
 const SERVER_MODULE = fileURLToPath(bundle("test/bench/ingest-server.ts"));
 
 async function startChild(
   kind: "ingest" | "ingest-durable" | "trivial" | "hono" | "hono-headers",
 ): Promise<Child> {
-  const child = spawn(process.execPath, [SERVER_MODULE, kind], {
+  // Steward's servers with Steward's node options; the trivial server and the Hono references bare.
+  const flags = kind === "ingest" || kind === "ingest-durable" ? NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, SERVER_MODULE, kind], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Platform polling benchmark (`npm run bench -- polling`): Steward, run as `npm start` runs it
- * (`node bin/steward.js start --config FILE`), polls 200 simulated platform servers (product
+ * (`node <bin/node-flags.mjs> bin/steward.js start --config FILE`), polls 200 simulated platform servers (product
  * code, over mutual TLS, in a child process of their own) every 5 s — engine health and the root
  * proxy's sessions — with all four exporters on: InfluxDB 1.x (Debian's influxd; skipped, loudly,
  * without it), a mosquitto broker, the observability platform's metric API (a capture server in
@@ -40,6 +40,7 @@ import { fileURLToPath } from "node:url";
 import mqtt from "mqtt";
 import { stringify } from "yaml";
 import { bundle } from "../../bin/bundle.mjs";
+import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 import { generateThrowawayPki, writeThrowawayPki } from "../../local/simulated-platform/throwaway-pki.ts";
 import { startCaptureServer } from "../helpers/capture-server.ts";
 import { freePort } from "../helpers/free-port.ts";
@@ -459,9 +460,12 @@ interface PlatformTraffic {
 // Steward
 
 async function startSteward(configFile: string, cwd: string, scrapePort: number): Promise<Child> {
-  const steward = spawnChild([...STEWARD_NODE_ARGS, STEWARD_ENTRY, "start", "--config", configFile], {
-    cwd,
-  });
+  const steward = spawnChild(
+    [...NODE_FLAGS, ...STEWARD_NODE_ARGS, STEWARD_ENTRY, "start", "--config", configFile],
+    {
+      cwd,
+    },
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (steward.process.exitCode !== null || steward.process.signalCode !== null) {

@@ -4,8 +4,8 @@
  *   - a trivial node:dgram receiver that only splits on ";" and counts (the ceiling),
  *   - Steward's log-event pipeline with no destination (parse, categorise, count: the no-op writer),
  *   - Steward's log-event pipeline writing to InfluxDB 1.x (Debian's influxd; skipped without it),
- * each in its own bundled child process run by plain `node`, as `npm start` runs Steward, with the
- * same 8 MiB receive buffer. Reported per rate: sent, received, processed, dropped; the highest
+ * each in its own bundled child process run by plain `node`, as `npm start` runs Steward (Steward's
+ * with its node options, bin/node-flags.mjs), with the same 8 MiB receive buffer. Reported per rate: sent, received, processed, dropped; the highest
  * rate with nothing lost; CPU seconds per 100,000 events; p99 time in the queue; peak RSS (after
  * each rate and overall, with where the memory was at the highest RSS sampled: V8 heap by space,
  * external, rest); and end-to-end events/s into InfluxDB (sent ÷ time until the last point is
@@ -22,6 +22,7 @@ import { createSocket } from "node:dgram";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundle } from "../../bin/bundle.mjs";
+import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 import { influxdAvailable, startInfluxd } from "../helpers/influxd.ts";
 import { peakRssMb } from "./process-stats.ts";
 import { describePeak, type MemorySample } from "./udp-memory.ts";
@@ -67,9 +68,10 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-async function startChild(module: string, args: string[]): Promise<Child> {
+/** `nodeFlags`: Steward's node options for Steward's receiver, none for the trivial one. */
+async function startChild(module: string, args: string[], nodeFlags: readonly string[] = []): Promise<Child> {
   const flags = (process.env.BENCH_UDP_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
-  const child = spawn(process.execPath, [...flags, module, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...flags, module, ...args], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const output: string[] = [];
@@ -191,7 +193,11 @@ async function stewardSteps(
   afterStep?: (processed: number, sendStartedAt: number) => Promise<void>,
 ) {
   const port = await freeUdpPort();
-  const steward = await startChild(modules.steward, [args[0] ?? "noop", String(port), ...args.slice(1)]);
+  const steward = await startChild(
+    modules.steward,
+    [args[0] ?? "noop", String(port), ...args.slice(1)],
+    NODE_FLAGS,
+  );
   const steps: UdpStep[] = [];
   let before = await ask<StewardStats>(steward, "stats");
   for (const rate of rates) {

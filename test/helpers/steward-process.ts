@@ -1,9 +1,13 @@
 /**
  * Runs the real `steward` command (bin/steward.js) as a child process, for tests of the CLI,
- * start-up, signals and exit codes.
+ * start-up, signals and exit codes, with Steward's node options (bin/node-flags.mjs) as its first
+ * line gives them; `nodeArgs` come after them. `asProgram` runs the file itself, as `npx steward`
+ * and a shell do, so that its first line starts node (`node` is looked up on PATH, this process's
+ * first).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "steward.js");
 
@@ -17,13 +21,20 @@ export interface StewardProcess {
 
 export function spawnSteward(
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[]; asProgram?: boolean },
 ): StewardProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env = { ...process.env, ...options.env };
+  const child = options.asProgram
+    ? spawn(BIN, args, {
+        cwd: options.cwd,
+        env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}` },
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+    : spawn(process.execPath, [...NODE_FLAGS, ...(options.nodeArgs ?? []), BIN, ...args], {
+        cwd: options.cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   let output = "";
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
 import { type Instruction, parseDockerfile, type Stage, stagesOf } from "../../helpers/dockerfile.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
@@ -70,9 +71,9 @@ describe("Dockerfile", () => {
     expect(existsSync(join(ROOT, "dist", "main.mjs"))).toBe(true);
   });
 
-  it("exposes the default ports and starts `steward start` with the mounted configuration", () => {
+  it("exposes the default ports and starts `steward start` with Steward's node options and the mounted configuration", () => {
     expect(last(runtime, "EXPOSE")?.args).toEqual(["8181", "8081", "12398"]);
-    expect(last(runtime, "ENTRYPOINT")?.args).toEqual(["node", "dist/main.mjs"]);
+    expect(last(runtime, "ENTRYPOINT")?.args).toEqual(["node", ...NODE_FLAGS, "dist/main.mjs"]);
     expect(last(runtime, "CMD")?.args).toEqual(["start", "--config", CONFIG_IN_IMAGE]);
   });
 

@@ -1,0 +1,2 @@
+/** The node options Steward runs with (bin/node-flags.mjs). */
+export const NODE_FLAGS: readonly string[];
