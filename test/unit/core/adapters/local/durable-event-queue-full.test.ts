@@ -7,13 +7,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue } from "../../../../../core/adapters/local/durable-event-queue.ts";
-import { openSegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
-import { systemClock } from "../../../../../core/system-clock.ts";
+import { eventNumber, numberedEvent, startDurableQueue } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
-import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
+import type { RecordingLogger } from "../../../../helpers/recording-logger.ts";
 
 let root: string;
 let count = 0;
@@ -24,57 +22,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const DESTINATIONS = ["parquet", "json"] as const;
-
-function event(n: number, pad = ""): AcceptedEvent {
-  return {
-    envelope: {
-      schemaVersion: 1,
-      eventId: `0b6f2b4e-1c1d-4d3e-9a7b-${String(n).padStart(12, "0")}`,
-      timestamp: "2026-01-01T00:00:00Z",
-      type: "audit.event",
-      payload: { pad },
-    },
-    receivedAt: "2026-01-01T00:00:00.000Z",
-    clientIp: "127.0.0.1",
-  };
-}
+const event = numberedEvent;
 
 /** An event whose log record takes `recordBytes` bytes. */
 function eventOfRecordSize(n: number, recordBytes: number): AcceptedEvent {
-  const bare = RECORD_HEADER_BYTES + Buffer.byteLength(JSON.stringify(event(n)));
+  const bare = RECORD_HEADER_BYTES + Buffer.byteLength(JSON.stringify(event(n, "")));
   return event(n, "x".repeat(recordBytes - bare));
 }
 
-const numberOf = (e: AcceptedEvent) => Number(e.envelope.eventId.slice(-12));
+const numberOf = eventNumber;
 
-async function start(directory: string, maxDiskBytes: number) {
-  const logger = recordingLogger();
-  const log = await openSegmentLog({
-    directory,
-    destinations: DESTINATIONS,
-    maxDiskBytes,
-    cursorSyncMs: 1,
-    clock: systemClock,
-    logger,
-  });
-  const delivered: Record<string, AcceptedEvent[]> = { parquet: [], json: [] };
-  const queue = createDurableEventQueue(
-    { backpressureThreshold: 100, rateLimit: { enable: false, maxPerMinute: 600 } },
-    {
-      log,
-      destinations: DESTINATIONS,
-      deliver: async (destination, e) => void delivered[destination]?.push(e),
-      logger,
-      clock: systemClock,
-    },
-  );
-  const shutdown = async () => {
-    await queue.stop();
-    await log.close();
-  };
-  return { queue, log, delivered, logger, shutdown };
-}
+/** The queue over a log with the log's own segment size. */
+const start = (directory: string, maxDiskBytes: number) => startDurableQueue(directory, { maxDiskBytes });
 
 type Started = Awaited<ReturnType<typeof start>>;
 

@@ -2,10 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue } from "../../../../../core/adapters/local/durable-event-queue.ts";
-import { openSegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
-import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
-import { systemClock } from "../../../../../core/system-clock.ts";
+import { eventNumber, numberedEvent, startDurableQueue } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
 
@@ -18,53 +15,16 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const DESTINATIONS = ["parquet", "json"] as const;
+const event = (n: number) => numberedEvent(n);
+const numberOf = eventNumber;
 
-function event(n: number): AcceptedEvent {
-  return {
-    envelope: {
-      schemaVersion: 1,
-      eventId: `0b6f2b4e-1c1d-4d3e-9a7b-${String(n).padStart(12, "0")}`,
-      timestamp: "2026-01-01T00:00:00Z",
-      type: "audit.event",
-      payload: {},
-    },
-    receivedAt: "2026-01-01T00:00:00.000Z",
-    clientIp: "127.0.0.1",
-  };
-}
-
-const numberOf = (e: AcceptedEvent) => Number(e.envelope.eventId.slice(-12));
-
-/** A queue over a log in `directory`; each destination's deliveries are recorded. */
-async function start(directory: string, options: { maxDiskBytes?: number; logger?: RecordingLogger } = {}) {
-  const logger = options.logger ?? recordingLogger();
-  const log = await openSegmentLog({
-    directory,
-    destinations: DESTINATIONS,
+/** A queue over a log in `directory` with 4 KiB segments; each destination's deliveries are recorded. */
+const start = (directory: string, options: { maxDiskBytes?: number; logger?: RecordingLogger } = {}) =>
+  startDurableQueue(directory, {
     maxDiskBytes: options.maxDiskBytes ?? 1024 * 1024,
     segmentBytes: 4096,
-    cursorSyncMs: 1,
-    clock: systemClock,
-    logger,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
-  const delivered: Record<string, AcceptedEvent[]> = { parquet: [], json: [] };
-  const queue = createDurableEventQueue(
-    { backpressureThreshold: 100, rateLimit: { enable: false, maxPerMinute: 600 } },
-    {
-      log,
-      destinations: DESTINATIONS,
-      deliver: async (destination, e) => void delivered[destination]?.push(e),
-      logger,
-      clock: systemClock,
-    },
-  );
-  const shutdown = async () => {
-    await queue.stop();
-    await log.close();
-  };
-  return { queue, log, delivered, logger, shutdown };
-}
 
 describe("durable event queue", () => {
   it("hands every event to every destination in log order", async () => {

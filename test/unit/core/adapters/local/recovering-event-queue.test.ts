@@ -12,6 +12,7 @@ import {
 } from "../../../../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../../../../core/audit/queue-errors.ts";
+import { numberedEvent } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
@@ -24,17 +25,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const event = (n: number): AcceptedEvent => ({
-  envelope: {
-    schemaVersion: 1,
-    eventId: `0b6f2b4e-1c1d-4d3e-9a7b-${String(n).padStart(12, "0")}`,
-    timestamp: "2026-01-01T00:00:00Z",
-    type: "audit.event",
-    payload: {},
-  },
-  receivedAt: "2026-01-01T00:00:00.000Z",
-  clientIp: "127.0.0.1",
-});
+const event = (n: number) => numberedEvent(n);
 
 const flush = async () => {
   for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
