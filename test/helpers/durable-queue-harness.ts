@@ -6,6 +6,7 @@
 import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
 import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
+import type { EnqueueResult } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 
@@ -64,4 +65,25 @@ export async function startDurableQueue(directory: string, options: DurableQueue
     await log.close();
   };
   return { queue, log, delivered, logger, shutdown };
+}
+
+export type DurableQueueHarness = Awaited<ReturnType<typeof startDurableQueue>>;
+
+/**
+ * Enqueues numbered events from `from` on until one is not queued (at most 10,000); json writes
+ * each event as it comes, parquet nothing. Returns how many were taken and the answer that ended
+ * it ("queued" only if the bound was reached).
+ */
+export async function fillWhileParquetIsBehind(
+  { queue, delivered }: DurableQueueHarness,
+  from = 1,
+): Promise<{ taken: number; answer: EnqueueResult }> {
+  let taken = 0;
+  for (;;) {
+    const answer = await queue.enqueue(numberedEvent(from + taken));
+    if (answer !== "queued" || taken === 10_000) return { taken, answer };
+    taken += 1;
+    await queue.drain();
+    queue.written("json", delivered.json ?? []);
+  }
 }

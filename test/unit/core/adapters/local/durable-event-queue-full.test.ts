@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
-import { eventNumber, numberedEvent, startDurableQueue } from "../../../../helpers/durable-queue-harness.ts";
+import {
+  eventNumber,
+  fillWhileParquetIsBehind,
+  numberedEvent,
+  startDurableQueue,
+} from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import type { RecordingLogger } from "../../../../helpers/recording-logger.ts";
 
@@ -35,20 +40,6 @@ const numberOf = eventNumber;
 /** The queue over a log with the log's own segment size. */
 const start = (directory: string, maxDiskBytes: number) => startDurableQueue(directory, { maxDiskBytes });
 
-type Started = Awaited<ReturnType<typeof start>>;
-
-/** Enqueues until refused; json writes each event as it comes, parquet nothing. Returns the count taken. */
-async function fillWhileParquetIsBehind({ queue, delivered }: Started): Promise<number> {
-  let n = 0;
-  for (;;) {
-    const answer = await queue.enqueue(event(n + 1));
-    if (answer !== "queued") return n;
-    n += 1;
-    await queue.drain();
-    queue.written("json", delivered.json ?? []);
-  }
-}
-
 const warnings = (logger: RecordingLogger, text: string) =>
   logger.at("warn").filter((entry) => entry.message.includes(text));
 
@@ -56,7 +47,7 @@ describe.each([65536, 131072])("durable event queue over a log of %i bytes", (ma
   it("takes events again once every destination has written everything, and a restart repeats none", async () => {
     const directory = join(root, `case-${count++}`);
     const first = await start(directory, maxDiskBytes);
-    const taken = await fillWhileParquetIsBehind(first);
+    const { taken } = await fillWhileParquetIsBehind(first);
     expect(taken).toBeGreaterThan(50);
     expect(first.queue.usage().full?.refused).toBe(1);
 

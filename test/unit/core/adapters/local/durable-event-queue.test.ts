@@ -2,7 +2,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventNumber, numberedEvent, startDurableQueue } from "../../../../helpers/durable-queue-harness.ts";
+import {
+  eventNumber,
+  fillWhileParquetIsBehind,
+  numberedEvent,
+  startDurableQueue,
+} from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
 
@@ -60,19 +65,10 @@ describe("durable event queue", () => {
 
   it("answers full at maxDiskBytes and warns, once a minute, naming the destination behind", async () => {
     const logger = recordingLogger();
-    const { queue, delivered, shutdown } = await start(join(root, `case-${count++}`), {
-      maxDiskBytes: 65536,
-      logger,
-    });
-    let n = 0;
-    let answer: string;
-    do {
-      n += 1;
-      answer = await queue.enqueue(event(n));
-      await queue.drain();
-      queue.written("json", delivered.json ?? []);
-    } while (answer === "queued" && n < 10_000);
-    const again = await queue.enqueue(event(n + 1));
+    const started = await start(join(root, `case-${count++}`), { maxDiskBytes: 65536, logger });
+    const { queue, shutdown } = started;
+    const { taken, answer } = await fillWhileParquetIsBehind(started);
+    const again = await queue.enqueue(event(taken + 2));
 
     expect(answer).toBe("full");
     expect(again).toBe("full");
@@ -84,19 +80,11 @@ describe("durable event queue", () => {
   });
 
   it("reports disk use, each destination's backlog and a refusal for a full log until the log has room again", async () => {
-    const { queue, delivered, log, shutdown } = await start(join(root, `case-${count++}`), {
-      maxDiskBytes: 65536,
-    });
+    const started = await start(join(root, `case-${count++}`), { maxDiskBytes: 65536 });
+    const { queue, delivered, log, shutdown } = started;
     const before = Date.now();
-    let n = 0;
-    let answer: string;
-    do {
-      n += 1;
-      answer = await queue.enqueue(event(n));
-      await queue.drain();
-      queue.written("json", delivered.json ?? []);
-    } while (answer === "queued" && n < 10_000);
-    await queue.enqueue(event(n + 1));
+    const { taken, answer } = await fillWhileParquetIsBehind(started);
+    await queue.enqueue(event(taken + 2));
 
     const whileFull = queue.usage();
     expect(answer).toBe("full");
