@@ -61,6 +61,16 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
   const constraintOptions = { correlationIdMaxLength: options.correlationIdMaxLength };
   const isCompatible = createCompatibilityCheck(options.serverVersion, options.compatibility);
   const unavailableLog = createLogThrottle();
+  // A full or rate-limited queue refuses every event alike while it lasts: the first drop is
+  // logged with its event, then at most one WARN a minute per reason with the count since the
+  // last (`dropped`), instead of one line per event (the reference's), which under load floods
+  // the log. Each drop is also counted in the queue's metrics and at DEBUG.
+  const dropLog = createLogThrottle();
+  function logDrop(message: string, reason: string, receivedAt: string, fields: Record<string, unknown>) {
+    const dropped = dropLog.admit(reason, Date.parse(receivedAt));
+    if (dropped !== undefined) logger.warn(message, { ...fields, dropped });
+    else if (logger.isLevelEnabled("debug")) logger.debug(message, fields);
+  }
 
   return async function ingestEvent(request) {
     const parsed = parseEnvelope(request.body);
@@ -135,10 +145,10 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
         if (logger.isLevelEnabled("debug")) logger.debug("Audit event queued", fields);
         return { kind: "accepted" };
       case "rate-limited":
-        logger.warn("Dropped audit event due to queue rate limit", fields);
+        logDrop("Dropped audit event due to queue rate limit", result, request.receivedAt, fields);
         return { kind: "queue-rate-limited" };
       case "full":
-        logger.warn("Dropped audit event due to full queue", fields);
+        logDrop("Dropped audit event due to full queue", result, request.receivedAt, fields);
         return { kind: "queue-full" };
       case "too-large":
         // Logged by the queue (at most once a minute, with its limit): only it knows the sizes.

@@ -36,8 +36,8 @@ function setup(answer: () => Promise<EnqueueResult> = async () => "queued") {
     },
     { queue, logger, missingVersionLog: createMissingVersionLog(logger, createManualClock()) },
   );
-  const request = (body: unknown, clientVersion?: string) =>
-    ingest({ body, clientVersion, clientIp: "10.0.0.1", receivedAt: "2026-01-01T00:00:00.000Z" });
+  const request = (body: unknown, clientVersion?: string, receivedAt = "2026-01-01T00:00:00.000Z") =>
+    ingest({ body, clientVersion, clientIp: "10.0.0.1", receivedAt });
   return { logger, queue, request };
 }
 
@@ -180,21 +180,11 @@ describe("ingestEvent", () => {
   });
 
   it("logs an unavailable queue once at error with its cause, then at most once a minute with the count", async () => {
-    const logger = recordingLogger();
     const diskFull = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    const queue = scriptedQueue(async () => {
+    const { request, logger } = setup(async () => {
       throw new EventQueueUnavailableError("the audit event log could not be written", { cause: diskFull });
     });
-    const ingest = createIngestEvent(
-      {
-        correlationIdMaxLength: 64,
-        compatibility: [{ serverRange: ">=15.0.0 <16.0.0", clientRange: ">=0.3.0 <0.4.0" }],
-        serverVersion: "15.0.0",
-      },
-      { queue, logger, missingVersionLog: createMissingVersionLog(logger, createManualClock()) },
-    );
-    const at = (receivedAt: string) =>
-      ingest({ body: validEnvelope(), clientVersion: "0.3.0", clientIp: "10.0.0.1", receivedAt });
+    const at = (receivedAt: string) => request(validEnvelope(), "0.3.0", receivedAt);
 
     for (const second of ["00", "10", "20", "59"]) await at(`2026-01-01T00:00:${second}.000Z`);
     await at("2026-01-01T00:01:01.000Z");
@@ -204,6 +194,27 @@ describe("ingestEvent", () => {
     expect(errors[0]?.fields).toMatchObject({ refused: 1, error: expect.stringContaining("ENOSPC") });
     expect(errors[1]?.fields).toMatchObject({ refused: 4 });
     expect(logger.at("warn")).toEqual([]);
+  });
+
+  it("logs a full or rate-limited queue at WARN once with the event, then at most once a minute per reason with the count", async () => {
+    let answer: EnqueueResult = "full";
+    const { request, logger } = setup(async () => answer);
+    const at = (receivedAt: string) => request(validEnvelope(), "0.3.0", receivedAt);
+
+    for (const second of ["00", "10", "20", "59"]) await at(`2026-01-01T00:00:${second}.000Z`);
+    answer = "rate-limited";
+    await at("2026-01-01T00:00:30.000Z");
+    await at("2026-01-01T00:00:40.000Z");
+    answer = "full";
+    await at("2026-01-01T00:01:01.000Z");
+
+    const warnings = logger.at("warn").map((entry) => [entry.message, entry.fields?.dropped]);
+    expect(warnings).toEqual([
+      ["Dropped audit event due to full queue", 1],
+      ["Dropped audit event due to queue rate limit", 1],
+      ["Dropped audit event due to full queue", 4],
+    ]);
+    expect(logger.at("warn")[0]?.fields).toMatchObject({ type: validEnvelope().type, ip: "10.0.0.1" });
   });
 
   it("maps any other queue failure to enqueue-failed and logs it at error", async () => {
