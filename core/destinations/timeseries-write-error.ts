@@ -1,4 +1,5 @@
 /** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
+import { isDataRefusal } from "../data-refusal.ts";
 
 export class TimeseriesWriteError extends Error {
   override name = "TimeseriesWriteError";
@@ -11,17 +12,8 @@ export class TimeseriesWriteError extends Error {
     super(message, options);
   }
 
-  /**
-   * A 4xx (other than 401/403/404/408/429, which are set-up or load problems) means the server
-   * refused the data itself: writing smaller batches can isolate the bad point. Anything else is
-   * an outage that smaller batches would not cure.
-   */
+  /** The server refused the data itself (see isDataRefusal): smaller batches can isolate the bad point. */
   get refusesData(): boolean {
-    return (
-      this.status !== undefined &&
-      this.status >= 400 &&
-      this.status < 500 &&
-      ![401, 403, 404, 408, 429].includes(this.status)
-    );
+    return isDataRefusal(this.status);
   }
 }

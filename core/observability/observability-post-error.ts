@@ -3,6 +3,7 @@
  * batching caller can tell data the platform refuses (retrying cannot help) from an outage
  * (retrying will). An UpstreamError, so the REST edge still answers 502.
  */
+import { isDataRefusal } from "../data-refusal.ts";
 import { UpstreamError } from "../upstream-error.ts";
 
 export class ObservabilityPostError extends UpstreamError {
@@ -18,16 +19,8 @@ export class ObservabilityPostError extends UpstreamError {
     this.name = "ObservabilityPostError";
   }
 
-  /**
-   * A 4xx other than 401/403/404/408/429 (set-up or load problems) means the platform refused
-   * the events themselves (413 included: the same body would be refused again).
-   */
+  /** The platform refused the events themselves (see isDataRefusal). */
   get refusesData(): boolean {
-    return (
-      this.status !== undefined &&
-      this.status >= 400 &&
-      this.status < 500 &&
-      ![401, 403, 404, 408, 429].includes(this.status)
-    );
+    return isDataRefusal(this.status);
   }
 }

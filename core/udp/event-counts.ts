@@ -9,9 +9,10 @@
  * both pipelines: the metric is declared once.
  */
 import type { PlatformEventsConfig } from "../config/schema/config.ts";
-import { integerField, type Point } from "../destinations/line-protocol.ts";
+import { integerField } from "../destinations/line-protocol.ts";
 import type { MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
+import { takeIntervalCounts } from "./interval-counts.ts";
 
 export type EventType = "log" | "user";
 
@@ -101,28 +102,18 @@ export function createEventCounts(options: EventCountsOptions): EventCounts {
     },
 
     take(nowMs) {
-      const taken = [...interval].map(([key, entry]) => ({ key, entry, count: entry.count }));
-      const points: Point[] = taken.map(({ entry, count }) => {
-        const tags: Record<string, string> = {};
-        for (const tag of staticTags) tags[tag.name] = tag.value;
-        tags.event_type = entry.eventType;
-        tags.source = entry.source;
-        tags.host = entry.host;
-        tags.subsystem = entry.subsystem;
-        return { measurement, tags, fields: { counter: integerField(count) }, timestampMs: nowMs };
-      });
-      let done = false;
-      return {
-        points,
-        written() {
-          if (done) return;
-          done = true;
-          for (const { key, entry, count } of taken) {
-            entry.count -= count;
-            if (entry.count <= 0 && interval.get(key) === entry) interval.delete(key);
-          }
+      return takeIntervalCounts(interval, {
+        counts: ["count"],
+        toPoint(entry, taken) {
+          const tags: Record<string, string> = {};
+          for (const tag of staticTags) tags[tag.name] = tag.value;
+          tags.event_type = entry.eventType;
+          tags.source = entry.source;
+          tags.host = entry.host;
+          tags.subsystem = entry.subsystem;
+          return { measurement, tags, fields: { counter: integerField(taken.count) }, timestampMs: nowMs };
         },
-      };
+      });
     },
   };
 }

@@ -3,11 +3,12 @@
  * app id, app name, method, object type) with the number of events and their summed
  * `process_time`. Kept only while both `platformEvents.rejectedEventCount.enable` and
  * `logEvents.enginePerformanceMonitor.trackRejectedEvents.enable` are true — each gated on its
- * own flags, not on the event counts' (reference quirk 7). Deltas as in event-counts.ts.
+ * own flags, not on the event counts' (reference quirk 7). Deltas as in interval-counts.ts.
  */
 import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
-import { floatField, integerField, type Point } from "../destinations/line-protocol.ts";
+import { floatField, integerField } from "../destinations/line-protocol.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
+import { takeIntervalCounts } from "./interval-counts.ts";
 
 export interface RejectedEvent {
   readonly source: string;
@@ -78,41 +79,25 @@ export function createRejectedEventCounts(options: RejectedEventCountsOptions): 
     },
 
     take(nowMs) {
-      const taken = [...rows].map(([key, row]) => ({
-        key,
-        row,
-        counter: row.counter,
-        processTime: row.processTime,
-      }));
-      const points: Point[] = taken.map(({ row, counter, processTime }) => {
-        const tags: Record<string, string> = {};
-        for (const tag of staticTags) tags[tag.name] = tag.value;
-        tags.source = row.source;
-        tags.app_id = row.app_id;
-        tags.method = row.method;
-        tags.object_type = row.object_type;
-        if (row.app_name !== "") tags.app_name = row.app_name;
-        tags.app_name_set = row.app_name === "" ? "false" : "true";
-        return {
-          measurement,
-          tags,
-          fields: { counter: integerField(counter), process_time: floatField(processTime) },
-          timestampMs: nowMs,
-        };
-      });
-      let done = false;
-      return {
-        points,
-        written() {
-          if (done) return;
-          done = true;
-          for (const { key, row, counter, processTime } of taken) {
-            row.counter -= counter;
-            row.processTime -= processTime;
-            if (row.counter <= 0 && rows.get(key) === row) rows.delete(key);
-          }
+      return takeIntervalCounts(rows, {
+        counts: ["counter", "processTime"],
+        toPoint(row, taken) {
+          const tags: Record<string, string> = {};
+          for (const tag of staticTags) tags[tag.name] = tag.value;
+          tags.source = row.source;
+          tags.app_id = row.app_id;
+          tags.method = row.method;
+          tags.object_type = row.object_type;
+          if (row.app_name !== "") tags.app_name = row.app_name;
+          tags.app_name_set = row.app_name === "" ? "false" : "true";
+          return {
+            measurement,
+            tags,
+            fields: { counter: integerField(taken.counter), process_time: floatField(taken.processTime) },
+            timestampMs: nowMs,
+          };
         },
-      };
+      });
     },
   };
 }

@@ -14,11 +14,11 @@
  * pending drop summary.
  */
 import type { UdpServerConfig } from "../config/index.ts";
+import { createDurationWindow, type DurationReader, type DurationStats } from "../duration-window.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
 import { createFixedWindowCounter, type FixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
 import { createBackpressureMonitor } from "./backpressure.ts";
 import { createDropLog } from "./drop-log.ts";
-import { createDurationWindow, type DurationReader, type DurationStats } from "./duration-window.ts";
 import type { DatagramOutcome, DatagramProcessor } from "./event-sinks.ts";
 import { acceptAllSources, type SourceValidator } from "./source-validator.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";

@@ -8,23 +8,20 @@
  * times, and `stop()`, which refuses new events and waits for the sends in flight.
  */
 import { EventQueueUnavailableError } from "../../core/audit/queue-errors.ts";
+import { createDurationWindow } from "../../core/duration-window.ts";
 import type { Clock, EnqueueResult, EventQueue } from "../../core/ports.ts";
 import type { LocalEventQueue } from "./local-ingest.ts";
-
-const TIMING_SAMPLES = 1000;
 
 export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }): LocalEventQueue {
   const { clock } = deps;
   const counters = { received: 0, queued: 0, processed: 0, failed: 0, droppedSize: 0 };
-  const timings: number[] = [];
-  let timingNext = 0;
+  const processingTimes = createDurationWindow();
   let running = 0;
   let stopping = false;
   let idleWaiters: Array<() => void> = [];
 
   function settle(started: number): void {
-    timings[timingNext] = clock.now() - started;
-    timingNext = (timingNext + 1) % TIMING_SAMPLES;
+    processingTimes.record(clock.now() - started);
     running -= 1;
     if (running === 0) {
       const resolvers = idleWaiters;
@@ -59,9 +56,7 @@ export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }
       }
     },
     metrics() {
-      const samples = timings.slice().sort((a, b) => a - b);
-      const n = samples.length;
-      const sum = samples.reduce((total, ms) => total + ms, 0);
+      const times = processingTimes.stats();
       return {
         ...counters,
         droppedTotal: counters.droppedSize,
@@ -72,9 +67,9 @@ export function createForwardingQueue(target: EventQueue, deps: { clock: Clock }
         running,
         utilisationPct: 0,
         backpressureActive: false,
-        processingTimeAvgMs: n === 0 ? 0 : sum / n,
-        processingTimeP95Ms: n === 0 ? 0 : (samples[Math.ceil(0.95 * n) - 1] ?? 0),
-        processingTimeMaxMs: n === 0 ? 0 : (samples[n - 1] ?? 0),
+        processingTimeAvgMs: times.avgMs,
+        processingTimeP95Ms: times.p95Ms,
+        processingTimeMaxMs: times.maxMs,
       };
     },
     drain,

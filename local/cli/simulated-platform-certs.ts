@@ -6,15 +6,16 @@
  * fail (a host the certificate does not name, an expired certificate) comes back as warnings.
  */
 import { X509Certificate } from "node:crypto";
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { SimulatedTls } from "../simulated-platform/simulated-server.ts";
 import {
   DEFAULT_SERVER_NAMES,
+  existingPkiFiles,
   generateThrowawayPki,
-  THROWAWAY_PKI_FILE_NAMES,
   type ThrowawayPkiFiles,
+  throwawayPkiFiles,
   writeThrowawayPki,
 } from "../simulated-platform/throwaway-pki.ts";
 
@@ -37,21 +38,10 @@ export interface SimulatedPlatformCertificates {
 export async function prepareCertificates(
   options: CertificateOptions,
 ): Promise<SimulatedPlatformCertificates> {
-  const files = certificateFiles(options.certsDir);
+  const files = throwawayPkiFiles(options.certsDir);
   if (options.generateCerts) await generateCertificates(options, files);
   const tls = await readCertificates(options.certsDir, files);
   return { files, tls, warnings: certificateWarnings(tls.cert, options.connectHost, files) };
-}
-
-function certificateFiles(dir: string): ThrowawayPkiFiles {
-  const names = THROWAWAY_PKI_FILE_NAMES;
-  return {
-    ca: join(dir, names.ca),
-    serverCert: join(dir, names.serverCert),
-    serverKey: join(dir, names.serverKey),
-    clientCert: join(dir, names.clientCert),
-    clientKey: join(dir, names.clientKey),
-  };
 }
 
 /** A certificate problem the user can fix: one line, no stack. */
@@ -61,7 +51,7 @@ export class CertificateFilesError extends Error {
 
 async function generateCertificates(options: CertificateOptions, files: ThrowawayPkiFiles): Promise<void> {
   if (!options.force) {
-    const existing = await existingFiles(Object.values(files));
+    const existing = await existingPkiFiles(files);
     if (existing.length > 0) {
       throw new CertificateFilesError(
         `${options.certsDir} already holds certificate files (${existing.map((path) => basename(path)).join(", ")}); ` +
@@ -85,7 +75,8 @@ async function readCertificates(
   dir: string,
   files: ThrowawayPkiFiles,
 ): Promise<{ cert: string; key: string; ca: string }> {
-  const missing = await missingFiles(Object.values(files));
+  const existing = new Set(await existingPkiFiles(files));
+  const missing = Object.values(files).filter((path: string) => !existing.has(path));
   if (missing.length > 0) {
     throw new CertificateFilesError(
       `certificate files missing in ${dir}: ${missing.map((path) => basename(path)).join(", ")}; ` +
@@ -98,23 +89,6 @@ async function readCertificates(
     });
   const [cert, key, ca] = await Promise.all([read(files.serverCert), read(files.serverKey), read(files.ca)]);
   return { cert, key, ca };
-}
-
-async function existingFiles(paths: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(
-    paths.map((path) =>
-      access(path).then(
-        () => path,
-        () => undefined,
-      ),
-    ),
-  );
-  return found.filter((path): path is string => path !== undefined);
-}
-
-async function missingFiles(paths: readonly string[]): Promise<string[]> {
-  const existing = new Set(await existingFiles(paths));
-  return paths.filter((path) => !existing.has(path));
 }
 
 /** What would make Steward's TLS check fail against these certificates, said before it does. */

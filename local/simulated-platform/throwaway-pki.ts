@@ -217,13 +217,7 @@ export async function writeThrowawayPki(
   pki: ThrowawayPki,
   options: WriteThrowawayPkiOptions = {},
 ): Promise<ThrowawayPkiFiles> {
-  const files: ThrowawayPkiFiles = {
-    ca: join(dir, THROWAWAY_PKI_FILE_NAMES.ca),
-    serverCert: join(dir, THROWAWAY_PKI_FILE_NAMES.serverCert),
-    serverKey: join(dir, THROWAWAY_PKI_FILE_NAMES.serverKey),
-    clientCert: join(dir, THROWAWAY_PKI_FILE_NAMES.clientCert),
-    clientKey: join(dir, THROWAWAY_PKI_FILE_NAMES.clientKey),
-  };
+  const files = throwawayPkiFiles(dir);
   const contents: readonly (readonly [path: string, pem: string, secret: boolean])[] = [
     [files.ca, pki.ca.cert, false],
     [files.serverCert, pki.server.cert, false],
@@ -234,7 +228,7 @@ export async function writeThrowawayPki(
   await mkdir(dir, { recursive: true });
   const overwrite = options.overwrite === true;
   if (!overwrite) {
-    const existing = await existingPaths(contents.map(([path]) => path));
+    const existing = await existingPkiFiles(files);
     if (existing.length > 0) {
       throw new ThrowawayPkiError(
         `will not overwrite existing certificate files: ${existing.join(", ")} (ask to overwrite, or choose another folder)`,
@@ -251,9 +245,22 @@ export async function writeThrowawayPki(
   return files;
 }
 
-async function existingPaths(paths: readonly string[]): Promise<string[]> {
+/** The paths of the PKI's files in `dir`, under the names of the platform's export. */
+export function throwawayPkiFiles(dir: string): ThrowawayPkiFiles {
+  const names = THROWAWAY_PKI_FILE_NAMES;
+  return {
+    ca: join(dir, names.ca),
+    serverCert: join(dir, names.serverCert),
+    serverKey: join(dir, names.serverKey),
+    clientCert: join(dir, names.clientCert),
+    clientKey: join(dir, names.clientKey),
+  };
+}
+
+/** Those of the files that exist, in the order of `ThrowawayPkiFiles`. */
+export async function existingPkiFiles(files: ThrowawayPkiFiles): Promise<string[]> {
   const found = await Promise.all(
-    paths.map((path) =>
+    Object.values(files).map((path: string) =>
       access(path).then(
         () => path,
         () => undefined,

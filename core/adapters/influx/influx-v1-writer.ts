@@ -4,10 +4,10 @@
  * configured retention policy its default (spec document 3, item 5).
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { encodePoints } from "../../destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
+import { lineProtocolWrites } from "./line-protocol-writes.ts";
 
 const TIMEOUT_MS = 10_000;
 
@@ -31,19 +31,10 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
     return first;
   }
 
-  async function post(body: string | Uint8Array): Promise<void> {
-    const url = new URL("/write", base);
-    url.searchParams.set("db", dbName);
-    if (retentionPolicy.name !== "") url.searchParams.set("rp", retentionPolicy.name);
-    url.searchParams.set("precision", "ms");
-    await influxRequest({
-      method: "POST",
-      url,
-      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
-      body,
-      timeoutMs: TIMEOUT_MS,
-    });
-  }
+  const writeUrl = new URL("/write", base);
+  writeUrl.searchParams.set("db", dbName);
+  if (retentionPolicy.name !== "") writeUrl.searchParams.set("rp", retentionPolicy.name);
+  writeUrl.searchParams.set("precision", "ms");
 
   return {
     async ensureDatabase() {
@@ -63,15 +54,7 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
       await query(statement, "POST");
     },
 
-    async write(points) {
-      if (points.length === 0) return;
-      await post(encodePoints(points));
-    },
-
-    async writeLines(body) {
-      if (body.byteLength === 0) return;
-      await post(body);
-    },
+    ...lineProtocolWrites({ url: writeUrl, headers, timeoutMs: TIMEOUT_MS }),
   };
 }
 

@@ -3,10 +3,10 @@
  * start, looks up the org and creates the bucket with its retention when missing.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { encodePoints } from "../../destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, durationSeconds, influxRequest } from "./influx-http.ts";
+import { lineProtocolWrites } from "./line-protocol-writes.ts";
 
 const TIMEOUT_MS = 10_000;
 
@@ -15,19 +15,10 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Token ${token}` };
 
-  async function post(body: string | Uint8Array): Promise<void> {
-    const url = new URL("/api/v2/write", base);
-    url.searchParams.set("org", org);
-    url.searchParams.set("bucket", bucket);
-    url.searchParams.set("precision", "ms");
-    await influxRequest({
-      method: "POST",
-      url,
-      headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
-      body,
-      timeoutMs: TIMEOUT_MS,
-    });
-  }
+  const writeUrl = new URL("/api/v2/write", base);
+  writeUrl.searchParams.set("org", org);
+  writeUrl.searchParams.set("bucket", bucket);
+  writeUrl.searchParams.set("precision", "ms");
 
   return {
     async ensureDatabase() {
@@ -65,14 +56,6 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWrit
       });
     },
 
-    async write(points) {
-      if (points.length === 0) return;
-      await post(encodePoints(points));
-    },
-
-    async writeLines(body) {
-      if (body.byteLength === 0) return;
-      await post(body);
-    },
+    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: TIMEOUT_MS }),
   };
 }

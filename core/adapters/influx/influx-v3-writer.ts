@@ -8,27 +8,18 @@
  * never makes) into every Lambda bundle for what is here one POST of line protocol.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { encodePoints } from "../../destinations/line-protocol.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest } from "./influx-http.ts";
+import { lineProtocolWrites } from "./line-protocol-writes.ts";
 
 export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWriter {
   const { database, token, retentionDuration, writeTimeout } = config.v3Config;
   const base = baseUrl(config.host, config.port);
   const auth = { Authorization: `Bearer ${token}` };
 
-  async function post(body: string | Uint8Array): Promise<void> {
-    const url = new URL("/api/v3/write_lp", base);
-    url.searchParams.set("db", database);
-    url.searchParams.set("precision", "millisecond");
-    await influxRequest({
-      method: "POST",
-      url,
-      headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
-      body,
-      timeoutMs: writeTimeout,
-    });
-  }
+  const writeUrl = new URL("/api/v3/write_lp", base);
+  writeUrl.searchParams.set("db", database);
+  writeUrl.searchParams.set("precision", "millisecond");
 
   return {
     async ensureDatabase() {
@@ -51,14 +42,6 @@ export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWrit
       });
     },
 
-    async write(points) {
-      if (points.length === 0) return;
-      await post(encodePoints(points));
-    },
-
-    async writeLines(body) {
-      if (body.byteLength === 0) return;
-      await post(body);
-    },
+    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: writeTimeout }),
   };
 }

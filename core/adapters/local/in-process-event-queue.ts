@@ -9,6 +9,7 @@
 
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import { createDurationWindow } from "../../duration-window.ts";
 import type {
   AcceptedEventHandler,
   Clock,
@@ -41,7 +42,6 @@ export interface InProcessEventQueue extends EventQueue, Service {
 }
 
 const MINUTE_MS = 60_000;
-const TIMING_SAMPLES = 1000;
 
 export function createInProcessEventQueue(
   options: InProcessEventQueueOptions,
@@ -63,8 +63,7 @@ export function createInProcessEventQueue(
   let backpressureActive = false;
   let lastBackpressureWarnAt = 0;
 
-  const timings: number[] = [];
-  let timingNext = 0;
+  const processingTimes = createDurationWindow();
   const counters = {
     received: 0,
     queued: 0,
@@ -98,11 +97,6 @@ export function createInProcessEventQueue(
     }
   }
 
-  function recordTiming(ms: number): void {
-    timings[timingNext] = ms;
-    timingNext = (timingNext + 1) % TIMING_SAMPLES;
-  }
-
   async function runOne(event: AcceptedEvent): Promise<void> {
     const started = clock.now();
     try {
@@ -116,7 +110,7 @@ export function createInProcessEventQueue(
         error: error instanceof Error ? error.message : String(error),
       });
     } finally {
-      recordTiming(clock.now() - started);
+      processingTimes.record(clock.now() - started);
     }
   }
 
@@ -164,9 +158,7 @@ export function createInProcessEventQueue(
     },
 
     metrics() {
-      const samples = timings.slice().sort((a, b) => a - b);
-      const n = samples.length;
-      const sum = samples.reduce((total, ms) => total + ms, 0);
+      const times = processingTimes.stats();
       return {
         ...counters,
         droppedTotal: counters.droppedRateLimit + counters.droppedQueueFull,
@@ -177,9 +169,9 @@ export function createInProcessEventQueue(
         running,
         utilisationPct: (waitingCount() / options.maxSize) * 100,
         backpressureActive,
-        processingTimeAvgMs: n === 0 ? 0 : sum / n,
-        processingTimeP95Ms: n === 0 ? 0 : (samples[Math.ceil(0.95 * n) - 1] ?? 0),
-        processingTimeMaxMs: n === 0 ? 0 : (samples[n - 1] ?? 0),
+        processingTimeAvgMs: times.avgMs,
+        processingTimeP95Ms: times.p95Ms,
+        processingTimeMaxMs: times.maxMs,
       };
     },
 

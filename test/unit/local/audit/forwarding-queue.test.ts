@@ -4,6 +4,7 @@ import type { EnqueueResult, EventQueue } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { createForwardingQueue } from "../../../../local/audit/forwarding-queue.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { createManualClock } from "../../../helpers/manual-clock.ts";
 
 function gatedTarget() {
   const pending: Array<(result: EnqueueResult | Error) => void> = [];
@@ -65,5 +66,26 @@ describe("forwarding queue", () => {
 
     expect(await inFlight).toBe("queued");
     expect(stopped).toBe(true);
+  });
+
+  it("reports how long the sends took as processing times", async () => {
+    const { target, release } = gatedTarget();
+    const clock = createManualClock();
+    const queue = createForwardingQueue(target, { clock });
+    const first = queue.enqueue(acceptedEvent());
+    const second = queue.enqueue(acceptedEvent());
+
+    clock.advance(10);
+    release("queued");
+    await first;
+    clock.advance(30);
+    release("queued");
+    await second;
+
+    expect(queue.metrics()).toMatchObject({
+      processingTimeAvgMs: 25,
+      processingTimeP95Ms: 40,
+      processingTimeMaxMs: 40,
+    });
   });
 });

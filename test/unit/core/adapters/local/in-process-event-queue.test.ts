@@ -158,4 +158,21 @@ describe("in-process event queue", () => {
     expect(gate.started).toEqual(["e1", "e2", "e3"]);
     expect(queue.metrics().processed).toBe(3);
   });
+
+  it("reports how long the handler took per event as processing times", async () => {
+    const { queue, gate, clock } = setup({ maxConcurrent: 2 });
+    expect(queue.metrics()).toMatchObject({ processingTimeAvgMs: 0, processingTimeMaxMs: 0 });
+    await queue.enqueue(eventNo(1));
+    await queue.enqueue(eventNo(2));
+
+    clock.advance(12);
+    await gate.releaseAll();
+    await queue.drain();
+
+    expect(queue.metrics()).toMatchObject({
+      processingTimeAvgMs: 12,
+      processingTimeP95Ms: 12,
+      processingTimeMaxMs: 12,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDurationWindow } from "../../../../core/udp/duration-window.ts";
+import { createDurationWindow } from "../../../core/duration-window.ts";
 
 describe("createDurationWindow", () => {
   it("reports average, p95, p99 and maximum as the reference computes them", () => {

@@ -1,11 +1,11 @@
 /**
- * The last `capacity` durations (ms) in a preallocated ring, and the statistics the queue
- * metrics report over them (reference agent §3.1: average, p95 = the value at index
+ * The last `capacity` durations (ms) in a preallocated ring, and the statistics the UDP and
+ * audit event queues report over them (reference agent §3.1: average, p95 = the value at index
  * ceil(0.95·n) − 1 of the sorted samples, maximum; p99 for the benchmark's time in queue).
  *
- * Recording is O(1) without allocation (it runs once or twice per datagram). Samples carry a
- * sequence number, so a reader asks for the samples recorded after a mark — "since the last
- * successful write" — instead of clearing the ring under the other readers.
+ * Recording is O(1) without allocation (it runs once or twice per datagram or event). Samples
+ * carry a sequence number, so a reader asks for the samples recorded after a mark — "since the
+ * last successful write" — instead of clearing the ring under the other readers.
  */
 
 export interface DurationStats {
