@@ -3,9 +3,10 @@
  * on start, lists databases and creates the configured one (with its retention period) when
  * missing, through `/api/v3/configure/database`.
  *
- * Plain fetch rather than `@influxdata/influxdb3-client` (the design card's suggestion): that
- * client cannot create a database, and it brought 34 packages (gRPC and Arrow for queries Steward
- * never makes) into every Lambda bundle for what is here one POST of line protocol.
+ * Our own HTTP requests (influx-http.ts) rather than `@influxdata/influxdb3-client` (the design
+ * card's suggestion): that client cannot create a database, and it brought 34 packages (gRPC and
+ * Arrow for queries Steward never makes) into every Lambda bundle for what is here one POST of
+ * line protocol.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
