@@ -1,7 +1,8 @@
 /**
  * `steward start` as a test's child process: started in a working directory that holds its
- * `steward.yaml`, awaited until it says it is ready, and killed when the test finishes. Kept apart
- * from steward-process.ts, which the benchmarks (plain node, no test runner) use too.
+ * `steward.yaml`, killed when the test finishes, and (startStewardIn) awaited until it says it is
+ * ready. Kept apart from steward-process.ts, which the benchmarks (plain node, no test runner)
+ * use too.
  */
 import { onTestFinished } from "vitest";
 import { type StewardProcess, spawnSteward } from "./steward-process.ts";
@@ -14,14 +15,20 @@ export interface StartOptions {
 }
 
 /**
- * `steward start --config steward.yaml` in `cwd`, resolved once it logs that it is ready; killed
- * (SIGKILL) when the test finishes if it is still running. Call it inside a test.
+ * `steward start --config steward.yaml` in `cwd`, killed (SIGKILL) when the test finishes if it
+ * is still running; for tests of a start that fails. Call it inside a test.
  */
-export async function startStewardIn(cwd: string, options: StartOptions = {}): Promise<StewardProcess> {
+export function spawnStewardIn(cwd: string, options: StartOptions = {}): StewardProcess {
   const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd });
   (options.onTestFinished ?? onTestFinished)(() => {
     if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
   });
+  return proc;
+}
+
+/** spawnStewardIn, resolved once Steward logs that it is ready. */
+export async function startStewardIn(cwd: string, options: StartOptions = {}): Promise<StewardProcess> {
+  const proc = spawnStewardIn(cwd, options);
   await proc.waitFor(/steward ready/, options.timeoutMs ?? 30_000);
   return proc;
 }
