@@ -13,7 +13,7 @@ import { mountSmallDisk, type Refusal, refuseWrites, type SmallDisk } from "./re
 /** A new directory under the system's temporary directory, removed when the test finishes. */
 export function scratchDirectory(prefix: string): string {
   const directory = mkdtempSync(join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true, maxRetries: 3 }));
   return directory;
 }
 
