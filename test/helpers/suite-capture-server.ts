@@ -4,34 +4,16 @@
  * set back to `answer`. Kept apart from capture-server.ts, which the benchmarks (plain node, no
  * test runner) use too.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { beforeEach } from "vitest";
 import { type CaptureAnswer, type CaptureServer, startCaptureServer } from "./capture-server.ts";
+import { resourceForSuite } from "./suite-resource.ts";
 
 /** Call it at the top of a file or a `describe`; the server it returns is usable inside their tests. */
 export function captureServerForSuite(answer: CaptureAnswer = 202): CaptureServer {
-  let server: CaptureServer | undefined;
-  beforeAll(async () => {
-    server = await startCaptureServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = resourceForSuite("capture server", startCaptureServer, (started) => started.stop());
   beforeEach(() => {
-    started().requests.length = 0;
-    started().respondWith(answer);
+    server.requests.length = 0;
+    server.respondWith(answer);
   });
-  const started = (): CaptureServer => {
-    if (server === undefined) throw new Error("the capture server is started before the suite's tests");
-    return server;
-  };
-  return {
-    get url() {
-      return started().url;
-    },
-    get requests() {
-      return started().requests;
-    },
-    respondWith: (next) => started().respondWith(next),
-    stop: () => started().stop(),
-  };
+  return server;
 }

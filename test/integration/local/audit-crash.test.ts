@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   influxEventIds,
   jsonEventIds,
@@ -19,19 +19,11 @@ import {
 } from "../../helpers/audit-destination-contents.ts";
 import { writeAuditLoadConfig } from "../../helpers/audit-load-config.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
 import { eventWithId, postEvent } from "../../helpers/ingest-client.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
+import { influxdForSuite } from "../../helpers/suite-influxd.ts";
 
-const skip = skipWithoutInfluxd();
-let influxd: Influxd;
-
-beforeAll(async () => {
-  if (!skip) influxd = await startInfluxd();
-});
-afterAll(async () => {
-  await influxd?.close();
-});
+const { skip, influxd } = influxdForSuite();
 
 const DATABASE = "steward_crash";
 const ALL_DESTINATIONS = "parquet,tablefile,json,timeseriesdb";

@@ -18,23 +18,15 @@ import { randomUUID } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { influxEventIds } from "../../helpers/audit-destination-contents.ts";
 import { writeAuditLoadConfig } from "../../helpers/audit-load-config.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
 import { eventWithId, jsonFileIds, postEvent } from "../../helpers/ingest-client.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
+import { influxdForSuite } from "../../helpers/suite-influxd.ts";
 
-const skip = skipWithoutInfluxd();
-let influxd: Influxd;
-
-beforeAll(async () => {
-  if (!skip) influxd = await startInfluxd();
-});
-afterAll(async () => {
-  await influxd?.close();
-});
+const { skip, influxd } = influxdForSuite();
 
 const DATABASE = "steward_outage";
 /** Events per second, spread over CLIENTS concurrent clients. */
