@@ -9,11 +9,11 @@
  *   and nothing is sent.
  */
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatPoster } from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
-import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.ts";
 import { freePort } from "../helpers/free-port.ts";
+import { captureServerForSuite } from "../helpers/suite-capture-server.ts";
 import { timed } from "../helpers/timed.ts";
 
 export interface ChatPosterTarget {
@@ -41,17 +41,7 @@ const message: ChatMessage = {
 
 export function describeChatPosterContract(name: string, factory: ChatPosterFactory): void {
   describe(`ChatPoster contract: ${name}`, () => {
-    let server: CaptureServer;
-    beforeAll(async () => {
-      server = await startCaptureServer();
-    });
-    afterAll(async () => {
-      await server.stop();
-    });
-    beforeEach(() => {
-      server.requests.length = 0;
-      server.respondWith(200);
-    });
+    const server = captureServerForSuite(200);
 
     const posterAt = (webhookURL: string) => factory.create({ webhookURL, timeoutMs: TIMEOUT_MS });
 

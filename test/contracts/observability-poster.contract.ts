@@ -11,7 +11,7 @@
  *   FeatureDisabledError (503) and nothing is sent.
  */
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ObservabilityDestination } from "../../core/observability/observability.ts";
 import type {
   Clock,
@@ -20,9 +20,10 @@ import type {
   ObservabilityPoster,
 } from "../../core/ports.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
-import { type CapturedRequest, type CaptureServer, startCaptureServer } from "../helpers/capture-server.ts";
+import type { CapturedRequest } from "../helpers/capture-server.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { createManualClock } from "../helpers/manual-clock.ts";
+import { captureServerForSuite } from "../helpers/suite-capture-server.ts";
 import { timed } from "../helpers/timed.ts";
 
 export interface ObservabilityPosterTarget {
@@ -71,17 +72,7 @@ const byPath = (requests: readonly CapturedRequest[]) =>
 
 export function describeObservabilityPosterContract(name: string, factory: ObservabilityPosterFactory): void {
   describe(`ObservabilityPoster contract: ${name}`, () => {
-    let server: CaptureServer;
-    beforeAll(async () => {
-      server = await startCaptureServer();
-    });
-    afterAll(async () => {
-      await server.stop();
-    });
-    beforeEach(() => {
-      server.requests.length = 0;
-      server.respondWith(202);
-    });
+    const server = captureServerForSuite(202);
 
     function destination(overrides: Partial<ObservabilityDestination> = {}): ObservabilityDestination {
       return {

@@ -1,4 +1,4 @@
-/** Builders of accepted audit events for destination tests. */
+/** Builders of accepted audit events for destination and queue tests. */
 import { randomUUID } from "node:crypto";
 import type { AcceptedEvent, AuditEnvelope } from "../../core/audit/accepted-event.ts";
 
@@ -32,6 +32,21 @@ export function acceptedEvent(overrides: Partial<AuditEnvelope> = {}): AcceptedE
     },
     receivedAt: "2026-03-08T16:46:26.300Z",
     clientIp: "127.0.0.1",
+  };
+}
+
+/** The smallest accepted event: a generic `audit.event` with an empty payload, for queue tests. */
+export function bareAuditEvent(eventId = "e"): AcceptedEvent {
+  return {
+    envelope: {
+      schemaVersion: 1,
+      eventId,
+      timestamp: "2026-01-01T00:00:00Z",
+      type: "audit.event",
+      payload: {},
+    },
+    receivedAt: "2026-01-01T00:00:00.000Z",
+    clientIp: "10.0.0.1",
   };
 }
 

@@ -22,24 +22,38 @@ export interface Answer {
   /** The HTTP status, or 0 when there was no answer. */
   status: number;
   retryAfter: string | null;
+  /** The JSON body; undefined when empty or not JSON. */
   body: { reason?: string } | undefined;
+  /** Why there was no answer (the error's code, e.g. ECONNREFUSED), when status is 0. */
+  noAnswer?: string;
 }
 
 export async function postEvent(url: string, event: unknown): Promise<Answer> {
+  let response: Response;
+  let text: string;
   try {
-    const response = await fetch(url, {
+    response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", "x-audit-client-version": "0.3.0" },
       body: JSON.stringify(event),
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      retryAfter: response.headers.get("retry-after"),
-      body: text === "" ? undefined : (JSON.parse(text) as { reason?: string }),
-    };
+    text = await response.text();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return { status: 0, retryAfter: null, body: undefined, noAnswer: cause?.code ?? String(error) };
+  }
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: jsonOrUndefined(text),
+  };
+}
+
+function jsonOrUndefined(text: string): { reason?: string } | undefined {
+  try {
+    return text === "" ? undefined : (JSON.parse(text) as { reason?: string });
   } catch {
-    return { status: 0, retryAfter: null, body: undefined };
+    return undefined;
   }
 }
 

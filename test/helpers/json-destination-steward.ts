@@ -1,8 +1,9 @@
 /**
  * The set-up the bad-environment tests share: `steward start` in a working directory of its own
- * with the durable queue, the JSON (objectData) destination writing to ./out/json, the REST API,
- * the config UI (its `GET /status`) and the container health check, each on a free port; and
- * reading the status document and the health check back.
+ * with the durable queue, the JSON (objectData) destination writing to ./out/json (and, when asked,
+ * a Parquet destination beside it), the REST API, the config UI (its `GET /status`) and the
+ * container health check, each on a free port; and reading the status document and the health
+ * check back.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +30,8 @@ export interface JsonDestinationConfig {
   maxDiskBytes?: number;
   /** `keyValueStore.storeFile` and `scheduler.storeFile` (their defaults under ./data otherwise). */
   storeFiles?: { keyValues: string; schedules: string };
+  /** A Parquet destination beside the JSON files (`type: json,parquet`); none otherwise. */
+  parquet?: { exportDirectory: string; writeFrequency: number };
 }
 
 /** Writes `steward.yaml` into `directory`. */
@@ -46,6 +49,13 @@ export function writeJsonDestinationConfig(directory: string, config: JsonDestin
   scheduler:
     storeFile: ${config.storeFiles.schedules}
 `;
+  const parquet =
+    config.parquet === undefined
+      ? ""
+      : `      parquet:
+        exportDirectory: ${config.parquet.exportDirectory}
+        writeFrequency: ${config.parquet.writeFrequency}
+`;
   writeFileSync(
     join(directory, "steward.yaml"),
     `Service:
@@ -55,8 +65,8 @@ ${rateLimit}    queue:
       directory: ${config.queueDirectory}
 ${maxDiskBytes}    destination:
       enable: true
-      type: json
-      json:
+      type: ${config.parquet === undefined ? "json" : "json,parquet"}
+${parquet}      json:
         objectdata:
           enable: true
           exportDirectory: ./out/json

@@ -8,21 +8,20 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_SALES, APP_UNKNOWN } from "../../../local/simulated-platform/catalogue.ts";
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { type AedesBroker, startAedes } from "../../helpers/aedes-broker.ts";
 import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 /** Polls every 50 ms (the process runs on real time). */
 
 let sim: TestPlatform;
 let broker: AedesBroker;
 let dir: string;
-const running: StewardProcess[] = [];
 
 beforeAll(async () => {
   [sim, broker] = await Promise.all([startTestPlatform(), startAedes()]);
@@ -32,10 +31,6 @@ beforeAll(async () => {
   copyFileSync(sim.pki.clientCertPath, join(dir, "certs", "client.pem"));
   copyFileSync(sim.pki.clientKeyPath, join(dir, "certs", "client_key.pem"));
   copyFileSync(sim.pki.caPath, join(dir, "certs", "root.pem"));
-});
-
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
 });
 
 afterAll(async () => {
@@ -88,9 +83,7 @@ describe("app names through `steward start`", () => {
     const payloads: { appId?: string; appName?: string }[] = [];
     subscriber.on("message", (_topic, payload) => payloads.push(JSON.parse(payload.toString("utf8"))));
     await subscriber.subscribeAsync("qliksense/userevent");
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    running.push(proc);
-    await proc.waitFor(/steward ready/);
+    const proc = await startStewardIn(dir);
 
     // Act
     await sendDatagrams(userPort, [userEvent(APP_SALES), userEvent(APP_UNKNOWN)]);

@@ -15,32 +15,18 @@
  * The two run concurrently (separate processes, ports and directories) to keep the run short.
  */
 import { randomUUID } from "node:crypto";
-import {
-  chmodSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
+import { describe, expect, it, type TestContext } from "vitest";
+import { influxEventIds } from "../../helpers/audit-destination-contents.ts";
+import { writeAuditLoadConfig } from "../../helpers/audit-load-config.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
-import { spawnSteward } from "../../helpers/steward-process.ts";
+import { eventWithId, jsonFileIds, postEvent } from "../../helpers/ingest-client.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import { influxdForSuite } from "../../helpers/suite-influxd.ts";
 
-const skip = skipWithoutInfluxd();
-let influxd: Influxd;
-
-beforeAll(async () => {
-  if (!skip) influxd = await startInfluxd();
-});
-afterAll(async () => {
-  await influxd?.close();
-});
+const { skip, influxd } = influxdForSuite();
 
 const DATABASE = "steward_outage";
 /** Events per second, spread over CLIENTS concurrent clients. */
@@ -52,61 +38,10 @@ const CATCH_UP_MS = 60_000;
 /** How much the Steward process's resident memory may grow during the outage. */
 const RSS_GROWTH_BOUND_BYTES = 64 * 1024 * 1024;
 
-function writeConfig(dir: string, ports: { ingest: number; rest: number }, type: string): void {
-  writeFileSync(
-    join(dir, "steward.yaml"),
-    `Service:
-  auditEvents:
-    port: ${ports.ingest}
-    rateLimit:
-      maxPerMinute: 10000000
-    destination:
-      enable: true
-      type: ${type}
-      timeseriesdb:
-        writeFrequency: 500
-        measurementName: audit_event
-      json:
-        objectdata:
-          enable: true
-          exportDirectory: ./out/json
-  timeseriesdbConfig:
-    enable: false
-    version: 1
-    host: 127.0.0.1
-    port: ${skip ? 1 : influxd.port}
-    v1Config:
-      dbName: ${DATABASE}
-      retentionPolicy:
-        name: audit_rp
-        duration: 30d
-  restServer:
-    port: ${ports.rest}
-`,
-  );
-}
-
-/** An event every destination stores (objectData for the JSON files), dated now. */
-const eventWithId = (eventId: string) => ({
-  ...envelopeOfType("screenshot.url.received", { objectData: { objectType: "table", rows: [eventId] } }),
-  eventId,
-  timestamp: new Date().toISOString(),
-});
-
 /** The answer's status, or why there was none. */
 async function post(url: string, body: unknown): Promise<number | string> {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-audit-client-version": "0.3.0" },
-      body: JSON.stringify(body),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return `no answer: ${cause?.code ?? String(error)}`;
-  }
+  const answer = await postEvent(url, body);
+  return answer.status === 0 ? `no answer: ${answer.noAnswer}` : answer.status;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -152,21 +87,6 @@ function rssBytes(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
-function jsonIds(directory: string): Set<string> {
-  // <stamp>_<eventId>_<correlationId>.json; a temporary file (being written) does not count.
-  return new Set(
-    readdirSync(directory)
-      .filter((name) => name.endsWith(".json"))
-      .map((name) => name.split("_")[1] ?? ""),
-  );
-}
-
-async function influxIds(): Promise<Set<string>> {
-  const result = await influxd.query(`SHOW TAG VALUES FROM "audit_event" WITH KEY = "eventId"`, DATABASE);
-  const values = result.results[0]?.series?.[0]?.values ?? [];
-  return new Set(values.map((value) => String(value[1])));
-}
-
 /** Times of the WARN lines naming `destination` as failing. */
 function failureWarnings(output: string, destination: string): number[] {
   return output
@@ -206,13 +126,9 @@ interface Measured {
 async function runOutage(outage: Outage, { onTestFinished }: TestContext): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), `steward-outage-${outage.destination}-`));
   const ports = { ingest: await freePort(), rest: await freePort() };
-  writeConfig(dir, ports, outage.type);
-  const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+  writeAuditLoadConfig(dir, { ports, type: outage.type, influx: { port: influxd.port, database: DATABASE } });
   // Only this test's process (the context's hook: the other test runs at the same time).
-  onTestFinished(() => {
-    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
-  });
-  await proc.waitFor(/steward ready/, 30_000);
+  const proc = await startStewardIn(dir, { onTestFinished });
   const pid = proc.child.pid as number;
   const load = startLoad(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`);
 
@@ -302,7 +218,10 @@ describe.skipIf(skip).concurrent("local audit pipeline: destination outage under
         type: "timeseriesdb,json",
         damage: () => influxd.stop(),
         restore: () => influxd.start(),
-        holds: async (dir) => ({ timeseriesdb: await influxIds(), json: jsonIds(join(dir, "out", "json")) }),
+        holds: async (dir) => ({
+          timeseriesdb: await influxEventIds(influxd, DATABASE),
+          json: jsonFileIds(join(dir, "out", "json")),
+        }),
       },
       context,
     );
@@ -326,7 +245,7 @@ describe.skipIf(skip).concurrent("local audit pipeline: destination outage under
           rmSync(directory);
           renameSync(`${directory}.aside`, directory);
         },
-        holds: async (dir) => ({ json: jsonIds(join(dir, "out", "json")) }),
+        holds: async (dir) => ({ json: jsonFileIds(join(dir, "out", "json")) }),
       },
       context,
     );

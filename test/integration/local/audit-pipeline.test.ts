@@ -5,19 +5,15 @@
  * the signal arrived.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetReadObjects } from "hyparquet";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
-
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 
 async function startSteward(dir: string): Promise<{ proc: StewardProcess; ingestUrl: string }> {
   const [ingestPort, restPort] = [await freePort(), await freePort()];
@@ -44,9 +40,7 @@ async function startSteward(dir: string): Promise<{ proc: StewardProcess; ingest
     port: ${restPort}
 `,
   );
-  const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-  running.push(proc);
-  await proc.waitFor(/steward ready/);
+  const proc = await startStewardIn(dir);
   return { proc, ingestUrl: `http://127.0.0.1:${ingestPort}/api/v1/audit-event` };
 }
 
@@ -80,7 +74,7 @@ async function parquetEventIds(directory: string): Promise<string[]> {
 
 describe("local audit pipeline", () => {
   it("writes every accepted event as a Parquet row and an objectData file, flushed on SIGTERM", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-e2e-"));
+    const dir = scratchDirectory("steward-e2e-");
     const { proc, ingestUrl } = await startSteward(dir);
     const ids = Array.from({ length: 25 }, () => randomUUID());
     const statuses = await Promise.all(ids.map((id) => post(ingestUrl, screenshotEvent(id))));
@@ -96,7 +90,7 @@ describe("local audit pipeline", () => {
   });
 
   it("loses nothing accepted when SIGTERM arrives under load", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-e2e-"));
+    const dir = scratchDirectory("steward-e2e-");
     const { proc, ingestUrl } = await startSteward(dir);
     const accepted: string[] = [];
     let stop = false;

@@ -2,18 +2,14 @@
  * `steward healthcheck [--config FILE]` against a real `steward start` child process: exit 0
  * while it runs, 1 once it has stopped; the command a container HEALTHCHECK runs.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startCaptureServer } from "../../helpers/capture-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
-
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import { runSteward } from "../../helpers/steward-process.ts";
 
 const healthConfig = (
   restPort: number,
@@ -43,14 +39,12 @@ const healthConfig = (
 
 describe("steward healthcheck", () => {
   it("exits 0 against a running instance and 1 once it is stopped", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-health-"));
+    const dir = scratchDirectory("steward-health-");
     const capture = await startCaptureServer();
     const [restPort, auditPort, healthPort] = [await freePort(), await freePort(), await freePort()];
     const config = join(dir, "steward.yaml");
     writeFileSync(config, healthConfig(restPort, auditPort, healthPort, capture.url));
-    const proc = spawnSteward(["start", "--config", config], { cwd: dir });
-    running.push(proc);
-    await proc.waitFor(/steward ready/);
+    const proc = await startStewardIn(dir);
     // The other self-monitoring parts run in the same process: the heartbeat at start, the uptime line.
     await proc.waitFor(/Iteration # 1, Uptime: /);
     expect(capture.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /alive"]);
@@ -72,7 +66,7 @@ describe("steward healthcheck", () => {
   }, 60_000);
 
   it("exits 1 with the reason when the configuration has no health check", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-health-"));
+    const dir = scratchDirectory("steward-health-");
     const result = await runSteward(["healthcheck"], dir);
     expect(result.code).toBe(1);
     expect(result.output).toContain("containerHealthCheck.enable is false");

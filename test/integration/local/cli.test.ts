@@ -1,23 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freePort, waitForHttp } from "../../helpers/free-port.ts";
-import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { spawnStewardForTest } from "../../helpers/started-steward.ts";
+import { runSteward, type StewardProcess } from "../../helpers/steward-process.ts";
 
-const freshDir = () => mkdtempSync(join(tmpdir(), "steward-cli-"));
-const running: StewardProcess[] = [];
-
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
-
-function start(args: string[], cwd: string): StewardProcess {
-  const proc = spawnSteward(args, { cwd });
-  running.push(proc);
-  return proc;
-}
+const freshDir = () => scratchDirectory("steward-cli-");
+const start = (args: string[], cwd: string): StewardProcess => spawnStewardForTest(args, { cwd });
 
 function writeConfig(dir: string, name: string, yaml: string): string {
   const path = join(dir, name);

@@ -5,11 +5,10 @@
  * destination file is written, the per-client limit is one count shared by both agents, and the
  * cloud's consumer function writes the queued events to S3 (s3rver).
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createS3ObjectStore } from "../../../core/adapters/aws/s3-object-store.ts";
 import { parseConfig } from "../../../core/config/index.ts";
 import { selectDestinations } from "../../../core/destinations/select-destinations.ts";
@@ -19,10 +18,12 @@ import { createAuditConsumer } from "../../../functions/audit-consumer/consumer.
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { type DynaliteServer, startDynalite } from "../../helpers/dynalite-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { type LocalS3, startS3rver } from "../../helpers/s3rver.ts";
 import { type LocalSqs, startLocalSqs } from "../../helpers/sqs-records.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 
 const RATE_LIMIT_TABLE = "steward-rate-limits";
 let sqs: LocalSqs;
@@ -37,11 +38,6 @@ afterAll(async () => {
   await Promise.all([sqs?.close(), dynamo?.close(), s3?.close()]);
 });
 
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
-
 interface Agent {
   proc: StewardProcess;
   dir: string;
@@ -49,7 +45,7 @@ interface Agent {
 }
 
 async function startAgent(): Promise<Agent> {
-  const dir = mkdtempSync(join(tmpdir(), "steward-cloud-agent-"));
+  const dir = scratchDirectory("steward-cloud-agent-");
   const port = await freePort();
   writeFileSync(
     join(dir, "steward.yaml"),
@@ -67,12 +63,9 @@ async function startAgent(): Promise<Agent> {
     rateLimitTable: ${RATE_LIMIT_TABLE}
 `,
   );
-  const proc = spawnSteward(["start", "--config", "steward.yaml"], {
-    cwd: dir,
+  const proc = await startStewardIn(dir, {
     env: { AWS_ENDPOINT_URL_SQS: sqs.endpoint, AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint },
   });
-  running.push(proc);
-  await proc.waitFor(/steward ready/);
   return { proc, dir, ingestUrl: `http://127.0.0.1:${port}/api/v1/audit-event` };
 }
 

@@ -4,14 +4,15 @@
  * started by exactly one of them (the lease in the schedule table). Without a platform the task
  * starter logs one "NOT started" line per start, so the starts are counted across both logs.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoScheduleStore } from "../../../core/adapters/aws/dynamo-schedule-store.ts";
 import { type DynaliteServer, startDynalite } from "../../helpers/dynalite-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 
 const SCHEDULE_TABLE = "steward-schedules";
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
@@ -25,13 +26,8 @@ afterAll(async () => {
   await dynamo?.close();
 });
 
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
-
 async function startAgent(): Promise<StewardProcess> {
-  const dir = mkdtempSync(join(tmpdir(), "steward-cloud-scheduler-"));
+  const dir = scratchDirectory("steward-cloud-scheduler-");
   writeFileSync(
     join(dir, "steward.yaml"),
     `Service:
@@ -45,13 +41,10 @@ async function startAgent(): Promise<StewardProcess> {
     scheduleTable: ${SCHEDULE_TABLE}
 `,
   );
-  const proc = spawnSteward(["start", "--config", "steward.yaml", "--log-level", "debug"], {
-    cwd: dir,
+  return startStewardIn(dir, {
+    args: ["--log-level", "debug"],
     env: { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint },
   });
-  running.push(proc);
-  await proc.waitFor(/steward ready/);
-  return proc;
 }
 
 const lines = (output: string, pattern: RegExp) => output.split("\n").filter((line) => pattern.test(line));

@@ -8,40 +8,21 @@
  * directory can be created every event that got a 202 is in both destinations.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { parquetEventIds } from "../../helpers/audit-destination-contents.ts";
 import { until } from "../../helpers/eventually.ts";
-import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, expectNoCrash, jsonFileIds, logLines, postEvent } from "../../helpers/ingest-client.ts";
-import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
-
-let steward: StewardProcess | undefined;
-let refusal: Refusal | undefined;
-let dir: string | undefined;
-
-afterEach(() => {
-  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
-  refusal?.restore();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+import { freeStewardPorts, writeJsonDestinationConfig } from "../../helpers/json-destination-steward.ts";
+import { refuseWritesDuringTest, scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 async function parquetIds(directory: string): Promise<Set<string>> {
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
   try {
-    const reader = await connection.runAndReadAll(
-      `SELECT DISTINCT eventId FROM read_parquet('${directory}/**/*.parquet', hive_partitioning = true)`,
-    );
-    return new Set(reader.getRows().map((row) => String(row[0])));
+    return new Set(await parquetEventIds(directory));
   } catch {
     return new Set(); // no file yet
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
   }
 }
 
@@ -60,35 +41,18 @@ async function postMany(url: string, count: number): Promise<{ accepted: string[
 describe("missing export directories", () => {
   it("creates a deleted export directory again, and retries one that cannot be created until it can, losing nothing", async () => {
     // Prepare
-    const directory = mkdtempSync(join(tmpdir(), "steward-export-missing-"));
-    dir = directory;
-    refusal = refuseWrites(join(directory, "blocked"));
-    const ports = { ingest: await freePort(), rest: await freePort() };
-    writeFileSync(
-      join(directory, "steward.yaml"),
-      `Service:
-  auditEvents:
-    port: ${ports.ingest}
-    destination:
-      enable: true
-      type: json,parquet
-      parquet:
-        exportDirectory: ./blocked/parquet
-        writeFrequency: 300
-      json:
-        objectdata:
-          enable: true
-          exportDirectory: ./out/json
-  restServer:
-    port: ${ports.rest}
-`,
-    );
+    const directory = scratchDirectory("steward-export-missing-");
+    const refusal = refuseWritesDuringTest(join(directory, "blocked"));
+    const ports = await freeStewardPorts();
+    writeJsonDestinationConfig(directory, {
+      ports,
+      queueDirectory: "./data/audit-queue",
+      parquet: { exportDirectory: "./blocked/parquet", writeFrequency: 300 },
+    });
     const url = `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`;
     const jsonDirectory = join(directory, "out", "json");
     const parquetDirectory = join(directory, "blocked", "parquet");
-    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
-    await steward.waitFor(/steward ready/, 30_000);
-    const proc = steward;
+    const proc = await startStewardIn(directory);
 
     // Act 1: events while the Parquet directory cannot be created; several retries pass.
     const first = await postMany(url, 20);
@@ -107,7 +71,6 @@ describe("missing export directories", () => {
     // Act 3: the Parquet directory can be created again.
     const blockedFor = refusal.how;
     refusal.restore();
-    refusal = undefined;
     const accepted = [...first.accepted, ...second.accepted];
     // Retries back off (1 s, 2 s, 4 s, ... at most 30 s).
     await until(

@@ -5,13 +5,13 @@
  * limit it got at start (`heapLimitMb`), which is what these options set.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
 import { freePort } from "../../helpers/free-port.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { spawnStewardIn } from "../../helpers/started-steward.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 
@@ -24,11 +24,6 @@ function heapLimitMb(flags: readonly string[]): number {
   );
   return Number(run.stdout.trim());
 }
-
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
 
 describe("Steward's node options", () => {
   it("are the options of `npm start` and of the `steward` command's first line", () => {
@@ -45,7 +40,7 @@ describe("Steward's node options", () => {
     const expected = heapLimitMb(NODE_FLAGS);
     // The options change the limit node would have had: the test sees them arrive.
     expect(expected).not.toBe(heapLimitMb([]));
-    const dir = mkdtempSync(join(tmpdir(), "steward-node-flags-"));
+    const dir = scratchDirectory("steward-node-flags-");
     writeFileSync(
       join(dir, "steward.yaml"),
       `Service:
@@ -55,8 +50,7 @@ describe("Steward's node options", () => {
     port: ${await freePort()}
 `,
     );
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir, asProgram: true });
-    running.push(proc);
+    const proc = spawnStewardIn(dir, { asProgram: true });
     const [, logged] = await proc.waitFor(/starting .*heapLimitMb=(\d+)/, 30_000);
     expect(Number(logged)).toBe(expected);
     await proc.waitFor(/steward ready/, 30_000);

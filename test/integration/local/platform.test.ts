@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   APP_BROKEN,
   APP_SALES,
@@ -17,21 +17,17 @@ import {
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 
 /** Polls every 50 ms (the process runs on real time). */
 
 let sim: TestPlatform;
 let dir: string;
-const running: StewardProcess[] = [];
 
 beforeAll(async () => {
   sim = await startTestPlatform();
   dir = mkdtempSync(join(tmpdir(), "steward-platform-"));
-});
-
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
 });
 
 afterAll(async () => {
@@ -74,9 +70,7 @@ function configYaml(restPort: number): string {
 async function startSteward(): Promise<{ proc: StewardProcess; base: string }> {
   const port = await freePort();
   writeFileSync(join(dir, "steward.yaml"), configYaml(port));
-  const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-  running.push(proc);
-  await proc.waitFor(/steward ready/);
+  const proc = await startStewardIn(dir);
   return { proc, base: `http://127.0.0.1:${port}/v4` };
 }
 

@@ -8,10 +8,9 @@
  * events again, every one that got a 202 reaching the destination. No crash, no stack trace.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../helpers/eventually.ts";
 import { eventWithId, expectNoCrash, jsonFileIds, logLines, postEvent } from "../../helpers/ingest-client.ts";
 import {
@@ -20,18 +19,8 @@ import {
   stewardStatus,
   writeJsonDestinationConfig,
 } from "../../helpers/json-destination-steward.ts";
-import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
-
-let steward: StewardProcess | undefined;
-let refusal: Refusal | undefined;
-let dir: string | undefined;
-
-afterEach(() => {
-  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
-  refusal?.restore();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+import { refuseWritesDuringTest, scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 async function queueStatus(port: number): Promise<Record<string, unknown>> {
   return ((await stewardStatus(port)).audit as { queue: Record<string, unknown> }).queue;
@@ -40,9 +29,9 @@ async function queueStatus(port: number): Promise<Record<string, unknown>> {
 describe("durable queue directory refused by the OS at start", () => {
   it("starts, answers 503 with one ERROR naming the directory, and takes events once it is writable", async () => {
     // Prepare: ./data refuses writes, so ./data/audit-queue cannot be created.
-    dir = mkdtempSync(join(tmpdir(), "steward-ro-queue-"));
+    const dir = scratchDirectory("steward-ro-queue-");
     mkdirSync(join(dir, "data"));
-    refusal = refuseWrites(join(dir, "data"));
+    const refusal = refuseWritesDuringTest(join(dir, "data"));
     const ports = await freeStewardPorts();
     writeJsonDestinationConfig(dir, {
       ports,
@@ -53,8 +42,7 @@ describe("durable queue directory refused by the OS at start", () => {
     const url = `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`;
 
     // Act 1: start with the directory refused, and post.
-    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    await steward.waitFor(/steward ready/, 30_000);
+    const steward = await startStewardIn(dir);
     const refused = [];
     for (let i = 0; i < 5; i++) refused.push(await postEvent(url, eventWithId(randomUUID())));
     const statusWhileRefused = await queueStatus(ports.ui);
@@ -86,7 +74,6 @@ describe("durable queue directory refused by the OS at start", () => {
 
     // Act 2: the directory becomes writable; the log opens by itself (retried every 5 s).
     refusal.restore();
-    refusal = undefined;
     await steward.waitFor(/info: \[audit-queue\] Audit event queue: its log is open/, 15_000);
     const accepted: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -95,11 +82,7 @@ describe("durable queue directory refused by the OS at start", () => {
     }
     const statusAfter = await queueStatus(ports.ui);
     const healthAfter = await stewardHealth(ports.health);
-    await until(
-      () => accepted.every((id) => jsonFileIds(join(dir as string, "out", "json")).has(id)),
-      15_000,
-      100,
-    );
+    await until(() => accepted.every((id) => jsonFileIds(join(dir, "out", "json")).has(id)), 15_000, 100);
     steward.child.kill("SIGTERM");
     const { code } = await steward.exited(20_000);
 

@@ -13,10 +13,9 @@
  * Throughout: no crash, no stack trace, and every event that got a 202 reaches the destination.
  */
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../helpers/eventually.ts";
 import {
   type Answer,
@@ -31,8 +30,9 @@ import {
   stewardHealth,
   writeJsonDestinationConfig,
 } from "../../helpers/json-destination-steward.ts";
-import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from "../../helpers/refusing-directory.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory, smallDiskDuringTest } from "../../helpers/per-test-environment.ts";
+import { smallDiskUnavailable } from "../../helpers/refusing-directory.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 const unavailable = smallDiskUnavailable();
 const DISK_BYTES = 8 * 1024 * 1024;
@@ -40,16 +40,6 @@ const PAD_BYTES = 8000;
 /** Events per second over all clients. */
 const RATE = 100;
 const CLIENTS = 4;
-
-let steward: StewardProcess | undefined;
-let disk: SmallDisk | undefined;
-let dir: string | undefined;
-
-afterEach(() => {
-  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
-  disk?.release();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,14 +95,11 @@ function startHog(file: string) {
 describe.skipIf(unavailable !== undefined)("durable queue directory on a disk that fills up", () => {
   it("answers 503 while the disk is full, frees what was written, and takes events again when space returns", async () => {
     // Prepare
-    const directory = mkdtempSync(join(tmpdir(), "steward-disk-full-"));
-    dir = directory;
-    disk = mountSmallDisk(join(directory, "queue"), DISK_BYTES);
+    const directory = scratchDirectory("steward-disk-full-");
+    smallDiskDuringTest(join(directory, "queue"), DISK_BYTES);
     const ports = await freeStewardPorts();
     writeJsonDestinationConfig(directory, { ports, queueDirectory: "./queue", maxPerMinute: 10_000_000 });
-    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
-    await steward.waitFor(/steward ready/, 30_000);
-    const proc = steward;
+    const proc = await startStewardIn(directory);
     const load = startLoad(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`);
     const started = Date.now();
 

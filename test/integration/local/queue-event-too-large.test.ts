@@ -8,10 +8,8 @@
  * written. No crash, no stack trace.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../helpers/eventually.ts";
 import { eventWithId, expectNoCrash, jsonFileIds, logLines, postEvent } from "../../helpers/ingest-client.ts";
 import {
@@ -19,27 +17,19 @@ import {
   stewardStatus,
   writeJsonDestinationConfig,
 } from "../../helpers/json-destination-steward.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 const MAX_DISK_BYTES = 65_536;
 const MAX_BODY_BYTES = 1_048_576;
 
-let steward: StewardProcess | undefined;
-let dir: string | undefined;
-
-afterEach(() => {
-  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
-
 describe("an audit event larger than the whole durable queue", () => {
   it("is answered 413 without Retry-After, counted as dropped for size, and the next event is taken", async () => {
     // Prepare
-    dir = mkdtempSync(join(tmpdir(), "steward-too-large-"));
+    const dir = scratchDirectory("steward-too-large-");
     const ports = await freeStewardPorts();
     writeJsonDestinationConfig(dir, { ports, queueDirectory: "./queue", maxDiskBytes: MAX_DISK_BYTES });
-    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    await steward.waitFor(/steward ready/, 30_000);
+    const proc = await startStewardIn(dir);
     const url = `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`;
     const large = eventWithId(randomUUID(), 70_000);
     const bodyBytes = Buffer.byteLength(JSON.stringify(large));
@@ -50,12 +40,11 @@ describe("an audit event larger than the whole durable queue", () => {
     const refused = await postEvent(url, large);
     const normalId = randomUUID();
     const accepted = await postEvent(url, eventWithId(normalId));
-    await until(() => jsonFileIds(join(dir as string, "out", "json")).has(normalId), 10_000, 50);
+    await until(() => jsonFileIds(join(dir, "out", "json")).has(normalId), 10_000, 50);
     const audit = (await stewardStatus(ports.ui)).audit as {
       events: Record<string, number>;
       queue: Record<string, unknown>;
     };
-    const proc = steward;
     proc.child.kill("SIGTERM");
     const { code } = await proc.exited(20_000);
 

@@ -2,24 +2,15 @@
  * The REST API's stores through the real process: key-value entries and schedules written to one
  * `steward start` are served by the next one (restart survival), on the default store settings.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freePort } from "../../helpers/free-port.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 
-const running: StewardProcess[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-});
-
-async function start(dir: string): Promise<StewardProcess> {
-  const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-  running.push(proc);
-  await proc.waitFor(/steward ready/);
-  return proc;
-}
+const start = (dir: string): Promise<StewardProcess> => startStewardIn(dir);
 
 async function stop(proc: StewardProcess): Promise<void> {
   proc.child.kill("SIGTERM");
@@ -34,7 +25,7 @@ const json = (body: unknown) => ({
 
 describe("REST stores of the local runtime", () => {
   it("keeps key-value entries and schedules across a restart", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-rest-"));
+    const dir = scratchDirectory("steward-rest-");
     const port = await freePort();
     writeFileSync(
       join(dir, "steward.yaml"),

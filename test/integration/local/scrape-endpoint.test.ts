@@ -4,28 +4,20 @@
  * needed); datagrams sent with node:dgram and an audit event posted; then `GET /metrics`, read
  * with the strict exposition reader, and SIGTERM.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import { engineLogEvent } from "../../helpers/log-event-datagrams.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../../helpers/prometheus-text.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { spawnStewardIn, startStewardIn } from "../../helpers/started-steward.ts";
 
 const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-const engineEvent = (row: number) =>
-  `/qseow-engine/;${row};${new Date().toISOString()};2021-11-09 15:37:26,028;WARN;host1;System.Engine.Engine;user1;message ${row};;dir1;uid1;ts1;;v1;ts2;type1;;`;
 const UNKNOWN_MARKER = "/qseow-nonsense/;1;2;3;4;5;6;7;8";
-
-const running: StewardProcess[] = [];
-const directories: string[] = [];
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-  for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 interface Ports {
   scrape: number;
@@ -35,8 +27,7 @@ interface Ports {
 
 /** A work directory with steward.yaml; the scrape endpoint's host is left to its default. */
 function configDirectory(ports: Ports): string {
-  const dir = mkdtempSync(join(tmpdir(), "steward-scrape-"));
-  directories.push(dir);
+  const dir = scratchDirectory("steward-scrape-");
   writeFileSync(
     join(dir, "steward.yaml"),
     `Service:
@@ -89,11 +80,9 @@ describe("the scrape endpoint, through `steward start`", () => {
     // Prepare
     const ports = { scrape: await freePort(), log: await freePort(), ingest: await freePort() };
     const dir = configDirectory(ports);
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    running.push(proc);
-    await proc.waitFor(/steward ready/);
+    const proc = await startStewardIn(dir);
     const url = `http://127.0.0.1:${ports.scrape}/metrics`;
-    const engineEvents = Array.from({ length: 7 }, (_, i) => engineEvent(i + 1));
+    const engineEvents = Array.from({ length: 7 }, (_, i) => engineLogEvent(i + 1));
 
     // Act
     await sendDatagrams(ports.log, [...engineEvents, UNKNOWN_MARKER, UNKNOWN_MARKER]);
@@ -152,8 +141,7 @@ describe("the scrape endpoint, through `steward start`", () => {
     const dir = configDirectory({ scrape: scrapePort, log: await freePort(), ingest: await freePort() });
 
     // Act
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    running.push(proc);
+    const proc = spawnStewardIn(dir);
     const { code } = await proc.exited();
     await new Promise<void>((resolve) => taken.close(() => resolve()));
 

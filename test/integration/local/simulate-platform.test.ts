@@ -8,36 +8,28 @@ import { request } from "node:https";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { parseConfig } from "../../../core/config/index.ts";
 import { eventually } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
-import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { spawnStewardForTest } from "../../helpers/started-steward.ts";
+import { runSteward, type StewardProcess } from "../../helpers/steward-process.ts";
 
 const STACK_LINE = /\n\s+at .+:\d+:\d+/;
 const READY = /Stop the simulated platform with Ctrl-C\./;
 
 let dir: string;
-const running: StewardProcess[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "steward-simulate-"));
-});
-
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
 });
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function spawn(args: string[]): StewardProcess {
-  const proc = spawnSteward(args, { cwd: dir });
-  running.push(proc);
-  return proc;
-}
+const spawn = (args: string[]): StewardProcess => spawnStewardForTest(args, { cwd: dir });
 
 interface TlsFiles {
   ca?: string;

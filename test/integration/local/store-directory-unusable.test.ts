@@ -10,10 +10,9 @@
  * schedules. No crash, no stack trace.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventWithId, expectNoCrash, logLines, postEvent } from "../../helpers/ingest-client.ts";
 import {
   freeStewardPorts,
@@ -21,18 +20,8 @@ import {
   stewardStatus,
   writeJsonDestinationConfig,
 } from "../../helpers/json-destination-steward.ts";
-import { type Refusal, refuseWrites } from "../../helpers/refusing-directory.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
-
-let steward: StewardProcess | undefined;
-let refusal: Refusal | undefined;
-let dir: string | undefined;
-
-afterEach(() => {
-  if (steward?.child.exitCode === null) steward.child.kill("SIGKILL");
-  refusal?.restore();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+import { refuseWritesDuringTest, scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
 
 const SCHEDULE_ID = "00000000-0000-4000-8000-0000000000a1";
 
@@ -85,11 +74,11 @@ async function statusStores(port: number): Promise<Record<string, unknown>> {
 describe("data directory of the key-value store and the schedules refused by the OS at start", () => {
   it("starts, answers 503 on their endpoints with one ERROR each, and serves them once usable", async () => {
     // Prepare: ./data holds a started schedule and refuses writes.
-    dir = mkdtempSync(join(tmpdir(), "steward-ro-stores-"));
+    const dir = scratchDirectory("steward-ro-stores-");
     const data = join(dir, "data");
     mkdirSync(data);
     writeSchedules(data);
-    refusal = refuseWrites(data);
+    const refusal = refuseWritesDuringTest(data);
     const ports = await freeStewardPorts();
     // The stores at their default places; only the audit queue is kept out of ./data.
     writeJsonDestinationConfig(dir, { ports, queueDirectory: "./queue" });
@@ -98,8 +87,7 @@ describe("data directory of the key-value store and the schedules refused by the
     const schedulesFile = join(data, "schedules.yaml");
 
     // Act 1: start with ./data refused; call every kind of endpoint.
-    steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    await steward.waitFor(/steward ready/, 30_000);
+    const steward = await startStewardIn(dir);
     const refused = {
       get: await call(`${rest}/v4/keyvalues/ns?key=k`),
       set: await call(`${rest}/v4/keyvalues/ns`, postJson({ key: "k", value: "v" })),
@@ -165,7 +153,6 @@ describe("data directory of the key-value store and the schedules refused by the
 
     // Act 2: ./data becomes usable; both stores open by themselves at the next retry.
     refusal.restore();
-    refusal = undefined;
     const restoredAt = Date.now();
     await steward.waitFor(/info: \[key-values\] Key-value store is open/, 10_000);
     await steward.waitFor(/info: \[scheduler\] Schedule store is open/, 10_000);

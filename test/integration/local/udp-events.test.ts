@@ -6,17 +6,18 @@
  * at the observability platform once the process has exited.
  */
 import { createSocket } from "node:dgram";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import mqtt from "mqtt";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
+import { engineLogEvent } from "../../helpers/log-event-datagrams.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../helpers/mosquitto.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { spawnStewardIn, startStewardIn } from "../../helpers/started-steward.ts";
 
 const skip = skipWithoutInfluxd() || skipWithoutMosquitto();
 
@@ -26,14 +27,11 @@ const USER_EVENT = `/qseow-proxy-connection/;pro2-win1;Close connection;userdir;
 const now = new Date();
 const compactNow = now.toISOString().replace(/[-:]/g, "").replace("Z", "+0000");
 const SCHEDULER_EVENT = `/qseow-scheduler/;14;${compactNow};2021-11-09 19:37:44,331;ERROR;qs-node1;System.Scheduler.Scheduler.Slave.Tasks.ReloadTask;COMPANY\\qlikservice;Message from ReloadProvider: Reload failed in Engine. Check engine or script logs.;;LAB;goran;LAB\\goran;Manually triggered reload of Test failing reloads 2;Test failing reloads 2;dec2a02a-1680-44ef-8dc2-e2bfb180af87;e7af59a0-c243-480d-9571-08727551a66f;4831c6a5-34f6-45bb-9d40-73a6e6992670`;
-const engineEvent = (row: number) =>
-  `/qseow-engine/;${row};${now.toISOString()};2021-11-09 15:37:26,028;WARN;host1;System.Engine.Engine;user1;message ${row};;dir1;uid1;ts1;;v1;ts2;type1;;`;
+const engineEvent = (row: number) => engineLogEvent(row, now);
 
 let influxd: Influxd;
 let broker: Mosquitto;
 let observability: CaptureServer;
-const running: StewardProcess[] = [];
-const directories: string[] = [];
 
 beforeAll(async () => {
   if (skip) return;
@@ -46,16 +44,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([influxd?.close(), broker?.stop(), observability?.stop()]);
 });
-afterEach(() => {
-  for (const proc of running.splice(0)) proc.child.kill("SIGKILL");
-  for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
-function workDirectory(): string {
-  const dir = mkdtempSync(join(tmpdir(), "steward-udp-"));
-  directories.push(dir);
-  return dir;
-}
+const workDirectory = () => scratchDirectory("steward-udp-");
 
 interface Ports {
   user: number;
@@ -144,9 +134,7 @@ describe.skipIf(skip)("platform events over UDP, through `steward start`", () =>
     const topics: string[] = [];
     subscriber.on("message", (topic) => topics.push(topic));
     await subscriber.subscribeAsync("qliksense/#");
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    running.push(proc);
-    await proc.waitFor(/steward ready/);
+    const proc = await startStewardIn(dir);
 
     // Act
     await send(ports.user, [USER_EVENT]);
@@ -203,8 +191,7 @@ describe.skipIf(skip)("platform events over UDP, through `steward start`", () =>
     writeConfig(dir, ports, "udp_bind");
 
     // Act
-    const proc = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
-    running.push(proc);
+    const proc = spawnStewardIn(dir);
     const { code } = await proc.exited();
     taken.close();
 

@@ -2,27 +2,19 @@
  * The agent's time-series destination against Debian's InfluxDB 1.x on loopback: points land in
  * batches, and a server stopped mid-run and started again costs neither a point nor a rewrite.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
 import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import type { TimeseriesWriter } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { until } from "../../../helpers/eventually.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { numberedPoint } from "../../../helpers/recording-series.ts";
+import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
 
-const skip = skipWithoutInfluxd();
-let influxd: Influxd;
-
-beforeAll(async () => {
-  if (!skip) influxd = await startInfluxd();
-});
-afterAll(async () => {
-  await influxd?.close();
-});
+const { skip, influxd } = influxdForSuite();
 
 /** The real v1 writer for database `dbName`, counting the points of every request it accepted. */
 function countingWriter(dbName: string) {

@@ -4,31 +4,20 @@
  * without posting twice to an account that already accepted, and refused events are not re-posted.
  */
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createObservabilityPoster } from "../../../../core/adapters/http-posters/observability-poster.ts";
 import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
 import type { ObservabilityDestination } from "../../../../core/observability/observability.ts";
 import type { ObservabilityAccount } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
 
-let server: CaptureServer;
+const server = captureServerForSuite(202);
 const accounts: ObservabilityAccount[] = [
   { accountName: "prod", insertApiKey: "key-prod", accountId: "1111" },
   { accountName: "test", insertApiKey: "key-test", accountId: "2222" },
 ];
-
-beforeAll(async () => {
-  server = await startCaptureServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respondWith(202);
-});
 
 function sinksFor(selected: readonly ObservabilityAccount[]) {
   const destination: ObservabilityDestination = {

@@ -23,24 +23,21 @@ import { localDestinationAdapters } from "../../../../local/audit/destination-ad
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
-import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
 
 const qvdrs = createRequire(import.meta.url)("qvdrs-linux-x64-gnu") as {
   readQvdSync(path: string): { numRows: number };
 };
 
-const skip = skipWithoutInfluxd();
-let influxd: Influxd;
+const { skip, influxd } = influxdForSuite();
 let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "steward-local-dest-"));
-  if (!skip) influxd = await startInfluxd();
 });
 afterAll(async () => {
-  await influxd?.close();
   await rm(root, { recursive: true, force: true });
 });
 

@@ -2,13 +2,11 @@
  * Parquet and QVD batches written to a directory store and read back with independent readers:
  * hyparquet and DuckDB (hive partitioning) for Parquet, qvdrs (the Rust qvd crate) for QVD.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
 import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
@@ -17,6 +15,7 @@ import { AUDIT_COLUMNS, type AuditRow, toAuditRow } from "../../../../core/audit
 import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
 import { createTableFileWriter } from "../../../../core/destinations/table-file-writer.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
+import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 interface QvdrsTable {
   numRows: number;
@@ -44,24 +43,24 @@ function expectedRows(events: readonly AcceptedEvent[]): Map<string, AuditRow> {
   );
 }
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), "steward-tablefile-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-tablefile-");
+
+/** The `name` destination's writer into a new directory, and the store over that directory. */
+function writerInto(name: "parquet" | "tablefile") {
+  const directory = scratch.fresh(name);
+  const store = createDirectoryObjectStore(directory);
+  const encoder = name === "parquet" ? auditParquetEncoder : auditQvdEncoder;
+  return {
+    directory,
+    store,
+    writer: createTableFileWriter({ name, store, encoder, staticTags: STATIC_TAGS }),
+  };
+}
 
 describe("parquet destination", () => {
   it("writes one Snappy file per event date that hyparquet reads back value for value", async () => {
     const events = sampleEvents();
-    const store = createDirectoryObjectStore(path.join(root, "parquet-a"));
-    const writer = createTableFileWriter({
-      name: "parquet",
-      store,
-      encoder: auditParquetEncoder,
-      staticTags: STATIC_TAGS,
-    });
+    const { store, writer } = writerInto("parquet");
 
     await writer.write({ id: "0a1b2c3d", flushedAt, events });
 
@@ -95,13 +94,7 @@ describe("parquet destination", () => {
 
   it("is readable by DuckDB with hive partitioning, the partition date matching the event date", async () => {
     const events = sampleEvents();
-    const directory = path.join(root, "parquet-b");
-    const writer = createTableFileWriter({
-      name: "parquet",
-      store: createDirectoryObjectStore(directory),
-      encoder: auditParquetEncoder,
-      staticTags: STATIC_TAGS,
-    });
+    const { directory, writer } = writerInto("parquet");
     await writer.write({ id: "11111111", flushedAt, events: events.slice(0, 3) });
     await writer.write({ id: "22222222", flushedAt, events: events.slice(3) });
 
@@ -135,14 +128,7 @@ describe("parquet destination", () => {
 describe("tablefile destination", () => {
   it("writes QVD files that qvdrs reads back with every value, nulls, unicode and booleans as -1/0", async () => {
     const events = sampleEvents();
-    const directory = path.join(root, "qvd");
-    const store = createDirectoryObjectStore(directory);
-    const writer = createTableFileWriter({
-      name: "tablefile",
-      store,
-      encoder: auditQvdEncoder,
-      staticTags: STATIC_TAGS,
-    });
+    const { directory, store, writer } = writerInto("tablefile");
 
     await writer.write({ id: "33333333", flushedAt, events });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import {
+  type BatcherOptions,
   BatcherStoppedError,
   startBatcher,
   UnwrittenEventsError,
@@ -28,16 +29,22 @@ function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatc
   return writer;
 }
 
+/** A batcher over `writer` on a manual clock, logging to a recording logger. */
+function startTestBatcher<W extends DestinationWriter>(
+  writer: W,
+  options: Omit<BatcherOptions, "writer" | "clock" | "logger">,
+) {
+  const clock = createAsyncManualClock();
+  const logger = recordingLogger();
+  const batcher = startBatcher({ writer, clock, logger, ...options });
+  return { clock, logger, writer, batcher };
+}
+
 const ids = (events: readonly AcceptedEvent[]) => events.map((event) => event.envelope.eventId);
 
 describe("startBatcher", () => {
   it("writes a batch as soon as maxBatchSize events are buffered", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter();
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { clock, writer, batcher } = startTestBatcher(recordingWriter(), {
       maxBatchSize: 3,
       writeFrequency: 20_000,
     });
@@ -55,12 +62,7 @@ describe("startBatcher", () => {
   });
 
   it("writes writeFrequency ms after the first buffered event, not before", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter();
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { clock, writer, batcher } = startTestBatcher(recordingWriter(), {
       maxBatchSize: 100,
       writeFrequency: 1000,
     });
@@ -78,12 +80,7 @@ describe("startBatcher", () => {
   });
 
   it("writes every event at once when writeFrequency is 0", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter();
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { clock, writer, batcher } = startTestBatcher(recordingWriter(), {
       maxBatchSize: 1000,
       writeFrequency: 0,
     });
@@ -96,13 +93,7 @@ describe("startBatcher", () => {
   });
 
   it("retries a failed batch with doubling backoff, counts each failure, loses nothing", async () => {
-    const clock = createAsyncManualClock();
-    const logger = recordingLogger();
-    const writer = recordingWriter(3);
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger,
+    const { clock, logger, writer, batcher } = startTestBatcher(recordingWriter(3), {
       maxBatchSize: 2,
       writeFrequency: 0,
       initialRetryDelayMs: 100,
@@ -130,13 +121,7 @@ describe("startBatcher", () => {
   });
 
   it("names a destination that stays down in a WARN at most once a minute, with the failures since", async () => {
-    const clock = createAsyncManualClock();
-    const logger = recordingLogger();
-    const writer = recordingWriter(Number.POSITIVE_INFINITY);
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger,
+    const { clock, logger, writer, batcher } = startTestBatcher(recordingWriter(Number.POSITIVE_INFINITY), {
       maxBatchSize: 1,
       writeFrequency: 0,
       initialRetryDelayMs: 1000,
@@ -164,7 +149,6 @@ describe("startBatcher", () => {
   });
 
   it("keeps the batch id across retries so a rewrite replaces the same files", async () => {
-    const clock = createAsyncManualClock();
     const seen: string[] = [];
     let fail = true;
     const writer: DestinationWriter = {
@@ -177,13 +161,7 @@ describe("startBatcher", () => {
         }
       },
     };
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
-      maxBatchSize: 1,
-      writeFrequency: 0,
-    });
+    const { clock, batcher } = startTestBatcher(writer, { maxBatchSize: 1, writeFrequency: 0 });
 
     await batcher.add(acceptedEvent());
     await clock.advance(1000);
@@ -194,12 +172,7 @@ describe("startBatcher", () => {
   });
 
   it("flushes what is buffered on stop and refuses events afterwards", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter();
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { writer, batcher } = startTestBatcher(recordingWriter(), {
       maxBatchSize: 100,
       writeFrequency: 60_000,
     });
@@ -213,12 +186,7 @@ describe("startBatcher", () => {
   });
 
   it("makes add() wait while the buffer is full and the destination is down", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter(1);
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { clock, batcher } = startTestBatcher(recordingWriter(1), {
       maxBatchSize: 2,
       writeFrequency: 0,
       maxBuffered: 2,
@@ -242,12 +210,7 @@ describe("startBatcher", () => {
   });
 
   it("rejects stop with UnwrittenEventsError when the destination stays down past the stop timeout", async () => {
-    const clock = createAsyncManualClock();
-    const writer = recordingWriter(Number.POSITIVE_INFINITY);
-    const batcher = startBatcher({
-      writer,
-      clock,
-      logger: recordingLogger(),
+    const { clock, batcher } = startTestBatcher(recordingWriter(Number.POSITIVE_INFINITY), {
       maxBatchSize: 10,
       writeFrequency: 60_000,
       stopTimeoutMs: 5000,

@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryScheduleLease } from "../../../../core/adapters/local/memory-schedule-lease.ts";
 import { openYamlScheduleStore } from "../../../../core/adapters/local/yaml-schedule-store.ts";
 import type { Schedule, ScheduleLease, ScheduleStore } from "../../../../core/ports.ts";
 import { startScheduler } from "../../../../core/schedules/scheduler.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { createSteppingClock, type SteppingClock } from "../../../helpers/stepping-clock.ts";
+import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 const SCHEDULE: Schedule = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -21,17 +20,10 @@ const SCHEDULE: Schedule = {
   lastKnownState: "started",
 };
 
-let dir: string;
-let cases = 0;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "steward-scheduler-lease-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-scheduler-lease-");
 
 async function storeWithSchedule(): Promise<ScheduleStore> {
-  const store = await openYamlScheduleStore({ file: join(dir, `case-${cases++}`, "schedules.yaml") });
+  const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "schedules.yaml") });
   await store.put(SCHEDULE);
   return store;
 }

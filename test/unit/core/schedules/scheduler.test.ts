@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openYamlScheduleStore } from "../../../../core/adapters/local/yaml-schedule-store.ts";
 import type { TaskStarter } from "../../../../core/ports.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../../../core/schedules/errors.ts";
@@ -9,17 +8,11 @@ import { createScheduleManager, type NewSchedule } from "../../../../core/schedu
 import { startScheduler } from "../../../../core/schedules/scheduler.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { createSteppingClock, type SteppingClock } from "../../../helpers/stepping-clock.ts";
+import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
-let dir: string;
-let count = 0;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "steward-scheduler-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-scheduler-");
 
 function recordingStarter(clock: SteppingClock) {
   const starts: { taskId: string; at: string }[] = [];
@@ -33,7 +26,7 @@ function recordingStarter(clock: SteppingClock) {
 
 async function setUp(start = Date.UTC(2026, 0, 1)) {
   const clock = createSteppingClock(start);
-  const file = join(dir, `case-${count++}`, "schedules.yaml");
+  const file = join(scratch.fresh(), "schedules.yaml");
   const store = await openYamlScheduleStore({ file });
   const { starter, starts } = recordingStarter(clock);
   const logger = recordingLogger();
@@ -158,7 +151,7 @@ describe("scheduler", () => {
 
   it("logs a failed task start and keeps the schedule running", async () => {
     const clock = createSteppingClock();
-    const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
+    const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "s.yaml") });
     const logger = recordingLogger();
     let attempts = 0;
     const scheduler = await startScheduler({
@@ -213,7 +206,7 @@ describe("scheduler", () => {
 
   it("picks up schedules another writer changed in a shared store when polling", async () => {
     const clock = createSteppingClock();
-    const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
+    const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "s.yaml") });
     const { starter, starts } = recordingStarter(clock);
     const scheduler = await startScheduler({
       store,
@@ -241,7 +234,7 @@ describe("scheduler", () => {
 
   it("derives status from the store when no runner is attached (Lambda)", async () => {
     const clock = createSteppingClock();
-    const store = await openYamlScheduleStore({ file: join(dir, `case-${count++}`, "s.yaml") });
+    const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "s.yaml") });
     const manager = createScheduleManager({ store, clock, newId: () => "id-1" });
     await manager.create(input({ cronSchedule: "0 * * * *" }));
     expect(await manager.statusText()).toBe(

@@ -4,24 +4,20 @@
  * directories, never one name with a backslash in it.
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { json } from "../../../helpers/rest-app.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
-let t: RestTestApp;
+const t = restTestAppForSuite();
 const f = (...parts: string[]) => t.path("files", ...parts);
 const listing = async (...parts: string[]) => (await readdir(f(...parts), { recursive: true })).sort();
 const request = (method: string, path: string, body: unknown) => t.app.request(path, json(method, body));
 
 beforeAll(async () => {
-  t = await createRestTestApp();
   await writeFile(f("copyfrom", "a.txt"), "A");
   await writeFile(f("movefrom", "m.txt"), "M");
   await writeFile(f("del", "d.txt"), "D");
   await writeFile(f("outside", "secret.txt"), "S");
-});
-afterAll(async () => {
-  await t.close();
-  await removeDir(t.dir);
 });
 
 /** The traversal strings, as a load script would send them (one and two backslashes). */

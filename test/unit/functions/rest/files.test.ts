@@ -1,13 +1,13 @@
 import { readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { json } from "../../../helpers/rest-app.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
-let t: RestTestApp;
+const t = restTestAppForSuite();
 const f = (...parts: string[]) => t.path("files", ...parts);
 const outsideListing = async () => (await readdir(f("outside"), { recursive: true })).sort();
 
 beforeAll(async () => {
-  t = await createRestTestApp();
   await writeFile(f("copyfrom", "a.txt"), "A");
   await writeFile(f("movefrom", "m.txt"), "M");
   await writeFile(f("del", "d.txt"), "D");
@@ -15,10 +15,6 @@ beforeAll(async () => {
   await symlink(f("outside"), f("copyfrom", "out"));
   await symlink(f("outside"), f("del", "out"));
   await symlink(f("outside"), f("table", "out"));
-});
-afterAll(async () => {
-  await t.close();
-  await removeDir(t.dir);
 });
 
 const request = (method: string, path: string, body: unknown) => t.app.request(path, json(method, body));

@@ -4,17 +4,11 @@
  * (never 5xx, never a stack trace), nothing may be stored, and the app keeps answering.
  */
 import { readdir } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import { describe, expect, it } from "vitest";
+import { json } from "../../../helpers/rest-app.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
-let t: RestTestApp;
-beforeAll(async () => {
-  t = await createRestTestApp();
-});
-afterAll(async () => {
-  await t.close();
-  await removeDir(t.dir);
-});
+const t = restTestAppForSuite();
 
 /** Deterministic PRNG (mulberry32) so a failure reproduces. */
 function random(seed: number): () => number {

@@ -3,31 +3,19 @@
  * (qlikSenseTaskId, startQSEoWTaskOnSuccess/OnFailure); the spec's name wins when both are
  * given, and answers use the spec's names only.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
 import type { AppReloadOptions, PlatformClient } from "../../../../core/ports.ts";
 import { createApp } from "../../../../functions/rest/app.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
-import {
-  createRestTestApp,
-  json,
-  localEdgeDeps,
-  type RestTestApp,
-  removeDir,
-} from "../../../helpers/rest-app.ts";
+import { json, localEdgeDeps } from "../../../helpers/rest-app.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
 const OTHER_TASK = "0b6f2b4e-1c1d-4d3e-9a7b-2f7c1d2e3f4a";
 
 describe("POST /v4/schedules with the documented system's qlikSenseTaskId", () => {
-  let t: RestTestApp;
-  beforeEach(async () => {
-    t = await createRestTestApp();
-  });
-  afterEach(async () => {
-    await t.close();
-    await removeDir(t.dir);
-  });
+  const t = restTestAppForSuite({}, { perTest: true });
 
   const base = {
     name: "Nightly",

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paramReader, queryReader } from "../../../../functions/rest/route.ts";
-import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../helpers/rest-app.ts";
+import { json } from "../../../helpers/rest-app.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
 /** A one-route app answering what `queryReader(schema)` read from the request. */
 function echoQuery(schema: v.GenericSchema): Hono {
@@ -60,14 +61,7 @@ describe("paramReader", () => {
 });
 
 describe("REST routing with static paths beside parameter paths", () => {
-  let t: RestTestApp;
-  beforeAll(async () => {
-    t = await createRestTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-    await removeDir(t.dir);
-  });
+  const t = restTestAppForSuite();
 
   it("serves GET /v4/schedules/status as the status route, not as a schedule id", async () => {
     const response = await t.app.request("/v4/schedules/status");

@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { SERVICE_VERSION } from "../../../../core/version.ts";
 import { buildIngestOpenApi } from "../../../../functions/audit-ingest/openapi.ts";
 import { createApp, PING_RESPONSE } from "../../../../functions/rest/app.ts";
 import { includeOpenApi } from "../../../../functions/rest/openapi.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
-import {
-  createRestTestApp,
-  json,
-  localEdgeDeps,
-  type RestTestApp,
-  removeDir,
-} from "../../../helpers/rest-app.ts";
+import { createRestTestApp, json, localEdgeDeps, removeDir } from "../../../helpers/rest-app.ts";
 import { createSteppingClock } from "../../../helpers/stepping-clock.ts";
+import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 
-let t: RestTestApp;
-beforeAll(async () => {
-  t = await createRestTestApp();
-});
-afterAll(async () => {
-  await t.close();
-  await removeDir(t.dir);
-});
+const t = restTestAppForSuite();
 
 function restConfig(restServer: Record<string, unknown>) {
   const parsed = parseConfig({ Service: { restServer } });

@@ -3,23 +3,17 @@
  * error every key left out with its reason, the notes, and what check-config says of the result
  * (certificate files read from the working directory); exit 0, 2 or 1.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
-import { type CliIo, type CliResult, runCli, USAGE } from "../../../../local/cli/cli.ts";
+import { describe, expect, it } from "vitest";
+import { runCli, USAGE } from "../../../../local/cli/cli.ts";
 import { butlerSosFixture } from "../../../helpers/butler-sos-config.ts";
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
+import { exitCode, recordingCliIo } from "../../../helpers/recording-cli-io.ts";
 
 /** A working directory holding `butler-sos.yaml` and, when asked, the certificate files it names. */
 function workDir(yaml: string, withCertificates: boolean): string {
-  const dir = mkdtempSync(join(tmpdir(), "steward-migrate-"));
-  dirs.push(dir);
+  const dir = scratchDirectory("steward-migrate-");
   writeFileSync(join(dir, "butler-sos.yaml"), yaml);
   if (withCertificates) {
     mkdirSync(join(dir, "certs"));
@@ -29,38 +23,9 @@ function workDir(yaml: string, withCertificates: boolean): string {
   return dir;
 }
 
-function fakeIo(cwd: string): CliIo & { out(): string; err(): string } {
-  let out = "";
-  let err = "";
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        append(String(chunk));
-        done();
-      },
-    });
-  return {
-    stdout: sink((text) => {
-      out += text;
-    }),
-    stderr: sink((text) => {
-      err += text;
-    }),
-    env: {},
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
-
-function exitCode(result: CliResult): number {
-  if (!("exitCode" in result)) throw new Error("expected a one-shot result");
-  return result.exitCode;
-}
-
 describe("steward migrate-config", () => {
   it("prints the converted file, lists what it left out and why, and exits 0 when check-config accepts it", async () => {
-    const io = fakeIo(workDir(butlerSosFixture("complete.yaml"), true));
+    const io = recordingCliIo(workDir(butlerSosFixture("complete.yaml"), true));
     const code = exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io));
     expect(io.err()).toContain("migrate-config: check-config accepts the result");
     expect(code).toBe(0);
@@ -79,7 +44,7 @@ describe("steward migrate-config", () => {
   });
 
   it("lists the problems check-config finds in the result and exits 2, still printing the file", async () => {
-    const io = fakeIo(workDir(butlerSosFixture("complete.yaml"), false));
+    const io = recordingCliIo(workDir(butlerSosFixture("complete.yaml"), false));
     const code = exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io));
     expect(code).toBe(2);
     expect(io.out()).toMatch(/^Service:$/m);
@@ -90,7 +55,7 @@ describe("steward migrate-config", () => {
   });
 
   it("lists the template's placeholders as the problems to fix", async () => {
-    const io = fakeIo(workDir(butlerSosFixture("production-template.yaml"), false));
+    const io = recordingCliIo(workDir(butlerSosFixture("production-template.yaml"), false));
     expect(exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io))).toBe(2);
     expect(io.err()).toMatch(/^ {2}Service\.logEvents\.udpServerConfig\.serverHost: must be a host name/m);
     expect(io.err()).toMatch(/^ {2}Service\.appNames\.hostIP: must be a host name/m);
@@ -106,14 +71,14 @@ describe("steward migrate-config", () => {
   ])("refuses %s with exit 1 and prints nothing on standard output", async (_name, file, message) => {
     const dir = workDir("", false);
     writeFileSync(join(dir, "steward.yaml"), "Service: {}\n");
-    const io = fakeIo(dir);
+    const io = recordingCliIo(dir);
     expect(exitCode(await runCli(["migrate-config", file], io))).toBe(1);
     expect(io.err()).toMatch(message);
     expect(io.out()).toBe("");
   });
 
   it("needs a FILE, and says so with the usage", async () => {
-    const io = fakeIo(workDir("", false));
+    const io = recordingCliIo(workDir("", false));
     expect(exitCode(await runCli(["migrate-config"], io))).toBe(1);
     expect(io.err()).toContain("steward: migrate-config needs a FILE");
     expect(USAGE).toMatch(

@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseConfig } from "../../../../core/config/index.ts";
-import { type CliIo, type CliResult, runCli, USAGE } from "../../../../local/cli/cli.ts";
+import { runCli, USAGE } from "../../../../local/cli/cli.ts";
 import {
   DEFAULT_SIMULATED_PORT,
   parseSimulatePlatformOptions,
@@ -14,46 +12,10 @@ import {
 } from "../../../../local/cli/simulate-platform.ts";
 import { stewardConfigSnippet } from "../../../../local/cli/simulated-platform-snippet.ts";
 import { THROWAWAY_PKI_FILE_NAMES } from "../../../../local/simulated-platform/throwaway-pki.ts";
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
+import { exitCode, recordingCliIo } from "../../../helpers/recording-cli-io.ts";
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "steward-simulate-"));
-  dirs.push(dir);
-  return dir;
-};
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function fakeIo(cwd: string): CliIo & { out(): string; err(): string } {
-  let out = "";
-  let err = "";
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        append(String(chunk));
-        done();
-      },
-    });
-  return {
-    stdout: sink((text) => {
-      out += text;
-    }),
-    stderr: sink((text) => {
-      err += text;
-    }),
-    env: {},
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
-
-function exitCode(result: CliResult): number {
-  if (!("exitCode" in result)) throw new Error("expected a one-shot result");
-  return result.exitCode;
-}
+const freshDir = () => scratchDirectory("steward-simulate-");
 
 describe("parseSimulatePlatformOptions", () => {
   it("defaults to one server on 127.0.0.1:4747 with certificates in ./simulated-platform-certs", () => {
@@ -109,7 +71,7 @@ describe("parseSimulatePlatformOptions", () => {
 
 describe("steward simulate-platform (in process)", () => {
   it("prints a bad option with the usage and exits 1", async () => {
-    const io = fakeIo(freshDir());
+    const io = recordingCliIo(freshDir());
     expect(exitCode(await runCli(["simulate-platform", "--servers", "x"], io))).toBe(1);
     expect(io.err()).toBe(`steward: --servers must be a whole number from 1 to 1000 (got "x")\n\n${USAGE}`);
   });
@@ -125,7 +87,7 @@ describe("steward simulate-platform (in process)", () => {
       [["simulate-platform", "now"], 'unexpected argument "now"'],
     ] as const;
     for (const [argv, message] of cases) {
-      const io = fakeIo(freshDir());
+      const io = recordingCliIo(freshDir());
       expect(exitCode(await runCli(argv, io))).toBe(1);
       expect(io.err()).toContain(`steward: ${message}\n`);
     }
@@ -134,7 +96,7 @@ describe("steward simulate-platform (in process)", () => {
   it("exits 1 naming the missing certificate files and --generate-certs", async () => {
     const dir = freshDir();
     writeFileSync(join(dir, THROWAWAY_PKI_FILE_NAMES.ca), "not used");
-    const io = fakeIo(dir);
+    const io = recordingCliIo(dir);
     expect(exitCode(await runCli(["simulate-platform", "--certs", "."], io))).toBe(1);
     expect(io.err()).toBe(
       `steward: certificate files missing in ${dir}: server.pem, server_key.pem, client.pem, client_key.pem; ` +
@@ -144,7 +106,7 @@ describe("steward simulate-platform (in process)", () => {
 
   it("generates certificates, serves over them, refuses to replace them without --force, replaces them with it", async () => {
     const dir = freshDir();
-    const io = fakeIo(dir);
+    const io = recordingCliIo(dir);
     const result = await runCli(["simulate-platform", "--port", "0", "--generate-certs"], io);
     if (!("running" in result)) throw new Error(`expected it to run:\n${io.err()}`);
     try {
@@ -175,14 +137,14 @@ describe("steward simulate-platform (in process)", () => {
       await result.running.logger.close();
     }
 
-    const again = fakeIo(dir);
+    const again = recordingCliIo(dir);
     expect(exitCode(await runCli(["simulate-platform", "--generate-certs"], again))).toBe(1);
     expect(again.err()).toMatch(
       /already holds certificate files \(root\.pem, server\.pem, server_key\.pem, client\.pem, client_key\.pem\); run without --generate-certs to use them, or add --force/,
     );
 
     const before = readFileSync(join(dir, "simulated-platform-certs", "root.pem"), "utf8");
-    const forced = fakeIo(dir);
+    const forced = recordingCliIo(dir);
     const replaced = await runCli(
       ["simulate-platform", "--port", "0", "--generate-certs", "--force"],
       forced,

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryScheduleLease } from "../../../../core/adapters/local/memory-schedule-lease.ts";
 import { openYamlScheduleStore } from "../../../../core/adapters/local/yaml-schedule-store.ts";
 import type { Schedule, TaskStarter } from "../../../../core/ports.ts";
@@ -12,16 +11,10 @@ import { until } from "../../../helpers/eventually.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { mountSmallDisk, smallDiskUnavailable } from "../../../helpers/refusing-directory.ts";
+import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-local-schedules-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-local-schedules-");
 
 const schedule: Schedule = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -40,7 +33,7 @@ const schedule: Schedule = {
  * regular file stands where `<case>/data` should be; `unblock()` puts the directory in place.
  */
 async function blockedSchedules() {
-  const base = join(root, `case-${count++}`);
+  const base = scratch.fresh();
   const aside = join(base, "aside");
   const seeded = await openYamlScheduleStore({ file: join(aside, "schedules.yaml") });
   await seeded.put(schedule);
@@ -156,7 +149,7 @@ describe("local schedules whose store cannot be opened at start", () => {
 
   it("still refuse to start on a damaged file, saying what to repair", async () => {
     // Prepare
-    const base = join(root, `case-${count++}`);
+    const base = scratch.fresh();
     await mkdir(base);
     const file = join(base, "schedules.yaml");
     await writeFile(file, "schedules: [unclosed\n");
@@ -178,7 +171,7 @@ describe("local schedules whose disk fills up while they run", () => {
     "refuse a change the disk refuses as unavailable, without making it, and take it once there is space",
     async () => {
       // Prepare: the store on a 1 MiB disk, then the disk filled.
-      const disk = mountSmallDisk(join(root, `disk-${count++}`), 1024 * 1024);
+      const disk = mountSmallDisk(scratch.fresh("disk"), 1024 * 1024);
       if (disk === undefined) throw new Error("mounting the small disk failed");
       try {
         const { open, logger } = setUp(join(disk.path, "schedules.yaml"));

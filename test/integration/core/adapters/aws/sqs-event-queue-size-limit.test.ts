@@ -11,20 +11,11 @@ import { createSqsServer } from "local-aws-sqs";
 import { describe, expect, it } from "vitest";
 import { createSqsEventQueue } from "../../../../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
+import { bareAuditEvent } from "../../../../helpers/audit-events.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
-const event: AcceptedEvent = {
-  envelope: {
-    schemaVersion: 1,
-    eventId: "e",
-    timestamp: "2026-01-01T00:00:00Z",
-    type: "audit.event",
-    payload: {},
-  },
-  receivedAt: "2026-01-01T00:00:00.000Z",
-  clientIp: "10.0.0.1",
-};
+const event = bareAuditEvent();
 
 describe("SQS event queue over a queue with a message size limit (local-aws-sqs)", () => {
   /** A real SQS stand-in on loopback, a queue limited to `maxBytes`, and the adapter over it. */

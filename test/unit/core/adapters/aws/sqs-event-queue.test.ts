@@ -5,22 +5,12 @@ import {
   createSqsEventQueue,
   decodeSqsEventMessage,
 } from "../../../../../core/adapters/aws/sqs-event-queue.ts";
-import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { EventQueueError, EventQueueUnavailableError } from "../../../../../core/audit/queue-errors.ts";
+import { bareAuditEvent } from "../../../../helpers/audit-events.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
-const event: AcceptedEvent = {
-  envelope: {
-    schemaVersion: 1,
-    eventId: "e",
-    timestamp: "2026-01-01T00:00:00Z",
-    type: "audit.event",
-    payload: {},
-  },
-  receivedAt: "2026-01-01T00:00:00.000Z",
-  clientIp: "10.0.0.1",
-};
+const event = bareAuditEvent();
 
 function serviceError(name: string, status: number, message = name): SQSServiceException {
   return new SQSServiceException({

@@ -3,10 +3,7 @@
  * taking events again once every destination has written everything, and an event larger than
  * the whole log answered "too-large" with its own WARN instead of leaving the queue "full".
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
 import {
@@ -17,15 +14,9 @@ import {
 } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import type { RecordingLogger } from "../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-durable-queue-full-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-durable-queue-full-");
 
 const event = numberedEvent;
 
@@ -45,7 +36,7 @@ const warnings = (logger: RecordingLogger, text: string) =>
 
 describe.each([65536, 131072])("durable event queue over a log of %i bytes", (maxDiskBytes) => {
   it("takes events again once every destination has written everything, and a restart repeats none", async () => {
-    const directory = join(root, `case-${count++}`);
+    const directory = scratch.fresh();
     const first = await start(directory, maxDiskBytes);
     const { taken } = await fillWhileParquetIsBehind(first);
     expect(taken).toBeGreaterThan(50);
@@ -79,7 +70,7 @@ describe.each([65536, 131072])("durable event queue over a log of %i bytes", (ma
 
 describe("durable event queue", () => {
   it("answers too-large for an event larger than the whole log, with its own WARN and count, without reporting the log full", async () => {
-    const { queue, logger, shutdown } = await start(join(root, `case-${count++}`), 65536);
+    const { queue, logger, shutdown } = await start(scratch.fresh(), 65536);
     expect(await queue.enqueue(event(1))).toBe("queued");
 
     expect(await queue.enqueue(eventOfRecordSize(2, 65537))).toBe("too-large");

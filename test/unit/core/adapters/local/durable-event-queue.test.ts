@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   eventNumber,
   fillWhileParquetIsBehind,
@@ -10,15 +7,9 @@ import {
 } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-durable-queue-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-durable-queue-");
 
 const event = (n: number) => numberedEvent(n);
 const numberOf = eventNumber;
@@ -33,7 +24,7 @@ const start = (directory: string, options: { maxDiskBytes?: number; logger?: Rec
 
 describe("durable event queue", () => {
   it("hands every event to every destination in log order", async () => {
-    const { queue, delivered, shutdown } = await start(join(root, `case-${count++}`));
+    const { queue, delivered, shutdown } = await start(scratch.fresh());
 
     for (let n = 1; n <= 5; n++) expect(await queue.enqueue(event(n))).toBe("queued");
     await queue.drain();
@@ -45,7 +36,7 @@ describe("durable event queue", () => {
   });
 
   it("after a restart, hands a destination what it had not written before any new event", async () => {
-    const directory = join(root, `case-${count++}`);
+    const directory = scratch.fresh();
     const first = await start(directory);
     for (let n = 1; n <= 4; n++) await first.queue.enqueue(event(n));
     await first.queue.drain();
@@ -65,7 +56,7 @@ describe("durable event queue", () => {
 
   it("answers full at maxDiskBytes and warns, once a minute, naming the destination behind", async () => {
     const logger = recordingLogger();
-    const started = await start(join(root, `case-${count++}`), { maxDiskBytes: 65536, logger });
+    const started = await start(scratch.fresh(), { maxDiskBytes: 65536, logger });
     const { queue, shutdown } = started;
     const { taken, answer } = await fillWhileParquetIsBehind(started);
     const again = await queue.enqueue(event(taken + 2));
@@ -80,7 +71,7 @@ describe("durable event queue", () => {
   });
 
   it("reports disk use, each destination's backlog and a refusal for a full log until the log has room again", async () => {
-    const started = await start(join(root, `case-${count++}`), { maxDiskBytes: 65536 });
+    const started = await start(scratch.fresh(), { maxDiskBytes: 65536 });
     const { queue, delivered, log, shutdown } = started;
     const before = Date.now();
     const { taken, answer } = await fillWhileParquetIsBehind(started);
@@ -107,7 +98,7 @@ describe("durable event queue", () => {
   });
 
   it("refuses new events once stopping, after handing out every one it took", async () => {
-    const { queue, delivered, log } = await start(join(root, `case-${count++}`));
+    const { queue, delivered, log } = await start(scratch.fresh());
     const taken = Promise.all([1, 2, 3].map((n) => queue.enqueue(event(n))));
 
     await queue.stop();

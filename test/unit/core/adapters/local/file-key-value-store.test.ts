@@ -1,21 +1,13 @@
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openFileKeyValueStore } from "../../../../../core/adapters/local/file-key-value-store.ts";
 import { KeyValueStoreError } from "../../../../../core/kv/errors.ts";
 import { createSteppingClock } from "../../../../helpers/stepping-clock.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
-let dir: string;
-let count = 0;
-const freshFile = () => join(dir, `case-${count++}`, "nested", "kv.json");
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "steward-kv-file-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-kv-file-");
+const freshFile = () => join(scratch.fresh(), "nested", "kv.json");
 
 describe("file key-value store durability", () => {
   it("keeps every acknowledged write when the process dies without closing the store", async () => {
@@ -81,7 +73,7 @@ describe("file key-value store durability", () => {
   });
 
   it("fails clearly when the store file's directory cannot be created", async () => {
-    const blocker = join(dir, `blocker-${count++}`);
+    const blocker = scratch.fresh("blocker");
     await writeFile(blocker, "a file, not a directory");
     await expect(
       openFileKeyValueStore({

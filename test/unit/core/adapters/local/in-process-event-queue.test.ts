@@ -3,25 +3,13 @@ import {
   createInProcessEventQueue,
   type InProcessEventQueueOptions,
 } from "../../../../../core/adapters/local/in-process-event-queue.ts";
-import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../../../../core/audit/queue-errors.ts";
 import type { AcceptedEventHandler } from "../../../../../core/ports.ts";
+import { bareAuditEvent } from "../../../../helpers/audit-events.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 
-function eventNo(n: number): AcceptedEvent {
-  return {
-    envelope: {
-      schemaVersion: 1,
-      eventId: `e${n}`,
-      timestamp: "2026-01-01T00:00:00Z",
-      type: "audit.event",
-      payload: {},
-    },
-    receivedAt: "2026-01-01T00:00:00.000Z",
-    clientIp: "10.0.0.1",
-  };
-}
+const eventNo = (n: number) => bareAuditEvent(`e${n}`);
 
 /** A handler whose calls stay pending until the test releases them. */
 function gatedHandler() {

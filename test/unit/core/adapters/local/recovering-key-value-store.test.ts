@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openRecoveringKeyValueStore } from "../../../../../core/adapters/local/recovering-key-value-store.ts";
 import { KeyValueStoreError } from "../../../../../core/kv/errors.ts";
 import { StoreUnavailableError } from "../../../../../core/store-unavailable-error.ts";
@@ -9,19 +8,13 @@ import { until } from "../../../../helpers/eventually.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
 import { mountSmallDisk, smallDiskUnavailable } from "../../../../helpers/refusing-directory.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-recovering-kv-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-recovering-kv-");
 
 /** A store file below `<case>/data`, where a regular file stands instead of the directory. */
 async function blockedStoreFile() {
-  const base = join(root, `case-${count++}`);
+  const base = scratch.fresh();
   await mkdir(base);
   const data = join(base, "data");
   await writeFile(data, "a regular file where the data directory should be\n");
@@ -131,7 +124,7 @@ describe("key-value store whose file cannot be opened at start", () => {
 
   it("still refuses to start on damaged content of its own, saying what to repair", async () => {
     // Prepare
-    const base = join(root, `case-${count++}`);
+    const base = scratch.fresh();
     await mkdir(base);
     const file = join(base, "key-values.json");
     await writeFile(file, "{ not json");
@@ -168,7 +161,7 @@ describe("key-value store whose disk fills up while it runs", () => {
     "answers the failed write and the next calls as unavailable, then opens again from its files",
     async () => {
       // Prepare: the store on a 1 MiB disk, one key written, then the disk filled.
-      const disk = mountSmallDisk(join(root, `disk-${count++}`), 1024 * 1024);
+      const disk = mountSmallDisk(scratch.fresh("disk"), 1024 * 1024);
       if (disk === undefined) throw new Error("mounting the small disk failed");
       try {
         const file = join(disk.path, "key-values.json");

@@ -1,0 +1,62 @@
+/**
+ * The config the audit pipeline's load tests share (crash survival, destination outages):
+ * `steward start` with the durable queue and a rate limit no load reaches, the destinations of
+ * `type` among Parquet (./out/parquet), table files (./out/tablefile), objectData JSON files
+ * (./out/json) and InfluxDB 1.x on loopback, and the REST API on a port of its own.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface AuditLoadConfig {
+  ports: { ingest: number; rest: number };
+  /** `auditEvents.destination.type`, e.g. `"timeseriesdb,json"`. */
+  type: string;
+  /** The InfluxDB 1.x server the `timeseriesdb` destination writes to. */
+  influx: { port: number; database: string };
+  /** `auditEvents.queue.maxDiskBytes` (the default otherwise). */
+  maxDiskBytes?: number;
+}
+
+/** Writes `steward.yaml` into `directory`. */
+export function writeAuditLoadConfig(directory: string, config: AuditLoadConfig): void {
+  const queue =
+    config.maxDiskBytes === undefined ? "" : `    queue:\n      maxDiskBytes: ${config.maxDiskBytes}\n`;
+  writeFileSync(
+    join(directory, "steward.yaml"),
+    `Service:
+  auditEvents:
+    port: ${config.ports.ingest}
+    rateLimit:
+      maxPerMinute: 10000000
+${queue}    destination:
+      enable: true
+      type: ${config.type}
+      parquet:
+        exportDirectory: ./out/parquet
+        writeFrequency: 600000
+        maxBatchSize: 10000
+      tablefile:
+        exportDirectory: ./out/tablefile
+        writeFrequency: 300
+      timeseriesdb:
+        writeFrequency: 500
+        measurementName: audit_event
+      json:
+        objectdata:
+          enable: true
+          exportDirectory: ./out/json
+  timeseriesdbConfig:
+    enable: false
+    version: 1
+    host: 127.0.0.1
+    port: ${config.influx.port}
+    v1Config:
+      dbName: ${config.influx.database}
+      retentionPolicy:
+        name: audit_rp
+        duration: 30d
+  restServer:
+    port: ${config.ports.rest}
+`,
+  );
+}

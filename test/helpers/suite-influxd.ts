@@ -1,0 +1,21 @@
+/**
+ * InfluxDB 1.x (influxd.ts) for the tests of one file: started before them and closed after,
+ * unless influxd is not installed, in which case `skip` is true (outside CI) and nothing starts.
+ * Kept apart from influxd.ts, which the benchmarks (plain node, no test runner) use too.
+ */
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "./influxd.ts";
+import { resourceForSuite } from "./suite-resource.ts";
+
+/** Call it at the top of a test file; use `skip` with `describe.skipIf`. */
+export function influxdForSuite(): { skip: boolean; influxd: Influxd } {
+  const skip = skipWithoutInfluxd();
+  const influxd = resourceForSuite(
+    "InfluxDB server",
+    () => startInfluxd(),
+    (server) => server.close(),
+    {
+      skip,
+    },
+  );
+  return { skip, influxd };
+}
