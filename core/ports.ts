@@ -84,7 +84,11 @@ export interface EventQueueMetrics {
   running: number;
   utilisationPct: number;
   backpressureActive: boolean;
-  /** Over the last 1000 handled events; 0 when none. */
+  /**
+   * How long handing an event to the destinations took (their batchers buffering it, or waiting
+   * for room), over the last 1000 hand-overs; 0 when none. The durable queue counts each
+   * destination's hand-over on its own (each reads the log by itself).
+   */
   processingTimeAvgMs: number;
   processingTimeP95Ms: number;
   processingTimeMaxMs: number;

@@ -6,7 +6,7 @@
 import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
 import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
-import type { EnqueueResult } from "../../core/ports.ts";
+import type { Clock, EnqueueResult } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 
@@ -35,18 +35,23 @@ export interface DurableQueueHarnessOptions {
   /** Default: the log's own (maxDiskBytes / 8, at least 64 KiB). */
   segmentBytes?: number;
   logger?: RecordingLogger;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Runs as each event is handed to a destination, after it is recorded; the hand-over waits for it. */
+  onDeliver?: (destination: string, event: AcceptedEvent) => Promise<void> | undefined;
 }
 
 /** A queue over a log in `directory`; each destination's deliveries are recorded in `delivered`. */
 export async function startDurableQueue(directory: string, options: DurableQueueHarnessOptions) {
   const logger = options.logger ?? recordingLogger();
+  const clock = options.clock ?? systemClock;
   const log = await openSegmentLog({
     directory,
     destinations: QUEUE_DESTINATIONS,
     maxDiskBytes: options.maxDiskBytes,
     ...(options.segmentBytes === undefined ? {} : { segmentBytes: options.segmentBytes }),
     cursorSyncMs: 1,
-    clock: systemClock,
+    clock,
     logger,
   });
   const delivered: Record<string, AcceptedEvent[]> = { parquet: [], json: [] };
@@ -55,9 +60,12 @@ export async function startDurableQueue(directory: string, options: DurableQueue
     {
       log,
       destinations: QUEUE_DESTINATIONS,
-      deliver: async (destination, event) => void delivered[destination]?.push(event),
+      deliver: async (destination, event) => {
+        delivered[destination]?.push(event);
+        await options.onDeliver?.(destination, event);
+      },
       logger,
-      clock: systemClock,
+      clock,
     },
   );
   const shutdown = async () => {

@@ -20,6 +20,7 @@ import type { AcceptedEvent } from "../../audit/accepted-event.ts";
 import { acceptedEventJson } from "../../audit/envelope-json.ts";
 import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
 import { RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
+import { createDurationWindow } from "../../duration-window.ts";
 import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, EnqueueResult, EventQueue, EventQueueMetrics, Logger, Service } from "../../ports.ts";
 import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
@@ -95,6 +96,8 @@ export function createDurableEventQueue(
   /** Refusals for a full log since the last accepted event, and the size of the last one refused. */
   let refusedFull: { sinceMs: number; refused: number; bytes: number } | undefined;
   const lastWrittenMs = new Map<string, number>();
+  /** How long handing one event to one destination took (its batcher buffering it, or waiting for room). */
+  const processingTimes = createDurationWindow();
 
   function warnIfFilling(full: boolean): void {
     const used = log.bytesOnDisk();
@@ -172,7 +175,9 @@ export function createDurableEventQueue(
           continue;
         }
         endOf.set(event, record.end);
+        const started = clock.now();
         await deps.deliver(destination, event);
+        processingTimes.record(clock.now() - started);
         if (record.end > endAtStart) handedNew.set(destination, (handedNew.get(destination) ?? 0) + 1);
       }
       position = next;
@@ -249,6 +254,7 @@ export function createDurableEventQueue(
 
     metrics() {
       const done = processed();
+      const times = processingTimes.stats();
       const waiting = counters.queued - done;
       return {
         ...counters,
@@ -259,9 +265,9 @@ export function createDurableEventQueue(
         running: 0,
         utilisationPct: (log.bytesOnDisk() / log.maxDiskBytes) * 100,
         backpressureActive: (log.bytesOnDisk() / log.maxDiskBytes) * 100 >= options.backpressureThreshold,
-        processingTimeAvgMs: 0,
-        processingTimeP95Ms: 0,
-        processingTimeMaxMs: 0,
+        processingTimeAvgMs: times.avgMs,
+        processingTimeP95Ms: times.p95Ms,
+        processingTimeMaxMs: times.maxMs,
       };
     },
 

@@ -6,6 +6,7 @@ import {
   startDurableQueue,
 } from "../../../../helpers/durable-queue-harness.ts";
 import { until } from "../../../../helpers/eventually.ts";
+import { createManualClock } from "../../../../helpers/manual-clock.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
 import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
@@ -32,6 +33,36 @@ describe("durable event queue", () => {
     expect(delivered.parquet?.map(numberOf)).toEqual([1, 2, 3, 4, 5]);
     expect(delivered.json?.map(numberOf)).toEqual([1, 2, 3, 4, 5]);
     expect(queue.metrics()).toMatchObject({ received: 5, queued: 5, processed: 5, waiting: 0 });
+    await shutdown();
+  });
+
+  it("reports how long handing an event to a destination took as processing times", async () => {
+    const clock = createManualClock();
+    let release = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Each destination's batcher holds event 1 until released; every other event goes at once.
+    const { queue, delivered, shutdown } = await startDurableQueue(scratch.fresh(), {
+      maxDiskBytes: 1024 * 1024,
+      clock,
+      onDeliver: (_destination, handed) => (numberOf(handed) === 1 ? firstHeld : undefined),
+    });
+    expect(queue.metrics()).toMatchObject({ processingTimeAvgMs: 0, processingTimeMaxMs: 0 });
+
+    await queue.enqueue(event(1));
+    await queue.enqueue(event(2));
+    await until(() => delivered.parquet?.length === 1 && delivered.json?.length === 1);
+    clock.advance(12);
+    release();
+    await queue.drain();
+
+    const { processingTimeAvgMs, processingTimeP95Ms, processingTimeMaxMs } = queue.metrics();
+    expect({ processingTimeAvgMs, processingTimeP95Ms, processingTimeMaxMs }).toEqual({
+      processingTimeAvgMs: 6,
+      processingTimeP95Ms: 12,
+      processingTimeMaxMs: 12,
+    });
     await shutdown();
   });
 
