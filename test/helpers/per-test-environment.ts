@@ -10,10 +10,17 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { mountSmallDisk, type Refusal, refuseWrites, type SmallDisk } from "./refusing-directory.ts";
 
-/** A new directory under the system's temporary directory, removed when the test finishes. */
-export function scratchDirectory(prefix: string): string {
+/**
+ * A new directory under the system's temporary directory, removed when the test finishes. A
+ * concurrent test passes its context's `onTestFinished` (the global one may attach to another
+ * test running at the same time).
+ */
+export function scratchDirectory(
+  prefix: string,
+  finished: (cleanUp: () => void) => void = onTestFinished,
+): string {
   const directory = mkdtempSync(join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true, maxRetries: 3 }));
+  finished(() => rmSync(directory, { recursive: true, force: true, maxRetries: 3 }));
   return directory;
 }
 

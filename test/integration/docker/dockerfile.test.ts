@@ -5,13 +5,13 @@
  * has stopped (the command is run as written, with the test's configuration file).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
 import { type Instruction, parseDockerfile, type Stage, stagesOf } from "../../helpers/dockerfile.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -106,7 +106,7 @@ describe("the HEALTHCHECK command", () => {
   }
 
   it("exits 0 while Steward runs and 1 once it has stopped", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-docker-"));
+    const dir = scratchDirectory("steward-docker-");
     const config = join(dir, "steward.yaml");
     writeFileSync(
       config,

@@ -7,8 +7,6 @@
  * log answers 503 with retry-after and names the destination that is behind.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -20,6 +18,7 @@ import {
 import { writeAuditLoadConfig } from "../../helpers/audit-load-config.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, postEvent } from "../../helpers/ingest-client.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
 import { influxdForSuite } from "../../helpers/suite-influxd.ts";
 
@@ -42,7 +41,7 @@ async function ingestIn(dir: string, type: string, maxDiskBytes?: number): Promi
 describe.skipIf(skip)("local audit pipeline: crash survival", () => {
   it("has every event that got a 202 in every destination after kill -9 under load and a restart", async () => {
     // Prepare
-    const dir = mkdtempSync(join(tmpdir(), "steward-crash-"));
+    const dir = scratchDirectory("steward-crash-");
     const url = await ingestIn(dir, ALL_DESTINATIONS);
     const first = await startStewardIn(dir);
     const accepted: string[] = [];
@@ -88,7 +87,7 @@ describe.skipIf(skip)("local audit pipeline: crash survival", () => {
   }, 90_000);
 
   it("answers 503 with retry-after when the log is full and names the destination behind", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "steward-full-"));
+    const dir = scratchDirectory("steward-full-");
     const url = await ingestIn(dir, "parquet", 65536);
     const proc = await startStewardIn(dir);
 

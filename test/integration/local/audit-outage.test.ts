@@ -15,14 +15,14 @@
  * The two run concurrently (separate processes, ports and directories) to keep the run short.
  */
 import { randomUUID } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { influxEventIds } from "../../helpers/audit-destination-contents.ts";
 import { writeAuditLoadConfig } from "../../helpers/audit-load-config.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, jsonFileIds, postEvent } from "../../helpers/ingest-client.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
 import { influxdForSuite } from "../../helpers/suite-influxd.ts";
 
@@ -124,7 +124,7 @@ interface Measured {
 }
 
 async function runOutage(outage: Outage, { onTestFinished }: TestContext): Promise<Measured> {
-  const dir = mkdtempSync(join(tmpdir(), `steward-outage-${outage.destination}-`));
+  const dir = scratchDirectory(`steward-outage-${outage.destination}-`, onTestFinished);
   const ports = { ingest: await freePort(), rest: await freePort() };
   writeAuditLoadConfig(dir, { ports, type: outage.type, influx: { port: influxd.port, database: DATABASE } });
   // Only this test's process (the context's hook: the other test runs at the same time).

@@ -2,9 +2,8 @@
  * Anonymous telemetry against a capture server: opt-in, POSTed at start without holding it up,
  * anonymous content, a random instance id kept under ./data/, offline-safe.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -17,6 +16,7 @@ import { SERVICE_VERSION } from "../../../../core/version.ts";
 import { INSTANCE_ID_FILE, startTelemetry } from "../../../../local/agent/telemetry.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { until } from "../../../helpers/eventually.ts";
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let capture: CaptureServer;
@@ -34,7 +34,7 @@ const telemetryConfig = (endpoint: string): Config => ({
   heartbeat: { ...defaultConfig().heartbeat, enable: true, remoteURL: "http://secret-host.example.com/hb" },
 });
 
-const freshDir = () => mkdtempSync(join(tmpdir(), "steward-telemetry-"));
+const freshDir = () => scratchDirectory("steward-telemetry-");
 
 describe("anonymous telemetry", () => {
   it("POSTs the version, platform, enabled features and instance id at start, and nothing identifying", async () => {

@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dailyFileSink } from "../../../../core/adapters/local/daily-file-sink.ts";
 import { createLogger, type LogSink } from "../../../../core/logging/logger.ts";
 import type { LogLevel } from "../../../../core/ports.ts";
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 
 function memorySink(): LogSink & { lines: { line: string; level: LogLevel }[] } {
   const lines: { line: string; level: LogLevel }[] = [];
@@ -59,7 +59,7 @@ describe("createLogger", () => {
 
 describe("dailyFileSink", () => {
   it("writes each day's lines to steward.YYYY-MM-DD.log under the directory, creating it", async () => {
-    const directory = join(mkdtempSync(join(tmpdir(), "steward-log-")), "nested", "log");
+    const directory = join(scratchDirectory("steward-log-"), "nested", "log");
     let now = new Date("2026-11-22T23:59:59.000Z");
     const logger = createLogger({
       level: "info",

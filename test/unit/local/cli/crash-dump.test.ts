@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeCrashDump } from "../../../../local/cli/crash-dump.ts";
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 
 const crashFile = (directory: string, json = true, text = true) => ({
   enable: true,
@@ -13,7 +13,7 @@ const crashFile = (directory: string, json = true, text = true) => ({
 
 describe("writeCrashDump", () => {
   it("writes a JSON and a text dump, private to the owner, with secrets masked", () => {
-    const directory = join(mkdtempSync(join(tmpdir(), "steward-crash-")), "dumps");
+    const directory = join(scratchDirectory("steward-crash-"), "dumps");
     const error = new TypeError("cannot reach http://user:pa55word@db.local:8086 with token=abc123xyz");
     const files = writeCrashDump({
       error,
@@ -45,7 +45,7 @@ describe("writeCrashDump", () => {
   });
 
   it("writes only the formats asked for, and nothing when disabled", () => {
-    const directory = mkdtempSync(join(tmpdir(), "steward-crash-"));
+    const directory = scratchDirectory("steward-crash-");
     expect(
       writeCrashDump({ error: "x", source: "startup", crashFile: crashFile(directory, false, true) }),
     ).toEqual([expect.stringMatching(/\.txt$/)]);
@@ -59,7 +59,7 @@ describe("writeCrashDump", () => {
   });
 
   it("never throws when the directory cannot be created", () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), "steward-crash-")), "file");
+    const blocker = join(scratchDirectory("steward-crash-"), "file");
     writeCrashDump({ error: "x", source: "startup", crashFile: crashFile(blocker, false, true) });
     expect(() =>
       writeCrashDump({ error: "x", source: "startup", crashFile: crashFile(join(blocker, "sub")) }),
