@@ -3,28 +3,21 @@
  * the budget: also when the budget is one segment (64 KiB) or two, and also for an event as large
  * as the whole budget. Segments are sized by default here (maxDiskBytes / 8, at least 64 KiB).
  */
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openSegmentLog, type SegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
 import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
 import { systemClock } from "../../../../../core/system-clock.ts";
 import { eventually } from "../../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
 const DESTINATIONS = ["parquet", "json"] as const;
 
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-segment-log-full-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-segment-log-full-");
 
-const freshDirectory = () => join(root, `case-${count++}`, "audit-queue");
+const freshDirectory = () => join(scratch.fresh(), "audit-queue");
 
 const open = (directory: string, maxDiskBytes: number) =>
   openSegmentLog({

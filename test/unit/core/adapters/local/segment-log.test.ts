@@ -1,7 +1,6 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   openSegmentLog,
   type SegmentLog,
@@ -11,17 +10,11 @@ import { encodeRecord } from "../../../../../core/durable-log/record-format.ts";
 import { systemClock } from "../../../../../core/system-clock.ts";
 import { eventually } from "../../../../helpers/eventually.ts";
 import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
 
-let root: string;
-let count = 0;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "steward-segment-log-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = suiteScratchDirectory("steward-segment-log-");
 
-const freshDirectory = () => join(root, `case-${count++}`, "audit-queue");
+const freshDirectory = () => join(scratch.fresh(), "audit-queue");
 
 function open(directory: string, logger: RecordingLogger, options: Partial<SegmentLogOptions> = {}) {
   return openSegmentLog({
