@@ -1,6 +1,8 @@
 /**
  * InfluxDB line protocol: one point per line,
- * `measurement,tag=v field=1.5,n=2i,ok=true,s="x" <epoch ms>`, written with precision=ms.
+ * `measurement,tag=v field=1.5,n=2i,u=3u,ok=true,s="x" <epoch ms>`, written with precision=ms.
+ * Unsigned integers (`3u`) exist for InfluxDB 2.x databases that already hold such fields;
+ * InfluxDB 1.x refuses them.
  * Escaping follows the InfluxDB parser: measurement escapes `,` and space; tag keys, tag values
  * and field keys escape `,`, `=` and space; string field values escape `"` and `\`.
  * Known limit of the format: in names and tag values, a backslash directly before `,`, `=`, a
@@ -10,6 +12,7 @@
 export type FieldValue =
   | { kind: "float"; value: number }
   | { kind: "integer"; value: number }
+  | { kind: "unsigned"; value: number }
   | { kind: "string"; value: string }
   | { kind: "boolean"; value: boolean };
 
@@ -27,12 +30,13 @@ export class LineProtocolError extends Error {
 
 export const floatField = (value: number): FieldValue => ({ kind: "float", value });
 export const integerField = (value: number): FieldValue => ({ kind: "integer", value });
+export const unsignedField = (value: number): FieldValue => ({ kind: "unsigned", value });
 export const stringField = (value: string): FieldValue => ({ kind: "string", value });
 export const booleanField = (value: boolean): FieldValue => ({ kind: "boolean", value });
 
 /**
  * Throws LineProtocolError for what no InfluxDB would accept (no measurement, no field, a number
- * that is not finite or not a safe integer): the check encodePoint makes, without building the
+ * that is not finite, not a safe integer or a negative unsigned one): the check encodePoint makes, without building the
  * line, so a batch can set such a point aside before it spoils the whole request.
  */
 export function checkPoint(point: Point): void {
@@ -74,6 +78,9 @@ function checkField(key: string, field: FieldValue): void {
   if (field.kind === "integer" && !Number.isSafeInteger(field.value)) {
     throw new LineProtocolError(`field ${key} is not a safe integer`);
   }
+  if (field.kind === "unsigned" && !(Number.isSafeInteger(field.value) && field.value >= 0)) {
+    throw new LineProtocolError(`field ${key} is not a safe non-negative integer`);
+  }
 }
 
 function encodeField(field: FieldValue): string {
@@ -82,6 +89,8 @@ function encodeField(field: FieldValue): string {
       return String(field.value);
     case "integer":
       return `${field.value}i`;
+    case "unsigned":
+      return `${field.value}u`;
     case "boolean":
       return field.value ? "true" : "false";
     case "string":

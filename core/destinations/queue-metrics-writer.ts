@@ -7,10 +7,10 @@
  */
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import type { Clock, EventQueueMetrics, Logger, Service, TimeseriesWriter } from "../ports.ts";
-import type { Point } from "./line-protocol.ts";
 import { startPeriodicWriter } from "./periodic-writer.ts";
-import { queueMetricsPoint } from "./queue-metrics-point.ts";
+import { queueMetricsPointMapper } from "./queue-metrics-point.ts";
 
 export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
 
@@ -18,33 +18,18 @@ export interface QueueMetricsWriterOptions {
   config: QueueMetricsConfig;
   metrics: () => EventQueueMetrics;
   series: TimeseriesWriter;
+  /** `timeseriesdbConfig.version` of the database `series` writes to (it decides field types). */
+  version: TimeseriesdbVersion;
   clock: Clock;
   logger: Logger;
   /** The `host` tag; the machine's host name by default. */
   host?: string;
 }
 
-export function toQueueMetricsPoint(
-  snapshot: EventQueueMetrics,
-  config: QueueMetricsConfig,
-  host: string,
-  timestampMs: number,
-): Point {
-  return queueMetricsPoint({
-    measurement: config.measurementName,
-    queueType: "audit_events",
-    host,
-    tags: config.tags,
-    timestampMs,
-    // `messages_dropped_size`: events larger than the queue can ever hold (the durable log's
-    // whole budget, the cloud queue's message size), answered 413.
-    values: snapshot,
-  });
-}
-
 export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Service {
   const { config } = options;
   const host = options.host ?? hostname();
+  const toPoint = queueMetricsPointMapper(options.version);
   return startPeriodicWriter({
     name: "audit-queue-metrics",
     intervalMs: config.writeFrequency,
@@ -52,7 +37,18 @@ export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Ser
       {
         // Cumulative counters: nothing to reset once written.
         take: (nowMs) => ({
-          points: [toQueueMetricsPoint(options.metrics(), config, host, nowMs)],
+          points: [
+            toPoint({
+              measurement: config.measurementName,
+              queueType: "audit_events",
+              host,
+              tags: config.tags,
+              timestampMs: nowMs,
+              // `messages_dropped_size`: events larger than the queue can ever hold (the durable
+              // log's whole budget, the cloud queue's message size), answered 413.
+              values: options.metrics(),
+            }),
+          ],
           written() {},
         }),
       },

@@ -6,12 +6,16 @@
  *   the daily line), then the counts start again from zero.
  * - Each error becomes one point (`pointsOf`): measurement `measurementName`, tags `error_type`
  *   and `server_name`, fields `error_count` = 1, `error_category` and, when known, `error_code`
- *   and `http_status` (reference §8.1.10). The caller writes them through a destination of their
+ *   and `http_status` (reference §8.1.10); the two numbers typed as Butler SOS typed them on each
+ *   database version (schemaless-count.ts: floats on 1.x, integers on 2.x and 3.x), so that the
+ *   measurement it filled accepts them. The caller writes them through a destination of their
  *   own whose failures are never recorded here, so a time-series DB that is down never feeds
  *   errors about its own error points back in (quirk 14).
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
  */
-import { integerField, type Point, stringField } from "../destinations/line-protocol.ts";
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import { type Point, stringField } from "../destinations/line-protocol.ts";
+import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { Clock, ErrorRecorder, Logger, Service, TimerHandle } from "../ports.ts";
 import { categorizeError } from "./error-category.ts";
 
@@ -33,6 +37,8 @@ export interface ErrorTrackerOptions {
   logSummary: boolean;
   /** `errorTracking.timeseriesdb.measurementName`. */
   measurementName: string;
+  /** `timeseriesdbConfig.version`: decides the type of the numeric fields. */
+  version: TimeseriesdbVersion;
   /** Receives the point of each error (absent: no points). Must not throw. */
   onPoint?: ((point: Point) => void) | undefined;
   clock: Clock;
@@ -57,6 +63,7 @@ export const nullErrorTracker: ErrorTracker = {
 
 export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   const { clock, logger } = options;
+  const count = SCHEMALESS_COUNT[options.version];
   let counts: ErrorCounts = { day: utcDay(clock.now()), total: 0, types: {} };
   let timer: TimerHandle | undefined;
 
@@ -111,10 +118,10 @@ export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
         measurement: options.measurementName,
         tags: { error_type: type, server_name: server },
         fields: {
-          error_count: integerField(1),
+          error_count: count(1),
           error_category: stringField(facts.category),
           ...(facts.code === undefined ? {} : { error_code: stringField(facts.code) }),
-          ...(facts.httpStatus === undefined ? {} : { http_status: integerField(facts.httpStatus) }),
+          ...(facts.httpStatus === undefined ? {} : { http_status: count(facts.httpStatus) }),
         },
         timestampMs: now,
       });

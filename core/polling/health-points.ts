@@ -5,12 +5,12 @@
  * (counts, id lists, name lists, `calls`, `selections`), `cpu` (`total`), `session`, `users`,
  * `cache` and `saturated`.
  *
- * Field types follow the reference per database version, because existing databases already hold
- * fields of those types and InfluxDB refuses a write that changes one: the v1 schema makes the
- * `mem` fields and `cpu.total` integers (rounded here), v2 writes both as floats, v3 writes `mem`
- * as floats and `cpu.total` as an integer. Counts are integers everywhere. (The reference's v2
- * writes `calls`, `selections`, `session.*`, `users.*`, `cache.hits` and `cache.lookups` as
- * unsigned integers; line-protocol.ts has no unsigned kind, so they are signed integers here.)
+ * Field types are Butler SOS's per database version, because existing databases already hold
+ * fields of those types and InfluxDB refuses a write that changes one: its 1.x schema makes the
+ * `mem` fields and `cpu.total` integers (rounded here), 2.x writes both as floats, 3.x writes
+ * `mem` as floats and `cpu.total` as an integer. 2.x writes `calls`, `selections`, `session.*`,
+ * `users.*`, `cache.hits` and `cache.lookups` as unsigned integers (clamped at 0 here); every
+ * other count is an integer on every version, and `saturated` a boolean.
  *
  * The id lists (`active_docs`, `loaded_docs`, `in_memory_docs`, comma-joined) are written when
  * their `includeFields` flag is on, else `''`; the name lists (health-app-lists.ts) when that flag
@@ -26,6 +26,7 @@ import {
   integerField,
   type Point,
   stringField,
+  unsignedField,
 } from "../destinations/line-protocol.ts";
 import type { AppNameCache, EngineHealth } from "../ports.ts";
 import { engineUptime } from "./engine-uptime.ts";
@@ -45,17 +46,20 @@ export type HealthPointMapper = (health: EngineHealth, tags: ServerTags, timesta
 interface VersionFormat {
   readonly mem: (mb: number) => FieldValue;
   readonly cpu: (percent: number) => FieldValue;
+  /** `calls`, `selections`, `session.*`, `users.*`, `cache.hits`, `cache.lookups`. */
+  readonly tally: (value: number) => FieldValue;
   readonly joinNames: (names: readonly string[]) => string;
 }
 
 const count = (value: number): FieldValue => integerField(Math.round(value));
+const unsigned = (value: number): FieldValue => unsignedField(Math.max(0, Math.round(value)));
 const quoted = (names: readonly string[]): string => names.map((name) => `"${name}"`).join(",");
 const plain = (names: readonly string[]): string => names.join(",");
 
 const FORMATS: Readonly<Record<TimeseriesdbVersion, VersionFormat>> = {
-  1: { mem: count, cpu: count, joinNames: quoted },
-  2: { mem: floatField, cpu: floatField, joinNames: plain },
-  3: { mem: floatField, cpu: count, joinNames: plain },
+  1: { mem: count, cpu: count, tally: count, joinNames: quoted },
+  2: { mem: floatField, cpu: floatField, tally: unsigned, joinNames: plain },
+  3: { mem: floatField, cpu: count, tally: count, joinNames: plain },
 };
 
 type DocList = "active_docs" | "loaded_docs" | "in_memory_docs";
@@ -85,8 +89,8 @@ export function createHealthPointMapper(options: HealthPointMapperOptions): Heal
         lists === undefined ? "" : format.joinNames(lists.sessionApps),
       );
     }
-    fields.calls = count(apps.calls);
-    fields.selections = count(apps.selections);
+    fields.calls = format.tally(apps.calls);
+    fields.selections = format.tally(apps.selections);
     return fields;
   }
 
@@ -110,11 +114,14 @@ export function createHealthPointMapper(options: HealthPointMapperOptions): Heal
       }),
       point("apps", appsFields(health.apps)),
       point("cpu", { total: format.cpu(health.cpu.total) }),
-      point("session", { active: count(health.session.active), total: count(health.session.total) }),
-      point("users", { active: count(health.users.active), total: count(health.users.total) }),
+      point("session", {
+        active: format.tally(health.session.active),
+        total: format.tally(health.session.total),
+      }),
+      point("users", { active: format.tally(health.users.active), total: format.tally(health.users.total) }),
       point("cache", {
-        hits: count(health.cache.hits),
-        lookups: count(health.cache.lookups),
+        hits: format.tally(health.cache.hits),
+        lookups: format.tally(health.cache.lookups),
         added: count(health.cache.added),
         replaced: count(health.cache.replaced),
         bytes_added: count(health.cache.bytes_added),

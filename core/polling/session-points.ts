@@ -8,12 +8,19 @@
  *   `user_directory`, `user_id` and the extra tags `user_session_id`,
  *   `user_session_user_directory`, `user_session_user_id`.
  * `userSessions.excludeUser` removes users from the detail points and from
- * `session_user_id_list`, never from `session_count` (CONTRACT §7; the reference filtered the
- * details only). (The reference's v2 writes `session_count` unsigned; it is a signed integer here,
- * line-protocol.ts having no unsigned kind.)
+ * `session_user_id_list`, never from `session_count`; the reference filtered the details only,
+ * and a count that drops excluded users would no longer be the platform's session count.
+ * `session_count` is an integer, except on 2.x, where Butler SOS wrote it unsigned (a database it
+ * filled refuses a signed integer into it).
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import { type FieldValue, integerField, type Point, stringField } from "../destinations/line-protocol.ts";
+import {
+  type FieldValue,
+  integerField,
+  type Point,
+  stringField,
+  unsignedField,
+} from "../destinations/line-protocol.ts";
 import type { ProxySession } from "../ports.ts";
 import type { ServerTags } from "./server-tags.ts";
 import { type UserExclusion, uniqueUserList } from "./session-users.ts";
@@ -31,13 +38,25 @@ export type SessionPointMapper = (
   timestampMs: number,
 ) => Point[];
 
+interface VersionLayout {
+  readonly sessionCount: (count: number) => FieldValue;
+  /** Whether `user_session_list` has `session_count` too (Butler SOS's 1.x schema has it not). */
+  readonly countOnList: boolean;
+}
+
+const LAYOUTS: Readonly<Record<TimeseriesdbVersion, VersionLayout>> = {
+  1: { sessionCount: integerField, countOnList: false },
+  2: { sessionCount: unsignedField, countOnList: true },
+  3: { sessionCount: integerField, countOnList: true },
+};
+
 export function createSessionPointMapper(options: SessionPointMapperOptions): SessionPointMapper {
   const { isExcluded } = options;
-  const countOnList = options.version !== 1;
+  const { sessionCount: countField, countOnList } = LAYOUTS[options.version];
 
   return function toSessionPoints(sessions, tags, timestampMs) {
     const included = sessions.filter((s) => !isExcluded(s.userDirectory, s.userId));
-    const sessionCount = integerField(sessions.length);
+    const sessionCount = countField(sessions.length);
     const userList = stringField(uniqueUserList(included));
     const listFields: Record<string, FieldValue> = { session_user_id_list: userList };
     if (countOnList) listFields.session_count = sessionCount;

@@ -6,10 +6,13 @@
  * and kept only while `eventCount.enable` is true; `take`'s `written()` subtracts what was written,
  * so counts that arrive during a write are kept for the next one. Totals since start (by event
  * type and source) are always kept and published as `steward_events_total`. One instance serves
- * both pipelines: the metric is declared once.
+ * both pipelines: the metric is declared once. The field `counter` has the type Butler SOS gave
+ * it on each database version (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x),
+ * so that a database it wrote accepts these points.
  */
 import type { PlatformEventsConfig } from "../config/schema/config.ts";
-import { integerField } from "../destinations/line-protocol.ts";
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";
@@ -33,6 +36,8 @@ export interface EventCounts extends PeriodicPoints {
 
 export interface EventCountsOptions {
   readonly platformEvents: PlatformEventsConfig;
+  /** `timeseriesdbConfig.version`: decides the type of the `counter` field. */
+  readonly version: TimeseriesdbVersion;
   /** Where `steward_events_total` is declared; absent in tests that do not scrape. */
   readonly metrics?: MetricsRegistry;
 }
@@ -57,6 +62,7 @@ export function createEventCounts(options: EventCountsOptions): EventCounts {
   const { eventCount } = options.platformEvents;
   const measurement = eventCount.timeseriesdb.measurementName;
   const staticTags = eventCount.timeseriesdb.tags;
+  const counterField = SCHEMALESS_COUNT[options.version];
   const interval = new Map<string, IntervalCount>();
   const totals = new Map<string, Total>();
 
@@ -111,7 +117,7 @@ export function createEventCounts(options: EventCountsOptions): EventCounts {
           tags.source = entry.source;
           tags.host = entry.host;
           tags.subsystem = entry.subsystem;
-          return { measurement, tags, fields: { counter: integerField(taken.count) }, timestampMs: nowMs };
+          return { measurement, tags, fields: { counter: counterField(taken.count) }, timestampMs: nowMs };
         },
       });
     },

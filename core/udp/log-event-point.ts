@@ -1,14 +1,16 @@
 /**
  * Log events as points of measurement `log_event` (reference §8.1.6): common tags `host`,
  * `level`, `source`, `log_row`, `subsystem`; per source the tags written when non-empty and the
- * fields of the reference's table, with its v1 names (renamed by field-names.ts where a tag has
- * the same name); engine API performance events always carry `method`, `object_type`,
+ * fields of the reference's table, named per database version as field-names.ts says (1.x
+ * `result_code`, 2.x and 3.x `result_code_field`…) and typed as Butler SOS typed them on each
+ * version (NUMBER_TYPES below); engine API performance events always carry `method`, `object_type`,
  * `proxy_session_id`, `session_id` and `event_activity_source` (defaults `<Unknown>` and `-1` when
  * empty); every point has `raw_event`, the event as JSON. Tag precedence, lowest first:
  * `logEvents.tags`, categories, the event's own tags — configuration never hides event data. The
  * point's time is the event's own (`ts_iso`) when it parsed, else the receive time (CONTRACT §7).
  */
 
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import {
   type FieldValue,
   floatField,
@@ -29,10 +31,25 @@ interface SourceSpec {
   readonly tagsAlways: readonly (readonly [name: string, fallback: string])[];
   /** String fields; a member the source lacks is written as `''`, as the reference does. */
   readonly strings: readonly string[];
-  /** Numeric fields; a number that did not parse is left out (never NaN). */
-  readonly floats: readonly string[];
-  readonly integers: readonly string[];
+  /** Numeric fields and their kind; a number that did not parse is left out (never NaN). */
+  readonly numbers: readonly (readonly [member: string, kind: NumberKind])[];
 }
+
+/** What a number of a performance event is: a duration, an amount, or the object's handle. */
+type NumberKind = "time" | "amount" | "handle";
+
+/**
+ * How each kind is typed per database version, as Butler SOS wrote it: durations are floats and
+ * amounts integers everywhere; the handle is an integer, except on 2.x, where it wrote the handle
+ * as a string (a database it filled holds a string field `handle`).
+ */
+const NUMBER_TYPES: Readonly<
+  Record<TimeseriesdbVersion, Readonly<Record<NumberKind, (value: number) => FieldValue>>>
+> = {
+  1: { time: floatField, amount: integerField, handle: integerField },
+  2: { time: floatField, amount: integerField, handle: (value) => stringField(String(value)) },
+  3: { time: floatField, amount: integerField, handle: integerField },
+};
 
 const USER_TAGS = ["user_full", "user_directory", "user_id"] as const;
 const GENERIC_STRINGS = [
@@ -58,29 +75,25 @@ const SPECS: Readonly<Record<LogSource, SourceSpec>> = {
     ],
     tagsAlways: [],
     strings: [...GENERIC_STRINGS, "session_id"],
-    floats: [],
-    integers: [],
+    numbers: [],
   },
   "qseow-proxy": {
     tagsIfSet: [...USER_TAGS, "result_code"],
     tagsAlways: [],
     strings: GENERIC_STRINGS,
-    floats: [],
-    integers: [],
+    numbers: [],
   },
   "qseow-repository": {
     tagsIfSet: [...USER_TAGS, "result_code"],
     tagsAlways: [],
     strings: GENERIC_STRINGS,
-    floats: [],
-    integers: [],
+    numbers: [],
   },
   "qseow-scheduler": {
     tagsIfSet: [...USER_TAGS, "task_id", "task_name"],
     tagsAlways: [],
     strings: ["message", "exception_message", "app_name", "app_id", "execution_id"],
-    floats: [],
-    integers: [],
+    numbers: [],
   },
   "qseow-qix-perf": {
     tagsIfSet: [...USER_TAGS, "app_id", "app_name", "object_id"],
@@ -92,8 +105,16 @@ const SPECS: Readonly<Record<LogSource, SourceSpec>> = {
       ["event_activity_source", "user"],
     ],
     strings: ["app_id"],
-    floats: ["process_time", "work_time", "lock_time", "validate_time", "traverse_time"],
-    integers: ["handle", "net_ram", "peak_ram"],
+    numbers: [
+      ["process_time", "time"],
+      ["work_time", "time"],
+      ["lock_time", "time"],
+      ["validate_time", "time"],
+      ["traverse_time", "time"],
+      ["handle", "handle"],
+      ["net_ram", "amount"],
+      ["peak_ram", "amount"],
+    ],
   },
 };
 
@@ -102,8 +123,8 @@ const COMMON_TAGS = ["host", "level", "source", "log_row", "subsystem"] as const
 interface CompiledSpec extends SourceSpec {
   /** [member, field name] pairs, resolved once. */
   readonly stringNames: readonly (readonly [string, string])[];
-  readonly floatNames: readonly (readonly [string, string])[];
-  readonly integerNames: readonly (readonly [string, string])[];
+  /** [member, field name, field type] triples, resolved once. */
+  readonly numberFields: readonly (readonly [string, string, (value: number) => FieldValue])[];
 }
 
 export interface LogEventPointOptions {
@@ -111,6 +132,8 @@ export interface LogEventPointOptions {
   readonly tags: readonly NameValue[];
   /** Every category name the rules can give (categorise.ts `categoryNames`). */
   readonly categoryNames: readonly string[];
+  /** `timeseriesdbConfig.version`: decides field names and types. */
+  readonly version: TimeseriesdbVersion;
 }
 
 /** Maps a log event (with its JSON, shared with the broker payload) to its point. */
@@ -126,16 +149,17 @@ export function createLogEventPointMapper(options: LogEventPointOptions): LogEve
     for (const name of spec.tagsIfSet) tagNames.add(name);
     for (const [name] of spec.tagsAlways) tagNames.add(name);
   }
-  const nameOf = fieldNamer(tagNames);
-  const resolve = (members: readonly string[]) => members.map((member) => [member, nameOf(member)] as const);
+  const nameOf = fieldNamer(LOG_EVENT_MEASUREMENT, options.version, tagNames);
+  const numberTypes = NUMBER_TYPES[options.version];
   const compiled = new Map<LogSource, CompiledSpec>(
     Object.entries(SPECS).map(([source, spec]) => [
       source as LogSource,
       {
         ...spec,
-        stringNames: resolve(spec.strings),
-        floatNames: resolve(spec.floats),
-        integerNames: resolve(spec.integers),
+        stringNames: spec.strings.map((member) => [member, nameOf(member)] as const),
+        numberFields: spec.numbers.map(
+          ([member, kind]) => [member, nameOf(member), numberTypes[kind]] as const,
+        ),
       },
     ]),
   );
@@ -168,13 +192,9 @@ export function createLogEventPointMapper(options: LogEventPointOptions): LogEve
       const value = values[member];
       fields[name] = stringField(typeof value === "string" ? value : "");
     }
-    for (const [member, name] of spec.floatNames) {
+    for (const [member, name, type] of spec.numberFields) {
       const value = values[member];
-      if (typeof value === "number") fields[name] = floatField(value);
-    }
-    for (const [member, name] of spec.integerNames) {
-      const value = values[member];
-      if (typeof value === "number") fields[name] = integerField(value);
+      if (typeof value === "number") fields[name] = type(value);
     }
     fields[rawEventName] = stringField(rawEvent);
     return { measurement: LOG_EVENT_MEASUREMENT, tags, fields, timestampMs };

@@ -34,7 +34,7 @@ import { normaliseUser } from "./user-full.ts";
 
 export interface LogEventProcessorDeps {
   readonly logEvents: LogEventsConfig;
-  readonly timeseriesdbConfig: Pick<TimeseriesdbConfig, "enable">;
+  readonly timeseriesdbConfig: Pick<TimeseriesdbConfig, "enable" | "version">;
   readonly mqttConfig: Pick<MqttConfig, "enable">;
   readonly obsPlatform: Pick<ObsPlatformConfig, "enable" | "event">;
   readonly appNames: AppNameCache;
@@ -93,6 +93,7 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
       ? createLogEventPointMapper({
           tags: logEvents.tags,
           categoryNames: categoryNames(logEvents.categorise),
+          version: deps.timeseriesdbConfig.version,
         })
       : undefined;
   const toMessages =

@@ -4,9 +4,13 @@
  * `process_time`. Kept only while both `platformEvents.rejectedEventCount.enable` and
  * `logEvents.enginePerformanceMonitor.trackRejectedEvents.enable` are true — each gated on its
  * own flags, not on the event counts' (reference quirk 7). Deltas as in interval-counts.ts.
+ * `counter` has the type Butler SOS gave it on each database version (schemaless-count.ts: a
+ * float on 1.x, an integer on 2.x and 3.x); `process_time` is a float on every version.
  */
 import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
-import { floatField, integerField } from "../destinations/line-protocol.ts";
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import { floatField } from "../destinations/line-protocol.ts";
+import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";
 
@@ -27,6 +31,8 @@ export interface RejectedEventCounts extends PeriodicPoints {
 export interface RejectedEventCountsOptions {
   readonly platformEvents: PlatformEventsConfig;
   readonly trackRejectedEvents: LogEventsConfig["enginePerformanceMonitor"]["trackRejectedEvents"];
+  /** `timeseriesdbConfig.version`: decides the type of the `counter` field. */
+  readonly version: TimeseriesdbVersion;
 }
 
 /** Distinct keys kept per interval; the rest are folded into one `overflow` row per source. */
@@ -46,6 +52,7 @@ export function createRejectedEventCounts(options: RejectedEventCountsOptions): 
   const enabled = options.platformEvents.rejectedEventCount.enable && options.trackRejectedEvents.enable;
   const measurement = options.platformEvents.rejectedEventCount.timeseriesdb.measurementName;
   const staticTags = options.trackRejectedEvents.tags;
+  const counterField = SCHEMALESS_COUNT[options.version];
   const rows = new Map<string, Row>();
 
   return {
@@ -93,7 +100,7 @@ export function createRejectedEventCounts(options: RejectedEventCountsOptions): 
           return {
             measurement,
             tags,
-            fields: { counter: integerField(taken.counter), process_time: floatField(taken.processTime) },
+            fields: { counter: counterField(taken.counter), process_time: floatField(taken.processTime) },
             timestampMs: nowMs,
           };
         },

@@ -10,13 +10,14 @@
  *   processed + failed + in flight), and the fields the reference lacks for our extra drop
  *   reasons and outcomes are appended: `messages_dropped_source` (also in
  *   `messages_dropped_total`), `messages_malformed`, `messages_unknown_marker`,
- *   `messages_dropped_by_rule`, plus `rate_limit_current`.
+ *   `messages_dropped_by_rule`, plus `rate_limit_current` (admitted per minute, rounded as the
+ *   reference does). Every count here is typed as queue-metrics-point.ts says.
  * - the scrape endpoint: `steward_udp_messages_total{queue,outcome}` (cumulative, never reset)
  *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape.
  */
 import type { NameValue } from "../config/index.ts";
-import { floatField, integerField } from "../destinations/line-protocol.ts";
-import { queueMetricsPoint } from "../destinations/queue-metrics-point.ts";
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
 import type { UdpQueue } from "./udp-queue.ts";
@@ -27,6 +28,8 @@ export interface UdpQueueMetricsPointsOptions {
   config: { readonly measurementName: string; readonly tags: readonly NameValue[] };
   /** The `host` tag: the wiring passes `os.hostname()`. */
   host: string;
+  /** `timeseriesdbConfig.version`: decides the fields' types (queue-metrics-point.ts). */
+  version: TimeseriesdbVersion;
 }
 
 /** The queue's metrics point, as deltas since the last successful write. */
@@ -39,6 +42,7 @@ export function udpQueueMetricsPoints(
   let durationMark = 0;
   let takes = 0;
   let writtenTake = 0;
+  const queueMetricsPoint = queueMetricsPointMapper(options.version);
 
   return {
     take(nowMs) {
@@ -77,12 +81,12 @@ export function udpQueueMetricsPoints(
           processingTimeP95Ms: durations.p95Ms,
           processingTimeMaxMs: durations.maxMs,
         },
-        extraFields: {
-          rate_limit_current: floatField(state.rateLimitCurrent),
-          messages_dropped_source: integerField(delta("droppedSource")),
-          messages_malformed: integerField(delta("malformed")),
-          messages_unknown_marker: integerField(delta("unknownMarker")),
-          messages_dropped_by_rule: integerField(delta("droppedByRule")),
+        extraCounts: {
+          rate_limit_current: state.rateLimitCurrent,
+          messages_dropped_source: delta("droppedSource"),
+          messages_malformed: delta("malformed"),
+          messages_unknown_marker: delta("unknownMarker"),
+          messages_dropped_by_rule: delta("droppedByRule"),
         },
       });
       return {

@@ -2,11 +2,13 @@
  * User events as points of measurement `user_events` (reference §8.1.5): tags `host`,
  * `event_action` (the command), `userFull`, `userDirectory`, `userId`, `origin`, and when known
  * `appId`, `appName`, `uaBrowserName`, `uaBrowserMajorVersion`, `uaOsName`, `uaOsVersion`, plus
- * `userEvents.tags` (which never replace the event's own tags); fields `userFull`, `userId`
- * and, with an app, `appId`, `appName` — each also a tag, so written as `<name>_field`
- * (field-names.ts). User events carry no timestamp of their own: the point has the receive time.
+ * `userEvents.tags` (which never replace the event's own tags); string fields `userFull`,
+ * `userId` and, with an app, `appId`, `appName` — each also a tag, so named per database version
+ * as field-names.ts says (1.x `userFull`, 2.x `appId_field`, 3.x `userFull_field`…). User events
+ * carry no timestamp of their own: the point has the receive time.
  */
 
+import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { type FieldValue, type Point, stringField } from "../destinations/line-protocol.ts";
 import type { NameValue } from "../ports.ts";
 import { fieldNamer } from "./field-names.ts";
@@ -31,9 +33,12 @@ const EVENT_TAGS = [
 
 export type UserEventPointMapper = (event: UserEvent, timestampMs: number) => Point;
 
-/** `tags`: `userEvents.tags`. */
-export function createUserEventPointMapper(tags: readonly NameValue[]): UserEventPointMapper {
-  const nameOf = fieldNamer([...EVENT_TAGS, ...tags.map((tag) => tag.name)]);
+/** `tags`: `userEvents.tags`; `version`: `timeseriesdbConfig.version` (it decides field names). */
+export function createUserEventPointMapper(
+  tags: readonly NameValue[],
+  version: TimeseriesdbVersion,
+): UserEventPointMapper {
+  const nameOf = fieldNamer(USER_EVENT_MEASUREMENT, version, [...EVENT_TAGS, ...tags.map((tag) => tag.name)]);
   const userFullField = nameOf("userFull");
   const userIdField = nameOf("userId");
   const appIdField = nameOf("appId");

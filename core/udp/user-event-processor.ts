@@ -28,7 +28,7 @@ import { createUserEventPointMapper } from "./user-event-point.ts";
 
 export interface UserEventProcessorDeps {
   readonly userEvents: UserEventsConfig;
-  readonly timeseriesdbConfig: Pick<TimeseriesdbConfig, "enable">;
+  readonly timeseriesdbConfig: Pick<TimeseriesdbConfig, "enable" | "version">;
   readonly mqttConfig: Pick<MqttConfig, "enable">;
   readonly obsPlatform: Pick<ObsPlatformConfig, "enable">;
   readonly appNames: AppNameCache;
@@ -56,7 +56,7 @@ export function createUserEventProcessor(deps: UserEventProcessorDeps): Datagram
   const enrich = createUserEventEnricher(deps.appNames, createUserAgentParser());
   const toPoint =
     userEvents.sendToTimeseriesdb.enable && deps.timeseriesdbConfig.enable
-      ? createUserEventPointMapper(userEvents.tags)
+      ? createUserEventPointMapper(userEvents.tags, deps.timeseriesdbConfig.version)
       : undefined;
   const toMessages =
     userEvents.sendToMQTT.enable && deps.mqttConfig.enable

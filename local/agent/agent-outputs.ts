@@ -125,6 +125,7 @@ export async function startAgentOutputs(
     ? startErrorTracker({
         logSummary: tracking.logSummary.enable,
         measurementName: tracking.timeseriesdb.measurementName,
+        version: config.timeseriesdbConfig.version,
         onPoint:
           errorSinks === undefined
             ? undefined

@@ -75,10 +75,12 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
 
   try {
     const { outputs } = deps;
-    const eventCounts = createEventCounts({ platformEvents: config.platformEvents, metrics });
+    const { version } = config.timeseriesdbConfig;
+    const eventCounts = createEventCounts({ platformEvents: config.platformEvents, version, metrics });
     const rejectedEventCounts = createRejectedEventCounts({
       platformEvents: config.platformEvents,
       trackRejectedEvents: config.logEvents.enginePerformanceMonitor.trackRejectedEvents,
+      version,
     });
     const scrambleKey =
       userOn && config.userEvents.sendToObsPlatform.enable && config.userEvents.sendToObsPlatform.scramble
@@ -146,7 +148,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
           startPeriodicWriter({
             name: `${name}-queue-metrics`,
             intervalMs: queueMetrics.writeFrequency,
-            sources: [udpQueueMetricsPoints(queue, { config: queueMetrics, host })],
+            sources: [udpQueueMetricsPoints(queue, { config: queueMetrics, host, version })],
             series: outputs.series,
             clock,
             logger: pipelineLogger,

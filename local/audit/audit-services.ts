@@ -209,6 +209,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
           config: queueMetrics,
           metrics: () => queue.metrics(),
           series: createTimeseriesWriter(config.timeseriesdbConfig),
+          version: config.timeseriesdbConfig.version,
           clock,
           logger: auditLogger,
         });

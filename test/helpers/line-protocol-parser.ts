@@ -1,12 +1,13 @@
 /**
  * A strict line-protocol parser for the tests' InfluxDB stand-in, following InfluxDB's own
  * parser: unescaped `,`/space end measurement and tags, `\` escapes `,`, `=` and space,
- * string fields are double-quoted with `\"` and `\\`, integers end in `i`, booleans are
+ * string fields are double-quoted with `\"` and `\\`, integers end in `i`, unsigned integers
+ * (InfluxDB 2.x and 3.x) in `u`, booleans are
  * t/T/true/True/TRUE/f/F/false/False/FALSE, anything else must be a finite float.
  */
 
 export type ParsedValue = number | string | boolean;
-export type ParsedType = "float" | "integer" | "string" | "boolean";
+export type ParsedType = "float" | "integer" | "unsigned" | "string" | "boolean";
 
 export interface ParsedPoint {
   measurement: string;
@@ -128,6 +129,7 @@ function parseLine(line: string): ParsedPoint {
 
 function scalar(raw: string, line: string): { type: ParsedType; value: ParsedValue } {
   if (/^-?\d+i$/.test(raw)) return { type: "integer", value: Number(raw.slice(0, -1)) };
+  if (/^\d+u$/.test(raw)) return { type: "unsigned", value: Number(raw.slice(0, -1)) };
   if (/^(t|T|true|True|TRUE)$/.test(raw)) return { type: "boolean", value: true };
   if (/^(f|F|false|False|FALSE)$/.test(raw)) return { type: "boolean", value: false };
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) return { type: "float", value: Number(raw) };

@@ -8,6 +8,7 @@ import {
   integerField,
   LineProtocolError,
   stringField,
+  unsignedField,
 } from "../../../../core/destinations/line-protocol.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
@@ -42,6 +43,19 @@ describe("encodePoint", () => {
       LineProtocolError,
     );
     expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: integerField(1.5) } })).toThrow(
+      LineProtocolError,
+    );
+  });
+
+  it("writes an unsigned integer with u, for InfluxDB 2.x fields Butler SOS wrote unsigned, and refuses a negative one", () => {
+    const line = encodePoint({ measurement: "apps", tags: {}, fields: { calls: unsignedField(4567) } });
+
+    expect(line).toBe("apps calls=4567u");
+    expect(parseLineProtocol(line)[0]?.fields).toEqual({ calls: { type: "unsigned", value: 4567 } });
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: unsignedField(-1) } })).toThrow(
+      LineProtocolError,
+    );
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { x: unsignedField(1.5) } })).toThrow(
       LineProtocolError,
     );
   });
@@ -89,6 +103,7 @@ describe("encodePoint against a strict line-protocol parser", () => {
     expect(() => parseLineProtocol('m v="open')).toThrow(LineProtocolSyntaxError);
     expect(() => parseLineProtocol("m v=1x")).toThrow(LineProtocolSyntaxError);
     expect(() => parseLineProtocol("m,t= v=1")).toThrow(LineProtocolSyntaxError);
+    expect(() => parseLineProtocol("m v=-1u")).toThrow(LineProtocolSyntaxError);
   });
 });
 

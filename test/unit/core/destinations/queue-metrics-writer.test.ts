@@ -70,6 +70,7 @@ describe("queue metrics writer", () => {
       config: metricsConfig(),
       metrics: () => snapshot(processed),
       series,
+      version: 2,
       clock,
       logger: recordingLogger(),
       host: "agent-1",
@@ -110,6 +111,27 @@ describe("queue metrics writer", () => {
     expect(series.points[1]?.fields.messages_processed).toEqual({ kind: "integer", value: 20 });
   });
 
+  it("writes the counts as floats into InfluxDB 1.x, as Butler SOS's client without a schema did", async () => {
+    const clock = createAsyncManualClock();
+    const series = seriesSpy();
+    const service = startQueueMetricsWriter({
+      config: metricsConfig(),
+      metrics: () => snapshot(10),
+      series,
+      version: 1,
+      clock,
+      logger: recordingLogger(),
+      host: "h",
+    });
+
+    await service.stop();
+
+    const [parsed] = parseLineProtocol(encodePoint(series.points[0]!));
+    expect(Object.keys(parsed!.fields)).toHaveLength(16);
+    expect(new Set(Object.values(parsed!.fields).map((field) => field.type))).toEqual(new Set(["float"]));
+    expect(parsed!.fields.messages_processed).toEqual({ type: "float", value: 10 });
+  });
+
   it("takes the in-process queue's metrics as they are", async () => {
     const clock = createAsyncManualClock();
     const series = seriesSpy();
@@ -128,6 +150,7 @@ describe("queue metrics writer", () => {
       config: metricsConfig(),
       metrics: () => queue.metrics(),
       series,
+      version: 2,
       clock,
       logger: recordingLogger(),
       host: "h",
@@ -151,6 +174,7 @@ describe("queue metrics writer", () => {
       config: metricsConfig(),
       metrics: () => snapshot(1),
       series,
+      version: 2,
       clock,
       logger,
       host: "h",

@@ -6,13 +6,14 @@ import { writeErrorType } from "../../../../core/monitoring/write-error-type.ts"
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-function tracker(logSummary = true, startIso = "2026-03-08T22:00:00Z") {
+function tracker(logSummary = true, startIso = "2026-03-08T22:00:00Z", version: 1 | 2 | 3 = 3) {
   const clock = createManualClock(Date.parse(startIso));
   const logger = recordingLogger();
   const points: Point[] = [];
   const errors = startErrorTracker({
     logSummary,
     measurementName: "butler_sos_errors",
+    version,
     onPoint: (point) => points.push(point),
     clock,
     logger,
@@ -64,6 +65,26 @@ describe("error tracker", () => {
     clock.advance(2 * 3_600_000);
     expect(summaries(logger)).toEqual([]);
     expect(errors.counts().total).toBe(0);
+  });
+
+  it("types error_count and http_status as Butler SOS did: floats on InfluxDB 1.x, integers on 2.x and 3.x", () => {
+    const numbersOn = (version: 1 | 2 | 3) => {
+      const { points, errors } = tracker(true, undefined, version);
+      errors.record("HEALTH_API", "sense1", Object.assign(new Error("answered 503"), { status: 503 }));
+      const fields = points[0]?.fields ?? {};
+      return [fields.error_count, fields.http_status];
+    };
+
+    expect(numbersOn(1)).toEqual([
+      { kind: "float", value: 1 },
+      { kind: "float", value: 503 },
+    ]);
+    for (const version of [2, 3] as const) {
+      expect(numbersOn(version)).toEqual([
+        { kind: "integer", value: 1 },
+        { kind: "integer", value: 503 },
+      ]);
+    }
   });
 
   it("makes one point per error with the type, server, category and known details", () => {

@@ -8,6 +8,7 @@ import {
   integerField,
   type Point,
   stringField,
+  unsignedField,
 } from "../../../../core/destinations/line-protocol.ts";
 import { createHealthPointMapper } from "../../../../core/polling/health-points.ts";
 import type { AppNameCache } from "../../../../core/ports.ts";
@@ -105,25 +106,39 @@ describe("createHealthPointMapper", () => {
     expect(fields(3, "cpu")).toEqual({ total: integerField(4) });
   });
 
-  it.each([1, 2, 3] as const)(
-    "v%d: session, users, cache are integers and saturated a boolean",
-    (version) => {
-      expect(fields(version, "session")).toEqual({ active: integerField(2), total: integerField(5) });
-      expect(fields(version, "users")).toEqual({ active: integerField(1), total: integerField(3) });
-      expect(fields(version, "cache")).toEqual({
-        hits: integerField(120),
-        lookups: integerField(360),
-        added: integerField(200),
-        replaced: integerField(7),
-        bytes_added: integerField(1048576),
-      });
-      expect(fields(version, "saturated")).toEqual({ saturated: booleanField(false) });
-    },
-  );
+  it.each([1, 3] as const)("v%d: session, users, cache are integers and saturated a boolean", (version) => {
+    expect(fields(version, "session")).toEqual({ active: integerField(2), total: integerField(5) });
+    expect(fields(version, "users")).toEqual({ active: integerField(1), total: integerField(3) });
+    expect(fields(version, "cache")).toEqual({
+      hits: integerField(120),
+      lookups: integerField(360),
+      added: integerField(200),
+      replaced: integerField(7),
+      bytes_added: integerField(1048576),
+    });
+    expect(fields(version, "saturated")).toEqual({ saturated: booleanField(false) });
+  });
 
-  it.each([1, 2, 3] as const)(
-    "v%d: apps has counts, calls and selections as integers, lists as strings",
-    (version) => {
+  it("v2: session, users, cache hits and lookups are unsigned as Butler SOS wrote them, the other cache counts integers", () => {
+    expect(fields(2, "session")).toEqual({ active: unsignedField(2), total: unsignedField(5) });
+    expect(fields(2, "users")).toEqual({ active: unsignedField(1), total: unsignedField(3) });
+    expect(fields(2, "cache")).toEqual({
+      hits: unsignedField(120),
+      lookups: unsignedField(360),
+      added: integerField(200),
+      replaced: integerField(7),
+      bytes_added: integerField(1048576),
+    });
+    expect(fields(2, "saturated")).toEqual({ saturated: booleanField(false) });
+  });
+
+  it.each([
+    [1, "integer"],
+    [2, "unsigned"],
+    [3, "integer"],
+  ] as const)(
+    "v%d: apps has counts as integers, calls and selections as %s, lists as strings",
+    (version, tally) => {
       expect(kinds(fields(version, "apps"))).toEqual({
         active_docs_count: "integer",
         loaded_docs_count: "integer",
@@ -137,15 +152,15 @@ describe("createHealthPointMapper", () => {
         in_memory_docs: "string",
         in_memory_docs_names: "string",
         in_memory_session_docs_names: "string",
-        calls: "integer",
-        selections: "integer",
+        calls: tally,
+        selections: tally,
       });
       const apps = fields(version, "apps");
       expect(apps?.active_docs_count).toEqual(integerField(2));
       expect(apps?.loaded_docs_count).toEqual(integerField(5));
       expect(apps?.in_memory_docs_count).toEqual(integerField(2));
-      expect(apps?.calls).toEqual(integerField(4567));
-      expect(apps?.selections).toEqual(integerField(123));
+      expect(apps?.calls).toEqual({ kind: tally, value: 4567 });
+      expect(apps?.selections).toEqual({ kind: tally, value: 123 });
     },
   );
 

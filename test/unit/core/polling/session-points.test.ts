@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { integerField, type Point, stringField } from "../../../../core/destinations/line-protocol.ts";
+import {
+  integerField,
+  type Point,
+  stringField,
+  unsignedField,
+} from "../../../../core/destinations/line-protocol.ts";
 import { sessionTags } from "../../../../core/polling/server-tags.ts";
 import { createSessionPointMapper } from "../../../../core/polling/session-points.ts";
 import { createUserExclusion } from "../../../../core/polling/session-users.ts";
@@ -37,14 +42,21 @@ describe("createSessionPointMapper", () => {
     expect(byMeasurement(points, "user_session_details")).toHaveLength(4);
   });
 
-  it.each([2, 3] as const)("v%d: the list also has session_count", (version) => {
-    const points = createSessionPointMapper({ version, isExcluded: NOBODY })(SESSIONS, TAGS_S, AT);
+  it.each([
+    [2, unsignedField(4)],
+    [3, integerField(4)],
+  ] as const)(
+    "v%d: the list also has session_count (unsigned on 2.x, as Butler SOS wrote it)",
+    (version, count) => {
+      const points = createSessionPointMapper({ version, isExcluded: NOBODY })(SESSIONS, TAGS_S, AT);
 
-    expect(byMeasurement(points, "user_session_list")[0]?.fields).toEqual({
-      session_user_id_list: stringField("LAB\\anna,LAB\\svc_monitor,CORP\\bob"),
-      session_count: integerField(4),
-    });
-  });
+      expect(byMeasurement(points, "user_session_list")[0]?.fields).toEqual({
+        session_user_id_list: stringField("LAB\\anna,LAB\\svc_monitor,CORP\\bob"),
+        session_count: count,
+      });
+      expect(byMeasurement(points, "user_session_summary")[0]?.fields.session_count).toEqual(count);
+    },
+  );
 
   it.each([1, 2, 3] as const)("v%d: every point has the server tags and the session tags", (version) => {
     const points = createSessionPointMapper({ version, isExcluded: NOBODY })(SESSIONS, TAGS_S, AT);
@@ -83,12 +95,12 @@ describe("createSessionPointMapper", () => {
     const points = createSessionPointMapper({ version: 2, isExcluded: SVC })(SESSIONS, TAGS_S, AT);
 
     expect(byMeasurement(points, "user_session_summary")[0]?.fields).toEqual({
-      session_count: integerField(4),
+      session_count: unsignedField(4),
       session_user_id_list: stringField("LAB\\anna,CORP\\bob"),
     });
     expect(byMeasurement(points, "user_session_list")[0]?.fields).toEqual({
       session_user_id_list: stringField("LAB\\anna,CORP\\bob"),
-      session_count: integerField(4),
+      session_count: unsignedField(4),
     });
     expect(byMeasurement(points, "user_session_details").map((p) => p.tags.user_session_user_id)).toEqual([
       "anna",

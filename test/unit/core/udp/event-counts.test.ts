@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerField } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField } from "../../../../core/destinations/line-protocol.ts";
 import { createEventCounts, MAX_INTERVAL_KEYS } from "../../../../core/udp/event-counts.ts";
 import { platformEventsConfig, recordingRegistry } from "./udp-fixtures.ts";
 
@@ -10,7 +10,7 @@ const enabled = (extra: Record<string, unknown> = {}) =>
 
 describe("createEventCounts", () => {
   it("writes one point per (event type, source, host, subsystem) with its counter", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
 
     counts.record("log", "qseow-engine", "host1", "sub1");
     counts.record("log", "qseow-engine", "host1", "sub1");
@@ -32,8 +32,22 @@ describe("createEventCounts", () => {
     ]);
   });
 
+  it("types counter as Butler SOS did: a float on InfluxDB 1.x (no schema in its client), an integer on 2.x and 3.x", () => {
+    const counterOn = (version: 1 | 2 | 3) => {
+      const counts = createEventCounts({ version, platformEvents: enabled() });
+      counts.record("log", "qseow-engine", "h", "s");
+      counts.record("log", "qseow-engine", "h", "s");
+      return counts.take(NOW).points[0]?.fields.counter;
+    };
+
+    expect(counterOn(1)).toEqual(floatField(2));
+    expect(counterOn(2)).toEqual(integerField(2));
+    expect(counterOn(3)).toEqual(integerField(2));
+  });
+
   it("uses the configured measurement name and tags, which never replace the count's own tags", () => {
     const counts = createEventCounts({
+      version: 3,
       platformEvents: enabled({
         timeseriesdb: {
           measurementName: "udp_counts",
@@ -59,7 +73,7 @@ describe("createEventCounts", () => {
   });
 
   it("counts empty source, host or subsystem as unknown", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
 
     counts.record("log", "", "", "");
 
@@ -71,7 +85,7 @@ describe("createEventCounts", () => {
   });
 
   it("resets only what a take carried once written() is called", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     counts.record("log", "qseow-engine", "h", "s");
     counts.record("log", "qseow-engine", "h", "s");
 
@@ -83,7 +97,7 @@ describe("createEventCounts", () => {
   });
 
   it("carries an unwritten interval into the next take", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     counts.record("user", "qseow-proxy-session", "h", "o");
     counts.take(NOW);
     counts.record("user", "qseow-proxy-session", "h", "o");
@@ -92,7 +106,7 @@ describe("createEventCounts", () => {
   });
 
   it("subtracts only once when written() is called twice", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     counts.record("log", "qseow-engine", "h", "s");
     const first = counts.take(NOW);
     counts.record("log", "qseow-engine", "h", "s");
@@ -104,7 +118,7 @@ describe("createEventCounts", () => {
   });
 
   it("has nothing to write after a written take", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     counts.record("log", "qseow-engine", "h", "s");
 
     counts.take(NOW).written();
@@ -114,6 +128,7 @@ describe("createEventCounts", () => {
 
   it("keeps no interval counts while eventCount is disabled, whatever else is on", () => {
     const counts = createEventCounts({
+      version: 3,
       platformEvents: platformEventsConfig({
         timeseriesdb: { enable: true },
         rejectedEventCount: { enable: true },
@@ -126,7 +141,7 @@ describe("createEventCounts", () => {
   });
 
   it("folds new hosts into an overflow row once the interval holds too many keys", () => {
-    const counts = createEventCounts({ platformEvents: enabled() });
+    const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     for (let i = 0; i < MAX_INTERVAL_KEYS; i++) counts.record("log", "qseow-engine", `h${i}`, "s");
 
     counts.record("log", "qseow-engine", "one-more", "s");
@@ -140,7 +155,7 @@ describe("createEventCounts", () => {
 
   it("declares steward_events_total with totals since start that written() never resets", () => {
     const metrics = recordingRegistry();
-    const counts = createEventCounts({ platformEvents: platformEventsConfig(), metrics });
+    const counts = createEventCounts({ version: 3, platformEvents: platformEventsConfig(), metrics });
 
     counts.record("log", "qseow-engine", "h1", "s");
     counts.record("log", "qseow-engine", "h2", "s");

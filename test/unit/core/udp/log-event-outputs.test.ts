@@ -41,11 +41,17 @@ function logEvent(text: string, category: readonly Category[] = []): LogEvent {
   return event;
 }
 
-const pointOf = (event: LogEvent, options: LogEventPointOptions = { tags: [], categoryNames: [] }) =>
-  createLogEventPointMapper(options)(event, JSON.stringify(event), AT);
+const pointOf = (
+  event: LogEvent,
+  options: LogEventPointOptions = { tags: [], categoryNames: [], version: 3 },
+) => createLogEventPointMapper(options)(event, JSON.stringify(event), AT);
+
+/** The point on a given database version, without configured tags or categories. */
+const pointOn = (version: 1 | 2 | 3, event: LogEvent) =>
+  pointOf(event, { tags: [], categoryNames: [], version });
 
 describe("createLogEventPointMapper", () => {
-  it("maps an engine event: common tags, engine tags when set, reference fields, raw_event", () => {
+  it("maps an engine event: common tags, engine tags when set, reference fields (3.x names), raw_event", () => {
     const event = logEvent(ENGINE);
 
     expect(pointOf(event)).toEqual({
@@ -77,7 +83,7 @@ describe("createLogEventPointMapper", () => {
     });
   });
 
-  it("maps a proxy event with result_code as tag and result_code_field", () => {
+  it("maps a proxy event with result_code as tag and, on InfluxDB 3.x, result_code_field", () => {
     const point = pointOf(logEvent(PROXY));
 
     expect(point.tags).toEqual({
@@ -116,7 +122,7 @@ describe("createLogEventPointMapper", () => {
     });
   });
 
-  it("maps a scheduler event with task tags and app_name_field / app_id_field", () => {
+  it("maps a scheduler event with task tags and, on InfluxDB 3.x, app_name_field / app_id_field", () => {
     const point = pointOf(logEvent(SCHEDULER));
 
     expect(point.tags).toMatchObject({
@@ -136,7 +142,7 @@ describe("createLogEventPointMapper", () => {
     });
   });
 
-  it("maps an engine API performance event with its always-present tags and numeric fields", () => {
+  it("maps an engine API performance event with its always-present tags and numeric fields (3.x)", () => {
     const event = logEvent(QIX_PERF);
 
     expect(pointOf(event)).toEqual({
@@ -201,19 +207,84 @@ describe("createLogEventPointMapper", () => {
         { name: "qs_log_category", value: "configured" },
       ],
       categoryNames: ["qs_log_category", "host"],
+      version: 3,
     });
 
     expect(point.tags).toMatchObject({ env: "prod", qs_log_category: "session", host: "host1" });
   });
 
-  it("renames a field that a configured tag or category shares a name with", () => {
-    const point = pointOf(logEvent(PROXY), {
-      tags: [{ name: "message", value: "x" }],
-      categoryNames: ["origin"],
-    });
+  it("renames, on InfluxDB 3.x only, a field that a configured tag or category shares a name with", () => {
+    const options = { tags: [{ name: "message", value: "x" }], categoryNames: ["origin"] };
 
-    expect(Object.keys(point.fields)).toContain("message_field");
-    expect(Object.keys(point.fields)).toContain("origin_field");
+    const v3 = pointOf(logEvent(PROXY), { ...options, version: 3 });
+    const v1 = pointOf(logEvent(PROXY), { ...options, version: 1 });
+    const v2 = pointOf(logEvent(PROXY), { ...options, version: 2 });
+
+    expect(Object.keys(v3.fields)).toContain("message_field");
+    expect(Object.keys(v3.fields)).toContain("origin_field");
+    expect(Object.keys(v1.fields)).toEqual(expect.arrayContaining(["message", "origin"]));
+    expect(Object.keys(v2.fields)).toEqual(expect.arrayContaining(["message", "origin"]));
+  });
+
+  it("names and types the fields as Butler SOS did on InfluxDB 1.x: no _field names, handle an integer", () => {
+    const engine = pointOn(1, logEvent(ENGINE));
+    const proxy = pointOn(1, logEvent(PROXY));
+    const scheduler = pointOn(1, logEvent(SCHEDULER));
+    const perf = pointOn(1, logEvent(QIX_PERF));
+
+    expect(Object.keys(engine.fields)).toEqual([
+      "message",
+      "exception_message",
+      "command",
+      "result_code",
+      "origin",
+      "context",
+      "session_id",
+      "raw_event",
+    ]);
+    expect(proxy.fields.result_code).toEqual(stringField("201"));
+    expect(scheduler.fields).toMatchObject({
+      app_name: stringField("Test failing reloads 2"),
+      app_id: stringField("e7af59a0-c243-480d-9571-08727551a66f"),
+    });
+    expect(perf.fields).toMatchObject({
+      app_id: stringField(PERF_APP_ID),
+      process_time: floatField(12.5),
+      handle: integerField(1),
+      net_ram: integerField(123456),
+    });
+    for (const point of [engine, proxy, scheduler, perf]) {
+      expect(Object.keys(point.fields).filter((name) => name.endsWith("_field"))).toEqual([]);
+    }
+  });
+
+  it("names and types the fields as Butler SOS did on InfluxDB 2.x: result_code_field, handle a string", () => {
+    const engine = pointOn(2, logEvent(ENGINE));
+    const scheduler = pointOn(2, logEvent(SCHEDULER));
+    const perf = pointOn(2, logEvent(QIX_PERF));
+
+    expect(Object.keys(engine.fields)).toEqual([
+      "message",
+      "exception_message",
+      "command",
+      "result_code_field",
+      "origin",
+      "context",
+      "session_id",
+      "raw_event",
+    ]);
+    expect(pointOn(2, logEvent(PROXY)).fields.result_code_field).toEqual(stringField("201"));
+    expect(scheduler.fields).toMatchObject({
+      app_name: stringField("Test failing reloads 2"),
+      app_id: stringField("e7af59a0-c243-480d-9571-08727551a66f"),
+    });
+    expect(perf.fields).toMatchObject({
+      app_id: stringField(PERF_APP_ID),
+      process_time: floatField(12.5),
+      handle: stringField("1"),
+      net_ram: integerField(123456),
+      peak_ram: integerField(234567),
+    });
   });
 });
 

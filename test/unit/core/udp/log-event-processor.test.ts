@@ -54,14 +54,15 @@ function setup(logEvents: Record<string, unknown> = {}, overrides: Partial<LogEv
     eventCount: { enable: true },
     rejectedEventCount: { enable: true },
   });
-  const eventCounts = createEventCounts({ platformEvents });
+  const eventCounts = createEventCounts({ version: 3, platformEvents });
   const rejectedEventCounts = createRejectedEventCounts({
+    version: 3,
     platformEvents,
     trackRejectedEvents: config.enginePerformanceMonitor.trackRejectedEvents,
   });
   const process = createLogEventProcessor({
     logEvents: config,
-    timeseriesdbConfig: { enable: true },
+    timeseriesdbConfig: { enable: true, version: 3 },
     mqttConfig: { enable: true },
     obsPlatform: obsPlatformConfig({ enable: true }),
     appNames: appNames({ [PERF_APP_ID]: "Sales" }),
@@ -266,7 +267,12 @@ describe("createLogEventProcessor", () => {
 
   it.each([
     ["the event's time-series switch", { sendToTimeseriesdb: { enable: false } }, {}, "writePoints"],
-    ["the time-series master switch", {}, { timeseriesdbConfig: { enable: false } }, "writePoints"],
+    [
+      "the time-series master switch",
+      {},
+      { timeseriesdbConfig: { enable: false, version: 3 } },
+      "writePoints",
+    ],
     ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "publish"],
     ["the broker master switch", {}, { mqttConfig: { enable: false } }, "publish"],
     ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "postEvents"],

@@ -110,7 +110,7 @@ function processors() {
     eventCount: { enable: true },
     rejectedEventCount: { enable: true },
   });
-  const eventCounts = createEventCounts({ platformEvents });
+  const eventCounts = createEventCounts({ version: 3, platformEvents });
   const logEvents = logEventsConfig({
     source: {
       engine: { enable: true },
@@ -137,7 +137,7 @@ function processors() {
     sendToObsPlatform: { enable: true },
   });
   const common = {
-    timeseriesdbConfig: { enable: true },
+    timeseriesdbConfig: { enable: true, version: 3 } as const,
     mqttConfig: { enable: true },
     appNames: appNames(),
     eventCounts,
@@ -150,6 +150,7 @@ function processors() {
     logEvents,
     obsPlatform: obsPlatformConfig({ enable: true }),
     rejectedEventCounts: createRejectedEventCounts({
+      version: 3,
       platformEvents,
       trackRejectedEvents: logEvents.enginePerformanceMonitor.trackRejectedEvents,
     }),

@@ -15,8 +15,14 @@ const rejected = (overrides: Partial<RejectedEvent> = {}): RejectedEvent => ({
   ...overrides,
 });
 
-const countsWith = (rejectedEnable: boolean, trackEnable: boolean, tags: unknown[] = []) =>
+const countsWith = (
+  rejectedEnable: boolean,
+  trackEnable: boolean,
+  tags: unknown[] = [],
+  version: 1 | 2 | 3 = 3,
+) =>
   createRejectedEventCounts({
+    version,
     platformEvents: platformEventsConfig({ rejectedEventCount: { enable: rejectedEnable } }),
     trackRejectedEvents: logEventsConfig({
       enginePerformanceMonitor: { trackRejectedEvents: { enable: trackEnable, tags } },
@@ -62,8 +68,21 @@ describe("createRejectedEventCounts", () => {
     ]);
   });
 
+  it("types counter as Butler SOS did (a float on InfluxDB 1.x, an integer on 2.x and 3.x) and process_time as a float", () => {
+    const fieldsOn = (version: 1 | 2 | 3) => {
+      const counts = countsWith(true, true, [], version);
+      counts.record(rejected());
+      return counts.take(NOW).points[0]?.fields;
+    };
+
+    expect(fieldsOn(1)).toEqual({ counter: floatField(1), process_time: floatField(1.5) });
+    expect(fieldsOn(2)).toEqual({ counter: integerField(1), process_time: floatField(1.5) });
+    expect(fieldsOn(3)).toEqual({ counter: integerField(1), process_time: floatField(1.5) });
+  });
+
   it("uses the configured measurement name", () => {
     const counts = createRejectedEventCounts({
+      version: 3,
       platformEvents: platformEventsConfig({
         rejectedEventCount: { enable: true, timeseriesdb: { measurementName: "perf_rejects" } },
       }),

@@ -47,7 +47,7 @@ function setup(name: UdpQueueName = "user_events") {
 const config = { measurementName: "user_events_queue", tags: [{ name: "env", value: "prod" }] };
 
 describe("udpQueueMetricsPoints", () => {
-  it("writes one point with the reference's fields, queue_type, host and the configured tags", async () => {
+  it("writes one point with the reference's fields (their InfluxDB 3.x types), queue_type, host and the configured tags", async () => {
     const { queue, clock, offer } = setup();
     offer(0, 2);
     offer(1, 4);
@@ -57,7 +57,7 @@ describe("udpQueueMetricsPoints", () => {
     await queue.drain();
     queue.offer(new Uint8Array(101), SENDER, clock.now()); // size
     queue.offer(Uint8Array.of(0), { address: "10.0.0.66", port: 1 }, clock.now()); // source
-    const points = udpQueueMetricsPoints(queue, { config, host: "agent-1" });
+    const points = udpQueueMetricsPoints(queue, { config, host: "agent-1", version: 3 });
     clock.advance(30_000);
 
     const { points: taken } = points.take(clock.now());
@@ -85,7 +85,7 @@ describe("udpQueueMetricsPoints", () => {
         processing_time_p95_ms: { type: "float", value: 8 },
         processing_time_max_ms: { type: "float", value: 8 },
         // 5 admitted in the 30 s of this window so far.
-        rate_limit_current: { type: "float", value: 10 },
+        rate_limit_current: { type: "integer", value: 10 },
         messages_dropped_source: { type: "integer", value: 1 },
         messages_malformed: { type: "integer", value: 1 },
         messages_unknown_marker: { type: "integer", value: 1 },
@@ -95,11 +95,38 @@ describe("udpQueueMetricsPoints", () => {
     });
   });
 
+  it("types every count as Butler SOS did: floats on InfluxDB 1.x (no schema in its client), integers on 2.x", async () => {
+    const { queue, clock, offer } = setup();
+    offer(0, 2);
+    offer(1, 4);
+    await queue.drain();
+    const typesOn = (version: 1 | 2) => {
+      const [point] = udpQueueMetricsPoints(queue, { config, host: "h", version }).take(clock.now()).points;
+      const [parsed] = parseLineProtocol(encodePoint(point!));
+      return Object.fromEntries(Object.entries(parsed!.fields).map(([name, field]) => [name, field.type]));
+    };
+
+    const v1 = typesOn(1);
+    const v2 = typesOn(2);
+
+    expect(Object.keys(v1)).toHaveLength(21);
+    expect(new Set(Object.values(v1))).toEqual(new Set(["float"]));
+    const floats = [
+      "queue_utilization_pct",
+      "processing_time_avg_ms",
+      "processing_time_p95_ms",
+      "processing_time_max_ms",
+    ];
+    for (const [name, type] of Object.entries(v2)) {
+      expect(type, name).toBe(floats.includes(name) ? "float" : "integer");
+    }
+  });
+
   it("reports the queue's state at the time of the take", () => {
     const { queue, clock, offer } = setup("log_events");
     for (let i = 0; i < 6; i += 1) offer(0); // 1 running, 4 waiting, 1 dropped as queue full
 
-    const { points } = udpQueueMetricsPoints(queue, { config, host: "h" }).take(clock.now());
+    const { points } = udpQueueMetricsPoints(queue, { config, host: "h", version: 3 }).take(clock.now());
 
     expect(points[0]?.tags.queue_type).toBe("log_events");
     expect(points[0]?.fields).toMatchObject({
@@ -113,7 +140,7 @@ describe("udpQueueMetricsPoints", () => {
 
   it("counts from the last successful write: written() moves the baseline", async () => {
     const { queue, clock, offer } = setup();
-    const points = udpQueueMetricsPoints(queue, { config, host: "h" });
+    const points = udpQueueMetricsPoints(queue, { config, host: "h", version: 3 });
     offer(0, 10);
     offer(0, 10);
     await queue.drain();
@@ -133,7 +160,7 @@ describe("udpQueueMetricsPoints", () => {
 
   it("carries an interval that was not written into the next point", async () => {
     const { queue, clock, offer } = setup();
-    const points = udpQueueMetricsPoints(queue, { config, host: "h" });
+    const points = udpQueueMetricsPoints(queue, { config, host: "h", version: 3 });
     offer(0, 10);
     await queue.drain();
     points.take(clock.now()); // the write failed: no written()
@@ -151,7 +178,7 @@ describe("udpQueueMetricsPoints", () => {
 
   it("does not move the baseline back when an older take is confirmed after a newer one", async () => {
     const { queue, clock, offer } = setup();
-    const points = udpQueueMetricsPoints(queue, { config, host: "h" });
+    const points = udpQueueMetricsPoints(queue, { config, host: "h", version: 3 });
     offer(0);
     await queue.drain();
     const older = points.take(clock.now());
@@ -197,7 +224,7 @@ describe("registerUdpQueueMetrics", () => {
     registerUdpQueueMetrics(registry, [queue]);
     offer(0);
     await queue.drain();
-    udpQueueMetricsPoints(queue, { config, host: "h" }).take(clock.now()).written();
+    udpQueueMetricsPoints(queue, { config, host: "h", version: 3 }).take(clock.now()).written();
 
     const messages = registry.scrape().find((m) => m.name === "steward_udp_messages_total");
 

@@ -20,8 +20,8 @@ function event(text = USER_CONNECTION): UserEvent {
 const WITHOUT_APP = "/qseow-proxy-session/;h;Start session;D;U;AppAccess;/hub;no agent";
 
 describe("createUserEventPointMapper", () => {
-  it("maps a user event to user_events with the reference's tags and _field fields", () => {
-    const toPoint = createUserEventPointMapper([{ name: "env", value: "prod" }]);
+  it("maps a user event to user_events with the reference's tags and, on InfluxDB 3.x, _field fields", () => {
+    const toPoint = createUserEventPointMapper([{ name: "env", value: "prod" }], 3);
 
     expect(toPoint(event(), AT)).toEqual({
       measurement: "user_events",
@@ -50,8 +50,30 @@ describe("createUserEventPointMapper", () => {
     });
   });
 
+  it("names the fields as Butler SOS did on InfluxDB 1.x: userFull, userId, appId, appName", () => {
+    const point = createUserEventPointMapper([], 1)(event(), AT);
+
+    expect(point.fields).toEqual({
+      userFull: stringField("userdir\\user3"),
+      userId: stringField("user3"),
+      appId: stringField(APP_ID),
+      appName: stringField("Sales"),
+    });
+  });
+
+  it("names the fields as Butler SOS did on InfluxDB 2.x: userFull, userId, appId_field, appName_field", () => {
+    const point = createUserEventPointMapper([], 2)(event(), AT);
+
+    expect(point.fields).toEqual({
+      userFull: stringField("userdir\\user3"),
+      userId: stringField("user3"),
+      appId_field: stringField(APP_ID),
+      appName_field: stringField("Sales"),
+    });
+  });
+
   it("leaves out app and user-agent tags and app fields when unknown", () => {
-    const point = createUserEventPointMapper([])(event(WITHOUT_APP), AT);
+    const point = createUserEventPointMapper([], 3)(event(WITHOUT_APP), AT);
 
     expect(Object.keys(point.tags).sort()).toEqual(
       ["event_action", "host", "origin", "userDirectory", "userFull", "userId"].sort(),
@@ -60,7 +82,7 @@ describe("createUserEventPointMapper", () => {
   });
 
   it("never lets a configured tag replace the event's own", () => {
-    const point = createUserEventPointMapper([{ name: "host", value: "configured" }])(event(), AT);
+    const point = createUserEventPointMapper([{ name: "host", value: "configured" }], 1)(event(), AT);
 
     expect(point.tags.host).toBe("pro2-win1");
   });

@@ -27,6 +27,7 @@ function setup(userEvents: Record<string, unknown> = {}, overrides: Partial<User
   const logger = recordingLogger();
   const clock = createManualClock();
   const eventCounts = createEventCounts({
+    version: 3,
     platformEvents: platformEventsConfig({ eventCount: { enable: true } }),
   });
   const process = createUserEventProcessor({
@@ -37,7 +38,7 @@ function setup(userEvents: Record<string, unknown> = {}, overrides: Partial<User
       sendToObsPlatform: { enable: true, scramble: false },
       ...userEvents,
     }),
-    timeseriesdbConfig: { enable: true },
+    timeseriesdbConfig: { enable: true, version: 3 },
     mqttConfig: { enable: true },
     obsPlatform: { enable: true },
     appNames: appNames({ [APP_ID]: "Sales" }),
@@ -147,7 +148,12 @@ describe("createUserEventProcessor", () => {
 
   it.each([
     ["the event's time-series switch", { sendToTimeseriesdb: { enable: false } }, {}, "writePoints"],
-    ["the time-series master switch", {}, { timeseriesdbConfig: { enable: false } }, "writePoints"],
+    [
+      "the time-series master switch",
+      {},
+      { timeseriesdbConfig: { enable: false, version: 3 } },
+      "writePoints",
+    ],
     ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "publish"],
     ["the broker master switch", {}, { mqttConfig: { enable: false } }, "publish"],
     ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "postEvents"],
