@@ -170,6 +170,15 @@ describe.skipIf(skip)("platform events over UDP, through `steward start`", () =>
       uaBrowserName: "Firefox",
       uaBrowserMajorVersion: "58",
     });
+    // Butler SOS's field names on InfluxDB 1.x, where a field may share a tag's name.
+    const fieldNames = async (measurement: string) => {
+      const answer = await influxd.query(`SHOW FIELD KEYS FROM "${measurement}"`, "udp_e2e");
+      return (answer.results[0]?.series?.[0]?.values ?? []).map(([name]) => String(name)).sort();
+    };
+    expect(await fieldNames("user_events")).toEqual(["appId", "appName", "userFull", "userId"]);
+    const logFields = await fieldNames("log_event");
+    expect(logFields).toEqual(expect.arrayContaining(["result_code", "session_id", "app_name", "app_id"]));
+    expect(logFields.filter((name) => name.endsWith("_field"))).toEqual([]);
     expect(topics).toContain("qliksense/userevent");
     expect(topics).toContain("qliksense/userevent/connection/close");
     expect(topics.filter((topic) => topic === "qliksense/logevent")).toHaveLength(51);
