@@ -6,9 +6,9 @@
  *   the daily line), then the counts start again from zero.
  * - Each error becomes one point (`pointsOf`): measurement `measurementName`, tags `error_type`
  *   and `server_name`, fields `error_count` = 1, `error_category` and, when known, `error_code`
- *   and `http_status` (reference §8.1.10); the two numbers typed as Butler SOS typed them on each
- *   database version (schemaless-count.ts: floats on 1.x, integers on 2.x and 3.x), so that the
- *   measurement it filled accepts them. The caller writes them through a destination of their
+ *   and `http_status`; the two numbers typed as Butler SOS typed them on each database version
+ *   (schemaless-count.ts: floats on 1.x, integers on 2.x and 3.x), so that the measurement it
+ *   filled accepts them. The caller writes them through a destination of their
  *   own whose failures are never recorded here, so a time-series DB that is down never feeds
  *   errors about its own error points back in (quirk 14).
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
