@@ -14,7 +14,8 @@ import { auditConsumerFunction } from "./consumer.ts";
 import { auditEventDlq } from "./queue.ts";
 import { restFunction } from "./rest.ts";
 
-function alarmActions(): string[] {
+/** ARNs to notify: a topic created here is known only once deployed, so it is an output. */
+function alarmActions(): $util.Input<string>[] {
   const topicArn = process.env.STEWARD_ALARM_TOPIC_ARN;
   if (topicArn) return [topicArn];
   const email = process.env.STEWARD_ALARM_EMAIL;

@@ -21,6 +21,14 @@ import { stewardConfig } from "./secrets.ts";
 /** How long CloudWatch keeps the functions' and the API's logs. */
 export const LOG_RETENTION = "1 month";
 
+/**
+ * The Lambda runtimes Steward's bundles may run on: Node.js (the handlers are JavaScript) in a
+ * version that Lambda still supports. SST also accepts `nodejs18.x` and `nodejs20.x`, whose Node
+ * versions have reached their end of life, and other languages' runtimes. The defaults are
+ * checked against SST's function arguments here, so a wrong value is reported where it is set.
+ */
+type SupportedRuntime = "nodejs22.x" | "nodejs24.x";
+
 export const functionDefaults = {
   runtime: "nodejs24.x",
   architecture: "arm64",
@@ -29,4 +37,4 @@ export const functionDefaults = {
   logging: { retention: LOG_RETENTION },
   nodejs: { format: "esm", minify: true, splitting: true },
   link: [stewardConfig],
-} as const;
+} satisfies Partial<sst.aws.FunctionArgs> & { runtime: SupportedRuntime };

@@ -160,8 +160,8 @@ export async function runSstConfig(stage = "test"): Promise<{
   outputs: Record<string, unknown>;
 }> {
   const stub = installSstStub(stage);
-  // A computed specifier keeps tsc from type-checking sst.config.ts, whose types come from
-  // `.sst/platform`, which exists only after `sst install`.
+  // A computed specifier keeps tsconfig.json's program out of sst.config.ts and infra/: they are
+  // checked against SST's declarations in `.sst/platform` by tsconfig.infra.json instead.
   const configPath = "../../sst.config.ts";
   const module = (await import(configPath)) as { default: SstAppConfig };
   const app = module.default.app({ stage });
