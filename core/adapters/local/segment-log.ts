@@ -207,14 +207,21 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   let active: FileHandle = await open(pathOf(activeBase), "r+");
   if (recovered.stop !== "end") await active.datasync();
 
-  const opened = await openDestinationCursors({
-    directory,
-    cursorDirectory: cursorDir,
-    selected: options.destinations,
-    start: bases[0] as number,
-    end,
-    logger,
-  });
+  let opened: Map<string, number>;
+  try {
+    opened = await openDestinationCursors({
+      directory,
+      cursorDirectory: cursorDir,
+      selected: options.destinations,
+      start: bases[0] as number,
+      end,
+      logger,
+    });
+  } catch (error) {
+    // Not opened (the caller tries again later): the segment's handle must not leak.
+    await active.close();
+    throw error;
+  }
   const cursors = new Map(opened);
   const persisted = new Map(opened);
 
@@ -538,7 +545,12 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   }
 
   // What only destinations no longer selected held goes now, not at the first write after.
-  await deleteOldest(deletableSegmentCount(bases, slowestCursor(persisted)?.position ?? end));
+  try {
+    await deleteOldest(deletableSegmentCount(bases, slowestCursor(persisted)?.position ?? end));
+  } catch (error) {
+    await active.close();
+    throw error;
+  }
 
   return {
     end: () => end,

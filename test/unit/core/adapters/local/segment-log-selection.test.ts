@@ -3,7 +3,7 @@
  * each destination starts, what the manifest and the cursor files say afterwards, what is logged,
  * and what a crash between the steps of opening leaves.
  */
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSegmentLog, type SegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
@@ -200,6 +200,21 @@ describe("segment log: which destinations read it", () => {
     ]);
     expect(reopened.cursor("parquet")).toBe(reopened.start());
     expect((await manifestOf(directory)).destinations).toEqual(["parquet", "json"]);
+    await reopened.close();
+  });
+
+  it("refuses to open, with the OS's reason, while the manifest cannot be written, and opens once it can", async () => {
+    const directory = freshDirectory();
+    await (await open(directory, ["json"])).close();
+    await rm(join(directory, "destinations.json"));
+    await mkdir(join(directory, "destinations.json", "in-the-way"), { recursive: true });
+
+    const refused = await open(directory, ["json", "parquet"]).catch((error: unknown) => error);
+    await rm(join(directory, "destinations.json"), { recursive: true });
+    const reopened = await open(directory, ["json", "parquet"]);
+
+    expect(String(refused)).toMatch(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect((await manifestOf(directory)).destinations).toEqual(["json", "parquet"]);
     await reopened.close();
   });
 });
