@@ -38,6 +38,7 @@ import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
+import { createShutdownSchedule, type ShutdownSchedule } from "./shutdown-budget.ts";
 import { type NamedService, startInOrder } from "./start-in-order.ts";
 import { trackService } from "./status/tracked-service.ts";
 
@@ -49,6 +50,8 @@ export interface LocalDeps {
   configTree?: unknown;
   /** `--log-level`, when given (the config UI shows it as `logLevel`). */
   logLevelOverride?: string | undefined;
+  /** The shutdown's deadlines and exit status (main.ts reads it); one of its own otherwise. */
+  shutdown?: ShutdownSchedule;
 }
 
 export function localServices(config: Config, logger: Logger, deps: LocalDeps): NamedService[] {
@@ -69,6 +72,7 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       metrics: agent.metrics,
       status: agent.status,
       healthProbes: agent.healthProbes,
+      ...(deps.shutdown === undefined ? {} : { shutdown: deps.shutdown }),
     }),
     ...restServices(config, logger, deps, agent.status, agent.healthProbes),
     ...agentServices(config, logger, deps, agent),
@@ -383,10 +387,25 @@ function restServices(
   ];
 }
 
-export function startLocal(
+/**
+ * Starts every service; stopping them begins the shutdown schedule (local/shutdown-budget.ts),
+ * so its deadlines count from the moment stop() is called (main.ts calls it on the signal).
+ */
+export async function startLocal(
   config: Config,
   logger: Logger,
   deps: LocalDeps = { clock: systemClock, cwd: process.cwd() },
 ): Promise<Service> {
-  return startInOrder(localServices(config, logger, deps), logger);
+  const shutdown = deps.shutdown ?? createShutdownSchedule(deps.clock);
+  const running = await startInOrder(localServices(config, logger, { ...deps, shutdown }), logger);
+  return {
+    async stop() {
+      shutdown.begin();
+      try {
+        await running.stop();
+      } finally {
+        shutdown.dispose();
+      }
+    },
+  };
 }

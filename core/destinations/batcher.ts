@@ -2,8 +2,8 @@
  * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through a
  * DestinationWriter. Events a destination refuses as data (DestinationWriteError.permanent) are
  * logged with their ids and counted as rejected; any other failure keeps the batch for a retry,
- * so locally no accepted event is dropped (CONTRACT §4). `stop()` flushes everything; if the
- * destination stays down past `stopTimeoutMs` it rejects with UnwrittenEventsError.
+ * so locally no accepted event is dropped. `stop()` flushes everything; if the destination is not
+ * done within `stopTimeoutMs` (or is abandoned first) it rejects with UnwrittenEventsError.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
@@ -41,6 +41,8 @@ export interface Batcher extends Service {
   /** Buffers the event; resolves once it is buffered (waits while the buffer is full). */
   add(event: AcceptedEvent): Promise<void>;
   stats(): BatcherStats;
+  /** Gives up at once (the shutdown's deadline); stop() then rejects for what was not written. */
+  abandon(): void;
 }
 
 export class UnwrittenEventsError extends Error {
@@ -72,6 +74,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
   return {
     add: (event) => batcher.add(event),
     stats: () => batcher.stats(),
+    abandon: () => batcher.abandon(),
     async stop() {
       try {
         await batcher.stop();

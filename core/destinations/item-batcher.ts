@@ -14,8 +14,9 @@
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
  * once until a batch leaves the buffer, so an outage costs a caller one bounded wait, not one per
  * item. `onDone` hears of every batch the destination is done with, in order. `stop()` flushes;
- * if the destination stays down past `stopTimeoutMs` it rejects with UnwrittenItemsError naming
- * how many items were not written.
+ * if the destination is not done within `stopTimeoutMs` (or `abandon()` comes first) it gives up
+ * without waiting for the write in flight, and rejects with UnwrittenItemsError naming how many
+ * items were not written.
  */
 
 import { createLogThrottle } from "../logging/log-throttle.ts";
@@ -86,6 +87,12 @@ export interface ItemBatcher<T> extends Service {
   /** Buffers the item; resolves once it is buffered (waits while the buffer is full). */
   add(item: T): Promise<void>;
   stats(): ItemBatcherStats;
+  /**
+   * Gives up at once, as stop() does at its deadline: add() rejects (also one waiting for space),
+   * a retry is not waited for, and the write in flight is no longer awaited. What was not written
+   * stays counted as buffered, and stop() rejects with UnwrittenItemsError for it.
+   */
+  abandon(): void;
 }
 
 export class BatcherStoppedError extends Error {
@@ -130,6 +137,11 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
   let draining: Promise<void> | undefined;
   let stopping = false;
   let abandoned = false;
+  let settleAbandonment: () => void = () => undefined;
+  /** Resolves once abandoned: stop() waits for the write in flight or this, whichever comes first. */
+  const abandonment = new Promise<void>((resolve) => {
+    settleAbandonment = resolve;
+  });
   /** A bounded wait for space ran out and no batch has left the buffer since. */
   let overflowing = false;
   let lastError: unknown;
@@ -171,6 +183,15 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
         }, options.maxWaitMs);
       }
     });
+  }
+
+  function abandon(): void {
+    if (abandoned) return;
+    abandoned = true;
+    stopping = true;
+    wakeRetry?.();
+    wakeSpaceWaiters();
+    settleAbandonment();
   }
 
   function schedule(): void {
@@ -283,17 +304,18 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
 
     stats: () => ({ buffered: pending(), ...stats }),
 
+    abandon,
+
     async stop() {
       if (!stopping) {
         stopping = true;
         wakeSpaceWaiters();
       }
-      const deadline = clock.setTimeout(() => {
-        abandoned = true;
-        wakeRetry?.();
-      }, stopTimeoutMs);
+      const deadline = clock.setTimeout(abandon, stopTimeoutMs);
       schedule();
-      while (draining !== undefined) await draining;
+      // Never past the deadline: a write in flight (a request to a server that stopped answering)
+      // may hang until its own timeout; abandoned, its items count as unwritten.
+      while (draining !== undefined && !abandoned) await Promise.race([draining, abandonment]);
       clock.clearTimeout(deadline);
       if (pending() > 0) throw new UnwrittenItemsError(name, pending(), noun, { cause: lastError });
     },

@@ -35,7 +35,7 @@ type Builder = (
   destination: AuditDestinationConfig,
   timeseriesdb: TimeseriesdbConfig,
   adapters: DestinationAdapters,
-) => SelectedDestination | undefined;
+) => SelectedDestination;
 
 const BUILDERS: Record<AuditDestinationType, Builder> = {
   timeseriesdb: ({ timeseriesdb: settings }, connection, adapters) => ({
@@ -69,26 +69,33 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
   // objectData files are written per event, immediately (spec document 1, Events item 3): no
   // batch size or write frequency applies. Every event is written as soon as the previous write
   // is done; the events that arrived meanwhile go together (their files written side by side).
-  json: ({ json }, _connection, adapters) =>
-    json.objectdata.enable
-      ? {
-          writer: createObjectDataWriter({
-            store: adapters.objectStoreFor(json.objectdata.exportDirectory),
-            staticTags: json.objectdata.staticTags,
-            logger: adapters.logger.child("audit-json"),
-          }),
-          batching: { maxBatchSize: OBJECT_DATA_BATCH, writeFrequency: 0 },
-        }
-      : undefined,
+  json: ({ json }, _connection, adapters) => ({
+    writer: createObjectDataWriter({
+      store: adapters.objectStoreFor(json.objectdata.exportDirectory),
+      staticTags: json.objectdata.staticTags,
+      logger: adapters.logger.child("audit-json"),
+    }),
+    batching: { maxBatchSize: OBJECT_DATA_BATCH, writeFrequency: 0 },
+  }),
 };
+
+/**
+ * The destinations selected, by type (each writer is named after its type), without building
+ * them: what the durable queue needs to know before anything starts.
+ */
+export function selectedDestinationTypes(destination: AuditDestinationConfig): AuditDestinationType[] {
+  if (!destination.enable) return [];
+  return [...new Set(destination.type)].filter(
+    (type) => type !== "json" || destination.json.objectdata.enable,
+  );
+}
 
 export function selectDestinations(
   destination: AuditDestinationConfig,
   timeseriesdb: TimeseriesdbConfig,
   adapters: DestinationAdapters,
 ): SelectedDestination[] {
-  if (!destination.enable) return [];
-  return [...new Set(destination.type)]
-    .map((type) => BUILDERS[type](destination, timeseriesdb, adapters))
-    .filter((selected): selected is SelectedDestination => selected !== undefined);
+  return selectedDestinationTypes(destination).map((type) =>
+    BUILDERS[type](destination, timeseriesdb, adapters),
+  );
 }

@@ -2,11 +2,20 @@
  * The local consumer: one batcher per selected destination, all fed every accepted event (the
  * fan-out is fixed at start). The in-process queue calls `handleEvent` per event; the durable
  * queue reads its log once per destination and calls `deliver`, and hears through `onDone` when a
- * destination has written a batch. `stop()` flushes every batcher.
+ * destination has written a batch. `stop()` flushes every batcher. `abandon()` gives up on all of
+ * them at once (the shutdown's deadline): then `stop()` rejects with UnwrittenEventsError naming
+ * what each did not write, events handed to `handleEvent` after it included (they are counted,
+ * not failed one by one: the in-process queue hands out all it holds as it stops).
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
-import { type Batcher, type BatcherStats, startBatcher } from "./batcher.ts";
+import {
+  type Batcher,
+  type BatcherStats,
+  BatcherStoppedError,
+  startBatcher,
+  UnwrittenEventsError,
+} from "./batcher.ts";
 import { describeError } from "./describe-error.ts";
 import type { SelectedDestination } from "./select-destinations.ts";
 
@@ -18,6 +27,8 @@ export interface AuditDestinations extends Service {
   /** Hands the event to one destination's batcher (the durable queue reads the log per destination). */
   deliver(destination: string, event: AcceptedEvent): Promise<void>;
   stats(): Record<string, BatcherStats>;
+  /** Gives up on every destination at once: no write in flight is awaited any longer. */
+  abandon(): void;
 }
 
 export interface StartAuditDestinationsOptions {
@@ -70,9 +81,26 @@ export async function startAuditDestinations(
   ]);
   const byName = new Map(batchers);
   let stopped: Promise<void> | undefined;
+  let abandoned = false;
+  /** Events handed to a destination after it was abandoned, by destination. */
+  const notTaken = new Map<string, number>();
+  const countIfAbandoned = (name: string, error: unknown) => {
+    if (!abandoned || !(error instanceof BatcherStoppedError)) throw error;
+    notTaken.set(name, (notTaken.get(name) ?? 0) + 1);
+  };
+  /** A destination's outcome of stop(), with the events it was handed after it was abandoned. */
+  const unwritten = (name: string, result: PromiseSettledResult<void>): unknown[] => {
+    const late = notTaken.get(name) ?? 0;
+    if (result.status === "fulfilled") return late === 0 ? [] : [new UnwrittenEventsError(name, late)];
+    const error = result.reason;
+    if (late === 0 || !(error instanceof UnwrittenEventsError)) return [error];
+    return [new UnwrittenEventsError(name, error.unwritten + late, { cause: error.cause })];
+  };
   return {
     async handleEvent(event) {
-      await Promise.all(batchers.map(([, batcher]) => batcher.add(event)));
+      await Promise.all(
+        batchers.map(([name, batcher]) => batcher.add(event).catch((error) => countIfAbandoned(name, error))),
+      );
     },
     names: batchers.map(([name]) => name),
     deliver(destination, event) {
@@ -82,9 +110,15 @@ export async function startAuditDestinations(
       return batcher.add(event);
     },
     stats: () => Object.fromEntries(batchers.map(([name, batcher]) => [name, batcher.stats()])),
+    abandon() {
+      abandoned = true;
+      for (const [, batcher] of batchers) batcher.abandon();
+    },
     stop() {
       stopped ??= Promise.allSettled(batchers.map(([, batcher]) => batcher.stop())).then((results) => {
-        const errors = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+        const errors = results.flatMap((result, i) =>
+          unwritten((batchers[i] as [string, Batcher])[0], result),
+        );
         if (errors.length === 1) throw errors[0];
         if (errors.length > 1)
           throw new AggregateError(errors, "several audit destinations kept events unwritten");

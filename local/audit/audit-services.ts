@@ -5,8 +5,13 @@
  * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
  * the log under `auditEvents.queue.directory`; each destination reads the log from its own cursor
  * (so after a crash it first gets what it had not yet written) and moves the cursor as its
- * batches are written. On shutdown the listener stops taking events first, the queue hands every
- * logged event to the writers, the writers flush, and the log persists the cursors last. A queue
+ * batches are written. An event goes only to the destinations selected when it was accepted:
+ * with none selected no log is opened and events are counted and kept nowhere (the log's manifest
+ * handles a selection that changes between runs, segment-log.ts). On shutdown the listener stops
+ * taking events first, the queue hands every logged event to the writers, the writers flush
+ * until the shutdown budget's deadline for destinations (local/shutdown-budget.ts: then they are
+ * abandoned and what they had not written stays in the log), and the log persists the cursors
+ * last. A queue
  * directory that cannot be opened or written never fails the start or the process: the log is
  * opened when it can be (durable-log-keeper.ts), ingest answers 503 meanwhile
  * (recovering-event-queue.ts), and the status page and the container health check show it. Without
@@ -32,7 +37,11 @@ import {
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import { type SelectedDestination, selectDestinations } from "../../core/destinations/select-destinations.ts";
+import {
+  type SelectedDestination,
+  selectDestinations,
+  selectedDestinationTypes,
+} from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
@@ -42,10 +51,12 @@ import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
+import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
 import type { NamedService } from "../start-in-order.ts";
 import { trackService } from "../status/tracked-service.ts";
 import type { CloudIngest } from "./cloud-ingest.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
+import { stopDestinationsWithinBudget } from "./destinations-at-shutdown.ts";
 import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
 
 export interface AuditServicesDeps {
@@ -58,6 +69,8 @@ export interface AuditServicesDeps {
   status?: StatusBoard;
   /** The container health check's extra probes: the durable queue adds whether it takes events. */
   healthProbes?: ListenerProbe[];
+  /** When, after the signal, destinations still writing are abandoned (local/shutdown-budget.ts). */
+  shutdown?: ShutdownSchedule;
 }
 
 export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
@@ -69,7 +82,11 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
   // Chosen once: events to SQS (no local log, no local writers), or the local queue.
   const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
   const cloudStores = toSqs || (cloud.enable && cloud.rateLimitTable !== "");
-  const durable = audit.queue.durable && !toSqs;
+  // With no destination selected, accepted events are counted and kept nowhere: no log is opened
+  // (nothing to write to disk, no directory needed), and a log an earlier run left is left as it
+  // is until a destination is selected again.
+  const noDestination = selectedDestinationTypes(audit.destination).length === 0;
+  const durable = audit.queue.durable && !toSqs && !noDestination;
   let cloudIngest: CloudIngest | undefined;
   let selected: SelectedDestination[] | undefined;
   const queueDirectory = resolve(cwd, audit.queue.directory);
@@ -137,10 +154,15 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
     services.push({
       name: "audit-destinations",
       start: async () => {
+        if (noDestination)
+          auditLogger.info("No audit destination is selected: accepted events are counted and kept nowhere");
         destinations = await startAuditDestinations({
           destinations: selectOnce(),
           clock,
           logger: auditLogger,
+          // The shutdown budget's deadline for destinations rules (stopDestinationsWithinBudget):
+          // stop() comes after the signal, so its own timeout never runs out first.
+          stopTimeoutMs: SHUTDOWN_BUDGET_MS.destinations,
           ...(durable ? { onDone: (name: string, events) => durableQueue?.written(name, events) } : {}),
           ...(status === undefined
             ? {}
@@ -149,7 +171,12 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         const running = destinations;
         for (const name of running.names)
           status?.set("destinations", `audit.${name}`, () => running.stats()[name]);
-        return destinations;
+        return stopDestinationsWithinBudget(running, {
+          shutdown: deps.shutdown,
+          durable,
+          backlog: () => durableQueue?.usage()?.destinations,
+          logger: auditLogger,
+        });
       },
     });
   }

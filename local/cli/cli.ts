@@ -25,6 +25,7 @@ import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../c
 import type { Service } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
+import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budget.ts";
 import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
@@ -53,12 +54,14 @@ export interface CliIo {
 
 /**
  * What a long-running command hands main.ts, which stops `service` on SIGINT/SIGTERM and logs
- * through `logger`. `config` gives the crash handler its settings (`crashFile`).
+ * through `logger`. `config` gives the crash handler its settings (`crashFile`); `shutdown`, when
+ * given, the exit status once stopped (1 when events were lost).
  */
 export interface RunningSteward {
   config: Config;
   logger: RootLogger;
   service: Service;
+  shutdown?: ShutdownSchedule;
 }
 
 export type CliResult = { exitCode: number } | { running: RunningSteward };
@@ -235,9 +238,11 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
       settings: notRun.join(","),
     });
   }
+  const shutdown = createShutdownSchedule(systemClock);
   try {
     const service = await startLocal(config, logger, {
       clock: systemClock,
+      shutdown,
       cwd: io.cwd,
       logLevelOverride: levelOverride,
       ...(values.config === undefined
@@ -245,7 +250,7 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
         : { configTree: await readConfigTree(resolve(io.cwd, values.config)) }),
     });
     logger.info(`${SERVICE_NAME} ready`);
-    return { running: { config, logger, service } };
+    return { running: { config, logger, service, shutdown } };
   } catch (error) {
     logger.error(`${SERVICE_NAME} failed to start`, {
       error: error instanceof Error ? error.message : String(error),

@@ -1,17 +1,16 @@
 /**
  * Process entry point (`npm start`, `npx steward`). The only module that handles signals and
- * calls process.exit: SIGTERM/SIGINT stop every service in reverse start order and exit 0 within
- * the shutdown budget; an unexpected error writes a crash dump and exits 1. Signal handlers are
- * installed before anything starts, so a signal that arrives during start-up is honoured as soon
- * as start-up ends instead of killing the process half-way.
+ * calls process.exit: SIGTERM/SIGINT stop every service in reverse start order and exit within
+ * the shutdown budget (local/shutdown-budget.ts says how the 10 s are spent) — 0, or 1 when events
+ * were lost; an unexpected error writes a crash dump and exits 1. Signal handlers are installed
+ * before anything starts, so a signal that arrives during start-up is honoured as soon as
+ * start-up ends instead of killing the process half-way.
  */
 import { defaultConfig } from "../../core/config/index.ts";
 import { redactText } from "../../core/logging/redact.ts";
+import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
 import { type RunningSteward, runCli } from "./cli.ts";
 import { type CrashSource, writeCrashDump } from "./crash-dump.ts";
-
-/** Stop must finish within this budget so the process exits within 10 s of the signal. */
-const SHUTDOWN_BUDGET_MS = 9_000;
 
 let running: RunningSteward | undefined;
 let pendingSignal: NodeJS.Signals | undefined;
@@ -47,21 +46,24 @@ try {
   process.exit(1);
 }
 
-function shutdown({ config, logger, service }: RunningSteward, signal: NodeJS.Signals): void {
+function shutdown(
+  { config, logger, service, shutdown: schedule }: RunningSteward,
+  signal: NodeJS.Signals,
+): void {
   if (stopping) return;
   stopping = true;
   logger.info(`received ${signal}, stopping`);
   const deadline = setTimeout(() => {
-    logger.error(`shutdown did not finish within ${SHUTDOWN_BUDGET_MS / 1000} s, exiting`);
+    logger.error(`shutdown did not finish within ${SHUTDOWN_BUDGET_MS.hardStop / 1000} s, exiting`);
     process.exit(1);
-  }, SHUTDOWN_BUDGET_MS);
+  }, SHUTDOWN_BUDGET_MS.hardStop);
   deadline.unref();
   void service
     .stop()
     .then(async () => {
       logger.info("stopped");
       await logger.close();
-      process.exit(0);
+      process.exit(schedule?.exitCode() ?? 0);
     })
     .catch((error: unknown) => crash(config, logger, "uncaughtException")(error));
 }

@@ -15,12 +15,23 @@ export interface AuditLoadConfig {
   influx: { port: number; database: string };
   /** `auditEvents.queue.maxDiskBytes` (the default otherwise). */
   maxDiskBytes?: number;
+  /** `auditEvents.queue.durable` (the default, true, otherwise). */
+  durable?: boolean;
+  /** `auditEvents.destination.timeseriesdb.maxBatchSize` (the default otherwise). */
+  timeseriesdbBatchSize?: number;
 }
 
 /** Writes `steward.yaml` into `directory`. */
 export function writeAuditLoadConfig(directory: string, config: AuditLoadConfig): void {
-  const queue =
-    config.maxDiskBytes === undefined ? "" : `    queue:\n      maxDiskBytes: ${config.maxDiskBytes}\n`;
+  const queueEntries = [
+    ...(config.maxDiskBytes === undefined ? [] : [`      maxDiskBytes: ${config.maxDiskBytes}\n`]),
+    ...(config.durable === undefined ? [] : [`      durable: ${config.durable}\n`]),
+  ];
+  const queue = queueEntries.length === 0 ? "" : `    queue:\n${queueEntries.join("")}`;
+  const timeseriesdbBatch =
+    config.timeseriesdbBatchSize === undefined
+      ? ""
+      : `        maxBatchSize: ${config.timeseriesdbBatchSize}\n`;
   writeFileSync(
     join(directory, "steward.yaml"),
     `Service:
@@ -40,7 +51,7 @@ ${queue}    destination:
         writeFrequency: 300
       timeseriesdb:
         writeFrequency: 500
-        measurementName: audit_event
+${timeseriesdbBatch}        measurementName: audit_event
       json:
         objectdata:
           enable: true

@@ -32,6 +32,10 @@ export interface JsonDestinationConfig {
   storeFiles?: { keyValues: string; schedules: string };
   /** A Parquet destination beside the JSON files (`type: json,parquet`); none otherwise. */
   parquet?: { exportDirectory: string; writeFrequency: number };
+  /** `auditEvents.destination.type` instead of json (and parquet when configured), e.g. `"parquet"`. */
+  type?: string;
+  /** `auditEvents.destination.enable` (true otherwise). */
+  enable?: boolean;
 }
 
 /** Writes `steward.yaml` into `directory`. */
@@ -64,8 +68,8 @@ export function writeJsonDestinationConfig(directory: string, config: JsonDestin
 ${rateLimit}    queue:
       directory: ${config.queueDirectory}
 ${maxDiskBytes}    destination:
-      enable: true
-      type: ${config.parquet === undefined ? "json" : "json,parquet"}
+      enable: ${config.enable ?? true}
+      type: ${config.type ?? (config.parquet === undefined ? "json" : "json,parquet")}
 ${parquet}      json:
         objectdata:
           enable: true

@@ -1,18 +1,23 @@
 /**
  * One small file per destination under `<queue directory>/cursors/`, holding the position of the
- * first log record that destination has not yet written. Replaced atomically (temp file,
- * fdatasync, rename); the caller syncs the directory once for a round of renames. A missing or
- * unreadable file reads as undefined: the destination then starts at the oldest kept record,
- * which can only repeat events, never lose them.
+ * first log record that destination has not yet written. Replaced atomically (replace-file.ts);
+ * the caller syncs the directory once for a round of renames. A missing or unreadable file reads
+ * as undefined: what that means (a lost cursor, or a new destination) the log's manifest decides
+ * (core/durable-log/destination-selection.ts).
  */
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { replaceFile } from "./replace-file.ts";
+
+export { syncDirectory } from "./replace-file.ts";
+
+const SUFFIX = ".json";
 
 export function cursorDirectory(queueDirectory: string): string {
   return join(queueDirectory, "cursors");
 }
 
-const fileOf = (directory: string, destination: string) => join(directory, `${destination}.json`);
+const fileOf = (directory: string, destination: string) => join(directory, `${destination}${SUFFIX}`);
 
 export async function readCursor(directory: string, destination: string): Promise<number | undefined> {
   let text: string;
@@ -31,26 +36,25 @@ export async function readCursor(directory: string, destination: string): Promis
   }
 }
 
+/** Every cursor file in `directory`, by destination, with its position (undefined: unreadable). */
+export async function readCursorFiles(directory: string): Promise<Map<string, number | undefined>> {
+  const cursors = new Map<string, number | undefined>();
+  for (const name of await readdir(directory)) {
+    if (!name.endsWith(SUFFIX)) continue; // a `.tmp` left by a crash is not a cursor
+    const destination = name.slice(0, -SUFFIX.length);
+    cursors.set(destination, await readCursor(directory, destination));
+  }
+  return cursors;
+}
+
 /** Writes the cursor beside its file and renames it into place; sync the directory afterwards. */
 export async function writeCursor(directory: string, destination: string, position: number): Promise<void> {
   await mkdir(directory, { recursive: true });
-  const target = fileOf(directory, destination);
-  const temp = `${target}.tmp`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(JSON.stringify({ position }));
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, target);
+  await replaceFile(fileOf(directory, destination), JSON.stringify({ position }));
 }
 
-export async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/** Deletes a destination's cursor file (and a temporary one left beside it); sync the directory afterwards. */
+export async function removeCursor(directory: string, destination: string): Promise<void> {
+  await rm(fileOf(directory, destination), { force: true });
+  await rm(`${fileOf(directory, destination)}.tmp`, { force: true });
 }

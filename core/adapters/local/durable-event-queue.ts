@@ -5,7 +5,9 @@
  * written is handed to it again, before any new event) and follows the log as it grows, handing
  * events to `deliver` in log order. When the destination reports a batch written (`written`),
  * its cursor moves past the batch's last event. Delivery is at-least-once: a crash repeats what
- * was written but whose cursor had not reached the disk yet.
+ * was written but whose cursor had not reached the disk yet. `stop()` lets the readers hand out
+ * what the log holds; a reader whose destination was given up at the shutdown's deadline (it
+ * refuses what it is handed) ends there without an error, the rest staying in the log.
  *
  * Bounded by `maxDiskBytes`: when full, `enqueue` answers "full" (→ 503 with retry-after) and a
  * WARN, at most once a minute, names the destination that holds the log back. An event whose
@@ -188,13 +190,23 @@ export function createDurableEventQueue(
 
   const readers = deps.destinations.map((destination) =>
     follow(destination).catch((error: unknown) => {
-      counters.failed += 1;
-      logger.error("Audit event queue: a destination stopped reading the log; it resumes at the next start", {
-        destination,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      const fields = { destination, error: error instanceof Error ? error.message : String(error) };
       positions.set(destination, Number.POSITIVE_INFINITY);
       settleIdle();
+      // While stopping, a destination given up at the shutdown's deadline refuses what is handed
+      // to it: expected, and nothing is lost (the rest stays in the log for the next start).
+      if (stopping) {
+        logger.debug(
+          "Audit event queue: stopped handing events to a destination; the rest stays in the log",
+          fields,
+        );
+        return;
+      }
+      counters.failed += 1;
+      logger.error(
+        "Audit event queue: a destination stopped reading the log; it resumes at the next start",
+        fields,
+      );
     }),
   );
 

@@ -1,6 +1,9 @@
 /**
  * The durable audit log on disk: segment files under one directory (`<position>.log`, records as
- * core/durable-log/record-format.ts encodes them) and one cursor file per destination. One writer
+ * core/durable-log/record-format.ts encodes them), one cursor file per selected destination, and
+ * the manifest of the destinations the log is written for: opening decides where each selected
+ * destination starts, drops the cursors of those no longer selected and deletes what only they
+ * held (open-destination-cursors.ts). One writer
  * appends; concurrent appends share one `write` + `fdatasync` (group commit, pipelined: the next
  * group is written while the previous one syncs, see core/durable-log/group-commit.ts), and an
  * append resolves only once its record is synced. A segment is sealed when it reaches `segmentBytes`
@@ -46,7 +49,6 @@ import { join } from "node:path";
 import { createGroupCommit } from "../../durable-log/group-commit.ts";
 import {
   bytesOnDisk,
-  clampCursor,
   deletableSegmentCount,
   segmentBaseOf,
   segmentFileName,
@@ -56,8 +58,9 @@ import {
 import { decodeRecords, encodeRecordInto, RECORD_HEADER_BYTES } from "../../durable-log/record-format.ts";
 import { createLogThrottle } from "../../logging/log-throttle.ts";
 import type { Clock, Logger, TimerHandle } from "../../ports.ts";
-import { cursorDirectory, readCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
+import { cursorDirectory, syncDirectory, writeCursor } from "./cursor-files.ts";
 import { makeDirectory } from "./make-directory.ts";
+import { openDestinationCursors } from "./open-destination-cursors.ts";
 
 export interface SegmentLogOptions {
   directory: string;
@@ -204,13 +207,23 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
   let active: FileHandle = await open(pathOf(activeBase), "r+");
   if (recovered.stop !== "end") await active.datasync();
 
-  const cursors = new Map<string, number>();
-  const persisted = new Map<string, number>();
-  for (const destination of options.destinations) {
-    const position = clampCursor(await readCursor(cursorDir, destination), bases[0] as number, end);
-    cursors.set(destination, position);
-    persisted.set(destination, position);
+  let opened: Map<string, number>;
+  try {
+    opened = await openDestinationCursors({
+      directory,
+      cursorDirectory: cursorDir,
+      selected: options.destinations,
+      start: bases[0] as number,
+      end,
+      logger,
+    });
+  } catch (error) {
+    // Not opened (the caller tries again later): the segment's handle must not leak.
+    await active.close();
+    throw error;
   }
+  const cursors = new Map(opened);
+  const persisted = new Map(opened);
 
   // Promises, so that readers opening the same segment at once share one handle.
   const readHandles = new Map<number, Promise<FileHandle>>();
@@ -529,6 +542,14 @@ export async function openSegmentLog(options: SegmentLogOptions): Promise<Segmen
       bytesSkipped: segmentEnd - position,
     });
     return { records: [], next: segmentEnd };
+  }
+
+  // What only destinations no longer selected held goes now, not at the first write after.
+  try {
+    await deleteOldest(deletableSegmentCount(bases, slowestCursor(persisted)?.position ?? end));
+  } catch (error) {
+    await active.close();
+    throw error;
   }
 
   return {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  BatcherStoppedError,
   BufferFullError,
   type ItemBatch,
   type Refusal,
   startItemBatcher,
+  UnwrittenItemsError,
 } from "../../../../core/destinations/item-batcher.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -36,7 +38,7 @@ function recordingDestination() {
 
 function start(
   destination: ReturnType<typeof recordingDestination>,
-  extra: { maxWaitMs?: number; onDone?: (items: readonly number[]) => void } = {},
+  extra: { maxWaitMs?: number; stopTimeoutMs?: number; onDone?: (items: readonly number[]) => void } = {},
 ) {
   const clock = createAsyncManualClock();
   const logger = recordingLogger();
@@ -148,5 +150,60 @@ describe("startItemBatcher", () => {
     await batcher.stop();
 
     expect(batcher.stats()).toMatchObject({ written: 1, rejected: 1, failedWrites: 0 });
+  });
+
+  it("stops at its timeout without waiting for a write that hangs, counting its items as unwritten", async () => {
+    // A request to a server that stopped answering: it settles only at its own timeout, later.
+    let settleWrite: (() => void) | undefined;
+    const destination = recordingDestination();
+    destination.write = async () => {
+      destination.attempts += 1;
+      await new Promise<void>((resolve) => {
+        settleWrite = resolve;
+      });
+    };
+    const { clock, batcher } = start(destination, { stopTimeoutMs: 5000 });
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.settle();
+
+    let outcome: unknown = "still stopping";
+    const stopping = batcher.stop().then(
+      () => "stopped",
+      (error: unknown) => error,
+    );
+    void stopping.then((result) => {
+      outcome = result;
+    });
+    await clock.advance(5000);
+
+    expect(destination.attempts).toBe(1);
+    expect(outcome).toBeInstanceOf(UnwrittenItemsError);
+    expect((outcome as UnwrittenItemsError).unwritten).toBe(2);
+    // The write that settles afterwards is not reported done.
+    settleWrite?.();
+    await clock.settle();
+    expect(batcher.stats()).toMatchObject({ buffered: 2, written: 0 });
+  });
+
+  it("gives up at once when abandoned: add() waiting for space rejects, stop() does not wait for the write in flight", async () => {
+    const destination = recordingDestination();
+    destination.write = () => {
+      destination.attempts += 1;
+      return new Promise<void>(() => undefined);
+    };
+    const { clock, batcher } = start(destination, { stopTimeoutMs: 60_000 });
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.settle();
+    const waitingForSpace = batcher.add(3).catch((error: unknown) => error);
+
+    batcher.abandon();
+
+    expect(await waitingForSpace).toBeInstanceOf(BatcherStoppedError);
+    const error = await batcher.stop().catch((stopError: unknown) => stopError);
+    expect(error).toBeInstanceOf(UnwrittenItemsError);
+    expect((error as UnwrittenItemsError).unwritten).toBe(2);
+    await expect(batcher.add(4)).rejects.toBeInstanceOf(BatcherStoppedError);
   });
 });

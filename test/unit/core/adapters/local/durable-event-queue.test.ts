@@ -139,4 +139,34 @@ describe("durable event queue", () => {
     await expect(queue.enqueue(event(4))).rejects.toThrow("stopping");
     await log.close();
   });
+
+  it("stops, quietly, once a destination given up at shutdown refuses what it is handed; the rest stays in the log", async () => {
+    // parquet's writer is full and hangs until it is abandoned, then refuses every event.
+    const logger = recordingLogger();
+    let abandon: (() => void) | undefined;
+    const abandoned = new Promise<void>((resolve) => {
+      abandon = resolve;
+    });
+    const { queue, log, delivered } = await startDurableQueue(scratch.fresh(), {
+      maxDiskBytes: 1024 * 1024,
+      logger,
+      onDeliver: (destination) =>
+        destination === "parquet"
+          ? abandoned.then(() => {
+              throw new Error("parquet writer is stopping; audit events not accepted");
+            })
+          : undefined,
+    });
+    for (let n = 1; n <= 3; n++) await queue.enqueue(event(n));
+
+    const stopping = queue.stop();
+    abandon?.();
+    await stopping;
+
+    expect(delivered.json?.map(numberOf)).toEqual([1, 2, 3]);
+    expect(logger.at("error")).toEqual([]);
+    expect(queue.metrics().failed).toBe(0);
+    expect(log.cursor("parquet")).toBe(log.start());
+    await log.close();
+  });
 });

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { createShutdownSchedule, SHUTDOWN_BUDGET_MS } from "../../../local/shutdown-budget.ts";
+import { createManualClock } from "../../helpers/manual-clock.ts";
+
+describe("shutdown budget", () => {
+  it("leaves the log time to close after the destinations' deadline, and exits before 10 s", () => {
+    expect(SHUTDOWN_BUDGET_MS.destinations).toBeLessThan(SHUTDOWN_BUDGET_MS.hardStop - 500);
+    expect(SHUTDOWN_BUDGET_MS.hardStop).toBeLessThan(10_000);
+  });
+
+  it("runs what is planned that long after the shutdown begins, never before", () => {
+    const clock = createManualClock();
+    const schedule = createShutdownSchedule(clock);
+    const ran: string[] = [];
+    schedule.at(8500, () => ran.push("destinations"));
+
+    clock.advance(60_000);
+    expect(ran).toEqual([]);
+    schedule.begin();
+    clock.advance(8499);
+    expect(ran).toEqual([]);
+    clock.advance(1);
+
+    expect(ran).toEqual(["destinations"]);
+  });
+
+  it("counts from the first begin, also for what is planned after it, and cancels what is left once disposed", () => {
+    const clock = createManualClock();
+    const schedule = createShutdownSchedule(clock);
+    const ran: string[] = [];
+
+    schedule.begin();
+    clock.advance(3000);
+    schedule.begin();
+    schedule.at(5000, () => ran.push("late plan"));
+    schedule.at(9000, () => ran.push("disposed"));
+    clock.advance(2000);
+    schedule.dispose();
+    clock.advance(10_000);
+
+    expect(ran).toEqual(["late plan"]);
+  });
+
+  it("exits 0 unless events were lost", () => {
+    const schedule = createShutdownSchedule(createManualClock());
+    expect(schedule.exitCode()).toBe(0);
+
+    schedule.markEventsLost();
+
+    expect(schedule.exitCode()).toBe(1);
+  });
+});
