@@ -33,6 +33,7 @@ import { startScrapeEndpoint } from "./agent/scrape-endpoint.ts";
 import { readSystemInfo } from "./agent/system-info.ts";
 import { startTelemetry } from "./agent/telemetry.ts";
 import { startUdpEvents, type UdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
+import { udpListenerStatus } from "./agent/udp-status.ts";
 import { startUptimeMonitor } from "./agent/uptime-monitor.ts";
 import { auditServices } from "./audit/audit-services.ts";
 import { startHttpListener } from "./http/http-listener.ts";
@@ -268,12 +269,7 @@ function showUdpStatus(status: StatusBoard, udp: UdpEvents): void {
     if (view === undefined) continue;
     const { queue, sinks, socket } = view;
     status.countEvents(() => queue.counters().received);
-    status.set("udpQueues", queue.name, () => ({
-      state: "running",
-      address: `${socket.address}:${socket.port}`,
-      queue: queue.state(),
-      counters: queue.counters(),
-    }));
+    status.set("udpQueues", queue.name, () => udpListenerStatus(view));
     status.set("listeners", `UDP ${queue.name}`, () => ({
       state: "listening",
       url: `udp://${socket.address}:${socket.port}`,

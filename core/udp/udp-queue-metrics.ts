@@ -10,16 +10,21 @@
  *   processed + failed + in flight), and the fields the reference lacks for our extra drop
  *   reasons and outcomes are appended: `messages_dropped_source` (also in
  *   `messages_dropped_total`), `messages_malformed`, `messages_unknown_marker`,
- *   `messages_dropped_by_rule`, plus `rate_limit_current` (admitted per minute, rounded as the
- *   reference does). Every count here is typed as queue-metrics-point.ts says.
+ *   `messages_dropped_by_rule`, plus `rate_limit_current` (admitted per minute, rounded).
+ *   `messages_dropped_kernel` counts what the operating system dropped before Steward could
+ *   receive it (kernel-drops.ts); it is not part of `messages_received` nor of
+ *   `messages_dropped_total`, and the field is left out, never 0, while the system reports no such
+ *   count. Every count here is typed as queue-metrics-point.ts says.
  * - the scrape endpoint: `steward_udp_messages_total{queue,outcome}` (cumulative, never reset)
- *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape.
+ *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape; the outcome
+ *   `dropped_kernel` only where the system reports it (no label without a value).
  */
 import type { NameValue } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "./event-sinks.ts";
+import type { KernelDropCount } from "./kernel-drops.ts";
 import type { UdpQueue } from "./udp-queue.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
 
@@ -30,6 +35,8 @@ export interface UdpQueueMetricsPointsOptions {
   host: string;
   /** `timeseriesdbConfig.version`: decides the fields' types (queue-metrics-point.ts). */
   version: TimeseriesdbVersion;
+  /** What the operating system dropped for the queue's socket since it started. */
+  kernelDrops?: () => KernelDropCount;
 }
 
 /** The queue's metrics point, as deltas since the last successful write. */
@@ -39,6 +46,7 @@ export function udpQueueMetricsPoints(
 ): PeriodicPoints {
   // From zero: what the queue counted before the writer started belongs to the first point.
   let baseline = zeroUdpQueueCounters();
+  let kernelBaseline = 0;
   let durationMark = 0;
   let takes = 0;
   let writtenTake = 0;
@@ -52,6 +60,7 @@ export function udpQueueMetricsPoints(
       const delta = (key: keyof UdpQueueCounters) => current[key] - baseline[key];
       const state = queue.state();
       const durations = queue.processingTimes.stats(durationMark);
+      const kernel = options.kernelDrops?.().dropped ?? null;
       const point = queueMetricsPoint({
         measurement: options.config.measurementName,
         queueType: queue.name,
@@ -87,6 +96,7 @@ export function udpQueueMetricsPoints(
           messages_malformed: delta("malformed"),
           messages_unknown_marker: delta("unknownMarker"),
           messages_dropped_by_rule: delta("droppedByRule"),
+          ...(kernel === null ? {} : { messages_dropped_kernel: kernel - kernelBaseline }),
         },
       });
       return {
@@ -97,6 +107,7 @@ export function udpQueueMetricsPoints(
           writtenTake = take;
           baseline = current;
           durationMark = mark;
+          if (kernel !== null) kernelBaseline = kernel;
         },
       };
     },
@@ -120,12 +131,24 @@ export const UDP_MESSAGE_OUTCOMES = {
 
 export type UdpMessageOutcome = keyof typeof UDP_MESSAGE_OUTCOMES;
 
-/** Declares the UDP scrape metrics once for all queues (a metric name is declared only once). */
-export function registerUdpQueueMetrics(registry: MetricsRegistry, queues: readonly UdpQueue[]): void {
+/** The outcome of datagrams the operating system dropped before the queue saw them. */
+export const KERNEL_DROP_OUTCOME = "dropped_kernel";
+
+/**
+ * Declares the UDP scrape metrics once for all queues (a metric name is declared only once);
+ * `kernelDrops` answers for a queue's socket, when it has a count.
+ */
+export function registerUdpQueueMetrics(
+  registry: MetricsRegistry,
+  queues: readonly UdpQueue[],
+  kernelDrops?: (queue: UdpQueue) => KernelDropCount | undefined,
+): void {
   const outcomes = Object.entries(UDP_MESSAGE_OUTCOMES) as Array<[UdpMessageOutcome, keyof UdpQueueCounters]>;
   registry.counter({
     name: "steward_udp_messages_total",
-    help: "UDP datagrams per queue and outcome since start: received, then one admission or processing outcome each",
+    help:
+      "UDP datagrams per queue and outcome since start: received, then one admission or processing outcome each; " +
+      "dropped_kernel: dropped by the operating system before they were received (where it reports them)",
     labelNames: ["queue", "outcome"],
     collect() {
       const samples: Array<MetricSample<"queue" | "outcome">> = [];
@@ -133,6 +156,10 @@ export function registerUdpQueueMetrics(registry: MetricsRegistry, queues: reado
         const counters = queue.counters();
         for (const [outcome, key] of outcomes) {
           samples.push({ labels: { queue: queue.name, outcome }, value: counters[key] });
+        }
+        const dropped = kernelDrops?.(queue)?.dropped ?? null;
+        if (dropped !== null) {
+          samples.push({ labels: { queue: queue.name, outcome: KERNEL_DROP_OUTCOME }, value: dropped });
         }
       }
       return samples;

@@ -1,18 +1,19 @@
 /**
- * The on-prem agent's platform events over UDP (CONTRACT §7): a user-event pipeline when
- * `userEvents.enable`, a log-event pipeline when any `logEvents.source.*.enable`, each
+ * The on-prem agent's platform events over UDP: a user-event pipeline when `userEvents.enable`, a
+ * log-event pipeline when any `logEvents.source.*.enable`, each (udp-pipeline.ts)
  *
  *   socket → queue (source check, size, rate limit, bounded queue) → processor (parse, exclusion,
  *   enrichment, categorisation, counts, outputs) → sinks (time-series DB, broker, observability)
  *
- * plus the periodic writers of event counts, rejected-event counts and each queue's metrics.
+ * plus the periodic writers of event counts, rejected-event counts and each queue's metrics, and
+ * for each socket the count of datagrams the operating system dropped before they reached it.
  * Everything is chosen here once from the config. Stop order makes shutdown lossless for what
- * arrived: the sockets stop receiving, the queues hand every admitted datagram to the processors,
- * the periodic writers write their last interval, and the sinks flush their batches.
+ * arrived: the kernel's drops are read a last time, the sockets stop receiving, the queues hand
+ * every admitted datagram to the processors, the periodic writers write their last interval, and
+ * the sinks flush their batches.
  */
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
 import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
 import type { Config, UdpServerConfig } from "../../core/config/index.ts";
@@ -22,23 +23,21 @@ import { createEventCounts } from "../../core/udp/event-counts.ts";
 import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
 import { createRejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
-import { createSourceValidator } from "../../core/udp/source-validator.ts";
-import { trackProcessorFailures } from "../../core/udp/tracked-processor.ts";
-import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
-import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
+import type { UdpQueueName } from "../../core/udp/udp-queue.ts";
+import { registerUdpQueueMetrics } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
 import type { AgentPartDeps } from "./agent-outputs.ts";
+import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";
 import { observabilityFor, type SendTo, sendToOf } from "./udp-outputs.ts";
-import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
+import { startUdpPipeline, type UdpPipelineView } from "./udp-pipeline.ts";
 
-/** The scramble key under ./data/ resolves from `cwd`. */
-export type UdpEventsDeps = AgentPartDeps;
+export type { UdpPipelineView } from "./udp-pipeline.ts";
 
-export interface UdpPipelineView {
-  readonly queue: UdpQueue;
-  readonly socket: BoundUdpSocket;
-  readonly sinks: AgentEventSinks;
-}
+/**
+ * The scramble key under ./data/ resolves from `cwd`. `kernelDrops` reads the operating system's
+ * per-socket drop counter (Linux's /proc/net/udp and udp6 by default).
+ */
+export type UdpEventsDeps = AgentPartDeps & { kernelDrops?: KernelDropReader };
 
 export interface UdpEvents extends Service {
   readonly userEvents: UdpPipelineView | undefined;
@@ -61,6 +60,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
   const userOn = config.userEvents.enable;
   const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
   const host = hostname();
+  const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
   const started: Service[] = [];
   const stopStarted = async () => {
     for (const service of started.reverse()) {
@@ -120,53 +120,23 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
       );
     }
 
-    const pipeline = async (
+    const pipelineDeps = { outputs, host, version, readKernelDrops, clock, logger, started };
+    const pipeline = (
       name: UdpQueueName,
       settings: UdpServerConfig & { port: number },
       processor: (sinks: EventSinks) => DatagramProcessor,
       sinks: AgentEventSinks,
-    ): Promise<UdpPipelineView> => {
-      const pipelineLogger = logger.child(name);
-      const sources = await createSourceValidator(
-        { enable: settings.enableSourceValidation, allowedSources: settings.allowedSources, label: name },
-        { resolve: dnsHostResolver, logger: pipelineLogger },
-      );
-      const queue = createUdpQueue(
-        { name, config: settings },
+    ): Promise<UdpPipelineView> =>
+      startUdpPipeline(
         {
-          processor: trackProcessorFailures(processor(sinks), name, outputs.errors),
-          sources,
-          clock,
-          logger: pipelineLogger,
-          elapsedMs: () => performance.now(),
+          name,
+          label: name === "user_events" ? "User events" : "Log events",
+          settings,
+          processor: processor(sinks),
+          sinks,
         },
+        pipelineDeps,
       );
-      // Stopped in reverse: socket, then the queue drains, then its metrics' last interval.
-      const queueMetrics = settings.queueMetrics.timeseriesdb;
-      if (outputs.series && queueMetrics.enable) {
-        started.push(
-          startPeriodicWriter({
-            name: `${name}-queue-metrics`,
-            intervalMs: queueMetrics.writeFrequency,
-            sources: [udpQueueMetricsPoints(queue, { config: queueMetrics, host, version })],
-            series: outputs.series,
-            clock,
-            logger: pipelineLogger,
-          }),
-        );
-      }
-      started.push(queue);
-      const socket = await bindUdpSocket({
-        name: name === "user_events" ? "User events" : "Log events",
-        host: settings.serverHost,
-        port: settings.port,
-        receiveBufferBytes: settings.receiveBufferBytes,
-        logger: pipelineLogger,
-        onDatagram: (datagram, sender) => queue.offer(datagram, sender, clock.now()),
-      });
-      started.push({ stop: () => socket.close() });
-      return { queue, socket, sinks };
-    };
 
     const userEvents =
       userSinks &&
@@ -216,6 +186,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
     registerUdpQueueMetrics(
       metrics,
       pipelines.map((view) => view.queue),
+      (queue) => pipelines.find((view) => view.queue === queue)?.kernelDrops.count(),
     );
     for (const view of pipelines) outputs.addStats(() => view.sinks.stats());
 

@@ -4,6 +4,8 @@
  * keeps a ring of events per second for the last five minutes, drawn as an SVG line. The durable
  * audit queue (`audit.queue`) and the local stores (`stores`) are shown when the answer has
  * them, with a warning while ingest or a store refuses calls, or a destination holds the queue up.
+ * Each UDP queue shows, next to its own drops, what the operating system dropped before the queue
+ * saw it, or "not available" (the reason on hover) where the system does not report it.
  */
 export const STATUS_REFRESH_MS = 2000;
 
@@ -42,6 +44,7 @@ export const STATUS_SCRIPT = `"use strict";
       var cells = row.cells || row, tr = el("tr", null, row.cls);
       cells.forEach(function (cell, i) {
         var td = el("td", cell && cell.text !== undefined ? cell.text : cell, cell && cell.cls);
+        if (cell && cell.title) td.title = cell.title;
         if (i === 0) td.setAttribute("data-name", String(cells[0]));
         td.setAttribute("data-label", headers[i]); // the label of a stacked row on a narrow screen
         tr.appendChild(td);
@@ -52,6 +55,12 @@ export const STATUS_SCRIPT = `"use strict";
     return wrap;
   }
   function state(s) { return { text: s || "–", cls: "state-" + (s || "unknown") }; }
+  /** Dropped by the operating system: a count (marked when some were lost), or why there is none. */
+  function kernelDrops(k) {
+    if (!k) return "–";
+    if (k.dropped === null) return { text: "not available", cls: "muted", title: k.reason };
+    return { text: num(k.dropped), cls: k.dropped > 0 ? "error" : "" };
+  }
   function entries(o) { return Object.keys(o || {}).map(function (k) { return [k, o[k]]; }); }
   function bytes(n) {
     if (typeof n !== "number") return "–";
@@ -153,9 +162,10 @@ export const STATUS_SCRIPT = `"use strict";
       var p = e[1], errors = p.lastErrors ? Object.keys(p.lastErrors).map(function (k) { return k + ": " + p.lastErrors[k]; }).join("; ") : (p.lastError || "");
       return [e[0], state(p.state), num(p.rounds), num(p.succeeded), num(p.failed), { text: errors, cls: errors ? "error" : "" }];
     })));
-    parts.push(table("UDP queues", ["queue", "state", "waiting", "received", "processed", "dropped", "malformed"], entries(doc.udpQueues).map(function (e) {
+    parts.push(table("UDP queues", ["queue", "state", "waiting", "received", "processed", "dropped", "dropped by OS", "malformed"], entries(doc.udpQueues).map(function (e) {
       var q = e[1], c = q.counters || {}, s = q.queue || {};
-      return [e[0], state(q.state), num(s.waiting) + " / " + num(s.maxSize), num(c.received), num(c.processed), num(sumDropped(c)), num(c.malformed)];
+      return [e[0], state(q.state), num(s.waiting) + " / " + num(s.maxSize), num(c.received), num(c.processed), num(sumDropped(c)),
+        kernelDrops(q.kernelDrops), num(c.malformed)];
     })));
     parts.push(table("Event counts", ["type.source", "events"], entries(doc.eventCounts).map(function (e) { return [e[0], num(e[1])]; }), "no UDP events yet"));
     var audit = doc.audit || {}, ev = audit.events;

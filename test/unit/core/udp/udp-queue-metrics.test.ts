@@ -194,6 +194,64 @@ describe("udpQueueMetricsPoints", () => {
   });
 });
 
+describe("udpQueueMetricsPoints and the operating system's drops", () => {
+  it("writes messages_dropped_kernel as the drops since the last successful write, outside messages_dropped_total", () => {
+    // Prepare
+    const { queue, clock } = setup();
+    let dropped = 40;
+    const points = udpQueueMetricsPoints(queue, {
+      config,
+      host: "h",
+      version: 3,
+      kernelDrops: () => ({ dropped }),
+    });
+
+    // Act
+    const first = points.take(clock.now());
+    first.written();
+    dropped = 55;
+    const unwritten = points.take(clock.now()).points[0];
+    dropped = 60;
+    const carried = points.take(clock.now()).points[0];
+
+    // Assess
+    expect(first.points[0]?.fields.messages_dropped_kernel).toEqual({ kind: "integer", value: 40 });
+    expect(first.points[0]?.fields.messages_dropped_total).toEqual({ kind: "integer", value: 0 });
+    expect(first.points[0]?.fields.messages_received).toEqual({ kind: "integer", value: 0 });
+    expect(unwritten?.fields.messages_dropped_kernel).toEqual({ kind: "integer", value: 15 });
+    expect(carried?.fields.messages_dropped_kernel).toEqual({ kind: "integer", value: 20 });
+  });
+
+  it("types messages_dropped_kernel like the other queue counts: a float on InfluxDB 1.x", () => {
+    const { queue, clock } = setup();
+    const points = udpQueueMetricsPoints(queue, {
+      config,
+      host: "h",
+      version: 1,
+      kernelDrops: () => ({ dropped: 7 }),
+    });
+
+    const { points: taken } = points.take(clock.now());
+
+    expect(taken[0]?.fields.messages_dropped_kernel).toEqual({ kind: "float", value: 7 });
+  });
+
+  it("leaves messages_dropped_kernel out, never 0, where the system reports no count", () => {
+    const { queue, clock } = setup();
+    const points = udpQueueMetricsPoints(queue, {
+      config,
+      host: "h",
+      version: 3,
+      kernelDrops: () => ({ dropped: null, reason: "cannot read /proc/net/udp (ENOENT)" }),
+    });
+
+    const { points: taken } = points.take(clock.now());
+
+    expect(taken[0]?.fields).not.toHaveProperty("messages_dropped_kernel");
+    expect(taken[0]?.fields).toHaveProperty("messages_dropped_by_rule");
+  });
+});
+
 describe("registerUdpQueueMetrics", () => {
   it("publishes cumulative messages per queue and outcome, and the queue size", async () => {
     const user = setup("user_events");
@@ -241,5 +299,25 @@ describe("registerUdpQueueMetrics", () => {
       "failed",
     ]);
     expect(messages?.samples.find((s) => s.labels.outcome === "received")?.value).toBe(1);
+  });
+
+  it("publishes dropped_kernel per queue where the system counts it, and no such label where it does not", () => {
+    // Prepare
+    const user = setup("user_events");
+    const log = setup("log_events");
+    const registry = createMemoryMetricsRegistry();
+    registerUdpQueueMetrics(registry, [user.queue, log.queue], (queue) =>
+      queue === user.queue
+        ? { dropped: 17 }
+        : { dropped: null, reason: "cannot read /proc/net/udp (ENOENT)" },
+    );
+
+    // Act
+    const messages = registry.scrape().find((m) => m.name === "steward_udp_messages_total");
+
+    // Assess
+    const kernel = messages?.samples.filter((s) => s.labels.outcome === "dropped_kernel");
+    expect(kernel).toEqual([{ labels: { queue: "user_events", outcome: "dropped_kernel" }, value: 17 }]);
+    expect(messages?.samples.filter((s) => s.labels.queue === "log_events")).toHaveLength(10);
   });
 });

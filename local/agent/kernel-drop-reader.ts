@@ -1,0 +1,62 @@
+/**
+ * Reads the kernel's per-socket drop counter for the UDP listeners: on Linux `/proc/net/udp`
+ * (IPv4 sockets) and `/proc/net/udp6` (IPv6 sockets), parsed by core/udp/proc-net-udp.ts. One
+ * reader serves every listener and keeps a file's text until the current turn of the event loop
+ * ends, so a scrape or a status document that asks for several listeners costs one read of each
+ * file, and the next question (a later scrape, the last count on stop) sees the kernel's counter
+ * as it is then. A read takes well under a millisecond; it is synchronous because scrapes and the
+ * status document are. Elsewhere, or when the file cannot be read, the answer says why instead of
+ * giving a number.
+ */
+import { readFileSync } from "node:fs";
+import { endianness } from "node:os";
+import {
+  type KernelDropsReading,
+  procNetUdpDrops,
+  type UdpSocketAddress,
+} from "../../core/udp/proc-net-udp.ts";
+
+/** The kernel's drop counter of one bound socket. */
+export type KernelDropReader = (socket: UdpSocketAddress) => KernelDropsReading;
+
+export interface ProcNetUdpReaderOptions {
+  /** The tables to read; Linux's by default (a test points them elsewhere). */
+  files?: { readonly ipv4: string; readonly ipv6: string };
+  /** `process.platform` by default; only Linux has the tables. */
+  platform?: NodeJS.Platform;
+}
+
+export const LINUX_UDP_TABLES = { ipv4: "/proc/net/udp", ipv6: "/proc/net/udp6" } as const;
+
+type FileText = { text: string } | { unavailable: string };
+
+export function createProcNetUdpReader(options: ProcNetUdpReaderOptions = {}): KernelDropReader {
+  const files = options.files ?? LINUX_UDP_TABLES;
+  const platform = options.platform ?? process.platform;
+  const byteOrder = endianness();
+  const cache = new Map<string, FileText>();
+
+  function textOf(file: string): FileText {
+    const cached = cache.get(file);
+    if (cached !== undefined) return cached;
+    if (cache.size === 0) setImmediate(() => cache.clear());
+    let content: FileText;
+    try {
+      content = { text: readFileSync(file, "utf8") };
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      content = { unavailable: `cannot read ${file} (${reason})` };
+    }
+    cache.set(file, content);
+    return content;
+  }
+
+  return (socket) => {
+    if (platform !== "linux") {
+      return { unavailable: `the operating system (${platform}) does not report drops per socket` };
+    }
+    const content = textOf(socket.address.includes(":") ? files.ipv6 : files.ipv4);
+    if ("unavailable" in content) return content;
+    return procNetUdpDrops(content.text, socket, byteOrder);
+  };
+}

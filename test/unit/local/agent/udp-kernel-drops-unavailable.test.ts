@@ -1,0 +1,103 @@
+/**
+ * A system whose kernel does not report UDP drops (simulated: the reader points at tables that do
+ * not exist): both listeners run as usual, the scrape has no `dropped_kernel` outcome (no label
+ * without a value), and `GET /status` says, per listener, that the count is not available and why
+ * — never 0.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createMemoryAppNameCache } from "../../../../core/adapters/local/memory-app-name-cache.ts";
+import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
+import { configView } from "../../../../core/config/config-view.ts";
+import { parseConfig } from "../../../../core/config/index.ts";
+import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { startAgentOutputs } from "../../../../local/agent/agent-outputs.ts";
+import { createProcNetUdpReader } from "../../../../local/agent/kernel-drop-reader.ts";
+import { startUdpEvents } from "../../../../local/agent/udp-events.ts";
+import { udpListenerStatus } from "../../../../local/agent/udp-status.ts";
+import { createConfigUiApp } from "../../../../local/config-ui/app.ts";
+import { until } from "../../../helpers/eventually.ts";
+import { freePort } from "../../../helpers/free-port.ts";
+import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
+import { parsePrometheusText } from "../../../helpers/prometheus-text.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { sendDatagrams } from "../../../helpers/send-datagrams.ts";
+
+describe("UDP listeners where the system reports no kernel drops", () => {
+  it("leave dropped_kernel off /metrics and say not available, with the reason, in /status", async () => {
+    // Prepare
+    const dir = scratchDirectory("steward-no-proc-");
+    const ports = { user: await freePort(), log: await freePort() };
+    const parsed = parseConfig({
+      Service: {
+        userEvents: {
+          enable: true,
+          udpServerConfig: { serverHost: "127.0.0.1", portUserActivityEvents: ports.user },
+        },
+        logEvents: {
+          udpServerConfig: { serverHost: "127.0.0.1", portLogEvents: ports.log },
+          source: { engine: { enable: true } },
+        },
+      },
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const logger = recordingLogger();
+    const metrics = createPromMetricsRegistry();
+    const outputs = await startAgentOutputs(parsed.config, logger, metrics, dir);
+    const udp = await startUdpEvents({
+      config: parsed.config,
+      logger,
+      clock: systemClock,
+      cwd: dir,
+      metrics,
+      appNames: createMemoryAppNameCache(),
+      outputs,
+      kernelDrops: createProcNetUdpReader({ files: { ipv4: join(dir, "udp"), ipv6: join(dir, "udp6") } }),
+    });
+    const status = createStatusBoard({ version: "15.0.0", clock: systemClock });
+    for (const view of [udp.userEvents, udp.logEvents]) {
+      if (view !== undefined) status.set("udpQueues", view.queue.name, () => udpListenerStatus(view));
+    }
+    const app = createConfigUiApp({
+      view: configView({ Service: {} }, { obfuscate: true }),
+      obfuscated: true,
+      status,
+      clock: systemClock,
+      logger,
+      clientIp: () => "127.0.0.1",
+    });
+
+    try {
+      // Act
+      await sendDatagrams(ports.user, ["not an event"]);
+      await sendDatagrams(ports.log, ["not an event"]);
+      await until(
+        () =>
+          udp.userEvents?.queue.counters().received === 1 && udp.logEvents?.queue.counters().received === 1,
+      );
+      const scraped = parsePrometheusText(await metrics.metrics());
+      const doc = (await (await app.request("/status")).json()) as {
+        udpQueues: Record<string, { counters: { received: number }; kernelDrops: unknown }>;
+      };
+
+      // Assess
+      const samples = scraped.find((metric) => metric.name === "steward_udp_messages_total")?.samples ?? [];
+      expect(samples.filter((sample) => sample.labels.outcome === "received")).toHaveLength(2);
+      expect(samples.filter((sample) => sample.labels.outcome === "dropped_kernel")).toEqual([]);
+      for (const name of ["user_events", "log_events"]) {
+        expect(doc.udpQueues[name]?.counters.received).toBe(1);
+        expect(doc.udpQueues[name]?.kernelDrops).toEqual({
+          dropped: null,
+          reason: `cannot read ${join(dir, "udp")} (ENOENT)`,
+        });
+      }
+      expect(logger.at("info").map((entry) => entry.message)).toContain(
+        "The operating system does not report the datagrams it drops for user_events",
+      );
+    } finally {
+      await udp.stop();
+      await outputs.stop();
+    }
+  });
+});
