@@ -10,6 +10,7 @@ import {
   type MemoryAppNameCache,
 } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createMemoryRateLimitStore } from "../core/adapters/local/memory-rate-limit-store.ts";
+import type { MqttPublisher } from "../core/adapters/mqtt.ts";
 import {
   createPromMetricsRegistry,
   type PromMetricsRegistry,
@@ -35,6 +36,7 @@ import { startTelemetry } from "./agent/telemetry.ts";
 import { startUdpEvents, type UdpEvents, udpEventsEnabled } from "./agent/udp-events.ts";
 import { startUptimeMonitor } from "./agent/uptime-monitor.ts";
 import { auditServices } from "./audit/audit-services.ts";
+import { brokerConnection } from "./broker-connection.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
@@ -62,6 +64,8 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
     status: createStatusBoard({ version: SERVICE_VERSION, clock: deps.clock }),
     healthProbes: [],
   };
+  // One broker connection for the REST API and the agent, started before both and stopped after.
+  const broker = brokerConnection(config, logger, deps.cwd);
   return [
     ...auditServices(config, logger, {
       clock: deps.clock,
@@ -70,8 +74,9 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       status: agent.status,
       healthProbes: agent.healthProbes,
     }),
-    ...restServices(config, logger, deps, agent.status, agent.healthProbes),
-    ...agentServices(config, logger, deps, agent),
+    ...(broker === undefined ? [] : [broker.service]),
+    ...restServices(config, logger, { ...deps, broker: broker?.publisher }, agent.status, agent.healthProbes),
+    ...agentServices(config, logger, deps, { ...agent, broker: broker?.publisher }),
   ];
 }
 
@@ -83,6 +88,11 @@ interface AgentShared {
   healthProbes: ListenerProbe[];
 }
 
+/** The process's broker connection (broker-connection.ts), when something publishes. */
+interface BrokerDeps {
+  broker: MqttPublisher | undefined;
+}
+
 /**
  * The on-prem agent's long-running parts, each started only when its switch is on. The shared
  * outputs (time-series writer, broker connection) start before the parts that write to them and
@@ -90,7 +100,12 @@ interface AgentShared {
  * every part has declared its metrics, and on shutdown it stops first; the container health
  * check starts after every listener it probes and stops first.
  */
-function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
+function agentServices(
+  config: Config,
+  logger: Logger,
+  deps: LocalDeps,
+  { broker, ...shared }: AgentShared & BrokerDeps,
+): NamedService[] {
   const services: NamedService[] = [];
   if (config.systemInfo.enable) {
     services.push({
@@ -120,6 +135,7 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
           deps.cwd,
           deps.clock,
           shared.status,
+          broker,
         );
         const errors = outputs.errors;
         if (config.errorTracking.enable) shared.status.setErrors(() => errors.counts());
@@ -327,7 +343,7 @@ function appNamesService(
 function restServices(
   config: Config,
   logger: Logger,
-  deps: LocalDeps,
+  deps: LocalDeps & BrokerDeps,
   status: StatusBoard,
   healthProbes: ListenerProbe[],
 ): NamedService[] {
