@@ -19,6 +19,7 @@ import { swaggerUiAssets } from "../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../core/config/index.ts";
 import { createStatusBoard, type StatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, ErrorRecorder, Logger, Service } from "../core/ports.ts";
+import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_VERSION } from "../core/version.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
@@ -66,6 +67,8 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
   };
   // One broker connection for the REST API and the agent, started before both and stopped after.
   const broker = brokerConnection(config, logger, deps.cwd);
+  // One metric for both HTTP APIs' rate limits; each running listener counts under its own label.
+  const rateLimited = declareRateLimitedMetric(agent.metrics);
   return [
     ...auditServices(config, logger, {
       clock: deps.clock,
@@ -73,9 +76,20 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       metrics: agent.metrics,
       status: agent.status,
       healthProbes: agent.healthProbes,
+      ...(config.auditEvents.enable ? { countRateLimited: rateLimited.counter("ingest") } : {}),
     }),
     ...(broker === undefined ? [] : [broker.service]),
-    ...restServices(config, logger, { ...deps, broker: broker?.publisher }, agent.status, agent.healthProbes),
+    ...restServices(
+      config,
+      logger,
+      {
+        ...deps,
+        broker: broker?.publisher,
+        countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
+      },
+      agent.status,
+      agent.healthProbes,
+    ),
     ...agentServices(config, logger, deps, { ...agent, broker: broker?.publisher }),
   ];
 }
@@ -91,6 +105,11 @@ interface AgentShared {
 /** The process's broker connection (broker-connection.ts), when something publishes. */
 interface BrokerDeps {
   broker: MqttPublisher | undefined;
+}
+
+/** Counts the REST API's requests refused by its rate limit (rate-limited-metric.ts). */
+interface RestCountDeps {
+  countRateLimited: (() => void) | undefined;
 }
 
 /**
@@ -343,7 +362,7 @@ function appNamesService(
 function restServices(
   config: Config,
   logger: Logger,
-  deps: LocalDeps & BrokerDeps,
+  deps: LocalDeps & BrokerDeps & RestCountDeps,
   status: StatusBoard,
   healthProbes: ListenerProbe[],
 ): NamedService[] {
@@ -387,6 +406,7 @@ function restServices(
               clientIp: nodeClientIp,
               services: backing.services,
               explorerAssets: swaggerUiAssets(),
+              ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
             }),
             host: rest.host,
             port: rest.port,

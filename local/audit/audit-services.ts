@@ -58,6 +58,8 @@ export interface AuditServicesDeps {
   status?: StatusBoard;
   /** The container health check's extra probes: the durable queue adds whether it takes events. */
   healthProbes?: ListenerProbe[];
+  /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
+  countRateLimited?: () => void;
 }
 
 export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
@@ -162,6 +164,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         logger: logger.child("audit-ingest"),
         clock,
         ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+        ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
       };
       if (toSqs) {
         ingest = createLocalIngest({ ...common, queue: started(cloudIngest?.queue, "audit-cloud-stores") });
