@@ -114,8 +114,8 @@ interface RestCountDeps {
 
 /**
  * The on-prem agent's long-running parts, each started only when its switch is on. The shared
- * outputs (time-series writer, broker connection) start before the parts that write to them and
- * stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
+ * outputs (time-series writer, and the process's broker connection, itself started earlier) start
+ * before the parts that write to them and stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
  * every part has declared its metrics, and on shutdown it stops first; the container health
  * check starts after every listener it probes and stops first.
  */
