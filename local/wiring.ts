@@ -10,6 +10,7 @@ import {
   type MemoryAppNameCache,
 } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createMemoryRateLimitStore } from "../core/adapters/local/memory-rate-limit-store.ts";
+import type { MqttPublisher } from "../core/adapters/mqtt.ts";
 import {
   createPromMetricsRegistry,
   type PromMetricsRegistry,
@@ -18,6 +19,7 @@ import { swaggerUiAssets } from "../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../core/config/index.ts";
 import { createStatusBoard, type StatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, ErrorRecorder, Logger, Service } from "../core/ports.ts";
+import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_VERSION } from "../core/version.ts";
 import { nodeClientIp } from "../functions/http/node-client-ip.ts";
@@ -36,6 +38,7 @@ import { startUdpEvents, type UdpEvents, udpEventsEnabled } from "./agent/udp-ev
 import { udpListenerStatus } from "./agent/udp-status.ts";
 import { startUptimeMonitor } from "./agent/uptime-monitor.ts";
 import { auditServices } from "./audit/audit-services.ts";
+import { brokerConnection } from "./broker-connection.ts";
 import { startHttpListener } from "./http/http-listener.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
 import { type LocalRestServices, startRestServices } from "./rest/rest-services.ts";
@@ -66,6 +69,10 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
     status: createStatusBoard({ version: SERVICE_VERSION, clock: deps.clock }),
     healthProbes: [],
   };
+  // One broker connection for the REST API and the agent, started before both and stopped after.
+  const broker = brokerConnection(config, logger, deps.cwd);
+  // One metric for both HTTP APIs' rate limits; each running listener counts under its own label.
+  const rateLimited = declareRateLimitedMetric(agent.metrics);
   return [
     ...auditServices(config, logger, {
       clock: deps.clock,
@@ -74,9 +81,21 @@ export function localServices(config: Config, logger: Logger, deps: LocalDeps): 
       status: agent.status,
       healthProbes: agent.healthProbes,
       ...(deps.shutdown === undefined ? {} : { shutdown: deps.shutdown }),
+      ...(config.auditEvents.enable ? { countRateLimited: rateLimited.counter("ingest") } : {}),
     }),
-    ...restServices(config, logger, deps, agent.status, agent.healthProbes),
-    ...agentServices(config, logger, deps, agent),
+    ...(broker === undefined ? [] : [broker.service]),
+    ...restServices(
+      config,
+      logger,
+      {
+        ...deps,
+        broker: broker?.publisher,
+        countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
+      },
+      agent.status,
+      agent.healthProbes,
+    ),
+    ...agentServices(config, logger, deps, { ...agent, broker: broker?.publisher }),
   ];
 }
 
@@ -88,14 +107,29 @@ interface AgentShared {
   healthProbes: ListenerProbe[];
 }
 
+/** The process's broker connection (broker-connection.ts), when something publishes. */
+interface BrokerDeps {
+  broker: MqttPublisher | undefined;
+}
+
+/** Counts the REST API's requests refused by its rate limit (rate-limited-metric.ts). */
+interface RestCountDeps {
+  countRateLimited: (() => void) | undefined;
+}
+
 /**
  * The on-prem agent's long-running parts, each started only when its switch is on. The shared
- * outputs (time-series writer, broker connection) start before the parts that write to them and
- * stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
+ * outputs (time-series writer, and the process's broker connection, itself started earlier) start
+ * before the parts that write to them and stop after them, once every part has flushed. The scrape endpoint comes last: it serves once
  * every part has declared its metrics, and on shutdown it stops first; the container health
  * check starts after every listener it probes and stops first.
  */
-function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: AgentShared): NamedService[] {
+function agentServices(
+  config: Config,
+  logger: Logger,
+  deps: LocalDeps,
+  { broker, ...shared }: AgentShared & BrokerDeps,
+): NamedService[] {
   const services: NamedService[] = [];
   if (config.systemInfo.enable) {
     services.push({
@@ -125,6 +159,7 @@ function agentServices(config: Config, logger: Logger, deps: LocalDeps, shared: 
           deps.cwd,
           deps.clock,
           shared.status,
+          broker,
         );
         const errors = outputs.errors;
         if (config.errorTracking.enable) shared.status.setErrors(() => errors.counts());
@@ -327,7 +362,7 @@ function appNamesService(
 function restServices(
   config: Config,
   logger: Logger,
-  deps: LocalDeps,
+  deps: LocalDeps & BrokerDeps & RestCountDeps,
   status: StatusBoard,
   healthProbes: ListenerProbe[],
 ): NamedService[] {
@@ -371,6 +406,7 @@ function restServices(
               clientIp: nodeClientIp,
               services: backing.services,
               explorerAssets: swaggerUiAssets(),
+              ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
             }),
             host: rest.host,
             port: rest.port,

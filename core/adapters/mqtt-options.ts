@@ -1,6 +1,6 @@
 /**
- * The one place `mqttConfig` becomes publisher options, for every runtime and caller (the REST
- * API's publisher, the agent's broker destination): host and port, client id, credentials, and
+ * The one place `mqttConfig` becomes publisher options, for every runtime and caller (the
+ * Lambda's REST publisher, the local process's one connection): host and port, client id, credentials, and
  * with `tls.enable` the PEM files read from disk. Relative paths resolve from `cwd`, the working
  * directory, like `cert.*`.
  *

@@ -51,6 +51,11 @@ export interface MqttPublisherOptions {
    * Lambda sets it, since its first request arrives while the cold-start connection is opening.
    */
   connectWaitMs?: number;
+  /**
+   * True: nothing connects until `open()`. A long-running process builds its one connection while
+   * it wires its parts and opens it when that service starts; absent (the Lambda): connects at once.
+   */
+  manualConnect?: boolean;
 }
 
 const UPSTREAM = "mqtt broker";
@@ -62,6 +67,8 @@ export interface MqttPublisher extends MessagePublisher {
    * still being made; later publishes fail fast while the broker is away.
    */
   whenConnected(waitMs: number): Promise<boolean>;
+  /** Starts connecting, when built with `manualConnect` (otherwise, and when called again, nothing). */
+  open(): void;
 }
 
 const imported = mqttClientModule as unknown as typeof MqttClient | { default: typeof MqttClient };
@@ -128,6 +135,7 @@ function connectOptions(options: MqttPublisherOptions): IClientOptions {
     // keep-alive period (60 s) whatever the traffic.
     log: () => undefined,
     reschedulePings: false,
+    manualConnect: options.manualConnect === true,
     ...(options.clientId ? { clientId: options.clientId } : {}),
     ...(options.username ? { username: options.username } : {}),
     ...(options.username && options.password ? { password: options.password } : {}),
@@ -170,6 +178,8 @@ export function createMqttPublisher(options: MqttPublisherOptions): MqttPublishe
   const publishTimeoutMs = options.publishTimeoutMs ?? 5000;
   // Set by close(): a closed client never connects again, so a publish must not wait for it.
   let closed = false;
+  // False only while a manually connected client waits for open(): mqtt.js's end() needs a stream.
+  let opened = options.manualConnect !== true;
 
   /** Resolves true once connected, false after `waitMs`. */
   function connected(waitMs: number): Promise<boolean> {
@@ -190,6 +200,11 @@ export function createMqttPublisher(options: MqttPublisherOptions): MqttPublishe
 
   return {
     whenConnected: connected,
+    open() {
+      if (opened || closed) return;
+      opened = true;
+      client.connect();
+    },
     async publish(topic, message) {
       assertPublishTopic(topic);
       if (closed) throw new UpstreamError(UPSTREAM, "The MQTT publisher is closed");
@@ -213,7 +228,7 @@ export function createMqttPublisher(options: MqttPublisherOptions): MqttPublishe
     },
     async close() {
       closed = true;
-      await client.endAsync(true);
+      if (opened) await client.endAsync(true);
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * Builds the REST API's outbound services from the config, the same way in both runtimes:
- * the broker publisher (a disabled publisher answering 503 when `mqttConfig.enable` is false,
- * else the connection of mqtt-options.ts),
- * the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
+ * Builds the REST API's outbound services from the config: the broker publisher of the Lambda (a
+ * disabled publisher answering 503 when `mqttConfig.enable` is false, else the connection of
+ * mqtt-options.ts; the local process shares one connection with its agent instead,
+ * local/broker-connection.ts), and in both runtimes the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
  * and the chat poster.
  */
 

@@ -18,6 +18,7 @@ import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
+import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import {
   EXPLORER_ASSET_PREFIX,
@@ -57,6 +58,8 @@ export interface IngestHandlerDeps {
   serverVersion?: string;
   /** Swagger UI's files for the API explorer at /documentation (without them: 404). */
   explorerAssets?: ExplorerAssets;
+  /** Counts each request the rate limit refuses (the local scrape metric); the WARN is logged either way. */
+  countRateLimited?: () => void;
 }
 
 /** A request as the ingest API reads it; each front door builds one from its runtime's request. */
@@ -135,6 +138,12 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
         { store: deps.rateLimitStore, clock },
       )
     : undefined;
+  const refusals = createRateLimitRefusals({
+    logger,
+    clock,
+    maxPerMinute: settings.rateLimit.maxPerMinute,
+    ...(deps.countRateLimited === undefined ? {} : { count: deps.countRateLimited }),
+  });
   const isAuthorized = createBearerCheck(settings.apiToken);
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
 
@@ -176,7 +185,10 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     if (limiter !== undefined) {
       const decision = await limiter.hit(clientKeyOf(request.clientIp));
       for (const [name, value] of rateLimitHeaders(decision, clock)) headers[name] = value;
-      if (!decision.allowed) return errorAnswer(headers, receivedAt, RATE_LIMITED);
+      if (!decision.allowed) {
+        refusals.refused(request.clientIp);
+        return errorAnswer(headers, receivedAt, RATE_LIMITED);
+      }
     }
     if (!isAuthorized(request.header("authorization"))) {
       logger.warn("Unauthorized request", {

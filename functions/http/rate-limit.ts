@@ -1,14 +1,16 @@
 /**
- * Per-client HTTP rate limit (CONTRACT §3): one fixed-window hit per request, keyed by the
- * client IP (IPv6 by /64). Every counted response carries `x-ratelimit-limit`,
- * `x-ratelimit-remaining` and `x-ratelimit-reset` (Unix seconds); a refused one also
- * `retry-after` (seconds to the reset). Requests that later fail still count.
+ * Per-client HTTP rate limit: one fixed-window hit per request, keyed by the client IP (IPv6 by
+ * /64). Every counted response carries `x-ratelimit-limit`, `x-ratelimit-remaining` and
+ * `x-ratelimit-reset` (Unix seconds); a refused one also `retry-after` (seconds to the reset).
+ * Requests that later fail still count. A refused request is reported to `refusals` (a throttled
+ * WARN and the scrape metric), so that no refusal goes unseen.
  */
 
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../core/ports.ts";
 import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
 import type { FixedWindowLimiter, RateLimitDecision } from "../../core/ratelimit/fixed-window-limiter.ts";
+import type { RateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
 import type { ClientIpResolver, ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 import { setResponseHeader } from "./response-headers.ts";
 
@@ -17,6 +19,8 @@ export interface RateLimitOptions {
   clientIp: ClientIpResolver;
   clock: Clock;
   formatError: ErrorBodyFormatter;
+  /** Where refused requests are reported (rate-limit-refusals.ts). */
+  refusals?: RateLimitRefusals;
 }
 
 export const RATE_LIMITED: HttpProblem = { status: 429, reason: "Rate limit exceeded" };
@@ -35,12 +39,16 @@ export function rateLimitHeaders(decision: RateLimitDecision, clock: Clock): Arr
 }
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
-  const { limiter, clientIp, clock, formatError } = options;
+  const { limiter, clientIp, clock, formatError, refusals } = options;
   return async function rateLimit(c, next) {
-    const decision = await limiter.hit(clientKeyOf(clientIp(c)));
+    const ip = clientIp(c);
+    const decision = await limiter.hit(clientKeyOf(ip));
     // Set before the response exists, so whatever answers (even an error) carries them.
     for (const [name, value] of rateLimitHeaders(decision, clock)) setResponseHeader(c, name, value);
-    if (!decision.allowed) return formatError(c, RATE_LIMITED);
+    if (!decision.allowed) {
+      refusals?.refused(ip);
+      return formatError(c, RATE_LIMITED);
+    }
     await next();
   };
 }

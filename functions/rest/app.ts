@@ -32,6 +32,7 @@ import type {
   RateLimitStore,
 } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
+import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
 import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import {
@@ -91,6 +92,8 @@ export interface RestAppDeps {
   services?: RestServices;
   /** Swagger UI's files for the explorer at /documentation (without them its assets are 404). */
   explorerAssets?: ExplorerAssets;
+  /** Counts each request the rate limit refuses (the local scrape metric); the WARN is logged either way. */
+  countRateLimited?: () => void;
 }
 
 export const REST_OPENAPI_PATH = "/documentation/json";
@@ -183,7 +186,13 @@ export function createApp(deps: RestAppDeps): Hono {
       { maxPerWindow: config.rateLimit.maxPerMinute },
       { store: deps.rateLimitStore, clock },
     );
-    app.use("*", rateLimit({ limiter, clientIp, clock, formatError: formatRestError }));
+    const refusals = createRateLimitRefusals({
+      logger,
+      clock,
+      maxPerMinute: config.rateLimit.maxPerMinute,
+      ...(deps.countRateLimited === undefined ? {} : { count: deps.countRateLimited }),
+    });
+    app.use("*", rateLimit({ limiter, clientIp, clock, formatError: formatRestError, refusals }));
   }
   // Registered only with a token: an always-passing middleware would still cost every request.
   if (config.apiToken !== "") {

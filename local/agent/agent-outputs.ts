@@ -1,17 +1,18 @@
 /**
  * What the agent's parts share to reach their destinations, opened once: one time-series writer
- * (when `timeseriesdbConfig.enable`, the master switch of everything the agent writes there), one
- * broker connection (when `mqttConfig.enable` and some part publishes) and the error tracker
+ * (when `timeseriesdbConfig.enable`, the master switch of everything the agent writes there), the
+ * process's broker connection (local/broker-connection.ts, when `mqttConfig.enable` and some part
+ * publishes: the REST API publishes through the same one) and the error tracker
  * (when `errorTracking.enable`; CONTRACT §7) that every part reports its failures to. Each part
  * keeps its own batching sinks on top and adds their stats here, so that
  * `steward_destination_write_errors_total{destination}` is declared once for the whole agent;
  * their failed writes go to `recordWriteError` (and to the status page's last errors). The error points have a sink of their own that
  * reports to nobody: a failed write of error points is never itself an error point (quirk 14).
- * Started before the parts and stopped after them, so the connection outlives every flush.
+ * Started before the parts and stopped after them, so the time-series writer outlives every flush;
+ * the broker connection is started before these outputs and stopped after them.
  */
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
-import { createMqttPublisher, type MqttPublisher } from "../../core/adapters/mqtt.ts";
-import { mqttPublisherOptions } from "../../core/adapters/mqtt-options.ts";
+import type { MqttPublisher } from "../../core/adapters/mqtt.ts";
 import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
 import {
   type DestinationStatsSource,
@@ -61,50 +62,22 @@ export interface AgentPartDeps {
   outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats" | "errors" | "recordWriteError">;
 }
 
-/** How long start-up waits for the broker before it goes on without it. */
-const BROKER_CONNECT_WAIT_MS = 3000;
-
-/** True when some part of the agent publishes to the broker. */
-function agentPublishes(config: Config): boolean {
-  if (!config.mqttConfig.enable) return false;
-  const logSources = Object.values(config.logEvents.source).some((source) => source.enable);
-  return (
-    (config.userEvents.enable && config.userEvents.sendToMQTT.enable) ||
-    (logSources && config.logEvents.sendToMQTT.enable) ||
-    config.serversToMonitor.servers.length > 0 ||
-    config.userSessions.enableSessionExtract
-  );
-}
-
 /**
- * Relative `mqttConfig.tls` file paths resolve from `cwd`; an unreadable one throws
- * BrokerTlsFileError before anything connects.
+ * `publisher` is the process's broker connection (local/broker-connection.ts) when the agent
+ * publishes; these outputs hand it to the parts but neither open nor close it.
  */
 export async function startAgentOutputs(
   config: Config,
   logger: Logger,
   metrics: MetricsRegistry,
-  cwd: string,
+  _cwd: string,
   clock: Clock = systemClock,
   status?: StatusBoard,
+  publisher?: MqttPublisher,
 ): Promise<AgentOutputs> {
-  // Read first: the TLS files are what can fail here, and then nothing has been opened for nothing.
-  const brokerOptions = agentPublishes(config)
-    ? mqttPublisherOptions(config.mqttConfig, { logger, cwd })
-    : undefined;
   const series = config.timeseriesdbConfig.enable
     ? createTimeseriesWriter(config.timeseriesdbConfig)
     : undefined;
-  const publisher = brokerOptions ? createMqttPublisher(brokerOptions) : undefined;
-  // The first events and polls must not be refused while the connection is still being made.
-  if (publisher !== undefined && !(await publisher.whenConnected(BROKER_CONNECT_WAIT_MS))) {
-    logger.warn(
-      "The MQTT broker is not reachable yet; broker messages are dropped (and counted) until it is",
-      {
-        broker: `${config.mqttConfig.tls.enable ? "mqtts" : "mqtt"}://${config.mqttConfig.brokerHost}:${config.mqttConfig.brokerPort}`,
-      },
-    );
-  }
   const sources: DestinationStatsSource[] = [];
   declareDestinationMetrics(metrics, sources);
   const tracking = config.errorTracking;
@@ -154,7 +127,6 @@ export async function startAgentOutputs(
           error: error instanceof Error ? error.message : String(error),
         });
       });
-      await publisher?.close();
     },
   };
 }

@@ -21,6 +21,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
+import { answerAfterBody } from "../http/answer-after-body.ts";
 import { type HttpListener, listenOn } from "../http/http-listener.ts";
 import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
 
@@ -140,11 +141,12 @@ export interface ScrapeEndpointOptions extends ScrapeAppOptions {
  * other listeners, answers are written as soon as they are ready, not held to the end of the
  * event-loop turn (batched-responses.ts): a scraper sends one request at a time, so there is
  * nothing to batch, and in an agent busy with polling the end of the turn comes after whatever
- * work the poll rounds queued for it.
+ * work the poll rounds queued for it. Like theirs, an answer waits for the rest of its request's
+ * body (answer-after-body.ts): a scraper sends none, but any other client may.
  */
 export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<HttpListener> {
   const app = createScrapeApp(options);
-  return listenOn(createAdaptorServer({ fetch: app.fetch }) as Server, {
+  return listenOn(createAdaptorServer({ fetch: answerAfterBody(app.fetch) }) as Server, {
     name: "Scrape endpoint",
     host: options.config.host,
     port: options.config.port,

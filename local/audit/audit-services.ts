@@ -71,6 +71,8 @@ export interface AuditServicesDeps {
   healthProbes?: ListenerProbe[];
   /** When, after the signal, destinations still writing are abandoned (local/shutdown-budget.ts). */
   shutdown?: ShutdownSchedule;
+  /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
+  countRateLimited?: () => void;
 }
 
 export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
@@ -189,6 +191,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         logger: logger.child("audit-ingest"),
         clock,
         ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+        ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
       };
       if (toSqs) {
         ingest = createLocalIngest({ ...common, queue: started(cloudIngest?.queue, "audit-cloud-stores") });

@@ -38,6 +38,8 @@ export interface LocalIngestOptions {
   queue?: LocalEventQueue;
   /** Where the per-client rate-limit counters live (default: this process's memory). */
   rateLimitStore?: RateLimitStore;
+  /** Counts each request refused by the per-client rate limit (the scrape metric). */
+  countRateLimited?: () => void;
   logger: Logger;
   clock: Clock;
 }
@@ -80,6 +82,7 @@ export function createLocalIngest(options: LocalIngestOptions): LocalIngest {
     logger,
     clock,
     explorerAssets: swaggerUiAssets(),
+    ...(options.countRateLimited === undefined ? {} : { countRateLimited: options.countRateLimited }),
   });
   return { handler, queue };
 }

@@ -15,6 +15,19 @@ const agentWritesSeries = (config: Config) =>
   (config.uptimeMonitor.enable && config.uptimeMonitor.storeInTimeseriesdb.serviceMemoryUsage) ||
   (config.errorTracking.enable && config.errorTracking.timeseriesdb.enable);
 
+/**
+ * The audit pipeline writes to the time-series DB with `timeseriesdbConfig`'s connection whenever
+ * its `timeseriesdb` destination or its queue metrics are selected, whatever the switch says.
+ */
+const auditWritesSeries = (config: Config) => {
+  const audit = config.auditEvents;
+  if (!audit.enable) return false;
+  return (
+    (audit.destination.enable && audit.destination.type.includes("timeseriesdb")) ||
+    audit.queue.queueMetrics.timeseriesdb.enable
+  );
+};
+
 /** Some part posts metrics or events to the observability platform when its switch is on. */
 const agentPostsObs = (config: Config) =>
   pipelinesOn(config) || (config.uptimeMonitor.enable && config.uptimeMonitor.storeObsPlatform.enable);
@@ -22,10 +35,15 @@ const agentPostsObs = (config: Config) =>
 /** The config paths of enabled switches that no enabled part uses. */
 export function enabledSwitchesWithoutEffect(config: Config): string[] {
   const switches: [string, boolean][] = [
-    // The audit writer and the REST observability calls use these sections' settings whatever the
-    // switch says; the switch itself turns on what the agent sends there: without a part that
-    // sends there it has no effect.
-    ["timeseriesdbConfig.enable", config.timeseriesdbConfig.enable && !agentWritesSeries(config)],
+    // The switch turns on what the agent sends there. With the audit pipeline writing there too,
+    // the section is in use and the operator who switched it on sees data arrive: a line saying
+    // the switch has no effect would read as if nothing were written, so there is none.
+    [
+      "timeseriesdbConfig.enable",
+      config.timeseriesdbConfig.enable && !agentWritesSeries(config) && !auditWritesSeries(config),
+    ],
+    // The REST observability calls use this section's settings whatever the switch says; the
+    // switch itself turns on what the agent sends there.
     ["obsPlatform.enable", config.obsPlatform.enable && !agentPostsObs(config)],
   ];
   return switches.filter(([, enabled]) => enabled).map(([path]) => `Service.${path}`);

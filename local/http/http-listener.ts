@@ -1,6 +1,7 @@
 /**
  * Serves a Hono app on host:port with @hono/node-server: `startHttpListener(...) → Service`.
- * Answers are written in batches, one per event-loop turn (batched-responses.ts).
+ * Answers are written in batches, one per event-loop turn (batched-responses.ts), each once its
+ * request's body has been read to its end (answer-after-body.ts).
  * `listenOn` is the part every local listener shares: listen failures (port in use, bad address)
  * reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
  * keep-alive sockets so shutdown is prompt.
@@ -10,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger, Service } from "../../core/ports.ts";
+import { answerAfterBody } from "./answer-after-body.ts";
 import { batchResponses } from "./batched-responses.ts";
 
 export interface ListenOptions {
@@ -73,5 +75,8 @@ export async function listenOn(server: Server, options: ListenOptions): Promise<
 }
 
 export function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
-  return listenOn(createAdaptorServer({ fetch: batchResponses(options.app.fetch) }) as Server, options);
+  return listenOn(
+    createAdaptorServer({ fetch: batchResponses(answerAfterBody(options.app.fetch)) }) as Server,
+    options,
+  );
 }

@@ -1,6 +1,6 @@
 /**
- * The REST API's local services (key-value store, schedules and the scheduler, files, broker,
- * observability, chat, platform), chosen once from the config: DynamoDB tables when
+ * The REST API's local services (key-value store, schedules and the scheduler, files, broker
+ * publish through the process's one connection, observability, chat, platform), chosen once from the config: DynamoDB tables when
  * `cloud.enable` names them (an on-prem agent sharing the cloud stores), local files otherwise.
  * With the schedules in DynamoDB, several agents fire them; a lease in the same table lets one
  * agent start each occurrence (its owner: the instance id under `./data/` and the process id).
@@ -17,12 +17,9 @@ import { createFileOperations } from "../../core/adapters/local/local-file-opera
 import { createMemoryScheduleLease } from "../../core/adapters/local/memory-schedule-lease.ts";
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
 import { openRecoveringKeyValueStore } from "../../core/adapters/local/recovering-key-value-store.ts";
-import {
-  buildChatPoster,
-  buildObservabilityPoster,
-  buildPublisher,
-} from "../../core/adapters/outbound-services.ts";
+import { buildChatPoster, buildObservabilityPoster } from "../../core/adapters/outbound-services.ts";
 import type { Config } from "../../core/config/index.ts";
+import { createDisabledPublisher } from "../../core/messaging/disabled-publisher.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
 import type { Clock, KeyValueStore, Logger, MessagePublisher } from "../../core/ports.ts";
 import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
@@ -39,31 +36,25 @@ export interface LocalRestServices {
   stop(): Promise<void>;
 }
 
+export interface RestServicesDeps {
+  clock: Clock;
+  cwd: string;
+  /**
+   * The process's broker connection (local/broker-connection.ts), opened and closed by its own
+   * service; undefined when `mqttConfig.enable` is false, and the broker endpoint then answers 503.
+   */
+  broker?: MessagePublisher | undefined;
+}
+
 export async function startRestServices(
   config: Config,
   logger: Logger,
-  deps: { clock: Clock; cwd: string },
-): Promise<LocalRestServices> {
-  const endpoints = config.restServer.endpointsEnable;
-  // First: reading the broker's TLS files may fail, and then nothing else has been opened yet.
-  const publisher = endpoints.mqttPublishMessage
-    ? buildPublisher(config, logger, { cwd: deps.cwd })
-    : undefined;
-  try {
-    return await startWithPublisher(config, logger, deps, publisher);
-  } catch (error) {
-    await publisher?.close();
-    throw error;
-  }
-}
-
-async function startWithPublisher(
-  config: Config,
-  logger: Logger,
-  deps: { clock: Clock; cwd: string },
-  publisher: MessagePublisher | undefined,
+  deps: RestServicesDeps,
 ): Promise<LocalRestServices> {
   const { clock } = deps;
+  const publisher = config.restServer.endpointsEnable.mqttPublishMessage
+    ? (deps.broker ?? createDisabledPublisher())
+    : undefined;
   const platform =
     config.platform.host === ""
       ? undefined
@@ -147,7 +138,6 @@ async function startWithPublisher(
       // App reloads answered 202 run on; their follow-up task starts need the client.
       await Promise.allSettled(background);
       platform?.close();
-      await publisher?.close();
       await kv?.close();
       cloud?.close();
     },

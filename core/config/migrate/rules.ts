@@ -166,10 +166,10 @@ export const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
   ],
   [
     "uptimeMonitor.storeInInfluxdb.butlerSOSMemoryUsage",
-    "Steward's own memory goes to the measurement steward_memory_usage (tags instance, version) instead of butlersos_memory_usage (once the uptime monitor runs: this version does not run it yet)",
+    "Steward's own memory goes to the measurement steward_memory_usage (tags instance, version) instead of butlersos_memory_usage: update dashboards that read it",
   ],
   [
     "uptimeMonitor.storeNewRelic.enable",
-    "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well (once the uptime monitor runs: this version does not run it yet)",
+    "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
   ],
 ]);

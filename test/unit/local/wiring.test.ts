@@ -65,6 +65,30 @@ describe("localServices", () => {
     expect(services.at(-2)).toBe("scrape-endpoint");
   });
 
+  it("lists one broker connection before the REST API and the agent's outputs, so it stops after them", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      mqttConfig: { ...base.mqttConfig, enable: true, clientId: "steward-1" },
+      restServer: {
+        ...base.restServer,
+        endpointsEnable: { ...base.restServer.endpointsEnable, mqttPublishMessage: true },
+      },
+      userEvents: {
+        ...base.userEvents,
+        enable: true,
+        sendToMQTT: { ...base.userEvents.sendToMQTT, enable: true },
+      },
+    };
+
+    const services = names(config);
+
+    expect(services.filter((name) => name === "broker-connection")).toHaveLength(1);
+    const broker = services.indexOf("broker-connection");
+    expect(broker).toBeLessThan(services.indexOf("rest-services"));
+    expect(broker).toBeLessThan(services.indexOf("agent-outputs"));
+  });
+
   it("runs no local audit log or writers when events go to the cloud queue", () => {
     const base = defaultConfig();
     const cloud = { ...base.cloud, enable: true, region: "eu-west-1" };

@@ -22,6 +22,7 @@ function holdingPublisher() {
       }),
     close: async () => undefined,
     whenConnected: async () => true,
+    open: () => undefined,
   };
   return {
     publisher,

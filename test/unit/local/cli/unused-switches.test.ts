@@ -54,6 +54,51 @@ describe("enabledSwitchesWithoutEffect", () => {
     expect(enabledSwitchesWithoutEffect(errors)).toEqual([]);
   });
 
+  it("does not name the time-series switch when the audit pipeline writes there", () => {
+    const base = defaultConfig();
+    const series = { ...base.timeseriesdbConfig, enable: true };
+    const destination = {
+      ...base,
+      timeseriesdbConfig: series,
+      auditEvents: {
+        ...base.auditEvents,
+        enable: true,
+        destination: { ...base.auditEvents.destination, enable: true, type: ["timeseriesdb" as const] },
+      },
+    };
+    const queueMetrics = {
+      ...base,
+      timeseriesdbConfig: series,
+      auditEvents: {
+        ...base.auditEvents,
+        enable: true,
+        queue: {
+          ...base.auditEvents.queue,
+          queueMetrics: {
+            ...base.auditEvents.queue.queueMetrics,
+            timeseriesdb: { ...base.auditEvents.queue.queueMetrics.timeseriesdb, enable: true },
+          },
+        },
+      },
+    };
+    expect(enabledSwitchesWithoutEffect(destination)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(queueMetrics)).toEqual([]);
+  });
+
+  it("still names the time-series switch when the audit pipeline writes elsewhere", () => {
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      timeseriesdbConfig: { ...base.timeseriesdbConfig, enable: true },
+      auditEvents: {
+        ...base.auditEvents,
+        enable: true,
+        destination: { ...base.auditEvents.destination, enable: true, type: ["parquet" as const] },
+      },
+    };
+    expect(enabledSwitchesWithoutEffect(config)).toEqual(["Service.timeseriesdbConfig.enable"]);
+  });
+
   it("does not name the config UI's switch: the config UI and status page run", () => {
     const base = defaultConfig();
     const config = { ...base, configVisualisation: { ...base.configVisualisation, enable: true } };

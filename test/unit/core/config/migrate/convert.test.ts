@@ -323,6 +323,23 @@ describe("migrateButlerSosConfig, single rules", () => {
     });
   });
 
+  it("describes the uptime monitor's settings as what this version does with them", () => {
+    const result = migrate(
+      wrap(
+        "  uptimeMonitor:\n    enable: true\n    storeInInfluxdb:\n      butlerSOSMemoryUsage: true\n    storeNewRelic:\n      enable: true\n",
+      ),
+    );
+    const uptimeNotes = result.notes.filter((note) => note.path.startsWith("Butler-SOS.uptimeMonitor."));
+    expect(uptimeNotes.map((note) => note.path)).toEqual([
+      "Butler-SOS.uptimeMonitor.storeInInfluxdb.butlerSOSMemoryUsage",
+      "Butler-SOS.uptimeMonitor.storeNewRelic.enable",
+    ]);
+    expect(uptimeNotes[0]?.message).toContain("steward_memory_usage");
+    expect(uptimeNotes[1]?.message).toContain("obsPlatform.enable");
+    for (const note of uptimeNotes)
+      expect(note.message).not.toMatch(/does not run|not run by this version|yet\b/);
+  });
+
   it.each([
     ["a YAML syntax error", "Butler-SOS:\n  logLevel: [\n", /^YAML syntax error at line \d+, column \d+: /],
     ["a file without Butler-SOS", "Foo: {}\n", /top-level key Butler-SOS is missing/],
