@@ -1,5 +1,5 @@
 /**
- * InfluxDB 1.x: `POST /write?db=&rp=&precision=ms`, Basic auth when `auth.enable`; on start
+ * InfluxDB 1.x: `POST /write?db=&rp=&precision=n`, Basic auth when `auth.enable`; on start
  * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
  * configured retention policy its default (spec document 3, item 5).
  */
@@ -34,7 +34,7 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const writeUrl = new URL("/write", base);
   writeUrl.searchParams.set("db", dbName);
   if (retentionPolicy.name !== "") writeUrl.searchParams.set("rp", retentionPolicy.name);
-  writeUrl.searchParams.set("precision", "ms");
+  writeUrl.searchParams.set("precision", "n");
 
   return {
     async ensureDatabase() {

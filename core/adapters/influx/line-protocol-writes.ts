@@ -1,11 +1,19 @@
 /**
  * The write half every InfluxDB version shares: points encoded as line protocol, or lines
- * already encoded, POSTed as UTF-8 text in one request to the version's write endpoint; an
- * empty batch sends nothing. Only the endpoint (path, query, auth header, timeout) differs.
+ * already encoded, POSTed as UTF-8 text in one request to the version's write endpoint (with
+ * nanosecond precision, which line-protocol.ts writes); an empty batch sends nothing. Only the
+ * endpoint (path, query, auth header, timeout) differs.
+ *
+ * A write the server refuses as data throws TimeseriesWriteError carrying the refusal read from
+ * the answer (influx-refusal.ts): which of the request's lines, why, and whether it stored the
+ * rest.
  */
 import { encodePoints } from "../../destinations/line-protocol.ts";
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { influxRequest } from "./influx-http.ts";
+import { readRefusal } from "./influx-refusal.ts";
+import { splitLines } from "./line-protocol-lines.ts";
 
 export interface WriteEndpoint {
   url: URL;
@@ -17,7 +25,21 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWrit
   const headers = { ...endpoint.headers, "Content-Type": "text/plain; charset=utf-8" };
 
   async function post(body: string | Uint8Array): Promise<void> {
-    await influxRequest({ method: "POST", url: endpoint.url, headers, body, timeoutMs: endpoint.timeoutMs });
+    try {
+      await influxRequest({
+        method: "POST",
+        url: endpoint.url,
+        headers,
+        body,
+        timeoutMs: endpoint.timeoutMs,
+      });
+    } catch (error) {
+      if (!(error instanceof TimeseriesWriteError && error.refusesData)) throw error;
+      // Read now: bytes given by the caller are theirs again once this settles.
+      const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
+      const refusal = readRefusal(error.answer ?? "", splitLines(text));
+      throw new TimeseriesWriteError(error.message, error.status, { answer: error.answer, refusal });
+    }
   }
 
   return {

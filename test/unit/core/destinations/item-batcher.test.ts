@@ -9,7 +9,10 @@ import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 class RefusedError extends Error {
-  constructor(readonly count: number) {
+  constructor(
+    readonly count: number,
+    readonly reason = "field_type_conflict",
+  ) {
     super("refused");
   }
 }
@@ -27,8 +30,10 @@ function recordingDestination() {
       if (destination.down) throw new Error("down");
       destination.written.push([...batch.items]);
     },
-    refusal(error: unknown): Refusal | undefined {
-      return error instanceof RefusedError ? { count: error.count, fields: {} } : undefined;
+    refusal(error: unknown): Refusal[] | undefined {
+      return error instanceof RefusedError
+        ? [{ reason: error.reason, count: error.count, detail: `${error.reason} detail`, fields: {} }]
+        : undefined;
     },
   };
   return destination;
@@ -134,7 +139,18 @@ describe("startItemBatcher", () => {
 
     expect(destination.attempts).toBe(2);
     expect(destination.written).toEqual([[3]]);
-    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 0, rejected: 2 });
+    expect(batcher.stats()).toEqual({
+      buffered: 0,
+      written: 1,
+      failedWrites: 0,
+      rejected: 2,
+      refused: { field_type_conflict: 2 },
+      lastRefusal: {
+        reason: "field_type_conflict",
+        at: expect.any(String),
+        detail: "field_type_conflict detail",
+      },
+    });
     expect(logger.at("error").map((entry) => entry.fields?.refused)).toEqual([2]);
   });
 
