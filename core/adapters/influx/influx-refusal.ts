@@ -43,8 +43,7 @@ export function readRefusal(answer: string, lines: readonly string[]): Timeserie
   if (isRecord(parsed) && parsed.data !== undefined && parsed.data !== null) {
     return listedRefusal(String(parsed.error ?? ""), parsed.data, lines);
   }
-  const text = isRecord(parsed) ? String(parsed.error ?? parsed.message ?? answer) : answer;
-  return describedRefusal(text, lines);
+  return describedRefusal(answerText(answer), lines);
 }
 
 /** InfluxDB 3: the refused lines listed one by one. */
@@ -132,18 +131,29 @@ function pickLines(reason: RefusalReason, text: string, lines: readonly string[]
       );
     }
   } else if (reason === "max_values_per_tag") {
-    const match = /measurement=("(?:[^"\\]|\\.)*") tag=("(?:[^"\\]|\\.)*") value=("(?:[^"\\]|\\.)*")/.exec(
-      text,
-    );
-    if (match !== null) {
-      const [measurement, tag, value] = match.slice(1).map(unquote);
-      picked = matching(
-        facts,
-        (fact) => fact.measurement === measurement && fact.tags.get(tag as string) === value,
-      );
+    const limit = tagLimitOf(text);
+    if (limit !== undefined) {
+      const { measurement, key, value } = limit;
+      picked = matching(facts, (fact) => fact.measurement === measurement && fact.tags.get(key) === value);
     }
   }
   return picked.slice(0, count).sort((a, b) => a - b);
+}
+
+/** The measurement, tag key and first refused value a `max-values-per-tag` refusal names (Go-quoted). */
+export function tagLimitOf(text: string): { measurement: string; key: string; value: string } | undefined {
+  const match = /measurement=("(?:[^"\\]|\\.)*") tag=("(?:[^"\\]|\\.)*") value=("(?:[^"\\]|\\.)*")/.exec(
+    text,
+  );
+  if (match === null) return undefined;
+  const [measurement, key, value] = match.slice(1).map(unquote) as [string, string, string];
+  return { measurement, key, value };
+}
+
+/** The words of an answer: the `error` (1.x, 3) or `message` (2.x) of its JSON, else the text. */
+export function answerText(answer: string): string {
+  const parsed = parseJson(answer);
+  return isRecord(parsed) ? String(parsed.error ?? parsed.message ?? answer) : answer;
 }
 
 function matching(facts: readonly (LineFacts | undefined)[], test: (fact: LineFacts) => boolean): number[] {

@@ -9,6 +9,7 @@
  * rest.
  */
 import { encodePoints } from "../../destinations/line-protocol.ts";
+import type { TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { influxRequest } from "./influx-http.ts";
@@ -19,6 +20,16 @@ export interface WriteEndpoint {
   url: URL;
   headers: Record<string, string>;
   timeoutMs: number;
+  /**
+   * Called with a refusal read from an answer, the request's lines and the answer; resolves with
+   * the refusal to report (a version's own repair of what its server does, tag-limit-repair.ts).
+   */
+  afterRefusal?: (
+    refusal: TimeseriesRefusal,
+    lines: readonly string[],
+    answer: string,
+    rewrite: (body: string) => Promise<void>,
+  ) => Promise<TimeseriesRefusal>;
 }
 
 export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWriter, "write" | "writeLines"> {
@@ -37,7 +48,11 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWrit
       if (!(error instanceof TimeseriesWriteError && error.refusesData)) throw error;
       // Read now: bytes given by the caller are theirs again once this settles.
       const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
-      const refusal = readRefusal(error.answer ?? "", splitLines(text));
+      const lines = splitLines(text);
+      const answer = error.answer ?? "";
+      const read = readRefusal(answer, lines);
+      const refusal =
+        endpoint.afterRefusal === undefined ? read : await endpoint.afterRefusal(read, lines, answer, post);
       throw new TimeseriesWriteError(error.message, error.status, { answer: error.answer, refusal });
     }
   }
