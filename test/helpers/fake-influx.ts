@@ -24,7 +24,8 @@
  *   others stored, answered 400 `{"error":"partial write of line protocol occurred","data":[
  *   {"original_line","line_number" (1-based),"error_message"}]}`; a type mismatch reads `invalid
  *   column type for column 'f', expected iox::column_type::field::float, got
- *   iox::column_type::field::string`. InfluxDB 3 Core's wording for a write beyond a database's
+ *   iox::column_type::field::string`, a line that does not parse gets the parser's words
+ *   (`Could not parse entire line. …`; the stand-in adds its own parser's reason). InfluxDB 3 Core's wording for a write beyond a database's
  *   retention period is not documented, so the stand-in does not refuse by retention.
  * - `failWrites` set: every write answers that status (503 = an outage) and stores nothing.
  */
@@ -240,7 +241,8 @@ function writeV3(
   parseLines(body).forEach((parsed, index) => {
     const refuse = (error_message: string) =>
       refused.push({ original_line: parsed.line, line_number: index + 1, error_message });
-    if ("error" in parsed) return refuse(parsed.error.message);
+    // The parser's own words, as 3 gives them ("Could not parse entire line. ...", "No fields were provided").
+    if ("error" in parsed) return refuse(`Could not parse entire line. ${parsed.error.message}`);
     const conflict = conflictOf(parsed.point, fieldTypes, typeKey);
     if (conflict !== undefined) {
       return refuse(

@@ -75,12 +75,15 @@ function lineIndex(entry: Record<string, unknown>, lines: readonly string[], use
   return Number.isInteger(number) && number >= 1 && number <= lines.length ? number - 1 : undefined;
 }
 
+/**
+ * InfluxDB 3 words each listed line's problem: a column type mismatch, a check of the table or
+ * database (its series key, data model, column or table limits), or else the parser's own words.
+ */
 function listedReason(message: string): RefusalReason {
   if (/invalid column type|expected type|field type/i.test(message)) return "field_type_conflict";
   if (/retention/i.test(message)) return "beyond_retention";
-  if (/pars|malformed|no fields|expected|invalid line protocol|trailing content/i.test(message))
-    return "unparsable";
-  return "other";
+  if (/series key|data model|table|column|database|limit/i.test(message)) return "other";
+  return "unparsable";
 }
 
 /** InfluxDB 1.x and 2.x: one reason in words, `dropped=N` for a partial write. */
