@@ -238,20 +238,24 @@ function writeV3(
   typeKey: TypeKey,
 ): WriteAnswer {
   const refused: { original_line: string; line_number: number; error_message: string }[] = [];
-  parseLines(body).forEach((parsed, index) => {
+  for (const [index, parsed] of parseLines(body).entries()) {
     const refuse = (error_message: string) =>
       refused.push({ original_line: parsed.line, line_number: index + 1, error_message });
     // The parser's own words, as 3 gives them ("Could not parse entire line. ...", "No fields were provided").
-    if ("error" in parsed) return refuse(`Could not parse entire line. ${parsed.error.message}`);
+    if ("error" in parsed) {
+      refuse(`Could not parse entire line. ${parsed.error.message}`);
+      continue;
+    }
     const conflict = conflictOf(parsed.point, fieldTypes, typeKey);
     if (conflict !== undefined) {
-      return refuse(
+      refuse(
         `invalid column type for column '${conflict.name}', expected iox::column_type::field::${conflict.known}, got iox::column_type::field::${conflict.type}`,
       );
+      continue;
     }
     keepTypes(parsed.point, fieldTypes, typeKey);
     database.points.push(parsed.point);
-  });
+  }
   if (refused.length === 0) return { status: 204 };
   return { status: 400, payload: { error: "partial write of line protocol occurred", data: refused } };
 }

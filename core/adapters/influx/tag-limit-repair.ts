@@ -34,11 +34,11 @@ export async function repairTagLimitRefusal(
 ): Promise<TimeseriesRefusal> {
   const limit = refusal.reason === "max_values_per_tag" ? tagLimitOf(answerText(answer)) : undefined;
   if (limit === undefined || !refusal.restStored) return refusal;
-  const valueOf = lines.map((line) => {
+  const tagValues = lines.map((line) => {
     const facts = readLine(line);
     return facts?.measurement === limit.measurement ? facts.tags.get(limit.key) : undefined;
   });
-  const asked = [...new Set(valueOf.filter((value): value is string => value !== undefined))];
+  const asked = [...new Set(tagValues.filter((value): value is string => value !== undefined))];
   let existing: ReadonlySet<string>;
   try {
     existing = await deps.existingValues(limit.measurement, limit.key, asked);
@@ -47,7 +47,7 @@ export async function repairTagLimitRefusal(
   }
   const refused: number[] = [];
   const rest: number[] = [];
-  valueOf.forEach((value, index) => {
+  tagValues.forEach((value, index) => {
     if (value !== undefined && !existing.has(value)) refused.push(index);
     else rest.push(index);
   });
