@@ -1,8 +1,9 @@
 /**
  * InfluxDB 1.x: `POST /write?db=&rp=&precision=n`, Basic auth when `auth.enable`; on start
  * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
- * configured retention policy its default (spec document 3, item 5). A `max-values-per-tag`
- * refusal is followed by the repair of what InfluxDB 1.x loses beside it (tag-limit-repair.ts).
+ * configured retention policy its default, so that points written without `rp` keep to it too. A
+ * `max-values-per-tag` refusal is followed by the repair of what InfluxDB 1.x loses beside it
+ * (tag-limit-repair.ts).
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
