@@ -1,9 +1,8 @@
 /**
  * Whether an HTTP status from a time-series database or an observability platform means it
- * refused the data itself, so that sending the same data again cannot help (writing smaller
- * batches can isolate the bad part): a 4xx other than 401/403/404/408/429, which are set-up or
- * load problems (413 included: the same body would be refused again). No status (no answer) and
- * anything else are outages that retrying can cure.
+ * refused the data itself, so that sending the same data again cannot help: a 4xx other than
+ * 401/403/404/408/429, which are set-up or load problems (413 included: the same body would be
+ * refused again). No status (no answer) and anything else are outages that retrying can cure.
  */
 export function isDataRefusal(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status < 500 && !NOT_ABOUT_THE_DATA.includes(status);

@@ -41,8 +41,8 @@ export interface BatchedSinkOptions<T> {
   /** Plural noun for logs, e.g. "points". */
   noun: string;
   write(batch: ItemBatch<T>): Promise<void>;
-  /** The refusal a write error stands for; undefined = an outage, write the batch again. */
-  refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  /** The refusals a write error stands for; undefined = an outage, write the batch again. */
+  refusal(error: unknown, batch: ItemBatch<T>): readonly Refusal[] | undefined;
   /** Told of every failed write request (error tracking). */
   onWriteError?: ((error: unknown) => void) | undefined;
   /**
@@ -109,8 +109,15 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
       }
     },
     stats() {
-      const { buffered, written, failedWrites, rejected } = batcher.stats();
-      return { buffered, written, failedWrites: failedWrites + refusedWrites, dropped, rejected };
+      const { buffered, written, failedWrites, rejected, refused, lastRefusal } = batcher.stats();
+      return {
+        buffered,
+        written,
+        failedWrites: failedWrites + refusedWrites,
+        dropped,
+        rejected,
+        ...(lastRefusal === undefined ? {} : { refused, lastRefusal }),
+      };
     },
     stop: () => batcher.stop(),
   };

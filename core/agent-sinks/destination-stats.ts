@@ -4,6 +4,7 @@
  * (buffer full past the bounded wait, or a message whose publish failed) or rejected as data;
  * until then it is buffered. The metric is read at scrape time, never pushed from the hot path.
  */
+import type { LastRefusal } from "../destinations/item-batcher.ts";
 import type { MetricsRegistry } from "../ports.ts";
 
 export interface DestinationStats {
@@ -16,13 +17,19 @@ export interface DestinationStats {
   dropped: number;
   /** Items the destination refused as data (or that could not be encoded for it). */
   rejected: number;
+  /** `rejected` by reason (`beyond_retention`, `unencodable`, …); absent until the first. */
+  refused?: Readonly<Record<string, number>> | undefined;
+  /** Absent until the first refusal. */
+  lastRefusal?: LastRefusal | undefined;
 }
 
 /**
  * Stats by destination name, e.g. `timeseriesdb`, `mqtt`, `obs-platform:<account>`: an
  * EventSinks' `stats`, or a periodic writer's as `() => ({ timeseriesdb: writer.stats() })`.
  */
-export type DestinationStatsSource = () => Readonly<Record<string, Pick<DestinationStats, "failedWrites">>>;
+export type DestinationStatsSource = () => Readonly<
+  Record<string, Pick<DestinationStats, "failedWrites" | "refused">>
+>;
 
 /**
  * Declares `steward_destination_write_errors_total{destination}` once for every source (the

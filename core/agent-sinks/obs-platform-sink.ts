@@ -42,13 +42,17 @@ export function startObsPlatformSink<T>(options: ObsPlatformSinkOptions<T>): Des
     write: (batch) => post(batch.items, account),
     refusal: (error, batch) =>
       error instanceof ObservabilityPostError && error.refusesData
-        ? {
-            count: batch.items.length,
-            fields: {
-              [options.api]: batch.items.length,
-              preview: JSON.stringify(batch.items[0]).slice(0, PREVIEW_CHARS),
+        ? [
+            {
+              reason: "other",
+              count: batch.items.length,
+              detail: error.message,
+              fields: {
+                [options.api]: batch.items.length,
+                preview: JSON.stringify(batch.items[0]).slice(0, PREVIEW_CHARS),
+              },
             },
-          }
+          ]
         : undefined,
     tuning: options.tuning,
     onWriteError: options.onWriteError,

@@ -1,14 +1,16 @@
 /**
  * The time-series destination of a UDP pipeline: points batched by `maxBatchSize` or 1 s after
- * the first buffered one (CONTRACT §7), written through the TimeseriesWriter chosen at wiring.
+ * the first buffered one, written through the TimeseriesWriter chosen at wiring, under the rule
+ * a refusal is not an outage (write-accepting-refusals.ts):
  * - An outage (no answer, 5xx, 401/403/404/408/429) keeps the batch and writes it again, whole,
  *   after a backoff; nothing of it was stored, so nothing is written twice. Points without a time
  *   get the buffering time, so a rewrite after a lost answer replaces the same points in InfluxDB
  *   (same series and time) instead of adding new ones.
- * - A refusal of the data (other 4xx) is never written again, smaller or not: InfluxDB stores the
- *   valid points of a refused request ("partial write"), so a rewrite would repeat them (quirk
- *   15). The batch is logged with a preview and counted as rejected (minus what InfluxDB says it
- *   kept, when it says so).
+ * - Points the database refuses (beyond retention, a field type conflict, unparsable, …) are
+ *   refused for good: what it stored of the batch counts as written at once, the refused points
+ *   are counted by reason, logged with a preview of the first refused line and never written
+ *   again, with no backoff. (When it stored nothing and named the bad lines, the others are
+ *   written once more without them.)
  * - A point that cannot be encoded as line protocol is rejected alone, before it can spoil a batch.
  * The database is ensured before the first write, and again after a 404 (it was dropped).
  * Points are encoded when they are buffered and wait as line protocol in a LineStore (why: see
@@ -16,8 +18,10 @@
  */
 import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
-import { LineProtocolError, type Point } from "../destinations/line-protocol.ts";
+import type { Point } from "../destinations/line-protocol.ts";
+import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../destinations/timeseries-write-error.ts";
+import { writeAcceptingRefusals } from "../destinations/write-accepting-refusals.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimeseriesWriter } from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
@@ -34,11 +38,19 @@ export interface PointsSinkOptions {
 }
 
 const DESTINATION = "timeseriesdb";
-const PREVIEW_CHARS = 200;
+const PREVIEW_CHARS = 120;
 
 /** ensureDatabase failed: an outage or a set-up problem, never a refusal of the batch's data. */
 export class DatabaseNotReadyError extends Error {
   override name = "DatabaseNotReadyError";
+}
+
+/** The database refused some points of a batch; the others were stored. */
+class PointsRefusedError extends Error {
+  override name = "PointsRefusedError";
+  constructor(readonly refusal: TimeseriesRefusal) {
+    super(`${refusal.count} point(s) refused (${refusal.reason}): ${refusal.detail}`);
+  }
 }
 
 export function startPointsSink(options: PointsSinkOptions): DestinationSink<Point> {
@@ -56,12 +68,18 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       }
       ensured = true;
     }
+    let refusal: TimeseriesRefusal | undefined;
     try {
-      await series.writeLines(lines.body(batch.items));
+      refusal = await writeAcceptingRefusals(batch.items.length, (indices) =>
+        series.writeLines(
+          lines.body(indices === undefined ? batch.items : indices.map((i) => batch.items[i] as StoredLine)),
+        ),
+      );
     } catch (error) {
       if (error instanceof TimeseriesWriteError && error.status === 404) ensured = false;
       throw error;
     }
+    if (refusal !== undefined) throw new PointsRefusedError(refusal);
   }
 
   const sink = startBatchedSink<StoredLine>({
@@ -70,18 +88,17 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
     write,
     release: (items) => lines.release(items),
     refusal(error, batch) {
-      if (
-        !(error instanceof LineProtocolError || (error instanceof TimeseriesWriteError && error.refusesData))
-      ) {
-        return undefined;
-      }
-      return {
-        count: refusedCount(error, batch.items.length),
-        fields: {
-          points: batch.items.length,
-          preview: batch.items[0] === undefined ? "" : lines.text(batch.items[0], PREVIEW_CHARS),
+      if (!(error instanceof PointsRefusedError)) return undefined;
+      const { reason, count, detail } = error.refusal;
+      const first = batch.items[error.refusal.lines[0] ?? 0];
+      return [
+        {
+          reason,
+          count,
+          detail,
+          fields: { points: count, preview: first === undefined ? "" : lines.text(first, PREVIEW_CHARS) },
         },
-      };
+      ];
     },
     tuning: options.tuning,
     onWriteError: options.onWriteError,
@@ -114,14 +131,10 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
     },
     stats() {
       const stats = sink.stats();
-      return { ...stats, rejected: stats.rejected + unencodable };
+      if (unencodable === 0) return stats;
+      const refused = { ...stats.refused, unencodable };
+      return { ...stats, rejected: stats.rejected + unencodable, refused };
     },
     stop: () => sink.stop(),
   };
-}
-
-/** Points of a refused request the server did not keep: all, unless it reports `dropped=N`. */
-function refusedCount(error: Error, batchSize: number): number {
-  const reported = /\bdropped=(\d+)/.exec(error.message)?.[1];
-  return reported === undefined ? batchSize : Math.min(Number(reported), batchSize);
 }

@@ -1,9 +1,17 @@
 /**
- * The `audit_event` point of the timeseriesdb destination (reference audit-ingest §4.2): the same
- * tags and fields for every event type, timestamp from the envelope.
+ * The `audit_event` point of the timeseriesdb destination: the same tags and fields for every
+ * event type, time from the envelope.
+ *
+ * Identifiers that grow with every event (`eventId`, `correlationId`, `selectionTxnId`) are
+ * string fields, not tags: as tags each event opened a series of its own, InfluxDB's memory grew
+ * with them, and InfluxDB 1.x with its default `max-values-per-tag` (100,000) refused every audit
+ * point after the 100,000th event. The other tags stay tags. So that distinct events never share
+ * a point, its time carries a sub-millisecond offset derived from the eventId
+ * (event-time-offset.ts).
  */
 import type { AuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
+import { eventTimeOffsetNs } from "./event-time-offset.ts";
 import {
   booleanField,
   type FieldValue,
@@ -19,6 +27,9 @@ export interface AuditPointOptions {
 }
 
 const STRING_FIELDS = [
+  "eventId",
+  "correlationId",
+  "selectionTxnId",
   "sheetId",
   "sheetName",
   "objectId",
@@ -29,17 +40,7 @@ const STRING_FIELDS = [
   "screenshotUrl",
 ] as const;
 
-const OPTIONAL_TAGS = [
-  "eventId",
-  "correlationId",
-  "selectionTxnId",
-  "user",
-  "userDirectory",
-  "userId",
-  "appId",
-  "appName",
-  "objectType",
-] as const;
+const OPTIONAL_TAGS = ["user", "userDirectory", "userId", "appId", "appName", "objectType"] as const;
 
 export function toAuditPoint(facts: AuditFacts, options: AuditPointOptions): Point {
   const tags: Record<string, string> = {
@@ -66,10 +67,13 @@ export function toAuditPoint(facts: AuditFacts, options: AuditPointOptions): Poi
   if (facts.selectionDetails !== null)
     fields.selectionDetails = stringField(JSON.stringify(facts.selectionDetails));
   if (facts.objectData !== null) fields.objectData = stringField(JSON.stringify(facts.objectData));
-  // InfluxDB refuses a point without fields; a bare event (navigation.sheet.loaded without sheet
+  // InfluxDB refuses a point without fields; an event with nothing to store (no eventId, no
   // details) still counts, so it carries this marker instead of being rejected forever.
   if (Object.keys(fields).length === 0) fields.eventCount = integerField(1);
 
   const point: Point = { measurement: options.measurementName || "audit_event", tags, fields };
-  return facts.timestampMs === null ? point : { ...point, timestampMs: facts.timestampMs };
+  if (facts.timestampMs === null) return point;
+  return facts.eventId === null
+    ? { ...point, timestampMs: facts.timestampMs }
+    : { ...point, timestampMs: facts.timestampMs, subMsNs: eventTimeOffsetNs(facts.eventId) };
 }

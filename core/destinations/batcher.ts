@@ -1,17 +1,19 @@
 /**
  * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through a
  * DestinationWriter. Events a destination refuses as data (DestinationWriteError.permanent) are
- * logged with their ids and counted as rejected; any other failure keeps the batch for a retry,
- * so locally no accepted event is dropped. `stop()` flushes everything; if the destination is not
- * done within `stopTimeoutMs` (or is abandoned first) it rejects with UnwrittenEventsError.
+ * logged by reason with the first of their eventIds, counted as rejected and never written again;
+ * any other failure keeps the batch for a retry, so locally no accepted event is dropped without
+ * a word. `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or
+ * is abandoned first) it rejects with UnwrittenEventsError.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, DestinationWriter, Logger, Service } from "../ports.ts";
-import { DestinationWriteError } from "./destination-writer.ts";
+import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
 import {
   type BatchingOptions,
   type ItemBatcherStats,
+  type Refusal,
   startItemBatcher,
   UnwrittenItemsError,
 } from "./item-batcher.ts";
@@ -56,6 +58,26 @@ export class UnwrittenEventsError extends Error {
   }
 }
 
+/** How many eventIds a refusal's log line names. */
+const NAMED_EVENT_IDS = 5;
+
+function refusals(error: DestinationWriteError): Refusal[] {
+  const byReason: readonly DestinationRefusal[] = error.refusals ?? [
+    { reason: "other", count: error.failedEvents.length, detail: error.message, events: error.failedEvents },
+  ];
+  return byReason.map((refusal) => ({
+    reason: refusal.reason,
+    count: refusal.count,
+    detail: refusal.detail,
+    fields: {
+      eventIds: refusal.events
+        .slice(0, NAMED_EVENT_IDS)
+        .map((event) => event.envelope.eventId)
+        .join(","),
+    },
+  }));
+}
+
 export function startBatcher(options: BatcherOptions): Batcher {
   const { writer, ...rest } = options;
   const batcher = startItemBatcher<AcceptedEvent>({
@@ -64,12 +86,7 @@ export function startBatcher(options: BatcherOptions): Batcher {
     noun: "audit events",
     write: (batch) => writer.write({ id: batch.id, flushedAt: batch.flushedAt, events: batch.items }),
     refusal: (error) =>
-      error instanceof DestinationWriteError && error.permanent
-        ? {
-            count: error.failedEvents.length,
-            fields: { eventIds: error.failedEvents.map((event) => event.envelope.eventId).join(",") },
-          }
-        : undefined,
+      error instanceof DestinationWriteError && error.permanent ? refusals(error) : undefined,
   });
   return {
     add: (event) => batcher.add(event),

@@ -4,18 +4,38 @@
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 
+/** Events a destination refused as data for one reason (e.g. InfluxDB's retention policy). */
+export interface DestinationRefusal {
+  /** A short label, e.g. `beyond_retention` (timeseries-refusal.ts). */
+  readonly reason: string;
+  /** How many events it refused (exact as far as the destination counts them). */
+  readonly count: number;
+  /** The destination's own words. */
+  readonly detail: string;
+  /** The refused events it can name: best effort, at most `count`. */
+  readonly events: readonly AcceptedEvent[];
+}
+
+export interface DestinationWriteErrorOptions {
+  cause: unknown;
+  permanent?: boolean;
+  /** With `permanent`: why and how many, per reason (absent: all of failedEvents, reason `other`). */
+  refusals?: readonly DestinationRefusal[];
+}
+
 export class DestinationWriteError extends Error {
   override name = "DestinationWriteError";
   constructor(
     readonly destination: string,
     /** The events of the batch that were not stored (all of them unless the writer knows better). */
     readonly failedEvents: readonly AcceptedEvent[],
-    options: { cause: unknown; permanent?: boolean },
+    options: DestinationWriteErrorOptions,
   ) {
     super(`${destination}: ${failedEvents.length} event(s) not written: ${describeCause(options.cause)}`, {
       cause: options.cause,
     });
     this.permanent = options.permanent ?? false;
+    this.refusals = options.refusals;
   }
 
   /**
@@ -23,6 +43,7 @@ export class DestinationWriteError extends Error {
    * point): writing them again cannot succeed. Everything else in the batch was written.
    */
   readonly permanent: boolean;
+  readonly refusals: readonly DestinationRefusal[] | undefined;
 }
 
 function describeCause(cause: unknown): string {

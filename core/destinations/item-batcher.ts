@@ -5,10 +5,14 @@
  * A batch that fails is kept, whole and with the same id, and written again after a backoff that
  * doubles per failure; failures are counted, and logged as a WARN naming the destination at most
  * once a minute (the first failure of an outage at once, then one line a minute with how many
- * failed writes it stands for; the others at DEBUG), and an INFO line says when writes resume. A
- * failure the destination classifies as refusing the data itself is logged, counted as rejected
- * and never written again: rewriting could repeat what the destination already accepted
- * (reference quirk 15).
+ * failed writes it stands for; the others at DEBUG), and an INFO line says when writes resume.
+ *
+ * A refusal is not an outage: items the destination refuses as data (the write's error says
+ * which, how many and why) are counted as rejected at once, by reason, and never written again,
+ * without a backoff, so they hold up neither the items behind them nor a shutdown; the rest of
+ * the batch counts as written. Each refusal is logged as an ERROR naming the destination, the
+ * reason and the first refused items, at most one line a minute per reason (the first at once,
+ * then with the count since the last line; the others at DEBUG), and kept nowhere else.
  *
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
@@ -39,10 +43,22 @@ export interface ItemBatch<T> {
 
 /** What a destination refused as data in a failed write: logged, counted, never retried. */
 export interface Refusal {
-  /** How many items of the batch were refused; the others count as written. */
+  /** Why, as a short label (`beyond_retention`, `field_type_conflict`, …; see timeseries-refusal.ts). */
+  readonly reason: string;
+  /** How many items of the batch were refused for it; the others count as written. */
   readonly count: number;
-  /** Log fields naming the refused items (ids, a preview). */
+  /** The destination's own words, for the log line and the status page. */
+  readonly detail?: string | undefined;
+  /** Log fields naming the first refused items (ids, a preview). */
   readonly fields: LogFields;
+}
+
+/** The latest refusal of a destination, as the status page shows it. */
+export interface LastRefusal {
+  readonly reason: string;
+  /** ISO time. */
+  readonly at: string;
+  readonly detail: string;
 }
 
 export interface ItemBatcherOptions<T> extends BatchingOptions {
@@ -52,8 +68,11 @@ export interface ItemBatcherOptions<T> extends BatchingOptions {
   noun: string;
   /** Writes one batch; throws when it was not (entirely) written. */
   write(batch: ItemBatch<T>): Promise<void>;
-  /** The refusal a write error stands for, or undefined when the batch should be written again. */
-  refusal(error: unknown, batch: ItemBatch<T>): Refusal | undefined;
+  /**
+   * The refusals a write error stands for (one per reason), or undefined when the batch should
+   * be written again.
+   */
+  refusal(error: unknown, batch: ItemBatch<T>): readonly Refusal[] | undefined;
   /** Told of every failed write (refused or to be retried), e.g. for error tracking. Must not throw. */
   onWriteError?: ((error: unknown) => void) | undefined;
   /**
@@ -81,6 +100,10 @@ export interface ItemBatcherStats {
   failedWrites: number;
   /** Items the destination refused as data: logged, not retried. */
   rejected: number;
+  /** `rejected` by reason; absent until the first refusal. */
+  refused?: Readonly<Record<string, number>>;
+  /** Absent until the first refusal. */
+  lastRefusal?: LastRefusal;
 }
 
 export interface ItemBatcher<T> extends Service {
@@ -148,7 +171,10 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
   let wakeRetry: (() => void) | undefined;
   let spaceWaiters: (() => void)[] = [];
   const stats = { written: 0, failedWrites: 0, rejected: 0 };
+  const refused: Record<string, number> = {};
+  let lastRefusal: LastRefusal | undefined;
   const failureLog = createLogThrottle();
+  const refusalLog = createLogThrottle();
   /** Failed writes since the last successful one (an outage in progress). */
   let failingSince = 0;
 
@@ -249,17 +275,13 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
         return 0;
       } catch (error) {
         options.onWriteError?.(error);
-        const refusal = options.refusal(error, batch);
-        if (refusal !== undefined) {
-          const count = Math.min(Math.max(0, refusal.count), batch.items.length);
-          stats.rejected += count;
-          logger.error(`destination refused ${noun}; they cannot be written there`, {
-            destination: name,
-            refused: count,
-            ...refusal.fields,
-            error: describeError(error),
-          });
-          return count;
+        const refusals = options.refusal(error, batch);
+        if (refusals !== undefined) {
+          if (failingSince > 0) {
+            logger.info(`writing ${noun} resumed`, { destination: name, failedWrites: failingSince });
+            failingSince = 0;
+          }
+          return countRefusals(refusals, batch.items.length, error);
         }
         stats.failedWrites += 1;
         failingSince += 1;
@@ -288,6 +310,31 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
     }
   }
 
+  /** Counts and logs the refusals; resolves with how many items of the batch they refused. */
+  function countRefusals(refusals: readonly Refusal[], batchSize: number, error: unknown): number {
+    let total = 0;
+    for (const refusal of refusals) {
+      const count = Math.min(Math.max(0, refusal.count), batchSize - total);
+      total += count;
+      stats.rejected += count;
+      refused[refusal.reason] = (refused[refusal.reason] ?? 0) + count;
+      const detail = refusal.detail ?? describeError(error);
+      lastRefusal = { reason: refusal.reason, at: new Date(clock.now()).toISOString(), detail };
+      const since = refusalLog.admit(refusal.reason, clock.now(), count);
+      const fields = {
+        destination: name,
+        reason: refusal.reason,
+        refused: since ?? count,
+        ...refusal.fields,
+        detail,
+      };
+      if (since === undefined)
+        logger.debug(`destination refused ${noun}; not written there, not retried`, fields);
+      else logger.error(`destination refused ${noun}; not written there, not retried`, fields);
+    }
+    return total;
+  }
+
   return {
     async add(item) {
       while (!stopping && pending() >= maxBuffered) {
@@ -302,7 +349,11 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
       schedule();
     },
 
-    stats: () => ({ buffered: pending(), ...stats }),
+    stats: () => ({
+      buffered: pending(),
+      ...stats,
+      ...(lastRefusal === undefined ? {} : { refused: { ...refused }, lastRefusal }),
+    }),
 
     abandon,
 

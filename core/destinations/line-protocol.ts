@@ -1,6 +1,9 @@
 /**
  * InfluxDB line protocol: one point per line,
- * `measurement,tag=v field=1.5,n=2i,u=3u,ok=true,s="x" <epoch ms>`, written with precision=ms.
+ * `measurement,tag=v field=1.5,n=2i,u=3u,ok=true,s="x" <epoch ns>`, written with nanosecond
+ * precision (every InfluxDB version takes it): a point's time is its epoch milliseconds followed by
+ * six digits of nanoseconds within that millisecond, so that an audit event's point can carry a
+ * sub-millisecond offset of its own while every other point keeps its millisecond time.
  * Unsigned integers (`3u`) exist for InfluxDB 2.x databases that already hold such fields;
  * InfluxDB 1.x refuses them.
  * Escaping follows the InfluxDB parser: measurement escapes `,` and space; tag keys, tag values
@@ -22,6 +25,8 @@ export interface Point {
   fields: Readonly<Record<string, FieldValue>>;
   /** Epoch ms; absent = the server's write time. */
   timestampMs?: number;
+  /** Nanoseconds after `timestampMs` (an integer, 0–999,999); absent = 0. */
+  subMsNs?: number;
 }
 
 export class LineProtocolError extends Error {
@@ -63,12 +68,24 @@ export function encodePoint(point: Point): string {
     line += `${separator}${escapeKey(key)}=${encodeField(point.fields[key] as FieldValue)}`;
     separator = ",";
   }
-  return point.timestampMs === undefined ? line : `${line} ${Math.trunc(point.timestampMs)}`;
+  return point.timestampMs === undefined ? line : `${line} ${epochNanoseconds(point)}`;
 }
 
 /** Newline-joined points, ready as a request body. */
 export function encodePoints(points: readonly Point[]): string {
   return points.map(encodePoint).join("\n");
+}
+
+/**
+ * The point's time in epoch nanoseconds, as text: beyond 2^53, so never through a double. After
+ * 1970 the milliseconds and the six digits after them are joined as text (nothing allocated but
+ * the string); up to 1970 it goes through BigInt, where joining the digits would be wrong.
+ */
+function epochNanoseconds(point: Point): string {
+  const ms = Math.trunc(point.timestampMs as number);
+  const ns = Math.min(999_999, Math.max(0, Math.trunc(point.subMsNs ?? 0)));
+  if (ms > 0) return ns === 0 ? `${ms}000000` : `${ms}${String(ns).padStart(6, "0")}`;
+  return String(BigInt(ms) * 1_000_000n + BigInt(ns));
 }
 
 function checkField(key: string, field: FieldValue): void {

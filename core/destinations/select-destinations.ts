@@ -19,7 +19,6 @@ export interface DestinationAdapters {
   parquetEncoder: TableFileEncoder;
   /** Called only when timeseriesdb is selected (its connection settings are then required). */
   timeseriesWriter(config: TimeseriesdbConfig): TimeseriesWriter;
-  sleep(ms: number): Promise<void>;
   logger: Logger;
 }
 
@@ -44,7 +43,6 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
       maxBatchSize: connection.maxBatchSize,
       measurementName: settings.measurementName,
       staticTags: settings.staticTags,
-      sleep: adapters.sleep,
     }),
     batching: { maxBatchSize: settings.maxBatchSize, writeFrequency: settings.writeFrequency },
   }),

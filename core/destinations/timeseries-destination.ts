@@ -1,9 +1,16 @@
 /**
  * The timeseriesdb destination: maps events to `audit_event` points and writes them in chunks of
- * `timeseriesdbConfig.maxBatchSize`. When the server refuses a chunk's data, the chunk is written
- * again in smaller chunks (500, 250, 100, 10, 1) after a backoff, so one bad point cannot hold
- * back the others; a single point still refused is reported as permanently rejected. An outage
- * (server unreachable, 5xx) fails the rest of the batch at once for the batcher to retry.
+ * `timeseriesdbConfig.maxBatchSize`, under the rule a refusal is not an outage
+ * (write-accepting-refusals.ts):
+ * - An outage (server unreachable, 5xx, set-up statuses) fails the rest of the batch at once,
+ *   for the batcher to write it again after a backoff; nothing is lost.
+ * - Points the server refuses (beyond its retention policy, over its tag-value limit, a field
+ *   type conflict, unparsable) are refused for good: what it took of the chunk counts as written
+ *   at once, and the refused events are reported by reason (DestinationWriteError.permanent) to
+ *   be logged and counted, never written again. No smaller rewrites, no backoff: a refusal holds
+ *   up the events behind it by at most one write.
+ * - A point that cannot be encoded as line protocol is refused on its own (`unencodable`) before
+ *   it can spoil a chunk.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
@@ -11,31 +18,27 @@ import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
 import type { DestinationWriter, TimeseriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
-import { DestinationWriteError } from "./destination-writer.ts";
+import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
-import { TimeseriesWriteError } from "./timeseries-write-error.ts";
+import { writeAcceptingRefusals } from "./write-accepting-refusals.ts";
 
 export interface TimeseriesDestinationOptions {
   series: TimeseriesWriter;
   maxBatchSize: number;
   measurementName: string;
   staticTags: readonly StaticTag[];
-  /** Waits between a refused chunk and its smaller rewrite; injected so tests do not wait. */
-  sleep: (ms: number) => Promise<void>;
-  initialRetryDelayMs?: number;
 }
-
-const SMALLER_SIZES = [500, 250, 100, 10, 1];
 
 interface Entry {
   event: AcceptedEvent;
   point: Point;
 }
 
+const NAME = "timeseriesdb";
+
 export function createTimeseriesDestination(options: TimeseriesDestinationOptions): DestinationWriter {
-  const { series, sleep } = options;
+  const { series } = options;
   const maxBatchSize = Math.max(1, options.maxBatchSize);
-  const sizes = [maxBatchSize, ...SMALLER_SIZES.filter((size) => size < maxBatchSize)];
   const pointOptions = { measurementName: options.measurementName, staticTags: options.staticTags };
 
   // The database is created at start (prepare); if the server was down then, before the first write.
@@ -48,61 +51,78 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
     return ensured;
   };
 
+  /** Writes one chunk; resolves with what the server refused of it, rejects on an outage. */
+  async function writeChunk(chunk: readonly Entry[]): Promise<DestinationRefusal | undefined> {
+    const refusal = await writeAcceptingRefusals(chunk.length, (indices) =>
+      series.write(
+        indices === undefined
+          ? chunk.map((entry) => entry.point)
+          : indices.map((i) => (chunk[i] as Entry).point),
+      ),
+    );
+    if (refusal === undefined) return undefined;
+    const events = refusal.lines.flatMap((index) => chunk[index]?.event ?? []);
+    return { reason: refusal.reason, count: refusal.count, detail: refusal.detail, events };
+  }
+
   return {
-    name: "timeseriesdb",
+    name: NAME,
     prepare: ensureDatabase,
     async write(batch) {
       try {
         await ensureDatabase();
       } catch (error) {
-        throw new DestinationWriteError("timeseriesdb", batch.events, { cause: error });
+        throw new DestinationWriteError(NAME, batch.events, { cause: error });
       }
-      const rejected: AcceptedEvent[] = [];
       const entries: Entry[] = [];
-      let firstRefusal: unknown;
+      const unencodable: AcceptedEvent[] = [];
+      let encodingError: unknown;
       for (const event of batch.events) {
         const point = toAuditPoint(extractAuditFacts(event), pointOptions);
         try {
           checkPoint(point);
           entries.push({ event, point });
         } catch (error) {
-          firstRefusal ??= error;
-          rejected.push(event);
+          encodingError ??= error;
+          unencodable.push(event);
         }
       }
-      let delay = options.initialRetryDelayMs ?? 1000;
-
-      const writeAt = async (chunkEntries: Entry[], level: number): Promise<void> => {
-        const size = sizes[level] ?? 1;
-        for (let start = 0; start < chunkEntries.length; start += size) {
-          const chunk = chunkEntries.slice(start, start + size);
-          try {
-            await series.write(chunk.map((entry) => entry.point));
-          } catch (error) {
-            const refusesData = error instanceof TimeseriesWriteError && error.refusesData;
-            if (!refusesData) {
-              throw new DestinationWriteError(
-                "timeseriesdb",
-                [...rejected, ...chunkEntries.slice(start).map((entry) => entry.event)],
-                { cause: error },
-              );
-            }
-            if (chunk.length === 1) {
-              firstRefusal ??= error;
-              rejected.push(chunk[0]!.event);
-              continue;
-            }
-            await sleep(delay);
-            delay *= 2;
-            await writeAt(chunk, level + 1);
-          }
-        }
-      };
-
-      await writeAt(entries, 0);
-      if (rejected.length > 0) {
-        throw new DestinationWriteError("timeseriesdb", rejected, { cause: firstRefusal, permanent: true });
+      const refusals: DestinationRefusal[] = [];
+      if (unencodable.length > 0) {
+        const detail = encodingError instanceof Error ? encodingError.message : String(encodingError);
+        refusals.push({ reason: "unencodable", count: unencodable.length, detail, events: unencodable });
       }
+      for (let start = 0; start < entries.length; start += maxBatchSize) {
+        const chunk = entries.slice(start, start + maxBatchSize);
+        let refusal: DestinationRefusal | undefined;
+        try {
+          refusal = await writeChunk(chunk);
+        } catch (error) {
+          const unwritten = entries.slice(start).map((entry) => entry.event);
+          throw new DestinationWriteError(NAME, unwritten, { cause: error });
+        }
+        if (refusal !== undefined) refusals.push(refusal);
+      }
+      if (refusals.length === 0) return;
+      const byReason = mergeByReason(refusals);
+      const named = byReason.flatMap((refusal) => refusal.events);
+      const cause = new Error(byReason.map((refusal) => `${refusal.reason}: ${refusal.detail}`).join("; "));
+      throw new DestinationWriteError(NAME, named, { cause, permanent: true, refusals: byReason });
     },
   };
+}
+
+/** One refusal per reason: counts added, named events joined, the first detail kept. */
+function mergeByReason(refusals: readonly DestinationRefusal[]): DestinationRefusal[] {
+  const merged = new Map<string, DestinationRefusal>();
+  for (const refusal of refusals) {
+    const known = merged.get(refusal.reason);
+    merged.set(
+      refusal.reason,
+      known === undefined
+        ? refusal
+        : { ...known, count: known.count + refusal.count, events: [...known.events, ...refusal.events] },
+    );
+  }
+  return [...merged.values()];
 }

@@ -1,18 +1,33 @@
 /** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
 import { isDataRefusal } from "../data-refusal.ts";
+import type { TimeseriesRefusal } from "./timeseries-refusal.ts";
+
+export interface TimeseriesWriteErrorOptions {
+  cause?: unknown;
+  /** The server's whole answer (the message keeps its first 500 characters). */
+  answer?: string | undefined;
+  /** What the server refused of a write request, read from its answer by the adapter. */
+  refusal?: TimeseriesRefusal | undefined;
+}
 
 export class TimeseriesWriteError extends Error {
   override name = "TimeseriesWriteError";
+  readonly answer: string | undefined;
+  /** Set on a write the server refused as data (`refusesData`); undefined for an outage. */
+  readonly refusal: TimeseriesRefusal | undefined;
+
   constructor(
     message: string,
     /** HTTP status when the server answered; undefined when it could not be reached. */
     readonly status: number | undefined,
-    options?: { cause: unknown },
+    options: TimeseriesWriteErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.answer = options.answer;
+    this.refusal = options.refusal;
   }
 
-  /** The server refused the data itself (see isDataRefusal): smaller batches can isolate the bad point. */
+  /** The server refused the data itself (see isDataRefusal): writing it again cannot help. */
   get refusesData(): boolean {
     return isDataRefusal(this.status);
   }

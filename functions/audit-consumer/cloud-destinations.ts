@@ -28,7 +28,6 @@ export function cloudDestinationAdapters(options: CloudDestinationOptions): Dest
       }),
     parquetEncoder: auditParquetEncoder,
     timeseriesWriter: createTimeseriesWriter,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     logger: options.logger,
   };
 }

@@ -5,7 +5,8 @@
  * publishes: the REST API publishes through the same one) and the error tracker
  * (when `errorTracking.enable`; CONTRACT §7) that every part reports its failures to. Each part
  * keeps its own batching sinks on top and adds their stats here, so that
- * `steward_destination_write_errors_total{destination}` is declared once for the whole agent;
+ * `steward_destination_write_errors_total{destination}` is declared once for the whole agent
+ * (and what they refused as data counts in `steward_destination_refused_total`);
  * their failed writes go to `recordWriteError` (and to the status page's last errors). The error points have a sink of their own that
  * reports to nobody: a failed write of error points is never itself an error point (quirk 14).
  * Started before the parts and stopped after them, so the time-series writer outlives every flush;
@@ -24,6 +25,7 @@ import {
   nullErrorTracker,
   startErrorTracker,
 } from "../../core/monitoring/error-tracker.ts";
+import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import { writeErrorType } from "../../core/monitoring/write-error-type.ts";
 import type {
@@ -80,6 +82,7 @@ export async function startAgentOutputs(
     : undefined;
   const sources: DestinationStatsSource[] = [];
   declareDestinationMetrics(metrics, sources);
+  addRefusedSource(metrics, () => sources.flatMap((source) => refusedCounts(source())));
   const tracking = config.errorTracking;
   // No onWriteError here: the error points' own failures are never tracked (quirk 14).
   const errorSinks =

@@ -16,7 +16,8 @@
  * opened when it can be (durable-log-keeper.ts), ingest answers 503 meanwhile
  * (recovering-event-queue.ts), and the status page and the container health check show it. Without
  * it, the in-process queue holds accepted events in memory (lost in a crash, flushed on SIGTERM).
- * The queue's counters are declared in the metrics registry as `steward_audit_events_total`.
+ * The queue's counters are declared in the metrics registry as `steward_audit_events_total`, and
+ * what the destinations refused as data as `steward_destination_refused_total`.
  *
  * On cloud stores (`cloud.enable`, cloud-ingest.ts) the agent's ingest is the ingest function's
  * twin: with `cloud.eventQueueUrl` an event gets its 202 once SQS has it, and neither the log nor
@@ -47,6 +48,7 @@ import {
   createAcceptedEventHandler,
   startAuditDestinations,
 } from "../../core/destinations/start-audit-destinations.ts";
+import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
@@ -104,7 +106,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
     (selected ??= selectDestinations(
       audit.destination,
       config.timeseriesdbConfig,
-      localDestinationAdapters({ cwd, clock, logger: auditLogger }),
+      localDestinationAdapters({ cwd, logger: auditLogger }),
     ));
 
   const services: NamedService[] = [];
@@ -173,6 +175,7 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
         const running = destinations;
         for (const name of running.names)
           status?.set("destinations", `audit.${name}`, () => running.stats()[name]);
+        addRefusedSource(deps.metrics, () => refusedCounts(running.stats(), "audit."));
         return stopDestinationsWithinBudget(running, {
           shutdown: deps.shutdown,
           durable,

@@ -1,26 +1,21 @@
 /**
  * The adapters the local runtime gives the audit destinations: export directories on disk
  * (relative ones resolved against the working directory), the Parquet encoder, the InfluxDB
- * writer for the configured version, and retries that wait on the injected clock.
+ * writer for the configured version.
  */
 import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
-import type { Clock, Logger } from "../../core/ports.ts";
+import type { Logger } from "../../core/ports.ts";
 
-export function localDestinationAdapters(options: {
-  cwd: string;
-  clock: Clock;
-  logger: Logger;
-}): DestinationAdapters {
-  const { cwd, clock, logger } = options;
+export function localDestinationAdapters(options: { cwd: string; logger: Logger }): DestinationAdapters {
+  const { cwd, logger } = options;
   return {
     objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory), { logger }),
     parquetEncoder: auditParquetEncoder,
     timeseriesWriter: createTimeseriesWriter,
-    sleep: (ms) => new Promise((done) => clock.setTimeout(done, ms)),
     logger,
   };
 }

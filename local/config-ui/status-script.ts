@@ -176,9 +176,12 @@ export const STATUS_SCRIPT = `"use strict";
     var alerts = [];
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
-    parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "rejected", "buffered", "last error"], entries(doc.destinations).map(function (e) {
-      var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()];
-      return [e[0], num(d.written), num(d.failedWrites), num(d.dropped || 0), num(d.rejected), num(d.buffered),
+    parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "refused", "buffered", "last refusal", "last error"], entries(doc.destinations).map(function (e) {
+      var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()], refusal = d.lastRefusal;
+      // Refused: written nowhere and never retried; the count by reason and the latest one's words.
+      var reasons = entries(d.refused).map(function (r) { return r[0] + " " + num(r[1]); }).join(", ");
+      return [e[0], num(d.written), num(d.failedWrites), num(d.dropped || 0), { text: num(d.rejected) + (reasons ? " (" + reasons + ")" : ""), cls: d.rejected ? "error" : "" }, num(d.buffered),
+        { text: refusal ? refusal.reason + ", " + at(refusal.at, doc.now) + ": " + refusal.detail : "", cls: refusal ? "error" : "" },
         { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
     })));
     parts.push(table("Last write errors", ["destination", "at", "error"], entries(doc.lastErrors).map(function (e) {

@@ -142,7 +142,7 @@ async function startDestinations(
     destinations: selectDestinations(
       config.auditEvents.destination,
       config.timeseriesdbConfig,
-      localDestinationAdapters({ cwd: root, clock: systemClock, logger }),
+      localDestinationAdapters({ cwd: root, logger }),
     ),
     clock: systemClock,
     logger,

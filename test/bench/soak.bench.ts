@@ -29,10 +29,11 @@
  *   was replayed).
  *
  * InfluxDB runs without its per-database series and per-tag value limits (defaults 1,000,000 and
- * 100,000): the audit point tags each event with its eventId, so a long soak passes them. And it
- * runs at the lowest CPU priority (nice 19): it shares the machine's cores with Steward, and its
- * cache snapshots and compactions, which grow with the series it holds (one per event), would
- * otherwise show in Steward's latency as growth that is InfluxDB's (its CPU is in the table).
+ * 100,000), as in the runs the README's figures come from: before f21cb08 the audit point tagged
+ * each event with its eventId, so a long soak passed them (the identifiers are fields since). And
+ * it runs at the lowest CPU priority (nice 19): it shares the machine's cores with Steward, and
+ * its cache snapshots and compactions would otherwise show in Steward's latency as growth that is
+ * InfluxDB's (its CPU is in the table).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";

@@ -7,6 +7,7 @@ import { createTimeseriesWriter } from "../../core/adapters/influx/create-timese
 import {
   booleanField,
   encodePoints,
+  type FieldValue,
   floatField,
   integerField,
   type Point,
@@ -28,6 +29,10 @@ interface Fixture {
   fieldTypes(measurement: string): Promise<Record<string, string>>;
   retention(): Promise<unknown>;
   expectedRetention: unknown;
+  /** The status of a write refused as data: 422 from InfluxDB 2.x's storage engine, else 400. */
+  refusedStatus: number;
+  /** Whether the server stores the other lines of a request holding an unparsable one. */
+  storesBesideUnparsable: boolean;
 }
 
 const skipV1 = skipWithoutInfluxd();
@@ -95,6 +100,8 @@ const fixtures: [string, boolean, () => Fixture][] = [
           .map((row) => [row[0], row[1]]);
       },
       expectedRetention: [["audit_rp", "720h0m0s"]],
+      refusedStatus: 400,
+      storesBesideUnparsable: true,
     }),
   ],
   [
@@ -106,6 +113,8 @@ const fixtures: [string, boolean, () => Fixture][] = [
       fieldTypes: fakeFieldTypes(() => fakeV2),
       retention: async () => fakeV2.databases.get("steward_audit")?.retention,
       expectedRetention: [{ type: "expire", everySeconds: 2_592_000 }],
+      refusedStatus: 422,
+      storesBesideUnparsable: false,
     }),
   ],
   [
@@ -117,6 +126,8 @@ const fixtures: [string, boolean, () => Fixture][] = [
       fieldTypes: fakeFieldTypes(() => fakeV3),
       retention: async () => fakeV3.databases.get("steward_audit")?.retention,
       expectedRetention: "30d",
+      refusedStatus: 400,
+      storesBesideUnparsable: true,
     }),
   ],
 ];
@@ -251,15 +262,80 @@ describe.each(fixtures)("TimeseriesWriter contract: %s", (_name, skip, makeFixtu
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(TimeseriesWriteError);
-    expect((error as TimeseriesWriteError).status).toBe(400);
+    expect((error as TimeseriesWriteError).status).toBe(fixture.refusedStatus);
     expect((error as TimeseriesWriteError).refusesData).toBe(true);
 
     const linesError = await writer
-      .writeLines(Buffer.from(`conflict v="y" ${Date.now() + 2}`))
+      .writeLines(Buffer.from(`conflict v="y" ${BigInt(Date.now() + 2) * 1_000_000n}`))
       .catch((e: unknown) => e);
-    expect((linesError as TimeseriesWriteError).status).toBe(400);
+    expect((linesError as TimeseriesWriteError).status).toBe(fixture.refusedStatus);
     expect((linesError as TimeseriesWriteError).refusesData).toBe(true);
   });
+
+  it.skipIf(skip)(
+    "reads a type conflict amid good points as a refusal of those lines, the rest stored",
+    async () => {
+      const fixture = makeFixture();
+      const writer = fixture.writer();
+      await writer.ensureDatabase();
+      const t0 = Date.now() - 60_000;
+      const point = (n: number, value: FieldValue): Point => ({
+        measurement: "partial",
+        tags: { n: String(n) },
+        fields: { v: value },
+        timestampMs: t0 + n,
+      });
+      await writer.write([point(0, floatField(1))]);
+
+      const error = (await writer
+        .write([
+          point(1, floatField(2)),
+          point(2, stringField("x")),
+          point(3, floatField(3)),
+          point(4, stringField("y")),
+        ])
+        .catch((e: unknown) => e)) as TimeseriesWriteError;
+
+      expect(error.refusal).toEqual({
+        reason: "field_type_conflict",
+        detail: expect.stringMatching(/field|column/),
+        count: 2,
+        lines: [1, 3],
+        restStored: true,
+      });
+      const stored = (await fixture.rows("partial")).map((row) => row.n).sort();
+      expect(stored).toEqual(["0", "1", "3"]);
+    },
+  );
+
+  it.skipIf(skip)(
+    "reads an unparsable line as a refusal naming it, the rest stored as the server does",
+    async () => {
+      const fixture = makeFixture();
+      const writer = fixture.writer();
+      await writer.ensureDatabase();
+      const t0 = BigInt(Date.now() - 60_000) * 1_000_000n;
+      // A tag value ending in a backslash escapes the space after it: no field is left.
+      const body = [
+        `unparsable,k=a v=1 ${t0}`,
+        `unparsable,k=b\\ v=2 ${t0 + 1n}`,
+        `unparsable,k=c v=3 ${t0 + 2n}`,
+      ];
+
+      const error = (await writer
+        .writeLines(Buffer.from(body.join("\n")))
+        .catch((e: unknown) => e)) as TimeseriesWriteError;
+
+      expect(error.refusal).toMatchObject({
+        reason: "unparsable",
+        count: 1,
+        lines: [1],
+        restStored: fixture.storesBesideUnparsable,
+      });
+      const stored = (await fixture.rows("unparsable")).map((row) => row.k).sort();
+      expect(stored).toEqual(fixture.storesBesideUnparsable ? ["a", "c"] : []);
+    },
+  );
 });
 
 describe("TimeseriesWriter against an unreachable server", () => {
@@ -282,7 +358,7 @@ describe("TimeseriesWriter against an unreachable server", () => {
 });
 
 describe("InfluxDB v2/v3 requests", () => {
-  it("v2 sends Token auth, org, bucket and ms precision", async () => {
+  it("v2 sends Token auth, org, bucket and ns precision", async () => {
     const writer = createTimeseriesWriter(timeseriesConfig(2, fakeV2.port));
     await writer.ensureDatabase();
     fakeV2.requests.length = 0;
@@ -294,12 +370,12 @@ describe("InfluxDB v2/v3 requests", () => {
     expect(Object.fromEntries(request!.query)).toEqual({
       org: "acme",
       bucket: "steward_audit",
-      precision: "ms",
+      precision: "ns",
     });
     expect(request?.headers.authorization).toBe("Token secret-token");
   });
 
-  it("v3 sends Bearer auth, db and millisecond precision", async () => {
+  it("v3 sends Bearer auth, db and nanosecond precision", async () => {
     const writer = createTimeseriesWriter(timeseriesConfig(3, fakeV3.port));
     await writer.ensureDatabase();
     fakeV3.requests.length = 0;
@@ -308,7 +384,7 @@ describe("InfluxDB v2/v3 requests", () => {
 
     const [request] = fakeV3.requests;
     expect(request?.path).toBe("/api/v3/write_lp");
-    expect(Object.fromEntries(request!.query)).toEqual({ db: "steward_audit", precision: "millisecond" });
+    expect(Object.fromEntries(request!.query)).toEqual({ db: "steward_audit", precision: "nanosecond" });
     expect(request?.headers.authorization).toBe("Bearer secret-token");
   });
 

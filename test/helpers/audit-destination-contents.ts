@@ -1,7 +1,7 @@
 /**
  * What the local audit destinations hold, read back by their eventIds: Parquet files (DuckDB),
  * table files (QVD, the tests' own reader), objectData JSON files (by file name) and InfluxDB 1.x
- * points (the eventId tag). Rows are listed one id per row, so a row written twice shows twice.
+ * points (the eventId field). Rows are listed one id per row, so a row written twice shows twice.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,8 +53,8 @@ export function jsonEventIds(directory: string): string[] {
 }
 
 /**
- * The eventId tag values of `measurement` in `database`. eventId is a tag, so each event is a
- * series of its own, and a replayed event (same tags and timestamp) overwrites its point: one
+ * The eventId field values of `measurement` in `database`. A replayed event (same tags, and a
+ * time made of its own millisecond and an offset from its eventId) overwrites its point: one
  * value per event point.
  */
 export async function influxEventIds(
@@ -62,7 +62,16 @@ export async function influxEventIds(
   database: string,
   measurement = "audit_event",
 ): Promise<Set<string>> {
-  const result = await influxd.query(`SHOW TAG VALUES FROM "${measurement}" WITH KEY = "eventId"`, database);
+  return new Set(await influxEventIdRows(influxd, database, measurement));
+}
+
+/** The eventId field of every point of `measurement`, one per point (a point written twice counts once). */
+export async function influxEventIdRows(
+  influxd: Influxd,
+  database: string,
+  measurement = "audit_event",
+): Promise<string[]> {
+  const result = await influxd.query(`SELECT "eventId" FROM "${measurement}"`, database);
   const values = result.results[0]?.series?.[0]?.values ?? [];
-  return new Set(values.map((value) => String(value[1])));
+  return values.map((value) => String(value[1]));
 }

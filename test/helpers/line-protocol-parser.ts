@@ -2,8 +2,9 @@
  * A strict line-protocol parser for the tests' InfluxDB stand-in, following InfluxDB's own
  * parser: unescaped `,`/space end measurement and tags, `\` escapes `,`, `=` and space,
  * string fields are double-quoted with `\"` and `\\`, integers end in `i`, unsigned integers
- * (InfluxDB 2.x and 3.x) in `u`, booleans are
- * t/T/true/True/TRUE/f/F/false/False/FALSE, anything else must be a finite float.
+ * (InfluxDB 2.x and 3.x) in `u`, booleans are t/T/true/True/TRUE/f/F/false/False/FALSE, anything
+ * else must be a finite float. Times are read as epoch nanoseconds, the precision Steward writes
+ * with.
  */
 
 export type ParsedValue = number | string | boolean;
@@ -13,7 +14,10 @@ export interface ParsedPoint {
   measurement: string;
   tags: Record<string, string>;
   fields: Record<string, { type: ParsedType; value: ParsedValue }>;
+  /** Epoch ms (the nanoseconds cut to their millisecond). */
   timestamp: number | undefined;
+  /** The nanoseconds after `timestamp`; present only when not 0. */
+  subMsNs?: number;
 }
 
 export class LineProtocolSyntaxError extends Error {
@@ -21,9 +25,26 @@ export class LineProtocolSyntaxError extends Error {
 }
 
 export function parseLineProtocol(body: string): ParsedPoint[] {
+  return parseLines(body).map((parsed) => {
+    if ("error" in parsed) throw parsed.error;
+    return parsed.point;
+  });
+}
+
+/** Each line on its own, as a server that takes the good lines of a request reads it. */
+export function parseLines(
+  body: string,
+): ({ line: string; point: ParsedPoint } | { line: string; error: LineProtocolSyntaxError })[] {
   return splitLines(body)
     .filter((line) => line.trim() !== "" && !line.startsWith("#"))
-    .map(parseLine);
+    .map((line) => {
+      try {
+        return { line, point: parseLine(line) };
+      } catch (error) {
+        if (error instanceof LineProtocolSyntaxError) return { line, error };
+        throw error;
+      }
+    });
 }
 
 function splitLines(body: string): string[] {
@@ -116,15 +137,20 @@ function parseLine(line: string): ParsedPoint {
     }
     break;
   }
-  let timestamp: number | undefined;
+  let timestampNs: bigint | undefined;
   if (line[at] === " ") {
     const raw = line.slice(at + 1);
     if (!/^-?\d+$/.test(raw)) throw new LineProtocolSyntaxError(`bad timestamp in ${JSON.stringify(line)}`);
-    timestamp = Number(raw);
+    timestampNs = BigInt(raw);
   } else if (at !== line.length) {
     throw new LineProtocolSyntaxError(`unexpected text in ${JSON.stringify(line)}`);
   }
-  return { measurement, tags, fields, timestamp };
+  if (timestampNs === undefined) return { measurement, tags, fields, timestamp: undefined };
+  // The millisecond the time falls in (rounding down, also before 1970) and what is left of it.
+  const ms = timestampNs / 1_000_000n - (timestampNs < 0n && timestampNs % 1_000_000n !== 0n ? 1n : 0n);
+  const subMsNs = Number(timestampNs - ms * 1_000_000n);
+  const point = { measurement, tags, fields, timestamp: Number(ms) };
+  return subMsNs === 0 ? point : { ...point, subMsNs };
 }
 
 function scalar(raw: string, line: string): { type: ParsedType; value: ParsedValue } {

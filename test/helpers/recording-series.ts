@@ -65,6 +65,7 @@ export function pointOf(parsed: ParsedPoint): Point {
     tags: parsed.tags,
     fields,
     ...(parsed.timestamp === undefined ? {} : { timestampMs: parsed.timestamp }),
+    ...(parsed.subMsNs === undefined ? {} : { subMsNs: parsed.subMsNs }),
   };
 }
 

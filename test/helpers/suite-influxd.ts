@@ -6,12 +6,18 @@
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "./influxd.ts";
 import { resourceForSuite } from "./suite-resource.ts";
 
-/** Call it at the top of a test file; use `skip` with `describe.skipIf`. */
-export function influxdForSuite(): { skip: boolean; influxd: Influxd } {
+/**
+ * Call it at the top of a test file; use `skip` with `describe.skipIf`. `env`: InfluxDB settings
+ * of this server, e.g. `{ INFLUXDB_DATA_MAX_VALUES_PER_TAG: "20" }`.
+ */
+export function influxdForSuite(options: { env?: NodeJS.ProcessEnv } = {}): {
+  skip: boolean;
+  influxd: Influxd;
+} {
   const skip = skipWithoutInfluxd();
   const influxd = resourceForSuite(
     "InfluxDB server",
-    () => startInfluxd(),
+    () => startInfluxd(options),
     (server) => server.close(),
     {
       skip,

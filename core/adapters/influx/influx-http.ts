@@ -38,6 +38,7 @@ export async function influxRequest(request: InfluxRequest): Promise<{ status: n
     throw new TimeseriesWriteError(
       `${request.method} ${describe(request.url)} answered ${status}: ${text.slice(0, 500)}`,
       status,
+      { answer: text },
     );
   }
   return answer;

@@ -1,13 +1,16 @@
 /**
- * InfluxDB 1.x: `POST /write?db=&rp=&precision=ms`, Basic auth when `auth.enable`; on start
+ * InfluxDB 1.x: `POST /write?db=&rp=&precision=n`, Basic auth when `auth.enable`; on start
  * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
- * configured retention policy its default (spec document 3, item 5).
+ * configured retention policy its default, so that points written without `rp` keep to it too. A
+ * `max-values-per-tag` refusal is followed by the repair of what InfluxDB 1.x loses beside it
+ * (tag-limit-repair.ts).
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";
+import { repairTagLimitRefusal } from "./tag-limit-repair.ts";
 
 const TIMEOUT_MS = 10_000;
 
@@ -18,10 +21,24 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
     ? { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` }
     : {};
 
-  async function query(q: string, method: "GET" | "POST"): Promise<unknown> {
+  /**
+   * Runs an InfluxQL statement (GET for reads, POST for changes). `db` puts the statement and
+   * database in a form body rather than the URL: a statement naming many tag values is long.
+   */
+  async function query(q: string, method: "GET" | "POST", db?: string): Promise<unknown> {
     const url = new URL("/query", base);
-    url.searchParams.set("q", q);
-    const { text } = await influxRequest({ method, url, headers, timeoutMs: TIMEOUT_MS });
+    if (db === undefined) url.searchParams.set("q", q);
+    const request =
+      db === undefined
+        ? { method, url, headers, timeoutMs: TIMEOUT_MS }
+        : {
+            method,
+            url,
+            headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ q, db }).toString(),
+            timeoutMs: TIMEOUT_MS,
+          };
+    const { text } = await influxRequest(request);
     const result = JSON.parse(text) as {
       results?: { error?: string; series?: { values?: unknown[][] }[] }[];
     };
@@ -34,7 +51,7 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const writeUrl = new URL("/write", base);
   writeUrl.searchParams.set("db", dbName);
   if (retentionPolicy.name !== "") writeUrl.searchParams.set("rp", retentionPolicy.name);
-  writeUrl.searchParams.set("precision", "ms");
+  writeUrl.searchParams.set("precision", "n");
 
   return {
     async ensureDatabase() {
@@ -54,10 +71,33 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
       await query(statement, "POST");
     },
 
-    ...lineProtocolWrites({ url: writeUrl, headers, timeoutMs: TIMEOUT_MS }),
+    ...lineProtocolWrites({
+      url: writeUrl,
+      headers,
+      timeoutMs: TIMEOUT_MS,
+      afterRefusal: (refusal, lines, answer, rewrite) =>
+        repairTagLimitRefusal(refusal, lines, answer, {
+          rewrite,
+          async existingValues(measurement, key, values) {
+            if (values.length === 0) return new Set();
+            const where = values
+              .map((value) => `${quoteIdentifier(key)} = ${quoteString(value)}`)
+              .join(" OR ");
+            const statement = `SHOW TAG VALUES FROM ${quoteIdentifier(measurement)} WITH KEY = ${quoteIdentifier(key)} WHERE ${where}`;
+            const shown = (await query(statement, "POST", dbName)) as { series?: { values?: unknown[][] }[] };
+            return new Set(
+              (shown.series ?? []).flatMap((series) => (series.values ?? []).map((row) => String(row[1]))),
+            );
+          },
+        }),
+    }),
   };
 }
 
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+function quoteString(value: string): string {
+  return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
 }

@@ -1,5 +1,5 @@
 /**
- * InfluxDB 2.x: `POST /api/v2/write?org=&bucket=&precision=ms` with `Authorization: Token`; on
+ * InfluxDB 2.x: `POST /api/v2/write?org=&bucket=&precision=ns` with `Authorization: Token`; on
  * start, looks up the org and creates the bucket with its retention when missing.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
@@ -18,7 +18,7 @@ export function createInfluxV2Writer(config: TimeseriesdbConfig): TimeseriesWrit
   const writeUrl = new URL("/api/v2/write", base);
   writeUrl.searchParams.set("org", org);
   writeUrl.searchParams.set("bucket", bucket);
-  writeUrl.searchParams.set("precision", "ms");
+  writeUrl.searchParams.set("precision", "ns");
 
   return {
     async ensureDatabase() {

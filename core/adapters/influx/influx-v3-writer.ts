@@ -1,5 +1,5 @@
 /**
- * InfluxDB 3: `POST /api/v3/write_lp?db=&precision=millisecond` with `Authorization: Bearer`;
+ * InfluxDB 3: `POST /api/v3/write_lp?db=&precision=nanosecond` with `Authorization: Bearer`;
  * on start, lists databases and creates the configured one (with its retention period) when
  * missing, through `/api/v3/configure/database`.
  *
@@ -20,7 +20,7 @@ export function createInfluxV3Writer(config: TimeseriesdbConfig): TimeseriesWrit
 
   const writeUrl = new URL("/api/v3/write_lp", base);
   writeUrl.searchParams.set("db", database);
-  writeUrl.searchParams.set("precision", "millisecond");
+  writeUrl.searchParams.set("precision", "nanosecond");
 
   return {
     async ensureDatabase() {

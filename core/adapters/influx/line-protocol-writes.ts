@@ -1,23 +1,60 @@
 /**
  * The write half every InfluxDB version shares: points encoded as line protocol, or lines
- * already encoded, POSTed as UTF-8 text in one request to the version's write endpoint; an
- * empty batch sends nothing. Only the endpoint (path, query, auth header, timeout) differs.
+ * already encoded, POSTed as UTF-8 text in one request to the version's write endpoint (with
+ * nanosecond precision, which line-protocol.ts writes); an empty batch sends nothing. Only the
+ * endpoint (path, query, auth header, timeout) differs.
+ *
+ * A write the server refuses as data throws TimeseriesWriteError carrying the refusal read from
+ * the answer (influx-refusal.ts): which of the request's lines, why, and whether it stored the
+ * rest.
  */
 import { encodePoints } from "../../destinations/line-protocol.ts";
+import type { TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { influxRequest } from "./influx-http.ts";
+import { readRefusal } from "./influx-refusal.ts";
+import { splitLines } from "./line-protocol-lines.ts";
 
 export interface WriteEndpoint {
   url: URL;
   headers: Record<string, string>;
   timeoutMs: number;
+  /**
+   * Called with a refusal read from an answer, the request's lines and the answer; resolves with
+   * the refusal to report (a version's own repair of what its server does, tag-limit-repair.ts).
+   */
+  afterRefusal?: (
+    refusal: TimeseriesRefusal,
+    lines: readonly string[],
+    answer: string,
+    rewrite: (body: string) => Promise<void>,
+  ) => Promise<TimeseriesRefusal>;
 }
 
 export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWriter, "write" | "writeLines"> {
   const headers = { ...endpoint.headers, "Content-Type": "text/plain; charset=utf-8" };
 
   async function post(body: string | Uint8Array): Promise<void> {
-    await influxRequest({ method: "POST", url: endpoint.url, headers, body, timeoutMs: endpoint.timeoutMs });
+    try {
+      await influxRequest({
+        method: "POST",
+        url: endpoint.url,
+        headers,
+        body,
+        timeoutMs: endpoint.timeoutMs,
+      });
+    } catch (error) {
+      if (!(error instanceof TimeseriesWriteError && error.refusesData)) throw error;
+      // Read now: bytes given by the caller are theirs again once this settles.
+      const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
+      const lines = splitLines(text);
+      const answer = error.answer ?? "";
+      const read = readRefusal(answer, lines);
+      const refusal =
+        endpoint.afterRefusal === undefined ? read : await endpoint.afterRefusal(read, lines, answer, post);
+      throw new TimeseriesWriteError(error.message, error.status, { answer: error.answer, refusal });
+    }
   }
 
   return {

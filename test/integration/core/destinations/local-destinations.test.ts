@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 function adapters(): DestinationAdapters {
-  return localDestinationAdapters({ cwd: root, clock: systemClock, logger: recordingLogger() });
+  return localDestinationAdapters({ cwd: root, logger: recordingLogger() });
 }
 
 async function influxCount(measurement: string): Promise<number> {

@@ -37,7 +37,7 @@ describe("shutdown under load", () => {
       destinations: selectDestinations(
         destinationConfig(["parquet", "tablefile", "json"], root),
         timeseriesConfig(1, 1),
-        localDestinationAdapters({ cwd: root, clock: systemClock, logger }),
+        localDestinationAdapters({ cwd: root, logger }),
       ),
       clock: systemClock,
       logger,

@@ -149,7 +149,19 @@ describe("agent sinks: time-series points", () => {
     await sinks.stop();
 
     expect(series.attempts.map(numbers)).toEqual([[0, 1, 2], [3]]);
-    expect(points()).toEqual({ buffered: 0, written: 1, failedWrites: 1, dropped: 0, rejected: 3 });
+    expect(points()).toEqual({
+      buffered: 0,
+      written: 1,
+      failedWrites: 1,
+      dropped: 0,
+      rejected: 3,
+      refused: { other: 3 },
+      lastRefusal: {
+        reason: "other",
+        at: "2026-03-08T16:46:26.181Z",
+        detail: 'answered 400: {"error":"field type conflict"}',
+      },
+    });
     const refusal = logger.at("error").find((entry) => entry.message.includes("refused"));
     expect(refusal?.fields).toMatchObject({ destination: "timeseriesdb", points: 3 });
     expect(String(refusal?.fields?.preview)).toMatch(/^test,host=h1 n=0i /);
@@ -157,8 +169,12 @@ describe("agent sinks: time-series points", () => {
 
   it("counts only what InfluxDB reports dropped in a partial write as rejected", async () => {
     const { series, sinks, points } = start();
+    const answer = '{"error":"partial write: field type conflict dropped=1"}';
     series.failNext.push(
-      new TimeseriesWriteError('answered 400: {"error":"partial write: field type conflict dropped=1"}', 400),
+      new TimeseriesWriteError(`answered 400: ${answer}`, 400, {
+        answer,
+        refusal: { reason: "field_type_conflict", detail: answer, count: 1, lines: [1], restStored: true },
+      }),
     );
 
     await sinks.writePoints(range(0, 3));

@@ -11,7 +11,10 @@ import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 class RefusedError extends Error {
-  constructor(readonly count: number) {
+  constructor(
+    readonly count: number,
+    readonly reason = "field_type_conflict",
+  ) {
     super("refused");
   }
 }
@@ -29,8 +32,10 @@ function recordingDestination() {
       if (destination.down) throw new Error("down");
       destination.written.push([...batch.items]);
     },
-    refusal(error: unknown): Refusal | undefined {
-      return error instanceof RefusedError ? { count: error.count, fields: {} } : undefined;
+    refusal(error: unknown): Refusal[] | undefined {
+      return error instanceof RefusedError
+        ? [{ reason: error.reason, count: error.count, detail: `${error.reason} detail`, fields: {} }]
+        : undefined;
     },
   };
   return destination;
@@ -136,7 +141,18 @@ describe("startItemBatcher", () => {
 
     expect(destination.attempts).toBe(2);
     expect(destination.written).toEqual([[3]]);
-    expect(batcher.stats()).toEqual({ buffered: 0, written: 1, failedWrites: 0, rejected: 2 });
+    expect(batcher.stats()).toEqual({
+      buffered: 0,
+      written: 1,
+      failedWrites: 0,
+      rejected: 2,
+      refused: { field_type_conflict: 2 },
+      lastRefusal: {
+        reason: "field_type_conflict",
+        at: expect.any(String),
+        detail: "field_type_conflict detail",
+      },
+    });
     expect(logger.at("error").map((entry) => entry.fields?.refused)).toEqual([2]);
   });
 
@@ -205,5 +221,67 @@ describe("startItemBatcher", () => {
     expect(error).toBeInstanceOf(UnwrittenItemsError);
     expect((error as UnwrittenItemsError).unwritten).toBe(2);
     await expect(batcher.add(4)).rejects.toBeInstanceOf(BatcherStoppedError);
+  });
+
+  it("writes the next batch at once after a refusal: no backoff, nothing held up", async () => {
+    const destination = recordingDestination();
+    destination.failNext.push(new RefusedError(1));
+    const { batcher } = start(destination);
+
+    await batcher.add(1);
+    await batcher.add(2);
+    await batcher.add(3);
+    await batcher.add(4);
+    await Promise.resolve();
+
+    // No clock advanced: the batch after the refused one went out in the same turn of events.
+    expect(destination.attempts).toBe(2);
+    expect(destination.written).toEqual([[3, 4]]);
+    expect(batcher.stats()).toMatchObject({ written: 3, rejected: 1, failedWrites: 0, buffered: 0 });
+  });
+
+  it("logs refusals at most once a minute per reason, with the count since the last line", async () => {
+    const destination = recordingDestination();
+    destination.failNext.push(
+      new RefusedError(2, "beyond_retention"),
+      new RefusedError(1, "beyond_retention"),
+      new RefusedError(2, "field_type_conflict"),
+    );
+    const { clock, logger, batcher } = start(destination);
+    for (let n = 1; n <= 6; n += 1) await batcher.add(n);
+    await clock.advance(60_000);
+    destination.failNext.push(new RefusedError(1, "beyond_retention"));
+    await batcher.add(7);
+    await batcher.add(8);
+    await batcher.stop();
+
+    const lines = logger.at("error").map((entry) => [entry.fields?.reason, entry.fields?.refused]);
+    expect(lines).toEqual([
+      ["beyond_retention", 2],
+      ["field_type_conflict", 2],
+      ["beyond_retention", 2],
+    ]);
+    expect(logger.at("error")[0]?.fields).toMatchObject({
+      destination: "dest",
+      detail: "beyond_retention detail",
+    });
+    expect(batcher.stats()).toMatchObject({
+      rejected: 6,
+      refused: { beyond_retention: 4, field_type_conflict: 2 },
+      lastRefusal: { reason: "beyond_retention", at: new Date(clock.now()).toISOString() },
+    });
+  });
+
+  it("finishes a shutdown during refusals without waiting on any clock", async () => {
+    const destination = recordingDestination();
+    destination.failNext.push(new RefusedError(2), new RefusedError(2));
+    const { batcher } = start(destination, { stopTimeoutMs: 60_000 });
+    await batcher.add(1);
+    await batcher.add(2);
+    await batcher.add(3);
+
+    const stopped = batcher.stop();
+    await expect(stopped).resolves.toBeUndefined();
+    expect(batcher.stats()).toMatchObject({ rejected: 3, written: 0, buffered: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
 import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
+import { eventTimeOffsetNs } from "../../../../core/destinations/event-time-offset.ts";
 import {
   booleanField,
   encodePoint,
@@ -14,7 +15,7 @@ import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
 
 describe("encodePoint", () => {
-  it("writes typed fields, sorted tags and a ms timestamp", () => {
+  it("writes typed fields, sorted tags and the ms timestamp in nanoseconds", () => {
     const line = encodePoint({
       measurement: "m",
       tags: { b: "2", a: "1" },
@@ -22,7 +23,19 @@ describe("encodePoint", () => {
       timestampMs: 1700000000123,
     });
 
-    expect(line).toBe("m,a=1,b=2 f=1.5,whole=3,n=7i,ok=true 1700000000123");
+    expect(line).toBe("m,a=1,b=2 f=1.5,whole=3,n=7i,ok=true 1700000000123000000");
+  });
+
+  it("adds the nanoseconds within the millisecond, also before 1970", () => {
+    const at = (timestampMs: number, subMsNs: number) =>
+      encodePoint({ measurement: "m", tags: {}, fields: { n: integerField(1) }, timestampMs, subMsNs }).split(
+        " ",
+      )[2];
+
+    expect(at(1700000000123, 42)).toBe("1700000000123000042");
+    expect(at(1700000000123, 999_999)).toBe("1700000000123999999");
+    expect(at(0, 5)).toBe("5");
+    expect(at(-1, 5)).toBe("-999995");
   });
 
   it("escapes measurement, tag and field keys, and string values as InfluxDB parses them", () => {
@@ -122,9 +135,6 @@ describe("toAuditPoint", () => {
     expect(point.tags).toEqual({
       eventType: "object.view.duration",
       auditEventSchemaVersion: "1",
-      eventId: event.envelope.eventId,
-      correlationId: "1777868693436",
-      selectionTxnId: "5f0c1c5e-2a59-4f4f-9d0e-0b7b8a1c2d3e",
       user: "UserDirectory=LAB; UserId=goran",
       userDirectory: "LAB",
       userId: "goran",
@@ -133,6 +143,9 @@ describe("toAuditPoint", () => {
       env: "prod",
     });
     expect(point.fields).toEqual({
+      eventId: stringField(event.envelope.eventId),
+      correlationId: stringField("1777868693436"),
+      selectionTxnId: stringField("5f0c1c5e-2a59-4f4f-9d0e-0b7b8a1c2d3e"),
       sheetId: stringField("sheet-1"),
       sheetName: stringField("Overview"),
       objectId: stringField("obj-1"),
@@ -143,14 +156,29 @@ describe("toAuditPoint", () => {
       visible: booleanField(false),
     });
     expect(point.timestampMs).toBe(Date.parse("2026-03-08T16:46:26.181Z"));
+    expect(point.subMsNs).toBe(eventTimeOffsetNs(event.envelope.eventId));
   });
 
-  it("gives a bare event an eventCount field so InfluxDB accepts it", () => {
-    const bare = acceptedEvent({ type: "navigation.sheet.loaded", payload: {} });
+  it("keeps a bare event's eventId as its field, so InfluxDB accepts the point", () => {
+    const bare = acceptedEvent({ type: "navigation.sheet.loaded", payload: {}, correlationId: "" });
 
     const point = toAuditPoint(extractAuditFacts(bare), { measurementName: "", staticTags: [] });
 
     expect(point.measurement).toBe("audit_event");
+    expect(point.fields).toEqual({ eventId: stringField(bare.envelope.eventId) });
+  });
+
+  it("gives an event with nothing to store an eventCount field so InfluxDB accepts it", () => {
+    const bare = acceptedEvent({
+      type: "navigation.sheet.loaded",
+      payload: {},
+      eventId: "",
+      correlationId: "",
+    });
+
+    const point = toAuditPoint(extractAuditFacts(bare), { measurementName: "", staticTags: [] });
+
     expect(point.fields).toEqual({ eventCount: integerField(1) });
+    expect(point.subMsNs).toBeUndefined();
   });
 });

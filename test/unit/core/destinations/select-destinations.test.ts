@@ -23,7 +23,6 @@ function adapters() {
       calls.series += 1;
       return { ensureDatabase: async () => {}, write: async () => {}, writeLines: async () => {} };
     },
-    sleep: async () => {},
     logger: recordingLogger(),
   };
   return { calls, value };

@@ -3,17 +3,22 @@ import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { DestinationWriteError } from "../../../../core/destinations/destination-writer.ts";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import { createTimeseriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
+import type { TimeseriesRefusal } from "../../../../core/destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../../../core/ports.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 
-/** Refuses (400) any request holding a point whose appName is "bad"; fails (no answer) while down. */
+/**
+ * Refuses the points whose appName is "bad" as InfluxDB does: with `storesRest` (a partial write)
+ * it stores the others and names the bad ones; without, it stores nothing of the request and
+ * names them. Fails (no answer) while down.
+ */
 function seriesSpy() {
   const spy = {
     down: false,
+    storesRest: true,
     requests: [] as number[],
     stored: [] as Point[],
-    sleeps: [] as number[],
     ensured: 0,
     async ensureDatabase() {
       if (spy.down) throw new TimeseriesWriteError("no answer", undefined);
@@ -22,8 +27,18 @@ function seriesSpy() {
     async write(points: readonly Point[]) {
       spy.requests.push(points.length);
       if (spy.down) throw new TimeseriesWriteError("no answer", undefined);
-      if (points.some((point) => point.tags.appName === "bad"))
-        throw new TimeseriesWriteError("bad point", 400);
+      const bad = points.flatMap((point, index) => (point.tags.appName === "bad" ? [index] : []));
+      if (bad.length > 0) {
+        if (spy.storesRest) spy.stored.push(...points.filter((point) => point.tags.appName !== "bad"));
+        const refusal: TimeseriesRefusal = {
+          reason: "field_type_conflict",
+          detail: "partial write: field type conflict",
+          count: bad.length,
+          lines: bad,
+          restStored: spy.storesRest,
+        };
+        throw new TimeseriesWriteError("answered 400", 400, { refusal });
+      }
       spy.stored.push(...points);
     },
     writeLines: () => Promise.reject(new Error("the audit destination writes points")),
@@ -44,10 +59,6 @@ function destination(spy: ReturnType<typeof seriesSpy>, maxBatchSize: number) {
     maxBatchSize,
     measurementName: "audit_event",
     staticTags: [],
-    sleep: async (ms) => {
-      spy.sleeps.push(ms);
-    },
-    initialRetryDelayMs: 100,
   });
 }
 
@@ -64,7 +75,7 @@ describe("time-series destination", () => {
     expect(spy.ensured).toBe(1);
   });
 
-  it("isolates a refused point by rewriting its chunk in smaller chunks with growing backoff", async () => {
+  it("counts what a partial write stored as written at once and reports the refused point, in one request", async () => {
     const spy = seriesSpy();
     const writer = destination(spy, 20);
     const batch = events(20, [13]);
@@ -76,9 +87,55 @@ describe("time-series destination", () => {
     expect(error).toBeInstanceOf(DestinationWriteError);
     expect((error as DestinationWriteError).permanent).toBe(true);
     expect((error as DestinationWriteError).failedEvents).toEqual([batch[13]]);
+    expect((error as DestinationWriteError).refusals).toEqual([
+      {
+        reason: "field_type_conflict",
+        count: 1,
+        detail: "partial write: field type conflict",
+        events: [batch[13]],
+      },
+    ]);
     expect(spy.stored).toHaveLength(19);
-    expect(spy.requests).toEqual([20, 10, 10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
-    expect(spy.sleeps).toEqual([100, 200]);
+    expect(spy.requests).toEqual([20]);
+  });
+
+  it("writes the rest once more without the named points when the server stored nothing", async () => {
+    const spy = seriesSpy();
+    spy.storesRest = false;
+    const writer = destination(spy, 10);
+    const batch = events(10, [2, 7]);
+
+    const error = (await writer
+      .write({ id: "b", flushedAt: new Date(), events: batch })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(spy.requests).toEqual([10, 8]);
+    expect(spy.stored).toHaveLength(8);
+    expect(error.permanent).toBe(true);
+    expect(error.failedEvents).toEqual([batch[2], batch[7]]);
+    expect(error.refusals?.map((refusal) => [refusal.reason, refusal.count])).toEqual([
+      ["field_type_conflict", 2],
+    ]);
+  });
+
+  it("refuses the whole chunk, without a rewrite, when the server names no point and stored nothing", async () => {
+    const spy = seriesSpy();
+    const writer = destination(spy, 3);
+    const batch = events(5);
+    spy.write = async (points) => {
+      spy.requests.push(points.length);
+      if (points.length === 3) throw new TimeseriesWriteError("answered 400: bad request", 400);
+      spy.stored.push(...points);
+    };
+
+    const error = (await writer
+      .write({ id: "b", flushedAt: new Date(), events: batch })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(spy.requests).toEqual([3, 2]);
+    expect(spy.stored).toHaveLength(2);
+    expect(error.refusals?.map((refusal) => [refusal.reason, refusal.count])).toEqual([["other", 3]]);
+    expect(error.failedEvents).toEqual(batch.slice(0, 3));
   });
 
   it("fails the rest of the batch at once when the server cannot be reached", async () => {

@@ -75,8 +75,8 @@ describe("InfluxDB v1 adapter with auth", () => {
     expect(Object.fromEntries(seen[2]!.url.searchParams)).toEqual({
       db: 'audit "db"',
       rp: "two_weeks",
-      precision: "ms",
+      precision: "n",
     });
-    expect(seen[2]?.body).toBe("m v=1 5");
+    expect(seen[2]?.body).toBe("m v=1 5000000");
   });
 });
