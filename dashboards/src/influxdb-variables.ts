@@ -20,8 +20,12 @@ import {
 
 export const ENVIRONMENT = `"qs_env" =~ /^$environment$/`;
 export const SERVER = `"server_name" =~ /^$server$/`;
-/** The app condition on the tag that names the app in a measurement. */
-export const appIs = (tag: "appName" | "app_name") => `"${tag}" =~ /^$app$/`;
+/**
+ * The app condition on the tag that names the app in a measurement. `::tag`, because on 1.x
+ * `user_events` and `log_event` also have a field of that name, which a bare name would mean:
+ * events without the field (engine performance events) would never match.
+ */
+export const appIs = (tag: "appName" | "app_name") => `"${tag}"::tag =~ /^$app$/`;
 
 function variable(name: string, label: string, query: string): QueryVariableBuilder {
   return new QueryVariableBuilder(name)

@@ -46,6 +46,12 @@ export interface Prometheus {
   /** `GET /api/v1/<path>` with the parameters; the answer's `data`, or a thrown error. */
   api(apiPath: string, params?: Record<string, string>): Promise<unknown>;
   alerts(): Promise<PrometheusAlert[]>;
+  /**
+   * Resolves once every target was scraped `count` times. Prometheus starts scraping a few
+   * seconds after it is ready (its target discovery sends the first targets after a delay), and
+   * a rate needs two scrapes in its window.
+   */
+  scraped(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -108,6 +114,19 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
     api,
     async alerts() {
       return ((await api("alerts")) as { alerts: PrometheusAlert[] }).alerts;
+    },
+    async scraped(count, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const data = (await api("query", { query: 'count_over_time(up{job="steward"}[10m])' })) as {
+          result: { value: [number, string] }[];
+        };
+        const counts = data.result.map((series) => Number(series.value[1]));
+        if (counts.length === options.targets.length && counts.every((n) => n >= count)) return;
+        if (Date.now() > deadline)
+          throw new Error(`targets not scraped ${count} times: ${JSON.stringify(counts)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     },
     async close() {
       if (child.exitCode === null) {
