@@ -1,5 +1,5 @@
 /**
- * The config UI and status page (CONTRACT §7, `configVisualisation`): one listener on
+ * The config UI and status page (`configVisualisation`): one listener on
  * `configVisualisation.host:port` serving the app of local/config-ui/app.ts. A port that cannot
  * be bound fails the start (exit 1 with the reason). Once listening, the page's URL is logged.
  */
