@@ -1,7 +1,8 @@
 /**
- * The audit pipeline's scrape metric (CONTRACT §7): `steward_audit_events_total{outcome}`, read
- * from the local audit queue's cumulative counters at each scrape (pull-based: ingest pays
- * nothing per event for it). Only events that passed the ingest API's own checks reach the queue:
+ * The audit pipeline's scrape metrics: `steward_audit_events_total{outcome}`, read from the local
+ * audit queue's cumulative counters at each scrape (pull-based: ingest pays nothing per event for
+ * it), and `steward_audit_queue_utilisation_ratio`, how full the queue is, so that an alert can
+ * warn before a full queue makes ingest refuse events. Only events that passed the ingest API's own checks reach the queue:
  * requests it refuses itself (authentication, validation, its per-client rate limit) are not
  * counted here.
  */
@@ -47,10 +48,13 @@ export const AUDIT_EVENT_OUTCOMES = {
 
 export type AuditEventOutcome = keyof typeof AUDIT_EVENT_OUTCOMES;
 
-/** Declares `steward_audit_events_total`, reading `metrics` (the audit queue's) at each scrape. */
+/**
+ * Declares `steward_audit_events_total` and `steward_audit_queue_utilisation_ratio`, reading
+ * `metrics` (the audit queue's) at each scrape.
+ */
 export function declareAuditEventMetrics(
   registry: MetricsRegistry,
-  metrics: () => Pick<EventQueueMetrics, QueueCounter>,
+  metrics: () => Pick<EventQueueMetrics, QueueCounter | "utilisationPct">,
 ): void {
   const outcomes = Object.entries(AUDIT_EVENT_OUTCOMES) as Array<[AuditEventOutcome, QueueCounter]>;
   registry.counter({
@@ -61,5 +65,11 @@ export function declareAuditEventMetrics(
       const current = metrics();
       return outcomes.map(([outcome, key]) => ({ labels: { outcome }, value: current[key] }));
     },
+  });
+  registry.gauge({
+    name: "steward_audit_queue_utilisation_ratio",
+    help: "How full the local audit queue is, 0 to 1: the durable log's bytes on disk against auditEvents.queue.maxDiskBytes (with durable: false, waiting events against maxSize); at 1 ingest answers 503",
+    labelNames: [],
+    collect: () => [{ labels: {}, value: metrics().utilisationPct / 100 }],
   });
 }

@@ -1,7 +1,9 @@
 /**
- * The embedded default configuration (CONTRACT §1): what `npm start` runs without a file. It needs
- * no other server: ingest on 127.0.0.1:8181, REST on 127.0.0.1:8081, audit events written as
- * Parquet and JSON under ./data/, key-value store and schedules under ./data/.
+ * The embedded default configuration: what `npm start` runs without a file. It needs no other
+ * server: ingest on 127.0.0.1:8181, REST on 127.0.0.1:8081, audit events written as Parquet and
+ * JSON under ./data/, key-value store and schedules under ./data/, and the status page on
+ * 127.0.0.1:3100 (secrets masked), so that a newcomer has something to look at; the agent's parts
+ * stay off.
  */
 import { parseConfig } from "./parse.ts";
 import type { Config } from "./schema/config.ts";
@@ -25,6 +27,7 @@ export const EMBEDDED_CONFIG = {
     restServer: { enable: true, host: "127.0.0.1", port: 8081 },
     keyValueStore: { enable: true, storeFile: "./data/key-values.json" },
     scheduler: { enable: true, storeFile: "./data/schedules.yaml" },
+    configVisualisation: { enable: true, host: "127.0.0.1", port: 3100, obfuscate: true },
   },
 } as const;
 

@@ -1,7 +1,7 @@
 /**
- * The config UI and status page (CONTRACT §7, `configVisualisation`): one listener on
+ * The config UI and status page (`configVisualisation`): one listener on
  * `configVisualisation.host:port` serving the app of local/config-ui/app.ts. A port that cannot
- * be bound fails the start (exit 1 with the reason).
+ * be bound fails the start (exit 1 with the reason). Once listening, the page's URL is logged.
  */
 import { type ConfigView, configView } from "../../core/config/config-view.ts";
 import type { Config } from "../../core/config/index.ts";
@@ -22,13 +22,13 @@ export interface ConfigUiDeps {
   logger: Logger;
 }
 
-export function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
+export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
   const settings = deps.config.configVisualisation;
   const view: ConfigView = configView(deps.rawTree, {
     obfuscate: settings.obfuscate,
     logLevel: deps.logLevel,
   });
-  return startHttpListener({
+  const listener = await startHttpListener({
     name: "Config UI",
     app: createConfigUiApp({
       view,
@@ -42,4 +42,7 @@ export function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
     port: settings.port,
     logger: deps.logger,
   });
+  // The page's address as a browser opens it, for whoever reads the start-up lines.
+  deps.logger.info("Status page and configuration", { url: `${listener.url}/` });
+  return listener;
 }

@@ -174,6 +174,7 @@ describe("steward CLI", () => {
     expect((await proc.exited()).code).toBe(0);
     expect(status.version).toBe("15.0.0");
     expect(proc.output()).not.toMatch(/these enabled settings have no effect/);
+    expect(proc.output()).toContain(`Status page and configuration url=http://127.0.0.1:${uiPort}/`);
   });
 
   it("honours a SIGTERM that arrives during start-up: stops gracefully and exits 0", async () => {
@@ -216,13 +217,17 @@ describe("steward CLI", () => {
     }
   });
 
-  it("npm start's embedded default config serves GET /v4/ping on 127.0.0.1:8081 and stops on SIGINT", async () => {
+  it("npm start's embedded default config serves GET /v4/ping on 127.0.0.1:8081 and the status page on 127.0.0.1:3100, named in the log, and stops on SIGINT", async () => {
     const dir = freshDir();
     const proc = start([], dir);
     await proc.waitFor(/REST API listening url=http:\/\/127\.0\.0\.1:8081/);
     await proc.waitFor(/steward ready/);
     const response = await fetch("http://127.0.0.1:8081/v4/ping");
     expect(response.status).toBe(200);
+    expect(proc.output()).toContain("Status page and configuration url=http://127.0.0.1:3100/");
+    const page = await fetch("http://127.0.0.1:3100/");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
     proc.child.kill("SIGINT");
     const { code, ms } = await proc.exited();
     expect(code).toBe(0);

@@ -15,10 +15,11 @@ describe("localServices", () => {
   });
 
   it("starts the scrape endpoint last when scrapeEndpoint.enable is on, so that it stops first", () => {
-    // Prepare
+    // Prepare: without the status page, which the embedded default serves and which starts after it
     const base = defaultConfig();
     const config = {
       ...base,
+      configVisualisation: { ...base.configVisualisation, enable: false },
       scrapeEndpoint: { ...base.scrapeEndpoint, enable: true },
       userEvents: { ...base.userEvents, enable: true },
     };
@@ -30,6 +31,13 @@ describe("localServices", () => {
     expect(services.at(-1)).toBe("scrape-endpoint");
     expect(services.filter((name) => name === "scrape-endpoint")).toHaveLength(1);
     expect(services).toContain("udp-events");
+  });
+
+  it("serves the status page in the embedded default configuration, before the container health check", () => {
+    const base = defaultConfig();
+    const services = names({ ...base, containerHealthCheck: { ...base.containerHealthCheck, enable: true } });
+    expect(services).toContain("config-ui");
+    expect(services.indexOf("config-ui")).toBe(services.indexOf("container-health-check") - 1);
   });
 
   it("runs no self-monitoring part in the embedded default configuration", () => {
@@ -46,9 +54,11 @@ describe("localServices", () => {
   });
 
   it("adds each self-monitoring part when its switch is on, the health check last", () => {
+    // Without the status page, which the embedded default serves: it starts between the two.
     const base = defaultConfig();
     const config = {
       ...base,
+      configVisualisation: { ...base.configVisualisation, enable: false },
       anonTelemetry: true,
       anonTelemetryEndpoint: "http://127.0.0.1:9/t",
       heartbeat: { ...base.heartbeat, enable: true, remoteURL: "http://127.0.0.1:9/hb" },

@@ -12,6 +12,7 @@ const counters = {
   droppedRateLimit: 7,
   droppedQueueFull: 2,
   droppedSize: 4,
+  utilisationPct: 37.5,
 };
 
 async function scrape(registry: ReturnType<typeof createPromMetricsRegistry>) {
@@ -65,5 +66,27 @@ describe("declareAuditEventMetrics", () => {
       metric?.samples.find((sample) => sample.labels.outcome === "accepted")?.value;
     expect(accepted(before)).toBe(1);
     expect(accepted(after)).toBe(2);
+  });
+
+  it("publishes how full the queue is as steward_audit_queue_utilisation_ratio, 0 to 1, read at each scrape", async () => {
+    // Prepare
+    const registry = createPromMetricsRegistry();
+    let current = counters;
+    declareAuditEventMetrics(registry, () => current);
+    const ratio = async () =>
+      parsePrometheusText(await registry.metrics()).find(
+        (metric) => metric.name === "steward_audit_queue_utilisation_ratio",
+      );
+
+    // Act
+    const before = await ratio();
+    current = { ...counters, utilisationPct: 100 };
+    const full = await ratio();
+
+    // Assess
+    expect(before?.type).toBe("gauge");
+    expect(before?.help).toMatch(/maxDiskBytes/);
+    expect(before?.samples).toEqual([{ labels: {}, value: 0.375 }]);
+    expect(full?.samples).toEqual([{ labels: {}, value: 1 }]);
   });
 });

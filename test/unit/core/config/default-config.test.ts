@@ -28,6 +28,23 @@ describe("defaultConfig", () => {
     expect(config.userSessions.enableSessionExtract).toBe(false);
   });
 
+  it("serves the status page on 127.0.0.1:3100 with secrets masked, and runs none of the agent's parts", () => {
+    // Act
+    const config = defaultConfig();
+
+    // Assess
+    expect(config.configVisualisation).toEqual({
+      enable: true,
+      host: "127.0.0.1",
+      port: 3100,
+      obfuscate: true,
+    });
+    expect(config.scrapeEndpoint.enable).toBe(false);
+    expect(config.heartbeat.enable).toBe(false);
+    expect(config.uptimeMonitor.enable).toBe(false);
+    expect(config.containerHealthCheck.enable).toBe(false);
+  });
+
   it("enables only the endpoints that need no other server", () => {
     // Act
     const enabled = ENDPOINT_KEYS.filter((k) => defaultConfig().restServer.endpointsEnable[k]);

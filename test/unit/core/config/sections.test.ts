@@ -44,7 +44,8 @@ const CASES: Readonly<Record<string, SectionCase>> = {
   systemInfo: { disabled: { enable: false }, typo: ["enable"], wrong: ["enable"] },
   configVisualisation: {
     active: { enable: true },
-    disabled: {},
+    // The template shows the embedded default, which serves the status page.
+    disabled: { enable: false },
     typo: ["obfuscate"],
     wrong: ["port"],
     placeholder: ["host"],

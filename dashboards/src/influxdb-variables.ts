@@ -1,0 +1,52 @@
+/**
+ * The InfluxDB dashboard's template variables and the WHERE conditions that use them. Each is a
+ * multi-value variable with "All" as `.*`, and each condition a regular-expression match
+ * (`=~ /^$var$/`): with All selected it also matches points that lack the tag, so a measurement
+ * written without the environment tag still shows, and a selection narrows every panel that has
+ * the tag.
+ *
+ * - environment: the tag `qs_env`, the name Butler SOS's configuration template gives its
+ *   environment tag; set it in `serversToMonitor.serverTagsDefinition` (health and sessions) and
+ *   in the `tags` lists of user events, log events, event counts and queue metrics.
+ * - server: the health measurements' `server_name` tag (`serversToMonitor.servers[].serverName`).
+ * - app: the app name tag of user events (`appName`), log events (`app_name`) and audit events
+ *   (`appName`).
+ */
+import {
+  QueryVariableBuilder,
+  VariableRefresh,
+  VariableSort,
+} from "@grafana/grafana-foundation-sdk/dashboard";
+
+export const ENVIRONMENT = `"qs_env" =~ /^$environment$/`;
+export const SERVER = `"server_name" =~ /^$server$/`;
+/**
+ * The app condition on the tag that names the app in a measurement. `::tag`, because on 1.x
+ * `user_events` and `log_event` also have a field of that name, which a bare name would mean:
+ * events without the field (engine performance events) would never match.
+ */
+export const appIs = (tag: "appName" | "app_name") => `"${tag}"::tag =~ /^$app$/`;
+
+function variable(name: string, label: string, query: string): QueryVariableBuilder {
+  return new QueryVariableBuilder(name)
+    .label(label)
+    .query(query)
+    .multi(true)
+    .includeAll(true)
+    .allValue(".*")
+    .current({ selected: true, text: ["All"], value: ["$__all"] })
+    .refresh(VariableRefresh.OnTimeRangeChanged)
+    .sort(VariableSort.AlphabeticalAsc);
+}
+
+export function influxdbVariables(): QueryVariableBuilder[] {
+  return [
+    variable("environment", "Environment", `SHOW TAG VALUES WITH KEY = "qs_env"`),
+    variable("server", "Server", `SHOW TAG VALUES FROM "cpu" WITH KEY = "server_name" WHERE ${ENVIRONMENT}`),
+    variable(
+      "app",
+      "App",
+      `SHOW TAG VALUES FROM "user_events", "log_event", "audit_event" WITH KEY IN ("appName", "app_name") WHERE ${ENVIRONMENT}`,
+    ),
+  ];
+}

@@ -1,0 +1,108 @@
+/**
+ * `steward.yaml` for a site with everything the dashboards read switched on, written to one
+ * InfluxDB 1.x database: health and sessions of the simulated platform's servers, UDP user and
+ * log events of every source (engine performance monitor kept and rejected), event counts, queue
+ * metrics, Steward's memory and errors, audit events with their queue metrics, the scrape
+ * endpoint and a heartbeat. Every configurable tag list carries `qs_env`, the tag the dashboards'
+ * environment variable reads. Intervals are short so that everything is written within seconds.
+ */
+import { stringify } from "yaml";
+import type { TestPlatform } from "../fixtures/platform/test-platform.ts";
+
+export interface OperationsSiteOptions {
+  platform: TestPlatform;
+  /** Names of the platform's servers, in order. */
+  serverNames: readonly string[];
+  influx: { port: number; database: string };
+  ports: { user: number; log: number; scrape: number; ingest: number; rest: number };
+  heartbeatUrl: string;
+  environment: string;
+}
+
+export function operationsSiteConfig(options: OperationsSiteOptions): string {
+  const { platform, ports, environment } = options;
+  const tags = [{ name: "qs_env", value: environment }];
+  const queueMetrics = { timeseriesdb: { enable: true, writeFrequency: 500, tags } };
+  const on = { enable: true };
+  const servers = options.serverNames.map((name, index) => {
+    const server = platform.servers[index];
+    if (server === undefined) throw new Error(`no simulated server ${index}`);
+    return {
+      host: server.address,
+      serverName: name,
+      serverDescription: `${name} node`,
+      serverTags: { qs_env: environment },
+      userSessions: {
+        enable: true,
+        host: server.address,
+        virtualProxies: [{ virtualProxy: "/" }, { virtualProxy: "hdr" }],
+      },
+    };
+  });
+  return stringify({
+    Service: {
+      restServer: { port: ports.rest },
+      auditEvents: {
+        port: ports.ingest,
+        queue: { queueMetrics },
+        destination: {
+          enable: true,
+          type: "timeseriesdb",
+          timeseriesdb: { writeFrequency: 300, measurementName: "audit_event", staticTags: tags },
+        },
+      },
+      cert: {
+        clientCert: platform.pki.clientCertPath,
+        clientCertKey: platform.pki.clientKeyPath,
+        clientCertCA: platform.pki.caPath,
+      },
+      platform: { repositoryPort: platform.servers[0]?.port },
+      timeseriesdbConfig: {
+        enable: true,
+        version: 1,
+        host: "127.0.0.1",
+        port: options.influx.port,
+        v1Config: { dbName: options.influx.database },
+      },
+      scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
+      heartbeat: { enable: true, remoteURL: options.heartbeatUrl, frequency: "every 1 second" },
+      errorTracking: on,
+      uptimeMonitor: { enable: true, frequency: "every 1 second" },
+      platformEvents: {
+        timeseriesdb: { enable: true, writeFrequency: 500 },
+        eventCount: { enable: true, timeseriesdb: { tags } },
+        rejectedEventCount: on,
+      },
+      userEvents: {
+        enable: true,
+        tags,
+        udpServerConfig: { serverHost: "127.0.0.1", portUserActivityEvents: ports.user, queueMetrics },
+        sendToTimeseriesdb: on,
+      },
+      logEvents: {
+        tags,
+        udpServerConfig: { serverHost: "127.0.0.1", portLogEvents: ports.log, queueMetrics },
+        source: { engine: on, proxy: on, repository: on, scheduler: on, engineApiPerf: on },
+        categorise: on,
+        enginePerformanceMonitor: {
+          enable: true,
+          trackRejectedEvents: { enable: true, tags },
+          monitorFilter: {
+            allApps: {
+              enable: true,
+              method: { allMethods: false, someMethodsInclude: ["Doc::GetAppLayout"] },
+            },
+          },
+        },
+        sendToTimeseriesdb: on,
+      },
+      userSessions: { enableSessionExtract: true, pollingInterval: 1000 },
+      serversToMonitor: {
+        pollingInterval: 1000,
+        rejectUnauthorized: true,
+        serverTagsDefinition: ["qs_env"],
+        servers,
+      },
+    },
+  });
+}

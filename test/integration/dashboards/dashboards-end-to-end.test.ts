@@ -1,0 +1,291 @@
+/**
+ * The shipped dashboards and alert rules against a running site: `steward start` polling the
+ * simulated platform (two servers that answer, one that does not), fed UDP user and log events
+ * and audit events, writing to Debian's InfluxDB 1.x and scraped every second by Debian's
+ * Prometheus loaded with dashboards/prometheus/steward-rules.yml. Every query of every panel of
+ * both dashboards runs against the server it targets, with Grafana's macros and the variables
+ * at "All" expanded as Grafana does, and must return data; so must the variables' own queries.
+ * Then InfluxDB stops, and the destination rule must go pending and then firing within its `for`
+ * (1 minute) plus a few scrapes.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SimulatedServer } from "../../../local/simulated-platform/simulated-server.ts";
+import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
+import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
+import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
+import {
+  allSelected,
+  hasData,
+  influxqlRows,
+  influxqlValues,
+  panelQueries,
+  promqlValues,
+  readDashboard,
+} from "../../helpers/dashboard-queries.ts";
+import { eventually } from "../../helpers/eventually.ts";
+import { freePort } from "../../helpers/free-port.ts";
+import { type ExpandOptions, expandMacros } from "../../helpers/grafana-macros.ts";
+import { postEvent } from "../../helpers/ingest-client.ts";
+import { engineLogEvent } from "../../helpers/log-event-datagrams.ts";
+import { operationsSiteConfig } from "../../helpers/operations-site-config.ts";
+import { type Prometheus, skipWithoutPrometheus, startPrometheus } from "../../helpers/prometheus.ts";
+import { sendDatagrams } from "../../helpers/send-datagrams.ts";
+import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { influxdForSuite } from "../../helpers/suite-influxd.ts";
+
+const noPrometheus = skipWithoutPrometheus();
+const { skip: noInfluxd, influxd } = influxdForSuite();
+const skip = noPrometheus || noInfluxd;
+
+const DATABASE = "operations";
+const ENVIRONMENT = "test";
+const APP = "Sales dashboard";
+const RULES = join(import.meta.dirname, "..", "..", "..", "dashboards", "prometheus", "steward-rules.yml");
+const INFLUXDB_DASHBOARD = readDashboard("steward-qlik-sense-influxdb.json");
+const PROMETHEUS_DASHBOARD = readDashboard("steward-qlik-sense-prometheus.json");
+
+/** What every panel of the InfluxDB dashboard reads, so the test waits until each has points. */
+const MEASUREMENTS = [
+  "mem",
+  "cpu",
+  "session",
+  "users",
+  "apps",
+  "cache",
+  "saturated",
+  "sense_server",
+  "user_session_summary",
+  "user_events",
+  "log_event",
+  "rejected_event_count",
+  "user_events_queue",
+  "log_events_queue",
+  "event_count",
+  "audit_event",
+  "audit_events_queue",
+  "steward_memory_usage",
+  "butler_sos_errors",
+];
+
+function datagrams(at: Date) {
+  const iso = at.toISOString();
+  const session = "6f2c1a70-2c4e-4d0b-9a59-1d7e1f0c2b11";
+  const perfApp = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+  const perf = (method: string, ms: string) =>
+    `/qseow-qix-perf/;1523;${iso};2025-03-12 10:15:12,123;INFO;qs-node1;QixPerformance.Engine.Engine;LAB\\goran;1;LAB;goran;${iso};${session};${perfApp};42;${method};${ms};11.2;0.1;0.3;0.9;1;obj1;123456;234567;sheet`;
+  return {
+    user: [
+      "/qseow-proxy-connection/;qs-node1;Open connection;LAB;anna;AppAccess;/app/a421f4a2-c311-4ef4-ba41-fe2e6a2b0d69;UserAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:58.0) Gecko/20100101 Firefox/58.0'",
+      "/qseow-proxy-session/;qs-node1;Start session;LAB;anna;https://qs-node1;/hub;UserAgent: Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+      "/qseow-proxy-session/;qs-node1;Stop session;LAB;bert;https://qs-node1;/hub;UserAgent: Chrome/91.0",
+    ],
+    log: [
+      engineLogEvent(1, at),
+      `/qseow-proxy/;5;${iso};2021-11-09 15:37:26,028;WARN;qs-node1;Audit.Proxy.Proxy.SessionManagement;COMPANY\\svc;Session ended;Timeout;LAB;goran;Stop session;201;AppAccess;/hub`,
+      `/qseow-repository/;7;${iso};2021-11-09 15:37:26,028;ERROR;qs-node1;System.Repository.Repository.Core;COMPANY\\svc;Sync failed;Connection lost;;;Sync;500;Service;/qrs/sync`,
+      `/qseow-scheduler/;14;${iso};2021-11-09 19:37:44,331;ERROR;qs-node1;System.Scheduler.Scheduler.Slave.Tasks.ReloadTask;COMPANY\\qlikservice;Reload failed;;LAB;goran;LAB\\goran;Reload of Sales;Sales;dec2a02a-1680-44ef-8dc2-e2bfb180af87;e7af59a0-c243-480d-9571-08727551a66f;4831c6a5-34f6-45bb-9d40-73a6e6992670`,
+      perf("Doc::GetAppLayout", "12.5"), // kept by the monitor
+      perf("Doc::GetAppLayout", "40.25"),
+      perf("Doc::GetLayout", "3.5"), // not monitored: counted in rejected_event_count
+    ],
+  };
+}
+
+/** Audit events of four types in one app, by two users. */
+function auditEvents(): Record<string, unknown>[] {
+  const types = [
+    "navigation.sheet.loaded",
+    "object.view.duration",
+    "selection.state.changed",
+    "screenshot.url.received",
+  ];
+  return types.flatMap((type, index) => {
+    const envelope = envelopeOfType(type);
+    const payload = envelope.payload as Record<string, unknown>;
+    const context = {
+      ...((payload.context as Record<string, unknown>) ?? {}),
+      appId: "a421f4a2-c311-4ef4-ba41-fe2e6a2b0d69",
+      appName: APP,
+      user: `UserDirectory=LAB; UserId=${index % 2 === 0 ? "anna" : "bert"}`,
+    };
+    return [
+      {
+        ...envelope,
+        eventId: randomUUID(),
+        timestamp: new Date().toISOString(),
+        payload: { ...payload, context },
+      },
+    ];
+  });
+}
+
+let platform: TestPlatform;
+let heartbeat: CaptureServer;
+let prometheus: Prometheus;
+let steward: StewardProcess;
+let directory: string | undefined;
+let scrapePort = 0;
+let startedMs = 0;
+
+const influxUrl = () => `http://127.0.0.1:${influxd.port}`;
+
+async function points(measurement: string): Promise<number> {
+  const values = await influxqlValues(influxUrl(), DATABASE, `SELECT count(*) FROM "${measurement}"`).catch(
+    () => [],
+  );
+  return Math.max(0, ...values.map(Number).filter(Number.isFinite));
+}
+
+function range(dashboard: typeof INFLUXDB_DASHBOARD): ExpandOptions {
+  return {
+    range: { fromMs: startedMs - 60_000, toMs: Date.now() },
+    minIntervalMs: 1000,
+    variables: allSelected(dashboard),
+  };
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  startedMs = Date.now();
+  platform = await startTestPlatform({ servers: 3 });
+  await (platform.servers[2] as SimulatedServer).stop(); // a server that does not answer: error points
+  heartbeat = await startCaptureServer();
+  heartbeat.respondWith(200);
+  const ports = {
+    user: await freePort(),
+    log: await freePort(),
+    scrape: await freePort(),
+    ingest: await freePort(),
+    rest: await freePort(),
+  };
+  scrapePort = ports.scrape;
+  directory = mkdtempSync(join(tmpdir(), "steward-dashboards-"));
+  writeFileSync(
+    join(directory, "steward.yaml"),
+    operationsSiteConfig({
+      platform,
+      serverNames: ["alpha", "beta", "gamma"],
+      influx: { port: influxd.port, database: DATABASE },
+      ports,
+      heartbeatUrl: heartbeat.url,
+      environment: ENVIRONMENT,
+    }),
+  );
+  steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
+  await steward.waitFor(/steward ready/, 30_000);
+  prometheus = await startPrometheus({
+    targets: [`127.0.0.1:${ports.scrape}`],
+    targetLabels: { qs_env: ENVIRONMENT },
+    ruleFiles: [RULES],
+    interval: "1s",
+  });
+
+  const sent = datagrams(new Date());
+  await sendDatagrams(ports.user, sent.user);
+  await sendDatagrams(ports.log, sent.log);
+  for (const event of auditEvents()) {
+    const answer = await postEvent(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, event);
+    if (answer.status !== 202) throw new Error(`audit event refused: ${JSON.stringify(answer)}`);
+  }
+  const written = await eventually(
+    async () => (await Promise.all(MEASUREMENTS.map(points))).every((n) => n > 0),
+    30_000,
+    250,
+  );
+  if (!written) {
+    const counts = Object.fromEntries(await Promise.all(MEASUREMENTS.map(async (m) => [m, await points(m)])));
+    throw new Error(`measurements without points: ${JSON.stringify(counts)}\n${steward.output()}`);
+  }
+  // Counter panels read increases over two scrapes at least, the audit queue's over two writes.
+  await eventually(async () => (await points("audit_events_queue")) >= 4, 10_000, 250);
+  await prometheus.scraped(8);
+}, 90_000);
+
+afterAll(async () => {
+  steward?.child.kill("SIGKILL");
+  await prometheus?.close();
+  await heartbeat?.stop();
+  await platform?.stop();
+  if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)("the shipped dashboards and alert rules on a running site", () => {
+  it("every InfluxQL panel query returns data from InfluxDB", async () => {
+    const options = range(INFLUXDB_DASHBOARD);
+    const empty: string[] = [];
+    for (const query of panelQueries(INFLUXDB_DASHBOARD)) {
+      const values = await influxqlValues(influxUrl(), DATABASE, expandMacros(query.text, options));
+      if (!hasData(values)) empty.push(query.name);
+    }
+    expect(empty, "panels without data").toEqual([]);
+  });
+
+  it("the InfluxDB dashboard's variables list the environment, the servers and the app", async () => {
+    const options = range(INFLUXDB_DASHBOARD);
+    // Grafana lists the `value` column of SHOW TAG VALUES, each value once.
+    const values = async (name: string) => {
+      const variable = INFLUXDB_DASHBOARD.templating.list.find((v) => v.name === name);
+      const rows = await influxqlRows(influxUrl(), DATABASE, expandMacros(variable?.query ?? "", options));
+      return new Set(rows.map((row) => row.value));
+    };
+    expect(await values("environment")).toEqual(new Set([ENVIRONMENT]));
+    // gamma never answered its health poll, so it has no cpu points to list it.
+    expect(await values("server")).toEqual(new Set(["alpha", "beta"]));
+    expect(await values("app")).toContain(APP);
+  });
+
+  it("every PromQL panel query returns data from Prometheus", async () => {
+    const exposition = await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text();
+    // Items refused as data are counted by steward_destination_refused_total, which comes with
+    // the destinations' refusal handling: where this Steward does not serve it yet, its panel
+    // has nothing to show (the alert rule is tested with promtool's synthetic series).
+    const cannotHaveData = exposition.includes("steward_destination_refused_total")
+      ? []
+      : ["Items refused by destinations / A"];
+    const options = range(PROMETHEUS_DASHBOARD);
+    const empty: string[] = [];
+    for (const query of panelQueries(PROMETHEUS_DASHBOARD)) {
+      if (!hasData(await promqlValues(prometheus.api, query, options))) empty.push(query.name);
+    }
+    expect(empty, "panels without data").toEqual(cannotHaveData);
+  });
+
+  it("the Prometheus dashboard's variables list the environment and the servers that answer", async () => {
+    const environments = (await prometheus.api("label/qs_env/values", {})) as string[];
+    expect(environments).toContain(ENVIRONMENT);
+    const series = (await prometheus.api("series", {
+      "match[]": `steward_engine_metadata{qs_env=~".*"}`,
+    })) as { server_name: string }[];
+    expect(new Set(series.map((labels) => labels.server_name))).toEqual(new Set(["alpha", "beta"]));
+  });
+
+  it("with InfluxDB stopped, the destination rule goes pending and then firing within its 1 minute plus a few scrapes", async () => {
+    const rule = (alert: { labels: Record<string, string> }) =>
+      alert.labels.alertname === "StewardDestinationWriteErrors" &&
+      alert.labels.destination === "timeseriesdb";
+    expect((await prometheus.alerts()).filter(rule), "fires while InfluxDB is up").toEqual([]);
+
+    const stoppedMs = Date.now();
+    await influxd.stop();
+    let pendingMs: number | undefined;
+    let firingMs: number | undefined;
+    await eventually(
+      async () => {
+        const state = (await prometheus.alerts()).find(rule)?.state;
+        if (state !== undefined) pendingMs ??= Date.now() - stoppedMs;
+        if (state === "firing") firingMs = Date.now() - stoppedMs;
+        return firingMs !== undefined;
+      },
+      90_000,
+      500,
+    );
+    console.log(`destination rule after InfluxDB stopped: pending ${pendingMs} ms, firing ${firingMs} ms`);
+    expect(pendingMs, "pending").toBeLessThan(15_000);
+    expect(firingMs, "firing").toBeGreaterThanOrEqual(60_000);
+    expect(firingMs, "firing").toBeLessThan(60_000 + 15_000);
+  }, 120_000);
+});
