@@ -95,7 +95,10 @@ function datagrams(at: Date) {
   };
 }
 
-/** Audit events of four types in one app, by two users. */
+/**
+ * Audit events of four types in one app, by two users, and one dated long before the database's
+ * retention policy, which InfluxDB refuses: the refused-items panel's data.
+ */
 function auditEvents(): Record<string, unknown>[] {
   const types = [
     "navigation.sheet.loaded",
@@ -112,14 +115,15 @@ function auditEvents(): Record<string, unknown>[] {
       appName: APP,
       user: `UserDirectory=LAB; UserId=${index % 2 === 0 ? "anna" : "bert"}`,
     };
-    return [
-      {
-        ...envelope,
-        eventId: randomUUID(),
-        timestamp: new Date().toISOString(),
-        payload: { ...payload, context },
-      },
-    ];
+    const event = {
+      ...envelope,
+      eventId: randomUUID(),
+      timestamp: new Date().toISOString(),
+      payload: { ...payload, context },
+    };
+    return index === 0
+      ? [event, { ...event, eventId: randomUUID(), timestamp: "2025-01-15T10:00:00.000Z" }]
+      : [event];
   });
 }
 
@@ -128,7 +132,6 @@ let heartbeat: CaptureServer;
 let prometheus: Prometheus;
 let steward: StewardProcess;
 let directory: string | undefined;
-let scrapePort = 0;
 let startedMs = 0;
 
 const influxUrl = () => `http://127.0.0.1:${influxd.port}`;
@@ -162,7 +165,6 @@ beforeAll(async () => {
     ingest: await freePort(),
     rest: await freePort(),
   };
-  scrapePort = ports.scrape;
   directory = mkdtempSync(join(tmpdir(), "steward-dashboards-"));
   writeFileSync(
     join(directory, "steward.yaml"),
@@ -239,19 +241,12 @@ describe.skipIf(skip)("the shipped dashboards and alert rules on a running site"
   });
 
   it("every PromQL panel query returns data from Prometheus", async () => {
-    const exposition = await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text();
-    // Items refused as data are counted by steward_destination_refused_total, which comes with
-    // the destinations' refusal handling: where this Steward does not serve it yet, its panel
-    // has nothing to show (the alert rule is tested with promtool's synthetic series).
-    const cannotHaveData = exposition.includes("steward_destination_refused_total")
-      ? []
-      : ["Items refused by destinations / A"];
     const options = range(PROMETHEUS_DASHBOARD);
     const empty: string[] = [];
     for (const query of panelQueries(PROMETHEUS_DASHBOARD)) {
       if (!hasData(await promqlValues(prometheus.api, query, options))) empty.push(query.name);
     }
-    expect(empty, "panels without data").toEqual(cannotHaveData);
+    expect(empty, "panels without data").toEqual([]);
   });
 
   it("the Prometheus dashboard's variables list the environment and the servers that answer", async () => {
