@@ -133,8 +133,16 @@ class LogBackedEventQueue implements DurableEventQueue {
       counters.droppedRateLimit += 1;
       return "rate-limited";
     }
+    let appended: AppendResult;
     const payload = acceptedEventJson(event, envelopeJson);
-    const appended = await this.append(payload, event);
+    this.appends.begin();
+    try {
+      appended = await this.deps.log.append(payload, event);
+    } catch (error) {
+      throw new EventQueueUnavailableError("the audit event log could not be written", { cause: error });
+    } finally {
+      this.appends.end();
+    }
     if (appended === "too-large") {
       counters.droppedSize += 1;
       this.warnings.tooLarge(RECORD_HEADER_BYTES + Buffer.byteLength(payload));
@@ -220,17 +228,5 @@ class LogBackedEventQueue implements DurableEventQueue {
     await this.appends.stop();
     this.deps.log.wakeWaiters();
     await this.readers.ended();
-  }
-
-  /** Appends one event's record; a failed write is refused as the queue being unavailable. */
-  private async append(payload: string, event: AcceptedEvent): Promise<AppendResult> {
-    this.appends.begin();
-    try {
-      return await this.deps.log.append(payload, event);
-    } catch (error) {
-      throw new EventQueueUnavailableError("the audit event log could not be written", { cause: error });
-    } finally {
-      this.appends.end();
-    }
   }
 }
