@@ -21,10 +21,6 @@ export interface DestinationReadersDeps {
   destinations: readonly string[];
   /** Hands one event to a destination (its batcher); resolves once it is buffered there. */
   deliver(destination: string, event: AcceptedEvent): Promise<void>;
-  /** Once stopping and finished, readers end when they reach the end of the log. */
-  appends: AppendsInFlight;
-  /** A reader stopped for good while the queue runs (counted as a failure). */
-  failed(): void;
   logger: Logger;
   clock: Clock;
 }
@@ -42,7 +38,13 @@ export class DestinationReaders {
   private idleWaiters: Array<() => void> = [];
   private readonly running: Promise<void>[];
 
-  constructor(private readonly deps: DestinationReadersDeps) {
+  constructor(
+    private readonly deps: DestinationReadersDeps,
+    /** Once stopping and finished, readers end when they reach the end of the log. */
+    private readonly appends: AppendsInFlight,
+    /** A reader stopped for good while the queue runs (counted as a failure). */
+    private readonly failed: () => void,
+  ) {
     const { log, destinations } = deps;
     this.endAtStart = log.end();
     this.handedNew = new Map(destinations.map((destination) => [destination, 0]));
@@ -78,12 +80,12 @@ export class DestinationReaders {
   }
 
   private async follow(destination: string): Promise<void> {
-    const { log, deliver, clock, appends } = this.deps;
+    const { log, clock } = this.deps;
     let position = this.positions.get(destination) as number;
     for (;;) {
       if (position >= log.end()) {
         this.settleIdle();
-        if (appends.finished) return;
+        if (this.appends.finished) return;
         // stop() wakes this wait once no append is left (not Promise.race with a long-lived
         // promise: each race would leave a reaction on it, a leak at thousands of waits a second).
         await log.waitForEnd(position);
@@ -100,7 +102,7 @@ export class DestinationReaders {
         }
         this.ends.set(event, record.end);
         const started = clock.now();
-        await deliver(destination, event);
+        await this.deps.deliver(destination, event);
         this.processingTimes.record(clock.now() - started);
         if (record.end > this.endAtStart)
           this.handedNew.set(destination, (this.handedNew.get(destination) ?? 0) + 1);
@@ -117,14 +119,14 @@ export class DestinationReaders {
     this.settleIdle();
     // While stopping, a destination given up at the shutdown's deadline refuses what is handed
     // to it: expected, and nothing is lost (the rest stays in the log for the next start).
-    if (this.deps.appends.stopping) {
+    if (this.appends.stopping) {
       this.deps.logger.debug(
         "Audit event queue: stopped handing events to a destination; the rest stays in the log",
         fields,
       );
       return;
     }
-    this.deps.failed();
+    this.failed();
     this.deps.logger.error(
       "Audit event queue: a destination stopped reading the log; it resumes at the next start",
       fields,

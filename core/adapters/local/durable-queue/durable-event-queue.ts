@@ -116,12 +116,8 @@ class LogBackedEventQueue implements DurableEventQueue {
       ? createFixedWindowCounter({ limit: options.rateLimit.maxPerMinute })
       : undefined;
     this.warnings = new DiskUseWarnings(log, options.backpressureThreshold, clock, logger);
-    this.readers = new DestinationReaders({
-      ...deps,
-      appends: this.appends,
-      failed: () => {
-        this.counters.failed += 1;
-      },
+    this.readers = new DestinationReaders(deps, this.appends, () => {
+      this.counters.failed += 1;
     });
   }
 
