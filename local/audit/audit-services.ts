@@ -26,15 +26,15 @@
  */
 import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
-import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
 import {
   type DurableLogKeeper,
   startDurableLogKeeper,
-} from "../../core/adapters/local/durable-log-keeper.ts";
+} from "../../core/adapters/local/durable-queue/durable-log-keeper.ts";
 import {
   createRecoveringEventQueue,
   type RecoveringEventQueue,
-} from "../../core/adapters/local/recovering-event-queue.ts";
+} from "../../core/adapters/local/durable-queue/recovering-event-queue.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";

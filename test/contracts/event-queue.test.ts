@@ -7,9 +7,9 @@ import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/c
 import { createSqsServer } from "local-aws-sqs";
 import { afterAll, beforeAll } from "vitest";
 import { createSqsEventQueue, decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
-import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
+import { openSegmentLog } from "../../core/adapters/local/durable-queue/segment-log.ts";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
-import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { recordingLogger } from "../helpers/recording-logger.ts";

@@ -3,8 +3,8 @@
  * events (the number is in the eventId, so order and duplicates can be read back) and a queue
  * whose two destinations record what they are handed.
  */
-import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
-import { openSegmentLog } from "../../core/adapters/local/segment-log.ts";
+import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
+import { openSegmentLog } from "../../core/adapters/local/durable-queue/segment-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import type { Clock, EnqueueResult } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";

@@ -3,7 +3,7 @@ import {
   decodeRecords,
   encodeRecord,
   RECORD_HEADER_BYTES,
-} from "../../../../core/durable-log/record-format.ts";
+} from "../../../../../../core/adapters/local/durable-queue/record-format.ts";
 
 const log = (...payloads: string[]) => Buffer.concat(payloads.map(encodeRecord));
 

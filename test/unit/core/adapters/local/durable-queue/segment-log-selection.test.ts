@@ -6,10 +6,13 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openSegmentLog, type SegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
-import { systemClock } from "../../../../../core/system-clock.ts";
-import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
-import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
+import {
+  openSegmentLog,
+  type SegmentLog,
+} from "../../../../../../core/adapters/local/durable-queue/segment-log.ts";
+import { systemClock } from "../../../../../../core/system-clock.ts";
+import { type RecordingLogger, recordingLogger } from "../../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../../helpers/suite-scratch-directory.ts";
 
 const scratch = suiteScratchDirectory("steward-segment-log-selection-");
 

@@ -1,25 +1,10 @@
 /**
  * Positions in the durable audit log. A position is a byte offset into the log as if it were one
- * endless file; the log is stored as segment files, each named after the position of its first
- * byte (20 digits, so names sort as numbers). A destination's cursor is the position of the
+ * endless file; the log is stored as segment files, each beginning at its base position
+ * (segment-files.ts names them after it). A destination's cursor is the position of the
  * first record it has not yet written. A segment may be deleted once every selected
  * destination's cursor lies at or past its end, i.e. at or past the start of the next segment.
  */
-
-const NAME_DIGITS = 20;
-const SEGMENT_SUFFIX = ".log";
-
-export function segmentFileName(base: number): string {
-  return `${String(base).padStart(NAME_DIGITS, "0")}${SEGMENT_SUFFIX}`;
-}
-
-/** The base position a segment file name stands for, or undefined for any other file. */
-export function segmentBaseOf(fileName: string): number | undefined {
-  const match = /^(\d{20})\.log$/.exec(fileName);
-  if (match === null) return undefined;
-  const base = Number(match[1]);
-  return Number.isSafeInteger(base) ? base : undefined;
-}
 
 /** The index in `bases` (ascending) of the segment holding `position`; -1 before the first. */
 export function segmentIndexOf(bases: readonly number[], position: number): number {

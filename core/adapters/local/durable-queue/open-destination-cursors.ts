@@ -1,6 +1,6 @@
 /**
  * The selected destinations' cursors as the durable audit log opens: the rules of
- * core/durable-log/destination-selection.ts applied to the files of the queue directory, in an
+ * destination-selection.ts applied to the files of the queue directory, in an
  * order that leaves, after a crash at any step, files the next start reads the same way:
  * 1. The cursor files of selected destinations that have none (new ones, at the log's end; lost
  *    ones, at the oldest record) are written and synced before the manifest names them: a
@@ -14,10 +14,11 @@
  * when it had written everything), a WARN for each lost cursor with what is read again, and a
  * WARN when the manifest cannot be read.
  */
-import { planSelection } from "../../durable-log/destination-selection.ts";
-import type { Logger } from "../../ports.ts";
+
+import type { Logger } from "../../../ports.ts";
 import { readCursorFiles, removeCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
 import { readManifest, writeManifest } from "./destination-manifest.ts";
+import { planSelection } from "./destination-selection.ts";
 
 export interface OpenDestinationCursorsOptions {
   /** The queue directory (the manifest's). */

@@ -6,12 +6,15 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openSegmentLog, type SegmentLog } from "../../../../../core/adapters/local/segment-log.ts";
-import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
-import { systemClock } from "../../../../../core/system-clock.ts";
-import { eventually } from "../../../../helpers/eventually.ts";
-import { recordingLogger } from "../../../../helpers/recording-logger.ts";
-import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
+import { RECORD_HEADER_BYTES } from "../../../../../../core/adapters/local/durable-queue/record-format.ts";
+import {
+  openSegmentLog,
+  type SegmentLog,
+} from "../../../../../../core/adapters/local/durable-queue/segment-log.ts";
+import { systemClock } from "../../../../../../core/system-clock.ts";
+import { eventually } from "../../../../../helpers/eventually.ts";
+import { recordingLogger } from "../../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../../helpers/suite-scratch-directory.ts";
 
 const DESTINATIONS = ["parquet", "json"] as const;
 

@@ -1,16 +1,16 @@
 import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { encodeRecord } from "../../../../../../core/adapters/local/durable-queue/record-format.ts";
 import {
   openSegmentLog,
   type SegmentLog,
   type SegmentLogOptions,
-} from "../../../../../core/adapters/local/segment-log.ts";
-import { encodeRecord } from "../../../../../core/durable-log/record-format.ts";
-import { systemClock } from "../../../../../core/system-clock.ts";
-import { eventually } from "../../../../helpers/eventually.ts";
-import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
-import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
+} from "../../../../../../core/adapters/local/durable-queue/segment-log.ts";
+import { systemClock } from "../../../../../../core/system-clock.ts";
+import { eventually } from "../../../../../helpers/eventually.ts";
+import { type RecordingLogger, recordingLogger } from "../../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../../helpers/suite-scratch-directory.ts";
 
 const scratch = suiteScratchDirectory("steward-segment-log-");
 

@@ -2,20 +2,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue } from "../../../../../core/adapters/local/durable-event-queue.ts";
-import { startDurableLogKeeper } from "../../../../../core/adapters/local/durable-log-keeper.ts";
-import { createRecoveringEventQueue } from "../../../../../core/adapters/local/recovering-event-queue.ts";
+import { createDurableEventQueue } from "../../../../../../core/adapters/local/durable-queue/durable-event-queue.ts";
+import { startDurableLogKeeper } from "../../../../../../core/adapters/local/durable-queue/durable-log-keeper.ts";
+import { createRecoveringEventQueue } from "../../../../../../core/adapters/local/durable-queue/recovering-event-queue.ts";
 import {
   openSegmentLog,
   type SegmentLog,
   type SegmentLogOptions,
-} from "../../../../../core/adapters/local/segment-log.ts";
-import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
-import { EventQueueUnavailableError } from "../../../../../core/audit/queue-errors.ts";
-import { numberedEvent } from "../../../../helpers/durable-queue-harness.ts";
-import { until } from "../../../../helpers/eventually.ts";
-import { createManualClock } from "../../../../helpers/manual-clock.ts";
-import { recordingLogger } from "../../../../helpers/recording-logger.ts";
+} from "../../../../../../core/adapters/local/durable-queue/segment-log.ts";
+import type { AcceptedEvent } from "../../../../../../core/audit/accepted-event.ts";
+import { EventQueueUnavailableError } from "../../../../../../core/audit/queue-errors.ts";
+import { numberedEvent } from "../../../../../helpers/durable-queue-harness.ts";
+import { until } from "../../../../../helpers/eventually.ts";
+import { createManualClock } from "../../../../../helpers/manual-clock.ts";
+import { recordingLogger } from "../../../../../helpers/recording-logger.ts";
 
 let root: string;
 beforeAll(async () => {

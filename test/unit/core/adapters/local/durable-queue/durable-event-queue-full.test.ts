@@ -4,17 +4,17 @@
  * the whole log answered "too-large" with its own WARN instead of leaving the queue "full".
  */
 import { describe, expect, it } from "vitest";
-import type { AcceptedEvent } from "../../../../../core/audit/accepted-event.ts";
-import { RECORD_HEADER_BYTES } from "../../../../../core/durable-log/record-format.ts";
+import { RECORD_HEADER_BYTES } from "../../../../../../core/adapters/local/durable-queue/record-format.ts";
+import type { AcceptedEvent } from "../../../../../../core/audit/accepted-event.ts";
 import {
   eventNumber,
   fillWhileParquetIsBehind,
   numberedEvent,
   startDurableQueue,
-} from "../../../../helpers/durable-queue-harness.ts";
-import { until } from "../../../../helpers/eventually.ts";
-import type { RecordingLogger } from "../../../../helpers/recording-logger.ts";
-import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
+} from "../../../../../helpers/durable-queue-harness.ts";
+import { until } from "../../../../../helpers/eventually.ts";
+import type { RecordingLogger } from "../../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../../helpers/suite-scratch-directory.ts";
 
 const scratch = suiteScratchDirectory("steward-durable-queue-full-");
 

@@ -62,158 +62,171 @@ export function createGroupCommit<T>(
   steps: GroupCommitSteps<T>,
   options: GroupCommitOptions = {},
 ): GroupCommit<T> {
-  const maxSyncs = Math.max(1, options.maxSyncsInFlight ?? 1);
-  let waiting = emptyGroup<T>();
-  let writeScheduled = false;
-  let writing = false;
+  return new PipelinedGroupCommit(steps, Math.max(1, options.maxSyncsInFlight ?? 1));
+}
+
+class PipelinedGroupCommit<T> implements GroupCommit<T> {
+  private waiting = emptyGroup<T>();
+  private writeScheduled = false;
+  private writing = false;
   /** Groups written or being written, not yet durable, oldest first; `unacked[0]` is number `acked`. */
-  let unacked: Group<T>[] = [];
-  let acked = 0;
+  private unacked: Group<T>[] = [];
+  private acked = 0;
   /** Groups whose write completed, counted from the first ever. */
-  let written = 0;
+  private written = 0;
   /** Syncs started and not yet accounted for, in start order. */
-  const syncs: Sync[] = [];
-  let syncsRunning = 0;
+  private readonly syncs: Sync[] = [];
+  private syncsRunning = 0;
   /** Set by a failure until `recover` ran; every write or sync started before it is ignored. */
-  let failed = false;
-  let recovering = false;
-  let idleWaiters: Array<() => void> = [];
+  private failed = false;
+  private recovering = false;
+  private idleWaiters: Array<() => void> = [];
 
-  function busy(): boolean {
-    return waiting.items.length > 0 || writing || syncsRunning > 0 || unacked.length > 0 || recovering;
-  }
+  constructor(
+    private readonly steps: GroupCommitSteps<T>,
+    private readonly maxSyncs: number,
+  ) {}
 
-  function settleIdle(): void {
-    if (busy() || idleWaiters.length === 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const wake of waiters) wake();
-  }
-
-  function scheduleWrite(): void {
-    if (writeScheduled || writing || failed || waiting.items.length === 0) return;
-    writeScheduled = true;
-    // The next turn of the event loop: every request read in this one joins the group.
-    setImmediate(() => {
-      writeScheduled = false;
-      startWrite();
+  submit(item: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.items.push(item);
+      this.waiting.resolves.push(resolve);
+      this.waiting.rejects.push(reject);
+      this.scheduleWrite();
     });
   }
 
-  function startWrite(): void {
-    if (writing || failed || waiting.items.length === 0) return;
-    const group = waiting;
-    waiting = emptyGroup<T>();
-    unacked.push(group);
-    writing = true;
-    steps.write(group.items).then(
+  idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.settleIdle();
+    });
+  }
+
+  private busy(): boolean {
+    return (
+      this.waiting.items.length > 0 ||
+      this.writing ||
+      this.syncsRunning > 0 ||
+      this.unacked.length > 0 ||
+      this.recovering
+    );
+  }
+
+  private settleIdle(): void {
+    if (this.busy() || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeScheduled || this.writing || this.failed || this.waiting.items.length === 0) return;
+    this.writeScheduled = true;
+    // The next turn of the event loop: every request read in this one joins the group.
+    setImmediate(() => {
+      this.writeScheduled = false;
+      this.startWrite();
+    });
+  }
+
+  private startWrite(): void {
+    if (this.writing || this.failed || this.waiting.items.length === 0) return;
+    const group = this.waiting;
+    this.waiting = emptyGroup<T>();
+    this.unacked.push(group);
+    this.writing = true;
+    this.steps.write(group.items).then(
       () => {
-        writing = false;
-        if (failed) {
-          afterFailure();
+        this.writing = false;
+        if (this.failed) {
+          this.afterFailure();
           return;
         }
-        written += 1;
-        startSync();
-        scheduleWrite();
+        this.written += 1;
+        this.startSync();
+        this.scheduleWrite();
       },
       (error: unknown) => {
-        writing = false;
-        fail(error);
+        this.writing = false;
+        this.fail(error);
       },
     );
   }
 
-  function startSync(): void {
-    if (failed || syncsRunning >= maxSyncs) return;
-    const last = syncs[syncs.length - 1];
-    const covered = last === undefined ? acked : last.covers;
-    if (written <= covered) return;
-    const sync: Sync = { covers: written, done: false };
-    syncs.push(sync);
-    syncsRunning += 1;
-    steps.sync().then(
+  private startSync(): void {
+    if (this.failed || this.syncsRunning >= this.maxSyncs) return;
+    const last = this.syncs[this.syncs.length - 1];
+    const covered = last === undefined ? this.acked : last.covers;
+    if (this.written <= covered) return;
+    const sync: Sync = { covers: this.written, done: false };
+    this.syncs.push(sync);
+    this.syncsRunning += 1;
+    this.steps.sync().then(
       () => {
-        syncsRunning -= 1;
-        if (failed) {
-          afterFailure();
+        this.syncsRunning -= 1;
+        if (this.failed) {
+          this.afterFailure();
           return;
         }
         sync.done = true;
-        acknowledge();
-        startSync();
+        this.acknowledge();
+        this.startSync();
       },
       (error: unknown) => {
-        syncsRunning -= 1;
+        this.syncsRunning -= 1;
         // At once, not in order: a sync still running may report success for pages this failure
         // dropped (the kernel reports a writeback error once per open file), so no group that is
         // not durable yet can count on any sync any more.
-        fail(error);
+        this.fail(error);
       },
     );
   }
 
   /** Settles the groups covered by the syncs that succeeded, in start order, up to a running one. */
-  function acknowledge(): void {
+  private acknowledge(): void {
     for (;;) {
-      const sync = syncs[0];
+      const sync = this.syncs[0];
       if (sync === undefined || !sync.done) break;
-      syncs.shift();
-      while (acked < sync.covers) {
-        const group = unacked.shift() as Group<T>;
-        acked += 1;
-        steps.durable(group.items);
+      this.syncs.shift();
+      while (this.acked < sync.covers) {
+        const group = this.unacked.shift() as Group<T>;
+        this.acked += 1;
+        this.steps.durable(group.items);
         for (const resolve of group.resolves) resolve();
       }
     }
-    settleIdle();
+    this.settleIdle();
   }
 
-  function fail(error: unknown): void {
-    if (failed) {
-      afterFailure();
+  private fail(error: unknown): void {
+    if (this.failed) {
+      this.afterFailure();
       return;
     }
-    failed = true;
-    const lost = unacked;
-    unacked = [];
-    syncs.length = 0;
+    this.failed = true;
+    const lost = this.unacked;
+    this.unacked = [];
+    this.syncs.length = 0;
     for (const group of lost) for (const reject of group.rejects) reject(error);
-    afterFailure();
+    this.afterFailure();
   }
 
   /** Once the last write or sync begun before the failure is back, undoes it and goes on. */
-  function afterFailure(): void {
-    if (writing || syncsRunning > 0 || recovering) return;
-    recovering = true;
-    steps
+  private afterFailure(): void {
+    if (this.writing || this.syncsRunning > 0 || this.recovering) return;
+    this.recovering = true;
+    this.steps
       .recover()
       .catch(() => undefined)
       .then(() => {
         // Written, acknowledged and rejected groups are all accounted for: counting starts afresh.
-        written = 0;
-        acked = 0;
-        failed = false;
-        recovering = false;
-        scheduleWrite();
-        settleIdle();
+        this.written = 0;
+        this.acked = 0;
+        this.failed = false;
+        this.recovering = false;
+        this.scheduleWrite();
+        this.settleIdle();
       });
   }
-
-  return {
-    submit(item) {
-      return new Promise<void>((resolve, reject) => {
-        waiting.items.push(item);
-        waiting.resolves.push(resolve);
-        waiting.rejects.push(reject);
-        scheduleWrite();
-      });
-    },
-    idle() {
-      return new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
-      });
-    },
-  };
 }

@@ -3,7 +3,7 @@
  * first log record that destination has not yet written. Replaced atomically (replace-file.ts);
  * the caller syncs the directory once for a round of renames. A missing or unreadable file reads
  * as undefined: what that means (a lost cursor, or a new destination) the log's manifest decides
- * (core/durable-log/destination-selection.ts).
+ * (destination-selection.ts).
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";

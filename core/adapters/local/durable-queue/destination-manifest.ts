@@ -1,6 +1,6 @@
 /**
  * The durable audit log's manifest, `<queue directory>/destinations.json`: the destinations the
- * log was written for (core/durable-log/destination-selection.ts says how it is used). Replaced
+ * log was written for (destination-selection.ts says how it is used). Replaced
  * atomically like the cursor files. Missing, it reads as undefined; unreadable (not the JSON this
  * file writes) as undefined too, with `unreadable` set so that the caller can say so: the rule for
  * a log without a manifest then applies, which can only deliver again, never skip.

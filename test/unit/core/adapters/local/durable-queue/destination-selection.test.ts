@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { planSelection, type SelectionInput } from "../../../../core/durable-log/destination-selection.ts";
+import {
+  planSelection,
+  type SelectionInput,
+} from "../../../../../../core/adapters/local/durable-queue/destination-selection.ts";
 
 /** A log holding positions 1000 to 5000, its manifest naming parquet and json with both cursors on disk. */
 function input(overrides: Partial<SelectionInput> = {}): SelectionInput {

@@ -4,11 +4,11 @@ import {
   fillWhileParquetIsBehind,
   numberedEvent,
   startDurableQueue,
-} from "../../../../helpers/durable-queue-harness.ts";
-import { until } from "../../../../helpers/eventually.ts";
-import { createManualClock } from "../../../../helpers/manual-clock.ts";
-import { type RecordingLogger, recordingLogger } from "../../../../helpers/recording-logger.ts";
-import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
+} from "../../../../../helpers/durable-queue-harness.ts";
+import { until } from "../../../../../helpers/eventually.ts";
+import { createManualClock } from "../../../../../helpers/manual-clock.ts";
+import { type RecordingLogger, recordingLogger } from "../../../../../helpers/recording-logger.ts";
+import { suiteScratchDirectory } from "../../../../../helpers/suite-scratch-directory.ts";
 
 const scratch = suiteScratchDirectory("steward-durable-queue-");
 

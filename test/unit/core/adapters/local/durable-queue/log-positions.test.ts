@@ -3,21 +3,11 @@ import {
   bytesOnDisk,
   clampCursor,
   deletableSegmentCount,
-  segmentBaseOf,
-  segmentFileName,
   segmentIndexOf,
   slowestCursor,
-} from "../../../../core/durable-log/log-positions.ts";
+} from "../../../../../../core/adapters/local/durable-queue/log-positions.ts";
 
 describe("durable log positions", () => {
-  it("names segments by their first position so that names sort as numbers", () => {
-    const names = [10_000, 9, 123_456_789].map(segmentFileName);
-
-    expect([...names].sort().map(segmentBaseOf)).toEqual([9, 10_000, 123_456_789]);
-    expect(segmentBaseOf("00000000000000000009.log.tmp")).toBeUndefined();
-    expect(segmentBaseOf("cursors")).toBeUndefined();
-  });
-
   it("finds the segment holding a position", () => {
     const bases = [0, 100, 250];
 

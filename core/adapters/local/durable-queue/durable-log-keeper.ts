@@ -10,11 +10,11 @@
  * Stopping waits for an attempt in flight and closes the log if it is open: start this before
  * the destination writers and stop it after them, so that their last cursors are persisted.
  */
-import type { Service } from "../../ports.ts";
-import { type OpenProblem, startRetryingOpener } from "./retrying-opener.ts";
+import type { Service } from "../../../ports.ts";
+import { type OpenProblem, startRetryingOpener } from "../retrying-opener.ts";
 import { openSegmentLog, type SegmentLog, type SegmentLogOptions } from "./segment-log.ts";
 
-export { DEFAULT_OPEN_RETRY_MS } from "./retrying-opener.ts";
+export { DEFAULT_OPEN_RETRY_MS } from "../retrying-opener.ts";
 
 export interface DurableLogKeeperOptions extends SegmentLogOptions {
   /** Time between two attempts to open the log (default 5000 ms). */

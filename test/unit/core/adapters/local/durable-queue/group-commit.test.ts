@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createGroupCommit, type GroupCommitOptions } from "../../../../core/durable-log/group-commit.ts";
+import {
+  createGroupCommit,
+  type GroupCommitOptions,
+} from "../../../../../../core/adapters/local/durable-queue/group-commit.ts";
 
 /** Steps that record what they were given and finish only when told (in any order). */
 function controlledSteps() {
