@@ -19,9 +19,10 @@ import type { Service } from "../../core/ports.ts";
 import { parseRecurrence, typicalIntervalMs } from "../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
-import type { AgentPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingAgentPart } from "./agent-part.ts";
 
-export interface UptimeMonitorDeps extends Pick<AgentPartDeps, "config" | "logger" | "clock" | "outputs"> {
+export interface UptimeMonitorDeps extends Pick<WritingPartDeps, "config" | "logger" | "clock" | "outputs"> {
   /** The process's memory now (default process.memoryUsage()). */
   memory?: (() => MemorySample) | undefined;
   /** Milliseconds since the process started (default process.uptime()). */
@@ -126,3 +127,11 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     },
   };
 }
+
+/** The uptime monitor as an agent part (`uptimeMonitor.enable`); its sinks write through the shared outputs. */
+export const uptimeMonitorPart: WritingAgentPart = {
+  name: "uptime-monitor",
+  enabled: (config) => config.uptimeMonitor.enable,
+  writes: true,
+  start: async ({ config, logger, clock, outputs }) => startUptimeMonitor({ config, logger, clock, outputs }),
+};
