@@ -24,41 +24,24 @@
  * the destination writers run here (the cloud's consumer function writes them); with
  * `cloud.rateLimitTable` the per-client counters are shared in DynamoDB.
  */
-import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
-import { createDurableEventQueue } from "../../core/adapters/local/durable-event-queue.ts";
-import {
-  type DurableLogKeeper,
-  startDurableLogKeeper,
-} from "../../core/adapters/local/durable-log-keeper.ts";
-import {
-  createRecoveringEventQueue,
-  type RecoveringEventQueue,
-} from "../../core/adapters/local/recovering-event-queue.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import {
-  type SelectedDestination,
-  selectDestinations,
-  selectedDestinationTypes,
-} from "../../core/destinations/select-destinations.ts";
+import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
-  startAuditDestinations,
 } from "../../core/destinations/start-audit-destinations.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
-import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
+import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackService } from "../status/tracked-service.ts";
 import type { CloudIngest } from "./cloud-ingest.ts";
-import { localDestinationAdapters } from "./destination-adapters.ts";
-import { stopDestinationsWithinBudget } from "./destinations-at-shutdown.ts";
-import { createDurableQueueLink, type DurableQueueLink } from "./durable-queue-link.ts";
+import { type LocalAuditQueue, startLocalAuditQueue } from "./local-audit-queue.ts";
 import { createLocalIngest, type LocalIngest, type LocalIngestOptions } from "./local-ingest.ts";
 
 export interface AuditServicesDeps {
@@ -83,7 +66,7 @@ export interface AuditServices {
 }
 
 /** What the config chooses, once: events to SQS (no local log, no local writers), or the local queue. */
-interface AuditRoute {
+export interface AuditRoute {
   toSqs: boolean;
   /** The SQS queue or the shared rate-limit table in the cloud (cloud-ingest.ts). */
   cloudStores: boolean;
@@ -118,25 +101,8 @@ export async function startAuditServices(
   if (!audit.enable) return { healthProbes: [] };
   const route = auditRoute(config);
   const cloudIngest = route.cloudStores ? await startCloudStores(config, logger, deps, route) : undefined;
-  const rateLimitStore = cloudIngest?.rateLimitStore;
-  const common: IngestCommon = {
-    settings: audit,
-    logger: logger.child("audit-ingest"),
-    clock: deps.clock,
-    ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
-    ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
-  };
-  // cloud-ingest.ts opens the cloud queue exactly when events go to SQS.
-  const cloudQueue = cloudIngest?.queue;
-  const { ingest, healthProbes } =
-    cloudQueue === undefined
-      ? await startLocalQueue(config, logger, deps, route, common)
-      : {
-          ingest: await startIngest(deps, undefined, () =>
-            createLocalIngest({ ...common, queue: cloudQueue }),
-          ),
-          healthProbes: [],
-        };
+  const local = route.toSqs ? undefined : await startLocalAuditQueue(config, logger, deps, route);
+  const ingest = await startIngest(config, logger, deps, { cloudIngest, local });
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
     await deps.parts.start("audit-queue-metrics", async () =>
@@ -151,11 +117,8 @@ export async function startAuditServices(
     );
   }
   await startListener(config, logger, deps, ingest);
-  return { healthProbes };
+  return { healthProbes: local?.healthProbes ?? [] };
 }
-
-/** What ingest is built with whatever the queue. */
-type IngestCommon = Omit<LocalIngestOptions, "queue" | "handler">;
 
 async function startCloudStores(
   config: Config,
@@ -180,149 +143,49 @@ async function startCloudStores(
 }
 
 /**
- * The local queue: the durable log (when on), the destination writers, and the queue in front
- * of them: the durable one over the log, or the in-process one.
+ * The queue ingest puts accepted events on, as the part `audit-queue`: SQS's, the durable one,
+ * or the in-process one in front of the destinations. Its counters are declared for the scrape
+ * endpoint and shown on the status page with what each destination wrote.
  */
-async function startLocalQueue(
+async function startIngest(
   config: Config,
   logger: Logger,
   deps: AuditServicesDeps,
-  route: AuditRoute,
-  common: IngestCommon,
-): Promise<{ ingest: LocalIngest; healthProbes: ListenerProbe[] }> {
-  const auditLogger = logger.child("audit");
-  const selected = selectDestinations(
-    config.auditEvents.destination,
-    config.timeseriesdbConfig,
-    localDestinationAdapters({ cwd: deps.cwd, clock: deps.clock, logger: auditLogger }),
-  );
-  const keeper = route.durable ? await startLog(config, logger, deps, selected) : undefined;
-  const link = createDurableQueueLink();
-  const destinations = await startDestinations(deps, auditLogger, route, selected, link);
-  if (keeper === undefined) {
-    const handler = createAcceptedEventHandler(destinations);
-    const ingest = await startIngest(deps, destinations, () => createLocalIngest({ ...common, handler }));
-    return { ingest, healthProbes: [] };
-  }
-  const durableQueue = createDurableQueue(config, logger, deps, keeper, destinations);
-  link.join(durableQueue);
-  const ingest = await startIngest(deps, destinations, () => {
-    deps.status?.set("audit", "queue", () => ({ ...durableQueue.availability(), ...durableQueue.usage() }));
-    return createLocalIngest({ ...common, queue: durableQueue });
-  });
-  return { ingest, healthProbes: [durableQueueProbe(durableQueue)] };
-}
-
-/** Never fails the start: a log that cannot be opened makes ingest answer 503 until it can. */
-function startLog(
-  config: Config,
-  logger: Logger,
-  deps: AuditServicesDeps,
-  selected: SelectedDestination[],
-): Promise<DurableLogKeeper> {
-  const queue = config.auditEvents.queue;
-  return deps.parts.start("audit-log", () =>
-    startDurableLogKeeper({
-      directory: resolve(deps.cwd, queue.directory),
-      destinations: selected.map(({ writer }) => writer.name),
-      maxDiskBytes: queue.maxDiskBytes,
-      clock: deps.clock,
-      logger: logger.child("audit-queue"),
-    }),
-  );
-}
-
-async function startDestinations(
-  deps: AuditServicesDeps,
-  auditLogger: Logger,
-  route: AuditRoute,
-  selected: SelectedDestination[],
-  link: DurableQueueLink,
-): Promise<AuditDestinations> {
+  { cloudIngest, local }: { cloudIngest: CloudIngest | undefined; local: LocalAuditQueue | undefined },
+): Promise<LocalIngest> {
   const { status } = deps;
-  const started = await deps.parts.start("audit-destinations", async () => {
-    if (route.noDestination)
-      auditLogger.info("No audit destination is selected: accepted events are counted and kept nowhere");
-    const destinations = await startAuditDestinations({
-      destinations: selected,
+  const rateLimitStore = cloudIngest?.rateLimitStore;
+  const durableQueue = local?.durableQueue;
+  const started = await deps.parts.start("audit-queue", async () => {
+    if (durableQueue !== undefined)
+      status?.set("audit", "queue", () => ({ ...durableQueue.availability(), ...durableQueue.usage() }));
+    const ingest = createLocalIngest({
+      settings: config.auditEvents,
+      logger: logger.child("audit-ingest"),
       clock: deps.clock,
-      logger: auditLogger,
-      // The shutdown budget's deadline for destinations rules (stopDestinationsWithinBudget):
-      // stop() comes after the signal, so its own timeout never runs out first.
-      stopTimeoutMs: SHUTDOWN_BUDGET_MS.destinations,
-      ...(route.durable ? { onDone: link.written } : {}),
-      ...(status === undefined
-        ? {}
-        : { onWriteError: (name: string, error: unknown) => status.noteError(`audit.${name}`, error) }),
+      ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+      ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
+      ...queueOrHandler(cloudIngest, local),
     });
-    for (const name of destinations.names)
-      status?.set("destinations", `audit.${name}`, () => destinations.stats()[name]);
-    const withinBudget = stopDestinationsWithinBudget(destinations, {
-      shutdown: deps.shutdown,
-      durable: route.durable,
-      backlog: link.backlog,
-      logger: auditLogger,
-    });
-    return { destinations, stop: () => withinBudget.stop() };
+    const queue = ingest.queue;
+    declareAuditEventMetrics(deps.metrics, () => queue.metrics());
+    if (status !== undefined) showAuditStatus(status, queue, local?.destinations);
+    return { ingest, stop: () => queue.stop() };
   });
-  return started.destinations;
-}
-
-/** The durable queue over the log (once it opens), handing each destination its events. */
-function createDurableQueue(
-  config: Config,
-  logger: Logger,
-  deps: AuditServicesDeps,
-  keeper: DurableLogKeeper,
-  destinations: AuditDestinations,
-): RecoveringEventQueue {
-  const queueLogger = logger.child("audit-queue");
-  const { clock } = deps;
-  return createRecoveringEventQueue({
-    keeper,
-    directory: resolve(deps.cwd, config.auditEvents.queue.directory),
-    createQueue: (log) =>
-      createDurableEventQueue(config.auditEvents.queue, {
-        log,
-        destinations: destinations.names,
-        deliver: (name, event) => destinations.deliver(name, event),
-        logger: queueLogger,
-        clock,
-      }),
-    logger: queueLogger,
-    clock,
-  });
-}
-
-function durableQueueProbe(queue: RecoveringEventQueue): ListenerProbe {
-  return {
-    name: "auditQueue",
-    check: async () => {
-      const availability = queue.availability();
-      return availability.state === "unavailable"
-        ? `audit event queue (${availability.directory}) refuses events: ${availability.reason}`
-        : undefined;
-    },
-  };
+  return started.ingest;
 }
 
 /**
- * The queue ingest puts accepted events on, as the part `audit-queue`: its counters are declared
- * for the scrape endpoint and shown on the status page with what each destination wrote.
+ * Where accepted events go: to the cloud queue (cloud-ingest.ts opens it exactly when events go
+ * to SQS), to the durable queue, or through the in-process queue to the destinations.
  */
-async function startIngest(
-  deps: AuditServicesDeps,
-  destinations: AuditDestinations | undefined,
-  create: () => LocalIngest,
-): Promise<LocalIngest> {
-  const ingest = await deps.parts.start("audit-queue", async () => {
-    const created = create();
-    const queue = created.queue;
-    declareAuditEventMetrics(deps.metrics, () => queue.metrics());
-    if (deps.status !== undefined) showAuditStatus(deps.status, queue, destinations);
-    return { created, stop: () => queue.stop() };
-  });
-  return ingest.created;
+function queueOrHandler(
+  cloudIngest: CloudIngest | undefined,
+  local: LocalAuditQueue | undefined,
+): Pick<LocalIngestOptions, "queue" | "handler"> {
+  if (cloudIngest?.queue !== undefined) return { queue: cloudIngest.queue };
+  if (local?.durableQueue !== undefined) return { queue: local.durableQueue };
+  return local === undefined ? {} : { handler: createAcceptedEventHandler(local.destinations) };
 }
 
 function startListener(
