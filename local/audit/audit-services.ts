@@ -1,7 +1,8 @@
 /**
  * The audit pipeline of the local runtime, as parts started in this order and stopped in
- * reverse: durable log → destination writers → queue → queue metrics → ingest HTTP listener.
- * Each part is started with what the earlier ones returned.
+ * reverse: durable log → destination writers → queue → queue metrics → ingest HTTP listener
+ * (the log and the writers in local-audit-queue.ts). Each part is started with what the earlier
+ * ones returned.
  *
  * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
  * the log under `auditEvents.queue.directory`; each destination reads the log from its own cursor

@@ -41,7 +41,8 @@ export interface LocalAuditQueue {
 
 /**
  * Starts the durable log (when on) and the destination writers, and builds the durable queue
- * over the log (ingest starts it, audit-services.ts).
+ * over the log: ingest puts events on it, and it stops as the part `audit-queue`
+ * (audit-services.ts).
  */
 export async function startLocalAuditQueue(
   config: Config,
