@@ -49,8 +49,11 @@ export interface AgentOutputs extends Service {
   recordWriteError(destination: string, error: unknown): void;
 }
 
-/** What every long-running agent part is started with (local/wiring.ts). */
-export interface AgentPartDeps {
+/**
+ * What a part that writes through the shared outputs needs of the agent (agent-part.ts gives the
+ * running parts more; tests give these).
+ */
+export interface WritingPartDeps {
   config: Config;
   logger: Logger;
   clock: Clock;

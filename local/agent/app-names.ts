@@ -26,6 +26,9 @@ import type {
   PlatformClient,
   Service,
 } from "../../core/ports.ts";
+import { openPlatformClient } from "../open-platform-client.ts";
+import { startTracked } from "../status/tracked-service.ts";
+import type { WritingAgentPart, WritingAgentPartDeps } from "./agent-part.ts";
 
 /** The error type the reference's error tracker counts these failures under (§10.6). */
 export const APP_NAMES_ERROR_TYPE = "APP_NAMES_EXTRACT";
@@ -152,4 +155,49 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
     stats: () => ({ ...stats, skipped: skipped() }),
     stop: () => running.stop(),
   };
+}
+
+/**
+ * The app-name poller as an agent part (`appNames.enableAppNameExtract`), on `appNames.hostIP`
+ * with a platform client of its own; its stats are on the status page under pollers. Listed
+ * before the UDP events, so that the first fetch's names are there for the first events.
+ */
+export const appNamesPart: WritingAgentPart = {
+  name: "app-names",
+  enabled: (config) => config.appNames.enableAppNameExtract,
+  writes: true,
+  start: (deps) =>
+    startTracked("app-names", () => startAppNamesOnPlatform(deps), {
+      board: deps.status,
+      section: "pollers",
+      details: (names) => ({ ...names.stats() }),
+    }),
+};
+
+async function startAppNamesOnPlatform(deps: WritingAgentPartDeps): Promise<AppNames> {
+  const { config, logger, clock } = deps;
+  const host = config.appNames.hostIP;
+  const client = await openPlatformClient(config, host, { logger, clock, cwd: deps.cwd });
+  try {
+    const poller = await startAppNames({
+      listing: client,
+      cache: deps.appNames,
+      intervalMs: config.appNames.extractInterval,
+      server: `${host}:${config.platform.repositoryPort}`,
+      clock,
+      logger: logger.child("app-names"),
+      metrics: deps.metrics,
+      errors: deps.outputs.errors,
+    });
+    return {
+      stats: () => poller.stats(),
+      async stop() {
+        await poller.stop();
+        client.close();
+      },
+    };
+  } catch (error) {
+    client.close();
+    throw error;
+  }
 }

@@ -10,6 +10,8 @@ import type { Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { createConfigUiApp } from "../config-ui/app.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { listening, startTracked } from "../status/tracked-service.ts";
+import type { AgentPart } from "./agent-part.ts";
 
 export interface ConfigUiDeps {
   config: Config;
@@ -46,3 +48,23 @@ export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
   deps.logger.info("Status page and configuration", { url: `${listener.url}/` });
   return listener;
 }
+
+/** The config UI as an agent part (`configVisualisation.enable`), a listener on the status page. */
+export const configUiPart: AgentPart = {
+  name: "config-ui",
+  enabled: (config) => config.configVisualisation.enable,
+  start: (deps) =>
+    startTracked(
+      "config-ui",
+      () =>
+        startConfigUi({
+          config: deps.config,
+          rawTree: deps.configTree,
+          logLevel: deps.logLevelOverride,
+          status: deps.status,
+          clock: deps.clock,
+          logger: deps.logger,
+        }),
+      listening(deps.status, "Config UI"),
+    ),
+};

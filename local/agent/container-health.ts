@@ -12,7 +12,9 @@ import type { AddressInfo } from "node:net";
 import { startEventLoopWatch } from "../../core/monitoring/event-loop-watch.ts";
 import type { Clock, Logger, Service } from "../../core/ports.ts";
 import { ListenError } from "../http/http-listener.ts";
-import type { ListenerProbe } from "./listener-probes.ts";
+import { listening, startTracked } from "../status/tracked-service.ts";
+import type { AgentPart } from "./agent-part.ts";
+import { type ListenerProbe, listenerProbes } from "./listener-probes.ts";
 
 export const HEALTH_HOST = "127.0.0.1";
 
@@ -89,3 +91,24 @@ export async function startContainerHealth(deps: ContainerHealthDeps): Promise<C
     },
   };
 }
+
+/**
+ * The container health check as an agent part (`containerHealthCheck.enable`): it probes every
+ * listener the config enables and what earlier parts reported (the audit queue, the stores).
+ */
+export const containerHealthPart: AgentPart = {
+  name: "container-health-check",
+  enabled: (config) => config.containerHealthCheck.enable,
+  start: ({ config, healthProbes, clock, logger, status }) =>
+    startTracked(
+      "container-health-check",
+      () =>
+        startContainerHealth({
+          port: config.containerHealthCheck.port,
+          probes: [...listenerProbes(config), ...healthProbes],
+          clock,
+          logger: logger.child("health"),
+        }),
+      listening(status, "Container health check"),
+    ),
+};

@@ -9,6 +9,7 @@ import { describeError } from "../../core/destinations/describe-error.ts";
 import type { Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
 import { parseRecurrence } from "../../core/schedules/recurrence.ts";
 import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import type { AgentPart } from "./agent-part.ts";
 
 export interface HeartbeatDeps {
   remoteURL: string;
@@ -78,3 +79,17 @@ export function startHeartbeat(deps: HeartbeatDeps): Heartbeat {
   });
   return { timer, stats: () => ({ ...stats }), stop: () => timer.stop() };
 }
+
+/** The heartbeat as an agent part (`heartbeat.enable`). */
+export const heartbeatPart: AgentPart = {
+  name: "heartbeat",
+  enabled: (config) => config.heartbeat.enable,
+  start: async ({ config, clock, logger, metrics }) =>
+    startHeartbeat({
+      remoteURL: config.heartbeat.remoteURL,
+      frequency: config.heartbeat.frequency,
+      clock,
+      logger: logger.child("heartbeat"),
+      metrics,
+    }),
+};

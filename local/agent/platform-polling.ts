@@ -22,6 +22,7 @@ import { createHealthObsMetricMapper } from "../../core/polling/health-obs-metri
 import { createHealthPointMapper } from "../../core/polling/health-points.ts";
 import {
   type PlatformPoller,
+  type PlatformPollerOptions,
   type PollOutputs,
   startPlatformPoller,
 } from "../../core/polling/platform-poller.ts";
@@ -35,7 +36,8 @@ import { createUserExclusion } from "../../core/polling/session-users.ts";
 import type { EngineHealth, Logger, PlatformMonitor, ProxySessionList, Service } from "../../core/ports.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { openPlatformMonitor } from "../open-platform-client.ts";
-import type { AgentPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingAgentPart } from "./agent-part.ts";
 
 /** Calls in flight at once per poller: enough for hundreds of servers in a round, never a storm. */
 export const MAX_CONCURRENT_CALLS = 10;
@@ -50,7 +52,7 @@ export const MAX_CONCURRENT_CALLS = 10;
 export const MAX_PUBLISHES_IN_FLIGHT = 100;
 
 /** Certificate paths resolve from `cwd`; `appNames` gives the `*_names` health fields. */
-export interface PlatformPollingDeps extends AgentPartDeps {
+export interface PlatformPollingDeps extends WritingPartDeps {
   /** Tests inject a monitor; by default one is opened from `cert.*`. */
   monitor?: PlatformMonitor | undefined;
 }
@@ -89,161 +91,35 @@ function sessionTargets(config: Config): SessionTarget[] {
   );
 }
 
+/** Platform polling as an agent part: each poller's state and stats on the status page. */
+export const platformPollingPart: WritingAgentPart = {
+  name: "platform-polling",
+  enabled: platformPollingEnabled,
+  writes: true,
+  async start(deps) {
+    const polling = await startPlatformPolling(deps);
+    for (const [name, poller] of [
+      ["health", polling.health],
+      ["sessions", polling.sessions],
+    ] as const) {
+      if (poller !== undefined)
+        deps.status.set("pollers", name, () => ({ state: "running", ...poller.stats() }));
+    }
+    return polling;
+  },
+};
+
 export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<PlatformPolling> {
-  const { config, clock, metrics, outputs } = deps;
+  const { config, clock } = deps;
   const logger = deps.logger.child("polling");
   const monitor = deps.monitor ?? (await openPlatformMonitor(config, { logger, clock, cwd: deps.cwd }));
   const closeMonitor = deps.monitor === undefined ? () => monitor.close() : () => undefined;
   const started: Service[] = [];
   try {
-    const obsOn = config.obsPlatform.enable;
-    const accounts = selectAccounts(
-      config.thirdPartyToolsCredentials.obsPlatform,
-      config.obsPlatform.metric.destinationAccount,
-    ).accounts;
-    const metricDestination = {
-      url: config.obsPlatform.metric.url,
-      headers: config.obsPlatform.metric.header,
-      staticAttributes: [],
-      accounts,
-    };
-    const sinks = createEventSinks({
-      maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-      maxInFlightMessages: MAX_PUBLISHES_IN_FLIGHT,
-      series: outputs.series,
-      publisher: config.mqttConfig.enable ? outputs.publisher : undefined,
-      obsMetrics: obsOn
-        ? {
-            poster: createObservabilityPoster({
-              event: metricDestination,
-              metric: metricDestination,
-              clock,
-              timeoutMs: 10_000,
-            }),
-            accounts,
-          }
-        : undefined,
-      clock,
-      logger,
-      onWriteError: outputs.recordWriteError,
-    });
-    started.push(sinks);
-    outputs.addStats(() => sinks.stats());
-    // Both pollers' answers take turns: a round's answers that arrive together held the event
-    // loop for up to 27 ms at a time, and a scrape of the agent's metrics waited behind them.
-    const turns = createAnswerTurns((callback) => setImmediate(callback));
-    const common = {
-      // A round is skipped while no call can be made (the client certificate file is gone).
-      ready: monitor.ready?.bind(monitor),
-      answerTurn: turns.turn,
-      sinks,
-      maxConcurrent: MAX_CONCURRENT_CALLS,
-      clock,
-      logger,
-      metrics,
-      errors: outputs.errors,
-    };
-    const { version, includeFields } = config.timeseriesdbConfig;
-    const mqttOn = config.mqttConfig.enable && outputs.publisher !== undefined;
-    const seriesOn = outputs.series !== undefined;
-    const metric = { metric: config.obsPlatform.metric, serviceVersion: SERVICE_VERSION };
-    // Each destination's mapper exists only when the destination is on.
-    const healthPoints = seriesOn
-      ? createHealthPointMapper({
-          version,
-          includeFields,
-          appNames: config.appNames.enableAppNameExtract ? deps.appNames : undefined,
-        })
-      : undefined;
-    const healthMessages = mqttOn ? createHealthMessageMapper(config.mqttConfig) : undefined;
-    const healthMetrics = obsOn
-      ? createHealthObsMetricMapper({ ...metric, intervalMs: config.serversToMonitor.pollingInterval })
-      : undefined;
-    const sessionPoints = seriesOn
-      ? createSessionPointMapper({
-          version,
-          isExcluded: createUserExclusion(config.userSessions.excludeUser),
-        })
-      : undefined;
-    const sessionMessages = mqttOn ? createSessionMessageMapper(config.mqttConfig) : undefined;
-    const sessionMetrics = obsOn
-      ? createSessionObsMetricMapper({ ...metric, intervalMs: config.userSessions.pollingInterval })
-      : undefined;
-    const labelNames = serverLabelNames(config.serversToMonitor.serverTagsDefinition);
-
-    const servers = config.serversToMonitor.servers;
-    let health: PlatformPoller<HealthTarget, EngineHealth> | undefined;
-    if (servers.length > 0) {
-      health = await startPlatformPoller<HealthTarget, EngineHealth>({
-        poll: "health",
-        what: "health round",
-        errorType: "HEALTH_API",
-        targets: servers.map((server) => ({ server, tags: serverTags(server) })),
-        key: (target) => target.server.serverName,
-        describe: (target) => ({ server_name: target.server.serverName, host: target.server.host }),
-        fetch: (target) => monitor.engineHealth({ host: target.server.host, headers: target.server.headers }),
-        outputs: (target, answer, at): PollOutputs => {
-          const batch = healthMetrics?.(answer, target.tags, at);
-          return {
-            points: healthPoints?.(answer, target.tags, at) ?? [],
-            messages: healthMessages?.(answer, target.server.host) ?? [],
-            metrics: batch === undefined ? [] : [batch],
-          };
-        },
-        intervalMs: config.serversToMonitor.pollingInterval,
-        ...common,
-      });
-      started.push(health);
-      const healthPoller = health;
-      declareHealthGauges(
-        metrics,
-        () => [...healthPoller.latest()].map((entry) => ({ tags: entry.target.tags, health: entry.answer })),
-        labelNames,
-        (listener) => healthPoller.onRound(listener),
-      );
-    }
-
+    const common = pollerCommon(deps, monitor, logger, started);
+    const health = config.serversToMonitor.servers.length > 0 ? await startHealth(deps, common) : undefined;
     const targets = sessionTargets(config);
-    let sessions: PlatformPoller<SessionTarget, ProxySessionList> | undefined;
-    if (targets.length > 0) {
-      sessions = await startPlatformPoller<SessionTarget, ProxySessionList>({
-        poll: "sessions",
-        what: "session round",
-        errorType: "PROXY_API",
-        targets,
-        key: (target) => `${target.server.serverName} ${target.virtualProxy}`,
-        describe: (target) => ({
-          server_name: target.server.serverName,
-          host: target.server.userSessions.host,
-          virtualProxy: target.virtualProxy,
-        }),
-        fetch: (target) => monitor.proxySessions(target.server.userSessions.host, target.virtualProxy),
-        outputs: (target, answer, at): PollOutputs => {
-          const batch = sessionMetrics?.(answer.sessions.length, target.tags, at);
-          const host = target.server.userSessions.host;
-          return {
-            points: sessionPoints?.(answer.sessions, target.tags, at) ?? [],
-            messages:
-              sessionMessages === undefined ? [] : [sessionMessages(answer, host, target.virtualProxy)],
-            metrics: batch === undefined ? [] : [batch],
-          };
-        },
-        intervalMs: config.userSessions.pollingInterval,
-        ...common,
-      });
-      started.push(sessions);
-      const sessionPoller = sessions;
-      declareSessionGauges(
-        metrics,
-        () =>
-          [...sessionPoller.latest()].map((entry) => ({
-            tags: entry.target.tags,
-            sessionCount: entry.answer.sessions.length,
-          })),
-        labelNames,
-        (listener) => sessionPoller.onRound(listener),
-      );
-    }
+    const sessions = targets.length > 0 ? await startSessions(deps, common, targets) : undefined;
 
     let stopping: Promise<void> | undefined;
     return {
@@ -259,6 +135,176 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
     closeMonitor();
     throw error;
   }
+}
+
+/**
+ * What both pollers are started with: the monitor, one set of sinks, the answers' turns, and
+ * `started`, where each poller goes after its sinks (stopped in reverse, pollers first).
+ */
+type PollerCommon = Pick<
+  PlatformPollerOptions<unknown, unknown>,
+  "ready" | "answerTurn" | "sinks" | "maxConcurrent" | "clock" | "logger" | "metrics" | "errors"
+> & { monitor: PlatformMonitor; started: Service[] };
+
+function pollerCommon(
+  deps: PlatformPollingDeps,
+  monitor: PlatformMonitor,
+  logger: Logger,
+  started: Service[],
+): PollerCommon {
+  const { config, clock, outputs } = deps;
+  const accounts = selectAccounts(
+    config.thirdPartyToolsCredentials.obsPlatform,
+    config.obsPlatform.metric.destinationAccount,
+  ).accounts;
+  const metricDestination = {
+    url: config.obsPlatform.metric.url,
+    headers: config.obsPlatform.metric.header,
+    staticAttributes: [],
+    accounts,
+  };
+  const sinks = createEventSinks({
+    maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
+    maxInFlightMessages: MAX_PUBLISHES_IN_FLIGHT,
+    series: outputs.series,
+    publisher: config.mqttConfig.enable ? outputs.publisher : undefined,
+    obsMetrics: config.obsPlatform.enable
+      ? {
+          poster: createObservabilityPoster({
+            event: metricDestination,
+            metric: metricDestination,
+            clock,
+            timeoutMs: 10_000,
+          }),
+          accounts,
+        }
+      : undefined,
+    clock,
+    logger,
+    onWriteError: outputs.recordWriteError,
+  });
+  started.push(sinks);
+  outputs.addStats(() => sinks.stats());
+  // Both pollers' answers take turns: a round's answers that arrive together held the event
+  // loop for up to 27 ms at a time, and a scrape of the agent's metrics waited behind them.
+  const turns = createAnswerTurns((callback) => setImmediate(callback));
+  return {
+    monitor,
+    started,
+    // A round is skipped while no call can be made (the client certificate file is gone).
+    ready: monitor.ready?.bind(monitor),
+    answerTurn: turns.turn,
+    sinks,
+    maxConcurrent: MAX_CONCURRENT_CALLS,
+    clock,
+    logger,
+    metrics: deps.metrics,
+    errors: outputs.errors,
+  };
+}
+
+/** Which destinations get the answers: each one's mapper exists only when it is on. */
+function destinationsOn(deps: PlatformPollingDeps) {
+  const { config, outputs } = deps;
+  return {
+    series: outputs.series !== undefined,
+    mqtt: config.mqttConfig.enable && outputs.publisher !== undefined,
+    obs: config.obsPlatform.enable,
+    metric: { metric: config.obsPlatform.metric, serviceVersion: SERVICE_VERSION },
+    labelNames: serverLabelNames(config.serversToMonitor.serverTagsDefinition),
+  };
+}
+
+async function startHealth(
+  deps: PlatformPollingDeps,
+  { monitor, started, ...common }: PollerCommon,
+): Promise<PlatformPoller<HealthTarget, EngineHealth>> {
+  const { config } = deps;
+  const on = destinationsOn(deps);
+  const { version, includeFields } = config.timeseriesdbConfig;
+  const appNames = config.appNames.enableAppNameExtract ? deps.appNames : undefined;
+  const points = on.series ? createHealthPointMapper({ version, includeFields, appNames }) : undefined;
+  const messages = on.mqtt ? createHealthMessageMapper(config.mqttConfig) : undefined;
+  const intervalMs = config.serversToMonitor.pollingInterval;
+  const obsMetrics = on.obs ? createHealthObsMetricMapper({ ...on.metric, intervalMs }) : undefined;
+  const poller = await startPlatformPoller<HealthTarget, EngineHealth>({
+    poll: "health",
+    what: "health round",
+    errorType: "HEALTH_API",
+    targets: config.serversToMonitor.servers.map((server) => ({ server, tags: serverTags(server) })),
+    key: (target) => target.server.serverName,
+    describe: (target) => ({ server_name: target.server.serverName, host: target.server.host }),
+    fetch: (target) => monitor.engineHealth({ host: target.server.host, headers: target.server.headers }),
+    outputs: (target, answer, at): PollOutputs => {
+      const batch = obsMetrics?.(answer, target.tags, at);
+      return {
+        points: points?.(answer, target.tags, at) ?? [],
+        messages: messages?.(answer, target.server.host) ?? [],
+        metrics: batch === undefined ? [] : [batch],
+      };
+    },
+    intervalMs,
+    ...common,
+  });
+  started.push(poller);
+  declareHealthGauges(
+    deps.metrics,
+    () => [...poller.latest()].map((entry) => ({ tags: entry.target.tags, health: entry.answer })),
+    on.labelNames,
+    (listener) => poller.onRound(listener),
+  );
+  return poller;
+}
+
+async function startSessions(
+  deps: PlatformPollingDeps,
+  { monitor, started, ...common }: PollerCommon,
+  targets: SessionTarget[],
+): Promise<PlatformPoller<SessionTarget, ProxySessionList>> {
+  const { config } = deps;
+  const on = destinationsOn(deps);
+  const isExcluded = createUserExclusion(config.userSessions.excludeUser);
+  const version = config.timeseriesdbConfig.version;
+  const points = on.series ? createSessionPointMapper({ version, isExcluded }) : undefined;
+  const messages = on.mqtt ? createSessionMessageMapper(config.mqttConfig) : undefined;
+  const intervalMs = config.userSessions.pollingInterval;
+  const obsMetrics = on.obs ? createSessionObsMetricMapper({ ...on.metric, intervalMs }) : undefined;
+  const poller = await startPlatformPoller<SessionTarget, ProxySessionList>({
+    poll: "sessions",
+    what: "session round",
+    errorType: "PROXY_API",
+    targets,
+    key: (target) => `${target.server.serverName} ${target.virtualProxy}`,
+    describe: (target) => ({
+      server_name: target.server.serverName,
+      host: target.server.userSessions.host,
+      virtualProxy: target.virtualProxy,
+    }),
+    fetch: (target) => monitor.proxySessions(target.server.userSessions.host, target.virtualProxy),
+    outputs: (target, answer, at): PollOutputs => {
+      const batch = obsMetrics?.(answer.sessions.length, target.tags, at);
+      const host = target.server.userSessions.host;
+      return {
+        points: points?.(answer.sessions, target.tags, at) ?? [],
+        messages: messages === undefined ? [] : [messages(answer, host, target.virtualProxy)],
+        metrics: batch === undefined ? [] : [batch],
+      };
+    },
+    intervalMs,
+    ...common,
+  });
+  started.push(poller);
+  declareSessionGauges(
+    deps.metrics,
+    () =>
+      [...poller.latest()].map((entry) => ({
+        tags: entry.target.tags,
+        sessionCount: entry.answer.sessions.length,
+      })),
+    on.labelNames,
+    (listener) => poller.onRound(listener),
+  );
+  return poller;
 }
 
 /** Stops in reverse order (pollers before the sinks they write to). */

@@ -23,6 +23,8 @@ import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { answerAfterBody } from "../http/answer-after-body.ts";
 import { type HttpListener, listenOn } from "../http/http-listener.ts";
+import { listening, startTracked } from "../status/tracked-service.ts";
+import type { AgentPart } from "./agent-part.ts";
 import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
 
 /**
@@ -153,3 +155,23 @@ export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<Htt
     logger: options.logger,
   });
 }
+
+/**
+ * The scrape endpoint as an agent part (`scrapeEndpoint.enable`): listed after every part that
+ * declares metrics, so it serves once they all have, and stops before them.
+ */
+export const scrapeEndpointPart: AgentPart = {
+  name: "scrape-endpoint",
+  enabled: (config) => config.scrapeEndpoint.enable,
+  start: ({ config, metrics, logger, status }) =>
+    startTracked(
+      "scrape-endpoint",
+      () =>
+        startScrapeEndpoint({
+          config: config.scrapeEndpoint,
+          exposition: metrics,
+          logger: logger.child("scrape"),
+        }),
+      listening(status, "Scrape endpoint"),
+    ),
+};

@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { arch, cpus, hostname, platform, release, totalmem } from "node:os";
+import type { AgentPart } from "./agent-part.ts";
 
 export interface SystemInfo {
   readonly hostname: string;
@@ -30,3 +31,13 @@ export function readSystemInfo(): SystemInfo {
     container: existsSync("/.dockerenv"),
   };
 }
+
+/** The host facts in the log once, at start (`systemInfo.enable`). */
+export const systemInfoPart: AgentPart = {
+  name: "system-info",
+  enabled: (config) => config.systemInfo.enable,
+  async start({ logger }) {
+    logger.info("host", { ...readSystemInfo() });
+    return { stop: async () => undefined };
+  },
+};

@@ -13,6 +13,7 @@ import { telemetryPayload } from "../../core/monitoring/telemetry-payload.ts";
 import { startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
 import type { Clock, Logger, Service } from "../../core/ports.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
+import type { AgentPart } from "./agent-part.ts";
 import { readSystemInfo } from "./system-info.ts";
 
 /** Where the instance id is kept, relative to the working directory. */
@@ -78,3 +79,10 @@ export async function startTelemetry(deps: TelemetryDeps): Promise<Telemetry> {
   });
   return { instanceId, sent: () => sent, stop: () => poll.stop() };
 }
+
+/** Anonymous telemetry as an agent part (`anonTelemetry`). */
+export const telemetryPart: AgentPart = {
+  name: "telemetry",
+  enabled: (config) => config.anonTelemetry,
+  start: ({ config, cwd, clock, logger }) => startTelemetry({ config, cwd, clock, logger }),
+};

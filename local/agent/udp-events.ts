@@ -16,20 +16,22 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
 import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
-import type { Config, UdpServerConfig } from "../../core/config/index.ts";
+import type { Config } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
-import type { Service } from "../../core/ports.ts";
-import { createEventCounts } from "../../core/udp/event-counts.ts";
-import type { DatagramProcessor, EventSinks, PeriodicPoints } from "../../core/udp/event-sinks.ts";
+import type { Logger, Service } from "../../core/ports.ts";
+import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";
+import type { PeriodicPoints } from "../../core/udp/event-sinks.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
-import { createRejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
+import { createRejectedEventCounts, type RejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
 import type { UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
-import type { AgentPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingAgentPart } from "./agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";
 import { observabilityFor, type SendTo, sendToOf } from "./udp-outputs.ts";
-import { startUdpPipeline, type UdpPipelineView } from "./udp-pipeline.ts";
+import { startUdpPipeline, type UdpPipelineDeps, type UdpPipelineView } from "./udp-pipeline.ts";
+import { showUdpStatus } from "./udp-status.ts";
 
 export type { UdpPipelineView } from "./udp-pipeline.ts";
 
@@ -37,7 +39,7 @@ export type { UdpPipelineView } from "./udp-pipeline.ts";
  * The scramble key under ./data/ resolves from `cwd`. `kernelDrops` reads the operating system's
  * per-socket drop counter (Linux's /proc/net/udp and udp6 by default).
  */
-export type UdpEventsDeps = AgentPartDeps & { kernelDrops?: KernelDropReader };
+export type UdpEventsDeps = WritingPartDeps & { kernelDrops?: KernelDropReader };
 
 export interface UdpEvents extends Service {
   readonly userEvents: UdpPipelineView | undefined;
@@ -54,13 +56,20 @@ export function udpEventsEnabled(config: Config): boolean {
   return config.userEvents.enable || Object.values(config.logEvents.source).some((source) => source.enable);
 }
 
+/** The UDP events as an agent part: on the status page, its listeners, queues, sinks and counts. */
+export const udpEventsPart: WritingAgentPart = {
+  name: "udp-events",
+  enabled: udpEventsEnabled,
+  writes: true,
+  async start(deps) {
+    const udp = await startUdpEvents(deps);
+    showUdpStatus(deps.status, udp);
+    return udp;
+  },
+};
+
 export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
-  const { config, clock, metrics } = deps;
   const logger = deps.logger.child("udp");
-  const userOn = config.userEvents.enable;
-  const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
-  const host = hostname();
-  const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
   const started: Service[] = [];
   const stopStarted = async () => {
     for (const service of started.reverse()) {
@@ -74,127 +83,22 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
   };
 
   try {
-    const { outputs } = deps;
-    const { version } = config.timeseriesdbConfig;
-    const eventCounts = createEventCounts({ platformEvents: config.platformEvents, version, metrics });
-    const rejectedEventCounts = createRejectedEventCounts({
-      platformEvents: config.platformEvents,
-      trackRejectedEvents: config.logEvents.enginePerformanceMonitor.trackRejectedEvents,
-      version,
-    });
-    const scrambleKey =
-      userOn && config.userEvents.sendToObsPlatform.enable && config.userEvents.sendToObsPlatform.scramble
-        ? await loadOrCreateSecretKey(resolve(deps.cwd, SCRAMBLE_KEY_FILE))
-        : undefined;
-
-    const sinksFor = (name: UdpQueueName, sendTo: SendTo): AgentEventSinks => {
-      const sinks = createEventSinks({
-        maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-        series: sendTo.timeseriesdb ? outputs.series : undefined,
-        publisher: sendTo.mqtt ? outputs.publisher : undefined,
-        observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
-        clock,
-        logger: logger.child(name),
-        onWriteError: outputs.recordWriteError,
-      });
-      started.push(sinks);
-      return sinks;
-    };
-
-    const userSinks = userOn ? sinksFor("user_events", sendToOf(config, config.userEvents)) : undefined;
-    const logSinks = logOn ? sinksFor("log_events", sendToOf(config, config.logEvents)) : undefined;
-
-    const countSources: PeriodicPoints[] = [];
-    if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
-    if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
-    if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
-      started.push(
-        startPeriodicWriter({
-          name: "event-counts",
-          intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
-          sources: countSources,
-          series: outputs.series,
-          clock,
-          logger,
-        }),
-      );
-    }
-
-    const pipelineDeps = { outputs, host, version, readKernelDrops, clock, logger, started };
-    const pipeline = (
-      name: UdpQueueName,
-      settings: UdpServerConfig & { port: number },
-      processor: (sinks: EventSinks) => DatagramProcessor,
-      sinks: AgentEventSinks,
-    ): Promise<UdpPipelineView> =>
-      startUdpPipeline(
-        {
-          name,
-          label: name === "user_events" ? "User events" : "Log events",
-          settings,
-          processor: processor(sinks),
-          sinks,
-        },
-        pipelineDeps,
-      );
-
-    const userEvents =
-      userSinks &&
-      (await pipeline(
-        "user_events",
-        {
-          ...config.userEvents.udpServerConfig,
-          port: config.userEvents.udpServerConfig.portUserActivityEvents,
-        },
-        (sinks) =>
-          createUserEventProcessor({
-            userEvents: config.userEvents,
-            timeseriesdbConfig: config.timeseriesdbConfig,
-            mqttConfig: config.mqttConfig,
-            obsPlatform: config.obsPlatform,
-            appNames: deps.appNames,
-            eventCounts,
-            sinks,
-            ...(scrambleKey ? { scrambleKey } : {}),
-            logger: logger.child("user_events"),
-            clock,
-          }),
-        userSinks,
-      ));
-    const logEvents =
-      logSinks &&
-      (await pipeline(
-        "log_events",
-        { ...config.logEvents.udpServerConfig, port: config.logEvents.udpServerConfig.portLogEvents },
-        (sinks) =>
-          createLogEventProcessor({
-            logEvents: config.logEvents,
-            timeseriesdbConfig: config.timeseriesdbConfig,
-            mqttConfig: config.mqttConfig,
-            obsPlatform: config.obsPlatform,
-            appNames: deps.appNames,
-            eventCounts,
-            rejectedEventCounts,
-            sinks,
-            logger: logger.child("log_events"),
-            clock,
-          }),
-        logSinks,
-      ));
-
+    const udp = await prepareUdp(deps, logger, started);
+    const userEvents = udp.userSinks && (await startUserEvents(udp, udp.userSinks));
+    const logEvents = udp.logSinks && (await startLogEvents(udp, udp.logSinks));
     const pipelines = [userEvents, logEvents].filter((view) => view !== undefined);
     registerUdpQueueMetrics(
-      metrics,
+      deps.metrics,
       pipelines.map((view) => view.queue),
       (queue) => pipelines.find((view) => view.queue === queue)?.kernelDrops.count(),
     );
-    for (const view of pipelines) outputs.addStats(() => view.sinks.stats());
+    for (const view of pipelines) deps.outputs.addStats(() => view.sinks.stats());
 
     let stopping: Promise<void> | undefined;
     return {
       userEvents,
       logEvents,
-      eventTotals: () => eventCounts.totals(),
+      eventTotals: () => udp.eventCounts.totals(),
       stop: () => {
         stopping ??= stopStarted();
         return stopping;
@@ -204,4 +108,126 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
     await stopStarted();
     throw error;
   }
+}
+
+/** What both pipelines share, made before either starts; everything started goes on `started`. */
+interface PreparedUdp {
+  deps: UdpEventsDeps;
+  logger: Logger;
+  eventCounts: EventCounts;
+  rejectedEventCounts: RejectedEventCounts;
+  scrambleKey: Uint8Array | undefined;
+  userSinks: AgentEventSinks | undefined;
+  logSinks: AgentEventSinks | undefined;
+  pipelineDeps: UdpPipelineDeps;
+}
+
+/**
+ * The event counts, the scramble key, each pipeline's sinks and the writer of the counts, in
+ * this order (stopped in reverse: the counts' last interval is written before the sinks flush).
+ */
+async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Service[]): Promise<PreparedUdp> {
+  const { config, clock, metrics, outputs } = deps;
+  const userOn = config.userEvents.enable;
+  const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
+  const { version } = config.timeseriesdbConfig;
+  const eventCounts = createEventCounts({ platformEvents: config.platformEvents, version, metrics });
+  const rejectedEventCounts = createRejectedEventCounts({
+    platformEvents: config.platformEvents,
+    trackRejectedEvents: config.logEvents.enginePerformanceMonitor.trackRejectedEvents,
+    version,
+  });
+  const scrambleKey =
+    userOn && config.userEvents.sendToObsPlatform.enable && config.userEvents.sendToObsPlatform.scramble
+      ? await loadOrCreateSecretKey(resolve(deps.cwd, SCRAMBLE_KEY_FILE))
+      : undefined;
+
+  const sinksFor = (name: UdpQueueName, sendTo: SendTo): AgentEventSinks => {
+    const sinks = createEventSinks({
+      maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
+      series: sendTo.timeseriesdb ? outputs.series : undefined,
+      publisher: sendTo.mqtt ? outputs.publisher : undefined,
+      observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
+      clock,
+      logger: logger.child(name),
+      onWriteError: outputs.recordWriteError,
+    });
+    started.push(sinks);
+    return sinks;
+  };
+  const userSinks = userOn ? sinksFor("user_events", sendToOf(config, config.userEvents)) : undefined;
+  const logSinks = logOn ? sinksFor("log_events", sendToOf(config, config.logEvents)) : undefined;
+
+  const countSources: PeriodicPoints[] = [];
+  if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
+  if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
+  if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
+    started.push(
+      startPeriodicWriter({
+        name: "event-counts",
+        intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
+        sources: countSources,
+        series: outputs.series,
+        clock,
+        logger,
+      }),
+    );
+  }
+  const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
+  const pipelineDeps = { outputs, host: hostname(), version, readKernelDrops, clock, logger, started };
+  return { deps, logger, eventCounts, rejectedEventCounts, scrambleKey, userSinks, logSinks, pipelineDeps };
+}
+
+function startUserEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPipelineView> {
+  const { config, clock } = udp.deps;
+  const settings = config.userEvents.udpServerConfig;
+  const processor = createUserEventProcessor({
+    userEvents: config.userEvents,
+    timeseriesdbConfig: config.timeseriesdbConfig,
+    mqttConfig: config.mqttConfig,
+    obsPlatform: config.obsPlatform,
+    appNames: udp.deps.appNames,
+    eventCounts: udp.eventCounts,
+    sinks,
+    ...(udp.scrambleKey ? { scrambleKey: udp.scrambleKey } : {}),
+    logger: udp.logger.child("user_events"),
+    clock,
+  });
+  return startUdpPipeline(
+    {
+      name: "user_events",
+      label: "User events",
+      settings: { ...settings, port: settings.portUserActivityEvents },
+      processor,
+      sinks,
+    },
+    udp.pipelineDeps,
+  );
+}
+
+function startLogEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPipelineView> {
+  const { config, clock } = udp.deps;
+  const settings = config.logEvents.udpServerConfig;
+  const processor = createLogEventProcessor({
+    logEvents: config.logEvents,
+    timeseriesdbConfig: config.timeseriesdbConfig,
+    mqttConfig: config.mqttConfig,
+    obsPlatform: config.obsPlatform,
+    appNames: udp.deps.appNames,
+    eventCounts: udp.eventCounts,
+    rejectedEventCounts: udp.rejectedEventCounts,
+    sinks,
+    logger: udp.logger.child("log_events"),
+    clock,
+  });
+  return startUdpPipeline(
+    {
+      name: "log_events",
+      label: "Log events",
+      settings: { ...settings, port: settings.portLogEvents },
+      processor,
+      sinks,
+    },
+    udp.pipelineDeps,
+  );
 }

@@ -21,7 +21,7 @@ import { createSourceValidator } from "../../core/udp/source-validator.ts";
 import { trackProcessorFailures } from "../../core/udp/tracked-processor.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
-import type { AgentPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-outputs.ts";
 import type { KernelDropReader } from "./kernel-drop-reader.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
@@ -43,7 +43,7 @@ export interface UdpPipelineOptions {
 }
 
 export interface UdpPipelineDeps {
-  outputs: Pick<AgentPartDeps["outputs"], "series" | "errors">;
+  outputs: Pick<WritingPartDeps["outputs"], "series" | "errors">;
   /** The `host` tag of the queue metrics. */
   host: string;
   /** `timeseriesdbConfig.version`: decides the queue metrics fields' types. */

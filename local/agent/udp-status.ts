@@ -3,9 +3,12 @@
  * its queue's state and cumulative counters, and what the operating system dropped before the
  * queue saw it — `kernelDrops.dropped` is a count since start, or `null` with a `reason` where the
  * system reports no such count, so that the page can say "not available" rather than 0.
+ * `showUdpStatus` puts the UDP events on the board: listeners, queues, sinks and event counts.
  */
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { KernelDropCount } from "../../core/udp/kernel-drops.ts";
 import type { UdpQueueCounters, UdpQueueState } from "../../core/udp/udp-queue.ts";
+import type { UdpEvents } from "./udp-events.ts";
 import type { UdpPipelineView } from "./udp-pipeline.ts";
 
 export interface UdpListenerStatus {
@@ -27,4 +30,22 @@ export function udpListenerStatus(
     counters: queue.counters(),
     kernelDrops: view.kernelDrops.count(),
   };
+}
+
+/** Each UDP queue's state and counters, its sinks' stats and the event counts on the status page. */
+export function showUdpStatus(status: StatusBoard, udp: UdpEvents): void {
+  for (const view of [udp.userEvents, udp.logEvents]) {
+    if (view === undefined) continue;
+    const { queue, sinks, socket } = view;
+    status.countEvents(() => queue.counters().received);
+    status.set("udpQueues", queue.name, () => udpListenerStatus(view));
+    status.set("listeners", `UDP ${queue.name}`, () => ({
+      state: "listening",
+      url: `udp://${socket.address}:${socket.port}`,
+    }));
+    for (const destination of Object.keys(sinks.stats())) {
+      status.set("destinations", `${queue.name}.${destination}`, () => sinks.stats()[destination]);
+    }
+  }
+  status.setEventCounts(() => udp.eventTotals());
 }

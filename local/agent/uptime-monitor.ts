@@ -15,13 +15,14 @@ import {
   uptimeMetricBatch,
 } from "../../core/monitoring/uptime-report.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
-import type { Service } from "../../core/ports.ts";
+import type { Logger, Service } from "../../core/ports.ts";
 import { parseRecurrence, typicalIntervalMs } from "../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
-import type { AgentPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingAgentPart } from "./agent-part.ts";
 
-export interface UptimeMonitorDeps extends Pick<AgentPartDeps, "config" | "logger" | "clock" | "outputs"> {
+export interface UptimeMonitorDeps extends Pick<WritingPartDeps, "config" | "logger" | "clock" | "outputs"> {
   /** The process's memory now (default process.memoryUsage()). */
   memory?: (() => MemorySample) | undefined;
   /** Milliseconds since the process started (default process.uptime()). */
@@ -35,15 +36,13 @@ export interface UptimeMonitor extends Service {
   iterations(): number;
 }
 
-export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
+/** The monitor's own sinks: the memory point to the time-series DB, the metrics to the observability platform. */
+function uptimeSinks(
+  deps: UptimeMonitorDeps,
+  { obsOn, seriesOn, logger }: { obsOn: boolean; seriesOn: boolean; logger: Logger },
+) {
   const { config, clock, outputs } = deps;
-  const settings = config.uptimeMonitor;
-  const logger = deps.logger.child("uptime");
-  const memory = deps.memory ?? (() => process.memoryUsage());
-  const uptimeMs = deps.uptimeMs ?? (() => process.uptime() * 1000);
-  const recurrence = parseRecurrence(settings.frequency);
-  const store = settings.storeObsPlatform;
-  const obsOn = store.enable && config.obsPlatform.enable;
+  const store = config.uptimeMonitor.storeObsPlatform;
   const accounts = obsOn
     ? selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, store.destinationAccount).accounts
     : [];
@@ -53,8 +52,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     staticAttributes: [],
     accounts,
   };
-  const seriesOn = outputs.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
-  const sinks = createEventSinks({
+  return createEventSinks({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
     series: seriesOn ? outputs.series : undefined,
     obsMetrics: obsOn
@@ -75,6 +73,19 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     // One point and one metric batch per occurrence: little to flush, so little to wait for.
     stopTimeoutMs: 2000,
   });
+}
+
+export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
+  const { config, clock, outputs } = deps;
+  const settings = config.uptimeMonitor;
+  const logger = deps.logger.child("uptime");
+  const memory = deps.memory ?? (() => process.memoryUsage());
+  const uptimeMs = deps.uptimeMs ?? (() => process.uptime() * 1000);
+  const recurrence = parseRecurrence(settings.frequency);
+  const store = settings.storeObsPlatform;
+  const obsOn = store.enable && config.obsPlatform.enable;
+  const seriesOn = outputs.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
+  const sinks = uptimeSinks(deps, { obsOn, seriesOn, logger });
   outputs.addStats(() => sinks.stats());
   const attributes: Record<string, string> = Object.fromEntries(
     store.attribute.static.map((a) => [a.name, a.value]),
@@ -126,3 +137,11 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     },
   };
 }
+
+/** The uptime monitor as an agent part (`uptimeMonitor.enable`); its sinks write through the shared outputs. */
+export const uptimeMonitorPart: WritingAgentPart = {
+  name: "uptime-monitor",
+  enabled: (config) => config.uptimeMonitor.enable,
+  writes: true,
+  start: async ({ config, logger, clock, outputs }) => startUptimeMonitor({ config, logger, clock, outputs }),
+};

@@ -1,6 +1,8 @@
 /**
- * The audit pipeline of the local runtime, as services started in this order and stopped in
- * reverse: durable log → destination writers → queue → queue metrics → ingest HTTP listener.
+ * The audit pipeline of the local runtime, as parts started in this order and stopped in
+ * reverse: durable log → destination writers → queue → queue metrics → ingest HTTP listener
+ * (the log and the writers in local-audit-queue.ts). Each part is started with what the earlier
+ * ones returned.
  *
  * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
  * the log under `auditEvents.queue.directory`; each destination reads the log from its own cursor
@@ -24,42 +26,25 @@
  * the destination writers run here (the cloud's consumer function writes them); with
  * `cloud.rateLimitTable` the per-client counters are shared in DynamoDB.
  */
-import { resolve } from "node:path";
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
-import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
-import {
-  type DurableLogKeeper,
-  startDurableLogKeeper,
-} from "../../core/adapters/local/durable-queue/durable-log-keeper.ts";
-import {
-  createRecoveringEventQueue,
-  type RecoveringEventQueue,
-} from "../../core/adapters/local/durable-queue/recovering-event-queue.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import {
-  type SelectedDestination,
-  selectDestinations,
-  selectedDestinationTypes,
-} from "../../core/destinations/select-destinations.ts";
+import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
-  startAuditDestinations,
 } from "../../core/destinations/start-audit-destinations.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
-import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
-import type { NamedService } from "../start-in-order.ts";
-import { trackService } from "../status/tracked-service.ts";
+import type { ShutdownSchedule } from "../shutdown-budget.ts";
+import type { PartStarter } from "../start-in-order.ts";
+import { listening, trackService } from "../status/tracked-service.ts";
 import type { CloudIngest } from "./cloud-ingest.ts";
-import { localDestinationAdapters } from "./destination-adapters.ts";
-import { stopDestinationsWithinBudget } from "./destinations-at-shutdown.ts";
-import { createLocalIngest, type LocalIngest } from "./local-ingest.ts";
+import { type LocalAuditQueue, startLocalAuditQueue } from "./local-audit-queue.ts";
+import { createLocalIngest, type LocalIngest, type LocalIngestOptions } from "./local-ingest.ts";
 
 export interface AuditServicesDeps {
   clock: Clock;
@@ -69,208 +54,164 @@ export interface AuditServicesDeps {
   metrics: MetricsRegistry;
   /** Where the status page reads the queue, the destinations and the listener (absent: nowhere). */
   status?: StatusBoard;
-  /** The container health check's extra probes: the durable queue adds whether it takes events. */
-  healthProbes?: ListenerProbe[];
   /** When, after the signal, destinations still writing are abandoned (local/shutdown-budget.ts). */
   shutdown?: ShutdownSchedule;
   /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
   countRateLimited?: () => void;
+  /** Starts each part of the pipeline and puts its stop on the process's stack. */
+  parts: PartStarter;
 }
 
-export function auditServices(config: Config, logger: Logger, deps: AuditServicesDeps): NamedService[] {
-  const { clock, cwd, status } = deps;
-  const audit = config.auditEvents;
-  if (!audit.enable) return [];
-  const auditLogger = logger.child("audit");
-  const cloud = config.cloud;
-  // Chosen once: events to SQS (no local log, no local writers), or the local queue.
-  const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
-  const cloudStores = toSqs || (cloud.enable && cloud.rateLimitTable !== "");
-  // With no destination selected, accepted events are counted and kept nowhere: no log is opened
-  // (nothing to write to disk, no directory needed), and a log an earlier run left is left as it
-  // is until a destination is selected again.
-  const noDestination = selectedDestinationTypes(audit.destination).length === 0;
-  const durable = audit.queue.durable && !toSqs && !noDestination;
-  let cloudIngest: CloudIngest | undefined;
-  let selected: SelectedDestination[] | undefined;
-  const queueDirectory = resolve(cwd, audit.queue.directory);
-  let keeper: DurableLogKeeper | undefined;
-  let durableQueue: RecoveringEventQueue | undefined;
-  let destinations: AuditDestinations | undefined;
-  let ingest: LocalIngest | undefined;
-  const started = <T>(value: T | undefined, name: string): T => {
-    if (value === undefined) throw new Error(`${name} must start first`);
-    return value;
-  };
-  const selectOnce = () =>
-    (selected ??= selectDestinations(
-      audit.destination,
-      config.timeseriesdbConfig,
-      localDestinationAdapters({ cwd, logger: auditLogger }),
-    ));
+export interface AuditServices {
+  /** The container health check's extra probes: the durable queue adds whether it takes events. */
+  healthProbes: ListenerProbe[];
+}
 
-  const services: NamedService[] = [];
-  if (cloudStores) {
-    services.push({
-      name: "audit-cloud-stores",
-      start: async () => {
-        // Loaded only here: the AWS SDK stays out of every other local process.
-        const opened = (await import("./cloud-ingest.ts")).openCloudIngest(cloud, {
-          clock,
-          logger: logger.child("audit-queue"),
-        });
-        cloudIngest = opened;
-        if (toSqs) {
-          auditLogger.info("Audit events go to the cloud queue; its consumer writes the destinations", {
-            queueUrl: cloud.eventQueueUrl,
-          });
-        }
-        return { stop: async () => opened.close() };
-      },
-    });
-  }
-  if (durable) {
-    services.push({
-      name: "audit-log",
-      // Never fails the start: a log that cannot be opened makes ingest answer 503 until it can.
-      start: async () => {
-        keeper = await startDurableLogKeeper({
-          directory: queueDirectory,
-          destinations: selectOnce().map(({ writer }) => writer.name),
-          maxDiskBytes: audit.queue.maxDiskBytes,
-          clock,
-          logger: logger.child("audit-queue"),
-        });
-        return keeper;
-      },
-    });
-    deps.healthProbes?.push({
-      name: "auditQueue",
-      check: async () => {
-        const availability = durableQueue?.availability();
-        return availability?.state === "unavailable"
-          ? `audit event queue (${availability.directory}) refuses events: ${availability.reason}`
-          : undefined;
-      },
-    });
-  }
-  if (!toSqs) {
-    services.push({
-      name: "audit-destinations",
-      start: async () => {
-        if (noDestination)
-          auditLogger.info("No audit destination is selected: accepted events are counted and kept nowhere");
-        destinations = await startAuditDestinations({
-          destinations: selectOnce(),
-          clock,
-          logger: auditLogger,
-          // The shutdown budget's deadline for destinations rules (stopDestinationsWithinBudget):
-          // stop() comes after the signal, so its own timeout never runs out first.
-          stopTimeoutMs: SHUTDOWN_BUDGET_MS.destinations,
-          ...(durable ? { onDone: (name: string, events) => durableQueue?.written(name, events) } : {}),
-          ...(status === undefined
-            ? {}
-            : { onWriteError: (name: string, error: unknown) => status.noteError(`audit.${name}`, error) }),
-        });
-        const running = destinations;
-        for (const name of running.names)
-          status?.set("destinations", `audit.${name}`, () => running.stats()[name]);
-        addRefusedSource(deps.metrics, () => refusedCounts(running.stats(), "audit."));
-        return stopDestinationsWithinBudget(running, {
-          shutdown: deps.shutdown,
-          durable,
-          backlog: () => durableQueue?.usage()?.destinations,
-          logger: auditLogger,
-        });
-      },
-    });
-  }
-  services.push({
-    name: "audit-queue",
-    start: async () => {
-      const rateLimitStore = cloudIngest?.rateLimitStore;
-      const common = {
-        settings: audit,
-        logger: logger.child("audit-ingest"),
-        clock,
-        ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
-        ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
-      };
-      if (toSqs) {
-        ingest = createLocalIngest({ ...common, queue: started(cloudIngest?.queue, "audit-cloud-stores") });
-      } else {
-        const running = started(destinations, "audit-destinations");
-        if (durable) {
-          const queueLogger = logger.child("audit-queue");
-          durableQueue = createRecoveringEventQueue({
-            keeper: started(keeper, "audit-log"),
-            directory: queueDirectory,
-            createQueue: (log) =>
-              createDurableEventQueue(audit.queue, {
-                log,
-                destinations: running.names,
-                deliver: (name, event) => running.deliver(name, event),
-                logger: queueLogger,
-                clock,
-              }),
-            logger: queueLogger,
-            clock,
-          });
-          const recovering = durableQueue;
-          status?.set("audit", "queue", () => ({ ...recovering.availability(), ...recovering.usage() }));
-        }
-        ingest = createLocalIngest({
-          ...common,
-          ...(durableQueue === undefined
-            ? { handler: createAcceptedEventHandler(running) }
-            : { queue: durableQueue }),
-        });
-      }
-      const queue = ingest.queue;
-      declareAuditEventMetrics(deps.metrics, () => queue.metrics());
-      if (status !== undefined) showAuditStatus(status, queue, destinations);
-      return queue;
-    },
-  });
+/** What the config chooses, once: events to SQS (no local log, no local writers), or the local queue. */
+export interface AuditRoute {
+  toSqs: boolean;
+  /** The SQS queue or the shared rate-limit table in the cloud (cloud-ingest.ts). */
+  cloudStores: boolean;
+  /** The durable log under `auditEvents.queue.directory`. */
+  durable: boolean;
+  /**
+   * With no destination selected, accepted events are counted and kept nowhere: no log is opened
+   * (nothing to write to disk, no directory needed), and a log an earlier run left is left as it
+   * is until a destination is selected again.
+   */
+  noDestination: boolean;
+}
+
+function auditRoute(config: Config): AuditRoute {
+  const { auditEvents: audit, cloud } = config;
+  const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
+  const noDestination = selectedDestinationTypes(audit.destination).length === 0;
+  return {
+    toSqs,
+    cloudStores: toSqs || (cloud.enable && cloud.rateLimitTable !== ""),
+    durable: audit.queue.durable && !toSqs && !noDestination,
+    noDestination,
+  };
+}
+
+export async function startAuditServices(
+  config: Config,
+  logger: Logger,
+  deps: AuditServicesDeps,
+): Promise<AuditServices> {
+  const audit = config.auditEvents;
+  if (!audit.enable) return { healthProbes: [] };
+  const route = auditRoute(config);
+  const cloudIngest = route.cloudStores ? await startCloudStores(config, logger, deps, route) : undefined;
+  const local = route.toSqs ? undefined : await startLocalAuditQueue(config, logger, deps, route);
+  const ingest = await startIngest(config, logger, deps, { cloudIngest, local });
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
-    services.push({
-      name: "audit-queue-metrics",
-      start: async () => {
-        const queue = started(ingest, "audit-queue").queue;
-        return startQueueMetricsWriter({
-          config: queueMetrics,
-          metrics: () => queue.metrics(),
-          series: createTimeseriesWriter(config.timeseriesdbConfig),
-          version: config.timeseriesdbConfig.version,
-          clock,
-          logger: auditLogger,
-        });
-      },
-    });
+    await deps.parts.start("audit-queue-metrics", async () =>
+      startQueueMetricsWriter({
+        config: queueMetrics,
+        metrics: () => ingest.queue.metrics(),
+        series: createTimeseriesWriter(config.timeseriesdbConfig),
+        version: config.timeseriesdbConfig.version,
+        clock: deps.clock,
+        logger: logger.child("audit"),
+      }),
+    );
   }
-  const listener: NamedService = {
+  await startListener(config, logger, deps, ingest);
+  return { healthProbes: local?.healthProbes ?? [] };
+}
+
+async function startCloudStores(
+  config: Config,
+  logger: Logger,
+  deps: AuditServicesDeps,
+  route: AuditRoute,
+): Promise<CloudIngest> {
+  const opened = await deps.parts.start("audit-cloud-stores", async () => {
+    // Loaded only here: the AWS SDK stays out of every other local process.
+    const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, {
+      clock: deps.clock,
+      logger: logger.child("audit-queue"),
+    });
+    if (route.toSqs) {
+      logger.child("audit").info("Audit events go to the cloud queue; its consumer writes the destinations", {
+        queueUrl: config.cloud.eventQueueUrl,
+      });
+    }
+    return { cloudIngest, stop: async () => cloudIngest.close() };
+  });
+  return opened.cloudIngest;
+}
+
+/**
+ * The queue ingest puts accepted events on, as the part `audit-queue`: SQS's, the durable one,
+ * or the in-process one in front of the destinations. Its counters are declared for the scrape
+ * endpoint and shown on the status page with what each destination wrote.
+ */
+async function startIngest(
+  config: Config,
+  logger: Logger,
+  deps: AuditServicesDeps,
+  { cloudIngest, local }: { cloudIngest: CloudIngest | undefined; local: LocalAuditQueue | undefined },
+): Promise<LocalIngest> {
+  const { status } = deps;
+  const rateLimitStore = cloudIngest?.rateLimitStore;
+  const durableQueue = local?.durableQueue;
+  const started = await deps.parts.start("audit-queue", async () => {
+    if (durableQueue !== undefined)
+      status?.set("audit", "queue", () => ({ ...durableQueue.availability(), ...durableQueue.usage() }));
+    const ingest = createLocalIngest({
+      settings: config.auditEvents,
+      logger: logger.child("audit-ingest"),
+      clock: deps.clock,
+      ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+      ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
+      ...queueOrHandler(cloudIngest, local),
+    });
+    const queue = ingest.queue;
+    declareAuditEventMetrics(deps.metrics, () => queue.metrics());
+    if (status !== undefined) showAuditStatus(status, queue, local?.destinations);
+    return { ingest, stop: () => queue.stop() };
+  });
+  return started.ingest;
+}
+
+/**
+ * Where accepted events go: to the cloud queue (cloud-ingest.ts opens it exactly when events go
+ * to SQS), to the durable queue, or through the in-process queue to the destinations.
+ */
+function queueOrHandler(
+  cloudIngest: CloudIngest | undefined,
+  local: LocalAuditQueue | undefined,
+): Pick<LocalIngestOptions, "queue" | "handler"> {
+  if (cloudIngest?.queue !== undefined) return { queue: cloudIngest.queue };
+  if (local?.durableQueue !== undefined) return { queue: local.durableQueue };
+  return local === undefined ? {} : { handler: createAcceptedEventHandler(local.destinations) };
+}
+
+function startListener(
+  config: Config,
+  logger: Logger,
+  deps: AuditServicesDeps,
+  ingest: LocalIngest,
+): Promise<unknown> {
+  const audit = config.auditEvents;
+  const listener = {
     name: "audit-ingest-api",
     start: () =>
       startIngestListener({
         name: "Audit ingest API",
-        handler: started(ingest, "audit-queue").handler,
+        handler: ingest.handler,
         host: audit.host,
         port: audit.port,
         logger,
       }),
   };
-  services.push(
-    status === undefined
-      ? listener
-      : trackService(listener, {
-          board: status,
-          section: "listeners",
-          label: "Audit ingest API",
-          runningState: "listening",
-        }),
+  const status = deps.status;
+  return deps.parts.add(
+    status === undefined ? listener : trackService(listener, listening(status, "Audit ingest API")),
   );
-  return services;
 }
 
 /** The queue's counts and each destination's written events on the status page. */

@@ -21,12 +21,13 @@ import { buildChatPoster, buildObservabilityPoster } from "../../core/adapters/o
 import type { Config } from "../../core/config/index.ts";
 import { createDisabledPublisher } from "../../core/messaging/disabled-publisher.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
-import type { Clock, KeyValueStore, Logger, MessagePublisher } from "../../core/ports.ts";
+import type { Clock, KeyValueStore, Logger, MessagePublisher, PlatformClient } from "../../core/ports.ts";
 import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
 import { INSTANCE_ID_FILE } from "../agent/telemetry.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
+import type { CloudRestStores } from "./cloud-rest-stores.ts";
 import { openLocalSchedules, type SchedulerSettings, sharedSchedules } from "./local-schedules.ts";
 
 export interface LocalRestServices {
@@ -44,6 +45,41 @@ export interface RestServicesDeps {
    * service; undefined when `mqttConfig.enable` is false, and the broker endpoint then answers 503.
    */
   broker?: MessagePublisher | undefined;
+}
+
+/**
+ * The schedules and, with `scheduler.enable`, their scheduler: in DynamoDB when `cloud` names a
+ * schedule table, in the local file otherwise. Firing schedules start their tasks through the
+ * platform client, or are logged as not started without one.
+ */
+async function openSchedules(
+  config: Config,
+  logger: Logger,
+  deps: RestServicesDeps,
+  { platform, cloud }: { platform: PlatformClient | undefined; cloud: CloudRestStores | undefined },
+) {
+  const { clock } = deps;
+  const schedulerLogger = logger.child("scheduler");
+  const schedulerSettings: SchedulerSettings | undefined = config.scheduler.enable
+    ? {
+        clock,
+        logger: schedulerLogger,
+        taskStarter: platform
+          ? createPlatformTaskStarter(platform)
+          : createLoggingTaskStarter(schedulerLogger),
+        lease: cloud?.scheduleLease ?? createMemoryScheduleLease({ owner: String(process.pid) }),
+        // With the schedules in DynamoDB, other agents change them too.
+        ...(cloud?.schedules !== undefined ? { pollIntervalMs: 60_000 } : {}),
+      }
+    : undefined;
+  return cloud?.schedules !== undefined
+    ? await sharedSchedules(cloud.schedules, schedulerSettings)
+    : await openLocalSchedules({
+        file: resolve(deps.cwd, config.scheduler.storeFile),
+        clock,
+        logger: schedulerLogger,
+        scheduler: schedulerSettings,
+      });
 }
 
 export async function startRestServices(
@@ -80,28 +116,7 @@ export async function startRestServices(
         })
       : undefined;
   const kv: KeyValueStore | undefined = cloud?.keyValues ?? localKv;
-  const schedulerLogger = logger.child("scheduler");
-  const schedulerSettings: SchedulerSettings | undefined = config.scheduler.enable
-    ? {
-        clock,
-        logger: schedulerLogger,
-        taskStarter: platform
-          ? createPlatformTaskStarter(platform)
-          : createLoggingTaskStarter(schedulerLogger),
-        lease: cloud?.scheduleLease ?? createMemoryScheduleLease({ owner: String(process.pid) }),
-        // With the schedules in DynamoDB, other agents change them too.
-        ...(cloud?.schedules !== undefined ? { pollIntervalMs: 60_000 } : {}),
-      }
-    : undefined;
-  const schedules =
-    cloud?.schedules !== undefined
-      ? await sharedSchedules(cloud.schedules, schedulerSettings)
-      : await openLocalSchedules({
-          file: resolve(deps.cwd, config.scheduler.storeFile),
-          clock,
-          logger: schedulerLogger,
-          scheduler: schedulerSettings,
-        });
+  const schedules = await openSchedules(config, logger, deps, { platform, cloud });
   const services: RestServices = {
     ...(config.keyValueStore.enable && kv !== undefined ? { keyValues: kv } : {}),
     schedules: createScheduleManager({

@@ -19,6 +19,20 @@ export interface TrackOptions<S extends Service> {
   details?: (service: S) => Record<string, unknown>;
 }
 
+/** A listener's row: `listening`, with its URL, once started. */
+export function listening(board: StatusBoard, label: string): TrackOptions<Service> {
+  return { board, section: "listeners", label, runningState: "listening" };
+}
+
+/** Starts `start` now as a service the board tracks (trackService). */
+export function startTracked<S extends Service>(
+  name: string,
+  start: () => Promise<S>,
+  options: TrackOptions<S>,
+): Promise<Service> {
+  return trackService({ name, start }, options).start();
+}
+
 export function trackService<S extends Service>(
   service: { name: string; start(): Promise<S> },
   options: TrackOptions<S>,

@@ -1,0 +1,63 @@
+/**
+ * What an on-prem agent part is: a name, the config switch that turns it on, and a start that
+ * is handed everything it needs and returns what stops it. The composition root (local/wiring.ts)
+ * lists the parts in start order; start-agent.ts starts the enabled ones and stops them in
+ * reverse. A new part is one file exporting an AgentPart, and one line in that list.
+ */
+import type { MemoryAppNameCache } from "../../core/adapters/local/memory-app-name-cache.ts";
+import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { Clock, Logger, Service } from "../../core/ports.ts";
+import type { AgentOutputs } from "./agent-outputs.ts";
+import type { ListenerProbe } from "./listener-probes.ts";
+
+/** What every agent part is started with. */
+export interface AgentPartDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Relative paths in the config (certificates, keys under ./data/) resolve from here. */
+  cwd: string;
+  /** Where a part declares the metrics the scrape endpoint publishes (and what it serves). */
+  metrics: PromMetricsRegistry;
+  /** App id → name, filled by the app-name poller (empty until its first fetch). */
+  appNames: MemoryAppNameCache;
+  /** Where a part shows its state, read by the config UI's /status. */
+  status: StatusBoard;
+  /** What the container health check probes besides the listeners (the audit queue, the stores). */
+  healthProbes: readonly ListenerProbe[];
+  /** The configuration file's tree as written, `${ENV}` unresolved (the config UI). */
+  configTree: unknown;
+  /** `--log-level`, when given (the config UI shows it as `logLevel`). */
+  logLevelOverride: string | undefined;
+}
+
+interface AgentPartBase {
+  /** The part's name in start order and in the log line of a stop that fails. */
+  readonly name: string;
+  /** Whether the config turns the part on; a part that is off is not started. */
+  enabled(config: Config): boolean;
+}
+
+/** A part that writes nowhere through the shared outputs (a listener, a heartbeat). */
+export interface PlainAgentPart extends AgentPartBase {
+  readonly writes?: false;
+  start(deps: AgentPartDeps): Promise<Service>;
+}
+
+/**
+ * A part that writes through the shared outputs (time-series writer, broker, error tracking):
+ * they are started before it and stopped after it, once it has flushed.
+ */
+export interface WritingAgentPart extends AgentPartBase {
+  readonly writes: true;
+  start(deps: WritingAgentPartDeps): Promise<Service>;
+}
+
+/** What a writing part is started with: the shared outputs besides the rest. */
+export interface WritingAgentPartDeps extends AgentPartDeps {
+  outputs: AgentOutputs;
+}
+
+export type AgentPart = PlainAgentPart | WritingAgentPart;
