@@ -1,5 +1,5 @@
 /** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
-import { isDataRefusal } from "../data-refusal.ts";
+import { isDataRefusal, isTooLarge } from "../data-refusal.ts";
 import type { TimeseriesRefusal } from "./timeseries-refusal.ts";
 
 export interface TimeseriesWriteErrorOptions {
@@ -27,8 +27,16 @@ export class TimeseriesWriteError extends Error {
     this.refusal = options.refusal;
   }
 
-  /** The server refused the data itself (see isDataRefusal): writing it again cannot help. */
+  /**
+   * The server refused the data itself (see isDataRefusal): writing it again cannot help. Not so
+   * for a request that was only too large (`tooLarge`).
+   */
   get refusesData(): boolean {
-    return isDataRefusal(this.status);
+    return isDataRefusal(this.status) && !this.tooLarge;
+  }
+
+  /** The request was too large to be read and nothing of it was stored (see isTooLarge). */
+  get tooLarge(): boolean {
+    return isTooLarge(this.status);
   }
 }
