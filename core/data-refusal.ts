@@ -2,7 +2,7 @@
  * Whether an HTTP status from a time-series database or an observability platform means it
  * refused the data itself, so that sending the same data again cannot help: a 4xx other than
  * 401/403/404/408/429, which are set-up or load problems (413 included: the same body would be
- * refused again; the time-series writers make smaller bodies of it instead, see isTooLarge).
+ * refused again; the time-series writers make smaller bodies of its points, see isTooLarge).
  * No status (no answer) and anything else are outages that retrying can cure.
  */
 export function isDataRefusal(status: number | undefined): boolean {

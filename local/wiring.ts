@@ -160,6 +160,7 @@ function agentServices(
           deps.clock,
           shared.status,
           broker,
+          deps.shutdown,
         );
         const errors = outputs.errors;
         if (config.errorTracking.enable) shared.status.setErrors(() => errors.counts());

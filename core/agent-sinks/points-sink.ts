@@ -123,5 +123,6 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       return { ...stats, rejected: stats.rejected + unencodable, refused };
     },
     stop: () => sink.stop(),
+    abandon: () => sink.abandon(),
   };
 }

@@ -134,7 +134,8 @@ export class UnwrittenItemsError extends Error {
   constructor(
     readonly destination: string,
     readonly unwritten: number,
-    noun: string,
+    /** What was not written, e.g. "points", "messages". */
+    readonly noun: string,
     options?: { cause: unknown },
   ) {
     super(`${destination}: ${unwritten} ${noun} could not be written before shutdown`, options);

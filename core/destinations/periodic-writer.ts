@@ -18,6 +18,7 @@
  * was not written is lost, said in one ERROR with the number of points.
  */
 
+import type { DestinationStats } from "../agent-sinks/destination-stats.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Service, TimerHandle, TimeseriesWriter } from "../ports.ts";
 import type { PeriodicPoints } from "../udp/event-sinks.ts";
@@ -178,6 +179,21 @@ export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWri
       stopped ??= lastWrite();
       return stopped;
     },
+  };
+}
+
+/**
+ * The writer as one destination on the status page and in the destination metrics: `written`
+ * counts its requests (one per interval), `rejected` the points the database refused.
+ */
+export function periodicWriterDestinationStats(stats: PeriodicWriterStats): DestinationStats {
+  return {
+    buffered: 0,
+    written: stats.writes,
+    failedWrites: stats.failedWrites,
+    dropped: 0,
+    rejected: stats.rejected ?? 0,
+    ...(stats.lastRefusal === undefined ? {} : { refused: stats.refused, lastRefusal: stats.lastRefusal }),
   };
 }
 

@@ -27,15 +27,16 @@ export class TimeseriesWriteError extends Error {
     this.refusal = options.refusal;
   }
 
-  /**
-   * The server refused the data itself (see isDataRefusal): writing it again cannot help. Not so
-   * for a request that was only too large (`tooLarge`).
-   */
+  /** The server refused the data itself (see isDataRefusal): writing it again cannot help. */
   get refusesData(): boolean {
-    return isDataRefusal(this.status) && !this.tooLarge;
+    return isDataRefusal(this.status);
   }
 
-  /** The request was too large to be read and nothing of it was stored (see isTooLarge). */
+  /**
+   * The request was too large to be read and nothing of it was stored (see isTooLarge): the same
+   * body would be refused again, but its points in smaller bodies can be taken. Checked before
+   * `refusesData`, which it implies.
+   */
   get tooLarge(): boolean {
     return isTooLarge(this.status);
   }

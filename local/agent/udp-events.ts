@@ -97,7 +97,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
         logger: logger.child(name),
         onWriteError: outputs.recordWriteError,
       });
-      started.push(sinks);
+      started.push(outputs.stopWithinBudget(name, sinks));
       return sinks;
     };
 
@@ -108,16 +108,15 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
     if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
     if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
     if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
-      started.push(
-        startPeriodicWriter({
-          name: "event-counts",
-          intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
-          sources: countSources,
-          series: outputs.series,
-          clock,
-          logger,
-        }),
-      );
+      const writer = startPeriodicWriter({
+        name: "event-counts",
+        intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
+        sources: countSources,
+        series: outputs.series,
+        clock,
+        logger,
+      });
+      started.push(outputs.addIntervalWriter("event-counts", writer));
     }
 
     const pipelineDeps = { outputs, host, version, readKernelDrops, clock, logger, started };

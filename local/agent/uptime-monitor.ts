@@ -76,6 +76,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     stopTimeoutMs: 2000,
   });
   outputs.addStats(() => sinks.stats());
+  const sinksAtShutdown = outputs.stopWithinBudget("uptime", sinks);
   const attributes: Record<string, string> = Object.fromEntries(
     store.attribute.static.map((a) => [a.name, a.value]),
   );
@@ -122,7 +123,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     iterations: () => iteration,
     async stop() {
       await timer.stop();
-      await sinks.stop();
+      await sinksAtShutdown.stop();
     },
   };
 }

@@ -37,6 +37,7 @@ import {
 } from "../../core/adapters/local/recovering-event-queue.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
+import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import {
   type SelectedDestination,
@@ -53,6 +54,7 @@ import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
+import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
 import type { NamedService } from "../start-in-order.ts";
 import { trackService } from "../status/tracked-service.ts";
@@ -238,12 +240,22 @@ export function auditServices(config: Config, logger: Logger, deps: AuditService
       name: "audit-queue-metrics",
       start: async () => {
         const queue = started(ingest, "audit-queue").queue;
-        return startQueueMetricsWriter({
+        const writer = startQueueMetricsWriter({
           config: queueMetrics,
           metrics: () => queue.metrics(),
           series: createTimeseriesWriter(config.timeseriesdbConfig),
           version: config.timeseriesdbConfig.version,
           clock,
+          logger: auditLogger,
+        });
+        // A destination of its own, named as the agent's interval writers are.
+        const destination = "audit-queue-metrics.timeseriesdb";
+        const stats = () => periodicWriterDestinationStats(writer.stats());
+        status?.set("destinations", destination, stats);
+        addRefusedSource(deps.metrics, () => refusedCounts({ [destination]: stats() }));
+        return stopPointWriterWithinBudget(writer, {
+          shutdown: deps.shutdown,
+          part: "audit-queue-metrics",
           logger: auditLogger,
         });
       },
