@@ -47,8 +47,6 @@ export interface RefusalTallyOptions {
   message: string;
   /** Fields every line carries first, e.g. `{ destination: "timeseriesdb" }`. */
   fields: LogFields;
-  /** Lines are throttled per `key(reason)` (default: the reason). */
-  key?: (reason: string) => string;
 }
 
 export function createRefusalTally(options: RefusalTallyOptions): RefusalTally {
@@ -63,8 +61,7 @@ export function createRefusalTally(options: RefusalTallyOptions): RefusalTally {
       rejected += refusal.count;
       refused[refusal.reason] = (refused[refusal.reason] ?? 0) + refusal.count;
       lastRefusal = { reason: refusal.reason, at: new Date(nowMs).toISOString(), detail: refusal.detail };
-      const key = options.key?.(refusal.reason) ?? refusal.reason;
-      const since = throttle.admit(key, nowMs, refusal.count);
+      const since = throttle.admit(refusal.reason, nowMs, refusal.count);
       const fields = {
         ...options.fields,
         reason: refusal.reason,
