@@ -3,7 +3,14 @@
  * place that says it. Times count from the signal.
  *
  * - 0 s: every listener stops taking work (ingest refuses new events) and the parts stop in
- *   reverse start order, each writing what it holds.
+ *   reverse start order, one after another, each writing what it holds.
+ * - 5 s (`pointWriters`): every other time-series writer still writing — the agent's points (UDP
+ *   events, health and sessions, memory, error points) and their other destinations (broker,
+ *   observability platform), and the interval counters (event counts, rejected counts, the UDP
+ *   and audit queues' metrics) — is abandoned the same way. They stop before the audit pipeline
+ *   (they started after it), so this leaves the audit destinations at least 3.5 s whatever the
+ *   agent's destinations do. What they held is lost: one ERROR per writer says what, but these
+ *   are points, not audit events, and the exit status stays 0.
  * - 8.5 s (`destinations`): audit destinations that are still writing (hung, refusing, retrying)
  *   are abandoned. Their write in flight is not awaited (a request to a server that stopped
  *   answering can hang until its own timeout), and nothing more is handed to them. With the
@@ -18,6 +25,7 @@
 import type { Clock, TimerHandle } from "../core/ports.ts";
 
 export const SHUTDOWN_BUDGET_MS = {
+  pointWriters: 5_000,
   destinations: 8_500,
   hardStop: 9_500,
 } as const;

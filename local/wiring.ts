@@ -118,6 +118,7 @@ export async function startLocal(
       configTree: deps.configTree ?? { Service: config },
       logLevelOverride: deps.logLevelOverride,
       broker: broker?.publisher,
+      shutdown,
     });
   });
   return {

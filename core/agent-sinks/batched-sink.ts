@@ -34,6 +34,11 @@ export interface DestinationSink<T> extends Service {
   /** Resolves once the items are buffered (or dropped by policy, counted and reported). */
   write(items: readonly T[]): Promise<void>;
   stats(): DestinationStats;
+  /**
+   * Gives up at once (the shutdown's deadline): nothing more is taken or written, the write in
+   * flight is no longer awaited, and stop() rejects with UnwrittenItemsError for what is left.
+   */
+  abandon(): void;
 }
 
 export interface BatchedSinkOptions<T> {
@@ -120,5 +125,6 @@ export function startBatchedSink<T>(options: BatchedSinkOptions<T>): Destination
       };
     },
     stop: () => batcher.stop(),
+    abandon: () => batcher.abandon(),
   };
 }

@@ -5,7 +5,8 @@
  * (an absent destination ignores what it is given). Every method resolves once its items are
  * buffered or published, so a slow destination is felt by the queue (CONTRACT §7); a full
  * buffer drops by policy after a bounded wait, counted and reported. `stop()` flushes every
- * destination within `stopTimeoutMs` and rejects if any kept items unwritten.
+ * destination within `stopTimeoutMs` (or until `abandon()`, the shutdown's deadline) and rejects
+ * if any kept items unwritten.
  */
 
 import type { Point } from "../destinations/line-protocol.ts";
@@ -78,6 +79,8 @@ export interface AgentEventSinks extends EventSinks, Service {
    * `obs-platform-metrics:<account>` (present ones only).
    */
   stats(): Record<string, DestinationStats>;
+  /** Gives up on every destination at once (the shutdown's deadline); stop() then rejects for what is left. */
+  abandon(): void;
 }
 
 const DEFAULT_EVENTS_PER_POST = 100;
@@ -154,7 +157,7 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
     options.obsMetrics?.accounts ?? [],
   );
 
-  const sinks: { name: string; sink: Pick<DestinationSink<never>, "stats" | "stop"> }[] = [
+  const sinks: { name: string; sink: Pick<DestinationSink<never>, "stats" | "stop" | "abandon"> }[] = [
     ...(points === undefined ? [] : [{ name: "timeseriesdb", sink: points }]),
     ...(messages === undefined ? [] : [{ name: "mqtt", sink: messages }]),
     ...events,
@@ -176,6 +179,9 @@ export function createEventSinks(options: CreateEventSinksOptions): AgentEventSi
       await Promise.all(metricBatches.map(({ sink }) => sink.write(batches)));
     },
     stats: () => Object.fromEntries(sinks.map(({ name, sink }) => [name, sink.stats()])),
+    abandon() {
+      for (const { sink } of sinks) sink.abandon();
+    },
     stop() {
       stopped ??= Promise.allSettled(sinks.map(({ sink }) => sink.stop())).then((results) => {
         const errors = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));

@@ -5,7 +5,8 @@
  * `maxInFlight` publishes run at once across all callers. A message whose publish fails is not
  * retried (the publisher fails at once while disconnected and reconnects on its own): it is
  * counted as a failed write and dropped, with a WARN naming the destination at most once a
- * minute. A message whose topic no broker accepts is counted as rejected.
+ * minute. A message whose topic no broker accepts is counted as rejected. `stop()` waits for the
+ * publishes in flight within `stopTimeoutMs`, or until `abandon()` (the shutdown's deadline).
  */
 import { describeError } from "../destinations/describe-error.ts";
 import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
@@ -35,6 +36,11 @@ export function startMessagesSink(options: MessagesSinkOptions): DestinationSink
   const stats = { buffered: 0, written: 0, failedWrites: 0, dropped: 0, rejected: 0 };
   const calls = new Set<Promise<void>>();
   let stopped: Promise<void> | undefined;
+  let abandoned = false;
+  let settleAbandonment: () => void = () => undefined;
+  const abandonment = new Promise<boolean>((resolve) => {
+    settleAbandonment = () => resolve(true);
+  });
 
   function report(kind: "failed" | "rejected", message: BrokerMessage, error: unknown): void {
     const count = throttle.admit(`${DESTINATION}:${kind}`, clock.now());
@@ -68,14 +74,14 @@ export function startMessagesSink(options: MessagesSinkOptions): DestinationSink
     const timedOut = new Promise<boolean>((resolve) => {
       deadline = clock.setTimeout(() => resolve(true), options.stopTimeoutMs);
     });
-    const gaveUp = await Promise.race([Promise.all(calls).then(() => false), timedOut]);
+    const gaveUp = await Promise.race([Promise.all(calls).then(() => false), timedOut, abandonment]);
     clock.clearTimeout(deadline);
-    if (gaveUp) throw new UnwrittenItemsError(DESTINATION, stats.buffered, "messages");
+    if (gaveUp && stats.buffered > 0) throw new UnwrittenItemsError(DESTINATION, stats.buffered, "messages");
   }
 
   return {
     async write(messages) {
-      if (stopped !== undefined) {
+      if (stopped !== undefined || abandoned) {
         throw new BatcherStoppedError(`${DESTINATION} writer is stopping; messages not accepted`);
       }
       stats.buffered += messages.length;
@@ -91,6 +97,10 @@ export function startMessagesSink(options: MessagesSinkOptions): DestinationSink
     stop() {
       stopped ??= settle();
       return stopped;
+    },
+    abandon() {
+      abandoned = true;
+      settleAbandonment();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The time-series destination of a UDP pipeline: points batched by `maxBatchSize` or 1 s after
- * the first buffered one, written through the TimeseriesWriter chosen at wiring, under the rule
- * a refusal is not an outage (write-accepting-refusals.ts):
+ * the first buffered one, written through the TimeseriesWriter chosen at wiring, on the write
+ * path every time-series writer shares (write-within-size-limit.ts):
  * - An outage (no answer, 5xx, 401/403/404/408/429) keeps the batch and writes it again, whole,
  *   after a backoff; nothing of it was stored, so nothing is written twice. Points without a time
  *   get the buffering time, so a rewrite after a lost answer replaces the same points in InfluxDB
@@ -11,17 +11,20 @@
  *   are counted by reason, logged with a preview of the first refused line and never written
  *   again, with no backoff. (When it stored nothing and named the bad lines, the others are
  *   written once more without them.)
+ * - A batch too large for the server to read (413) is written again at once in halves; only a
+ *   point too large on its own is refused (`too_large`).
  * - A point that cannot be encoded as line protocol is rejected alone, before it can spoil a batch.
- * The database is ensured before the first write, and again after a 404 (it was dropped).
+ * The database is ensured before the first write, and again after a 404 (it was dropped), once
+ * for every writer sharing the same TimeseriesWriter (database-ensuring-series.ts).
  * Points are encoded when they are buffered and wait as line protocol in a LineStore (why: see
  * line-store.ts); a batch is written as one body of those lines.
  */
+import { ensuringDatabase } from "../destinations/database-ensuring-series.ts";
 import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
 import type { Point } from "../destinations/line-protocol.ts";
 import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
-import { TimeseriesWriteError } from "../destinations/timeseries-write-error.ts";
-import { writeAcceptingRefusals } from "../destinations/write-accepting-refusals.ts";
+import { writeWithinSizeLimit } from "../destinations/write-within-size-limit.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimeseriesWriter } from "../ports.ts";
 import { type DestinationSink, type SinkTuning, startBatchedSink } from "./batched-sink.ts";
@@ -40,46 +43,31 @@ export interface PointsSinkOptions {
 const DESTINATION = "timeseriesdb";
 const PREVIEW_CHARS = 120;
 
-/** ensureDatabase failed: an outage or a set-up problem, never a refusal of the batch's data. */
-export class DatabaseNotReadyError extends Error {
-  override name = "DatabaseNotReadyError";
-}
-
 /** The database refused some points of a batch; the others were stored. */
 class PointsRefusedError extends Error {
   override name = "PointsRefusedError";
-  constructor(readonly refusal: TimeseriesRefusal) {
-    super(`${refusal.count} point(s) refused (${refusal.reason}): ${refusal.detail}`);
+  constructor(readonly refusals: readonly TimeseriesRefusal[]) {
+    super(
+      refusals
+        .map((refusal) => `${refusal.count} point(s) refused (${refusal.reason}): ${refusal.detail}`)
+        .join("; "),
+    );
   }
 }
 
 export function startPointsSink(options: PointsSinkOptions): DestinationSink<Point> {
-  const { series, clock, logger, throttle } = options;
-  let ensured = false;
+  const { clock, logger, throttle } = options;
+  const series = ensuringDatabase(options.series);
   let unencodable = 0;
   const lines = createLineStore();
 
   async function write(batch: ItemBatch<StoredLine>): Promise<void> {
-    if (!ensured) {
-      try {
-        await series.ensureDatabase();
-      } catch (error) {
-        throw new DatabaseNotReadyError("the time-series database could not be ensured", { cause: error });
-      }
-      ensured = true;
-    }
-    let refusal: TimeseriesRefusal | undefined;
-    try {
-      refusal = await writeAcceptingRefusals(batch.items.length, (indices) =>
-        series.writeLines(
-          lines.body(indices === undefined ? batch.items : indices.map((i) => batch.items[i] as StoredLine)),
-        ),
-      );
-    } catch (error) {
-      if (error instanceof TimeseriesWriteError && error.status === 404) ensured = false;
-      throw error;
-    }
-    if (refusal !== undefined) throw new PointsRefusedError(refusal);
+    const refusals = await writeWithinSizeLimit(batch.items.length, (indices) =>
+      series.writeLines(
+        lines.body(indices === undefined ? batch.items : indices.map((i) => batch.items[i] as StoredLine)),
+      ),
+    );
+    if (refusals.length > 0) throw new PointsRefusedError(refusals);
   }
 
   const sink = startBatchedSink<StoredLine>({
@@ -89,16 +77,15 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
     release: (items) => lines.release(items),
     refusal(error, batch) {
       if (!(error instanceof PointsRefusedError)) return undefined;
-      const { reason, count, detail } = error.refusal;
-      const first = batch.items[error.refusal.lines[0] ?? 0];
-      return [
-        {
+      return error.refusals.map(({ reason, count, detail, lines: refused }) => {
+        const first = batch.items[refused[0] ?? 0];
+        return {
           reason,
           count,
           detail,
           fields: { points: count, preview: first === undefined ? "" : lines.text(first, PREVIEW_CHARS) },
-        },
-      ];
+        };
+      });
     },
     tuning: options.tuning,
     onWriteError: options.onWriteError,
@@ -136,5 +123,6 @@ export function startPointsSink(options: PointsSinkOptions): DestinationSink<Poi
       return { ...stats, rejected: stats.rejected + unencodable, refused };
     },
     stop: () => sink.stop(),
+    abandon: () => sink.abandon(),
   };
 }

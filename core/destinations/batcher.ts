@@ -9,7 +9,7 @@
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, DestinationWriter, Logger, Service } from "../ports.ts";
-import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
+import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-writer.ts";
 import {
   type BatchingOptions,
   type ItemBatcherStats,
@@ -58,23 +58,12 @@ export class UnwrittenEventsError extends Error {
   }
 }
 
-/** How many eventIds a refusal's log line names. */
-const NAMED_EVENT_IDS = 5;
-
 function refusals(error: DestinationWriteError): Refusal[] {
-  const byReason: readonly DestinationRefusal[] = error.refusals ?? [
-    { reason: "other", count: error.failedEvents.length, detail: error.message, events: error.failedEvents },
-  ];
-  return byReason.map((refusal) => ({
+  return refusalsOf(error).map((refusal) => ({
     reason: refusal.reason,
     count: refusal.count,
     detail: refusal.detail,
-    fields: {
-      eventIds: refusal.events
-        .slice(0, NAMED_EVENT_IDS)
-        .map((event) => event.envelope.eventId)
-        .join(","),
-    },
+    fields: { eventIds: refusedEventIds(refusal) },
   }));
 }
 

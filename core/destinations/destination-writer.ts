@@ -46,6 +46,34 @@ export class DestinationWriteError extends Error {
   readonly refusals: readonly DestinationRefusal[] | undefined;
 }
 
+/** How many eventIds a refusal's log line names. */
+const NAMED_EVENT_IDS = 5;
+
+/**
+ * The refusals a permanent DestinationWriteError stands for, one per reason: its own, or else
+ * every event it names, for reason `other`.
+ */
+export function refusalsOf(error: DestinationWriteError): readonly DestinationRefusal[] {
+  return (
+    error.refusals ?? [
+      {
+        reason: "other",
+        count: error.failedEvents.length,
+        detail: error.message,
+        events: error.failedEvents,
+      },
+    ]
+  );
+}
+
+/** The first eventIds of a refusal, for its log line (comma-separated). */
+export function refusedEventIds(refusal: DestinationRefusal): string {
+  return refusal.events
+    .slice(0, NAMED_EVENT_IDS)
+    .map((event) => event.envelope.eventId)
+    .join(",");
+}
+
 function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }

@@ -12,7 +12,8 @@
  * without a backoff, so they hold up neither the items behind them nor a shutdown; the rest of
  * the batch counts as written. Each refusal is logged as an ERROR naming the destination, the
  * reason and the first refused items, at most one line a minute per reason (the first at once,
- * then with the count since the last line; the others at DEBUG), and kept nowhere else.
+ * then with the count since the last line; the others at DEBUG), and kept nowhere else
+ * (refusal-tally.ts, shared with the other writers).
  *
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
@@ -27,6 +28,9 @@ import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
+import { createRefusalTally, type LastRefusal } from "./refusal-tally.ts";
+
+export type { LastRefusal } from "./refusal-tally.ts";
 
 export interface BatchingOptions {
   maxBatchSize: number;
@@ -51,14 +55,6 @@ export interface Refusal {
   readonly detail?: string | undefined;
   /** Log fields naming the first refused items (ids, a preview). */
   readonly fields: LogFields;
-}
-
-/** The latest refusal of a destination, as the status page shows it. */
-export interface LastRefusal {
-  readonly reason: string;
-  /** ISO time. */
-  readonly at: string;
-  readonly detail: string;
 }
 
 export interface ItemBatcherOptions<T> extends BatchingOptions {
@@ -138,7 +134,8 @@ export class UnwrittenItemsError extends Error {
   constructor(
     readonly destination: string,
     readonly unwritten: number,
-    noun: string,
+    /** What was not written, e.g. "points", "messages". */
+    readonly noun: string,
     options?: { cause: unknown },
   ) {
     super(`${destination}: ${unwritten} ${noun} could not be written before shutdown`, options);
@@ -170,11 +167,13 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
   let lastError: unknown;
   let wakeRetry: (() => void) | undefined;
   let spaceWaiters: (() => void)[] = [];
-  const stats = { written: 0, failedWrites: 0, rejected: 0 };
-  const refused: Record<string, number> = {};
-  let lastRefusal: LastRefusal | undefined;
+  const stats = { written: 0, failedWrites: 0 };
+  const refusals = createRefusalTally({
+    logger,
+    message: `destination refused ${noun}; not written there, not retried`,
+    fields: { destination: name },
+  });
   const failureLog = createLogThrottle();
-  const refusalLog = createLogThrottle();
   /** Failed writes since the last successful one (an outage in progress). */
   let failingSince = 0;
 
@@ -275,13 +274,13 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
         return 0;
       } catch (error) {
         options.onWriteError?.(error);
-        const refusals = options.refusal(error, batch);
-        if (refusals !== undefined) {
+        const refused = options.refusal(error, batch);
+        if (refused !== undefined) {
           if (failingSince > 0) {
             logger.info(`writing ${noun} resumed`, { destination: name, failedWrites: failingSince });
             failingSince = 0;
           }
-          return countRefusals(refusals, batch.items.length, error);
+          return countRefusals(refused, batch.items.length, error);
         }
         stats.failedWrites += 1;
         failingSince += 1;
@@ -311,26 +310,13 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
   }
 
   /** Counts and logs the refusals; resolves with how many items of the batch they refused. */
-  function countRefusals(refusals: readonly Refusal[], batchSize: number, error: unknown): number {
+  function countRefusals(refused: readonly Refusal[], batchSize: number, error: unknown): number {
     let total = 0;
-    for (const refusal of refusals) {
+    for (const refusal of refused) {
       const count = Math.min(Math.max(0, refusal.count), batchSize - total);
       total += count;
-      stats.rejected += count;
-      refused[refusal.reason] = (refused[refusal.reason] ?? 0) + count;
       const detail = refusal.detail ?? describeError(error);
-      lastRefusal = { reason: refusal.reason, at: new Date(clock.now()).toISOString(), detail };
-      const since = refusalLog.admit(refusal.reason, clock.now(), count);
-      const fields = {
-        destination: name,
-        reason: refusal.reason,
-        refused: since ?? count,
-        ...refusal.fields,
-        detail,
-      };
-      if (since === undefined)
-        logger.debug(`destination refused ${noun}; not written there, not retried`, fields);
-      else logger.error(`destination refused ${noun}; not written there, not retried`, fields);
+      refusals.note({ reason: refusal.reason, count, detail, fields: refusal.fields }, clock.now());
     }
     return total;
   }
@@ -349,11 +335,7 @@ export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher
       schedule();
     },
 
-    stats: () => ({
-      buffered: pending(),
-      ...stats,
-      ...(lastRefusal === undefined ? {} : { refused: { ...refused }, lastRefusal }),
-    }),
+    stats: () => ({ buffered: pending(), ...stats, ...refusals.counts() }),
 
     abandon,
 

@@ -8,8 +8,8 @@
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import type { Clock, EventQueueMetrics, Logger, Service, TimeseriesWriter } from "../ports.ts";
-import { startPeriodicWriter } from "./periodic-writer.ts";
+import type { Clock, EventQueueMetrics, Logger, TimeseriesWriter } from "../ports.ts";
+import { type PeriodicWriter, startPeriodicWriter } from "./periodic-writer.ts";
 import { queueMetricsPointMapper } from "./queue-metrics-point.ts";
 
 export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["timeseriesdb"];
@@ -26,7 +26,7 @@ export interface QueueMetricsWriterOptions {
   host?: string;
 }
 
-export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): Service {
+export function startQueueMetricsWriter(options: QueueMetricsWriterOptions): PeriodicWriter {
   const { config } = options;
   const host = options.host ?? hostname();
   const toPoint = queueMetricsPointMapper(options.version);

@@ -1,14 +1,16 @@
 /**
  * The timeseriesdb destination: maps events to `audit_event` points and writes them in chunks of
- * `timeseriesdbConfig.maxBatchSize`, under the rule a refusal is not an outage
- * (write-accepting-refusals.ts):
+ * `timeseriesdbConfig.maxBatchSize`, on the write path every time-series writer shares
+ * (write-within-size-limit.ts), under the rule a refusal is not an outage:
  * - An outage (server unreachable, 5xx, set-up statuses) fails the rest of the batch at once,
  *   for the batcher to write it again after a backoff; nothing is lost.
  * - Points the server refuses (beyond its retention policy, over its tag-value limit, a field
  *   type conflict, unparsable) are refused for good: what it took of the chunk counts as written
  *   at once, and the refused events are reported by reason (DestinationWriteError.permanent) to
- *   be logged and counted, never written again. No smaller rewrites, no backoff: a refusal holds
- *   up the events behind it by at most one write.
+ *   be logged and counted, never written again. A refusal brings no smaller rewrites and no
+ *   backoff: it holds up the events behind it by at most one write.
+ * - A chunk too large for the server to read (413) is written again at once in halves; only an
+ *   event whose point is too large on its own is refused (`too_large`).
  * - A point that cannot be encoded as line protocol is refused on its own (`unencodable`) before
  *   it can spoil a chunk.
  */
@@ -18,9 +20,10 @@ import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
 import type { DestinationWriter, TimeseriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
+import { ensuringDatabase } from "./database-ensuring-series.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
-import { writeAcceptingRefusals } from "./write-accepting-refusals.ts";
+import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
 
 export interface TimeseriesDestinationOptions {
   series: TimeseriesWriter;
@@ -37,40 +40,35 @@ interface Entry {
 const NAME = "timeseriesdb";
 
 export function createTimeseriesDestination(options: TimeseriesDestinationOptions): DestinationWriter {
-  const { series } = options;
+  // The database is created at start (prepare); if the server was down then, before the first
+  // write, and again after a write answered 404 (it was dropped).
+  const series = ensuringDatabase(options.series);
   const maxBatchSize = Math.max(1, options.maxBatchSize);
   const pointOptions = { measurementName: options.measurementName, staticTags: options.staticTags };
 
-  // The database is created at start (prepare); if the server was down then, before the first write.
-  let ensured: Promise<void> | undefined;
-  const ensureDatabase = () => {
-    ensured ??= series.ensureDatabase().catch((error: unknown) => {
-      ensured = undefined;
-      throw error;
-    });
-    return ensured;
-  };
-
   /** Writes one chunk; resolves with what the server refused of it, rejects on an outage. */
-  async function writeChunk(chunk: readonly Entry[]): Promise<DestinationRefusal | undefined> {
-    const refusal = await writeAcceptingRefusals(chunk.length, (indices) =>
+  async function writeChunk(chunk: readonly Entry[]): Promise<DestinationRefusal[]> {
+    const refusals = await writeWithinSizeLimit(chunk.length, (indices) =>
       series.write(
         indices === undefined
           ? chunk.map((entry) => entry.point)
           : indices.map((i) => (chunk[i] as Entry).point),
       ),
     );
-    if (refusal === undefined) return undefined;
-    const events = refusal.lines.flatMap((index) => chunk[index]?.event ?? []);
-    return { reason: refusal.reason, count: refusal.count, detail: refusal.detail, events };
+    return refusals.map(({ reason, count, detail, lines }) => ({
+      reason,
+      count,
+      detail,
+      events: lines.flatMap((index) => chunk[index]?.event ?? []),
+    }));
   }
 
   return {
     name: NAME,
-    prepare: ensureDatabase,
+    prepare: () => series.ensureDatabase(),
     async write(batch) {
       try {
-        await ensureDatabase();
+        await series.ensureDatabase();
       } catch (error) {
         throw new DestinationWriteError(NAME, batch.events, { cause: error });
       }
@@ -94,14 +92,12 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
       }
       for (let start = 0; start < entries.length; start += maxBatchSize) {
         const chunk = entries.slice(start, start + maxBatchSize);
-        let refusal: DestinationRefusal | undefined;
         try {
-          refusal = await writeChunk(chunk);
+          refusals.push(...(await writeChunk(chunk)));
         } catch (error) {
           const unwritten = entries.slice(start).map((entry) => entry.event);
           throw new DestinationWriteError(NAME, unwritten, { cause: error });
         }
-        if (refusal !== undefined) refusals.push(refusal);
       }
       if (refusals.length === 0) return;
       const byReason = mergeByReason(refusals);

@@ -15,6 +15,9 @@
  * - `field_type_conflict`: a field written with another type than the one it already has;
  * - `unparsable`: the server could not parse the line;
  * - `unencodable`: Steward could not encode the point as line protocol (never sent);
+ * - `too_large`: one point alone larger than the server reads in a request (InfluxDB 1.x's
+ *   `max-body-size`): a request that is too large is written again in halves, so only a point
+ *   that no request can carry ends here;
  * - `other`: any other refusal of the data (a 4xx that is not about set-up or load).
  */
 export const REFUSAL_REASONS = [
@@ -23,6 +26,7 @@ export const REFUSAL_REASONS = [
   "field_type_conflict",
   "unparsable",
   "unencodable",
+  "too_large",
   "other",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];

@@ -1,5 +1,5 @@
 /** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
-import { isDataRefusal } from "../data-refusal.ts";
+import { isDataRefusal, isTooLarge } from "../data-refusal.ts";
 import type { TimeseriesRefusal } from "./timeseries-refusal.ts";
 
 export interface TimeseriesWriteErrorOptions {
@@ -30,5 +30,14 @@ export class TimeseriesWriteError extends Error {
   /** The server refused the data itself (see isDataRefusal): writing it again cannot help. */
   get refusesData(): boolean {
     return isDataRefusal(this.status);
+  }
+
+  /**
+   * The request was too large to be read and nothing of it was stored (see isTooLarge): the same
+   * body would be refused again, but its points in smaller bodies can be taken. Checked before
+   * `refusesData`, which it implies.
+   */
+  get tooLarge(): boolean {
+    return isTooLarge(this.status);
   }
 }

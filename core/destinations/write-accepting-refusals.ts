@@ -47,7 +47,8 @@ async function refusalOf(write: () => Promise<void>): Promise<TimeseriesRefusal 
     await write();
     return undefined;
   } catch (error) {
-    if (!(error instanceof TimeseriesWriteError && error.refusesData)) throw error;
+    // Too large is not about the data: the caller writes the lines again in smaller requests.
+    if (!(error instanceof TimeseriesWriteError && error.refusesData) || error.tooLarge) throw error;
     // A writer that cannot say what was refused (none of ours): the whole request was.
     return (
       error.refusal ?? { reason: "other", detail: error.message, count: 0, lines: [], restStored: false }

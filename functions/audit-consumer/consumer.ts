@@ -1,15 +1,16 @@
 /**
  * The SQS batch handler of the cloud consumer: decodes each record (body = envelope JSON,
  * message attributes `clientIp` and `receivedAt`, as the ingest function sends them), runs the
- * consume use case, and answers a partial batch response naming only the records to retry.
- * A record that cannot be decoded fails on its own and reaches the dead-letter queue after
- * 5 receives.
+ * consume use case, and answers a partial batch response naming only the records to retry: those
+ * a destination could not store because of an outage. An event a destination refused as data is
+ * acknowledged, logged and counted (consume-events.ts), never retried. A record that cannot be
+ * decoded fails on its own and reaches the dead-letter queue after 5 receives.
  */
 
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
-import { consumeEvents } from "../../core/destinations/consume-events.ts";
+import { consumeEvents, refusalTallies } from "../../core/destinations/consume-events.ts";
 import type { Clock, DestinationWriter, Logger } from "../../core/ports.ts";
 
 export interface AuditConsumerOptions {
@@ -22,6 +23,8 @@ export function createAuditConsumer(
   options: AuditConsumerOptions,
 ): (event: SQSEvent) => Promise<SQSBatchResponse> {
   const { writers, logger, clock } = options;
+  // Kept while the function instance lives, so refusals are logged once a minute, not per batch.
+  const refusals = refusalTallies(logger);
   return async function consumeSqsBatch(event) {
     const failures = new Set<string>();
     const decoded: { messageId: string; event: AcceptedEvent }[] = [];
@@ -40,7 +43,7 @@ export function createAuditConsumer(
     const { failed } = await consumeEvents(
       writers,
       decoded.map((item) => item.event),
-      { now: new Date(clock.now()), logger },
+      { now: new Date(clock.now()), logger, refusals },
     );
     for (const item of decoded) if (failed.has(item.event)) failures.add(item.messageId);
     return { batchItemFailures: [...failures].map((itemIdentifier) => ({ itemIdentifier })) };

@@ -7,8 +7,14 @@
  * keeps its own batching sinks on top and adds their stats here, so that
  * `steward_destination_write_errors_total{destination}` is declared once for the whole agent
  * (and what they refused as data counts in `steward_destination_refused_total`);
- * their failed writes go to `recordWriteError` (and to the status page's last errors). The error points have a sink of their own that
- * reports to nobody: a failed write of error points is never itself an error point (quirk 14).
+ * their failed writes go to `recordWriteError` (and to the status page's last errors). The error
+ * points have a sink of their own that reports to nobody: a failed write of error points is never
+ * itself an error point. The time-series writer makes sure its database exists before the first
+ * write of any part (database-ensuring-series.ts), so every part, the interval counters too, finds
+ * it. Each part hands its writers to `stopWithinBudget` (periodic writers to `addIntervalWriter`,
+ * which also shows them on the status page and in the destination metrics as
+ * `<name>.timeseriesdb`), so that a shutdown gives up on them at the budget's `pointWriters` time
+ * (local/point-writers-at-shutdown.ts).
  * Started before the parts and stopped after them, so the time-series writer outlives every flush;
  * the broker connection is started before these outputs and stopped after them.
  */
@@ -20,6 +26,11 @@ import {
   declareDestinationMetrics,
 } from "../../core/agent-sinks/destination-stats.ts";
 import type { Config } from "../../core/config/index.ts";
+import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
+import {
+  type PeriodicWriter,
+  periodicWriterDestinationStats,
+} from "../../core/destinations/periodic-writer.ts";
 import {
   type ErrorTracker,
   nullErrorTracker,
@@ -37,6 +48,8 @@ import type {
   TimeseriesWriter,
 } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { type AbandonableWriter, stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
+import type { ShutdownSchedule } from "../shutdown-budget.ts";
 
 export interface AgentOutputs extends Service {
   readonly series: TimeseriesWriter | undefined;
@@ -47,6 +60,13 @@ export interface AgentOutputs extends Service {
   readonly errors: ErrorTracker;
   /** Records a failed write to a destination of a part's sinks (createEventSinks' onWriteError). */
   recordWriteError(destination: string, error: unknown): void;
+  /** A part's writer as it is to be stopped: given up at the shutdown budget's `pointWriters` time. */
+  stopWithinBudget(part: string, writer: AbandonableWriter): Service;
+  /**
+   * A periodic writer of interval counters, shown as the destination `<name>.timeseriesdb` (status
+   * page, destination metrics) and stopped as stopWithinBudget says.
+   */
+  addIntervalWriter(name: string, writer: PeriodicWriter): Service;
 }
 
 /**
@@ -64,12 +84,23 @@ export interface WritingPartDeps {
   /** App id → name, filled by the app-name poller (empty until its first fetch). */
   appNames: AppNameCache;
   /** The time-series writer and broker connection the agent's parts share. */
-  outputs: Pick<AgentOutputs, "series" | "publisher" | "addStats" | "errors" | "recordWriteError">;
+  outputs: Pick<
+    AgentOutputs,
+    | "series"
+    | "publisher"
+    | "addStats"
+    | "errors"
+    | "recordWriteError"
+    | "stopWithinBudget"
+    | "addIntervalWriter"
+  >;
 }
 
 /**
  * `publisher` is the process's broker connection (local/broker-connection.ts) when the agent
- * publishes; these outputs hand it to the parts but neither open nor close it.
+ * publishes; these outputs hand it to the parts but neither open nor close it. `shutdown`: the
+ * schedule whose `pointWriters` time gives up on the parts' writers (absent: only their own
+ * stop timeouts bound them).
  */
 export async function startAgentOutputs(
   config: Config,
@@ -79,10 +110,13 @@ export async function startAgentOutputs(
   clock: Clock = systemClock,
   status?: StatusBoard,
   publisher?: MqttPublisher,
+  shutdown?: ShutdownSchedule,
 ): Promise<AgentOutputs> {
   const series = config.timeseriesdbConfig.enable
-    ? createTimeseriesWriter(config.timeseriesdbConfig)
+    ? ensuringDatabase(createTimeseriesWriter(config.timeseriesdbConfig))
     : undefined;
+  const stopWithinBudget = (part: string, writer: AbandonableWriter) =>
+    stopPointWriterWithinBudget(writer, { shutdown, part, logger });
   const sources: DestinationStatsSource[] = [];
   declareDestinationMetrics(metrics, sources);
   addRefusedSource(metrics, () => sources.flatMap((source) => refusedCounts(source())));
@@ -100,6 +134,7 @@ export async function startAgentOutputs(
         })
       : undefined;
   if (errorSinks !== undefined) sources.push(() => errorSinks.stats());
+  const errorSinksAtShutdown = errorSinks && stopWithinBudget("error-tracking", errorSinks);
   const errors = tracking.enable
     ? startErrorTracker({
         logSummary: tracking.logSummary.enable,
@@ -126,9 +161,17 @@ export async function startAgentOutputs(
       errors.record(writeErrorType(destination, version), "", error);
     },
     addStats: (source) => sources.push(source),
+    stopWithinBudget,
+    addIntervalWriter(name, writer) {
+      const destination = `${name}.timeseriesdb`;
+      const stats = () => periodicWriterDestinationStats(writer.stats());
+      sources.push(() => ({ [destination]: stats() }));
+      status?.set("destinations", destination, stats);
+      return stopWithinBudget(name, writer);
+    },
     stop: async () => {
       await errors.stop();
-      await errorSinks?.stop().catch((error: unknown) => {
+      await errorSinksAtShutdown?.stop().catch((error: unknown) => {
         logger.warn("error points could not all be written before shutdown", {
           error: error instanceof Error ? error.message : String(error),
         });

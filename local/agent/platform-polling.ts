@@ -183,7 +183,7 @@ function pollerCommon(
     logger,
     onWriteError: outputs.recordWriteError,
   });
-  started.push(sinks);
+  started.push(outputs.stopWithinBudget("platform-polling", sinks));
   outputs.addStats(() => sinks.stats());
   // Both pollers' answers take turns: a round's answers that arrive together held the event
   // loop for up to 27 ms at a time, and a scrape of the agent's metrics waited behind them.

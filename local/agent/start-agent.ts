@@ -5,6 +5,7 @@
  * before every part, since the status page shows their error counts.
  */
 import type { MqttPublisher } from "../../core/adapters/mqtt.ts";
+import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { type AgentOutputs, startAgentOutputs } from "./agent-outputs.ts";
 import type { AgentPart, AgentPartDeps } from "./agent-part.ts";
@@ -12,14 +13,16 @@ import type { AgentPart, AgentPartDeps } from "./agent-part.ts";
 export interface AgentStartDeps extends AgentPartDeps {
   /** The process's broker connection (local/broker-connection.ts), already started, when something publishes. */
   broker: MqttPublisher | undefined;
+  /** The shutdown's deadlines: the time-series writers the outputs hand out are given up at its `pointWriters` time. */
+  shutdown?: ShutdownSchedule | undefined;
 }
 
 export async function startAgentParts(
   parts: PartStarter,
   list: readonly AgentPart[],
-  { broker, ...deps }: AgentStartDeps,
+  { broker, shutdown, ...deps }: AgentStartDeps,
 ): Promise<void> {
-  const startOutputs = () => parts.start("agent-outputs", () => startSharedOutputs(deps, broker));
+  const startOutputs = () => parts.start("agent-outputs", () => startSharedOutputs(deps, broker, shutdown));
   let outputs = deps.config.errorTracking.enable ? await startOutputs() : undefined;
   for (const part of list.filter((each) => each.enabled(deps.config))) {
     if (part.writes) {
@@ -35,6 +38,7 @@ export async function startAgentParts(
 async function startSharedOutputs(
   deps: AgentPartDeps,
   broker: MqttPublisher | undefined,
+  shutdown: ShutdownSchedule | undefined,
 ): Promise<AgentOutputs> {
   const { config, status } = deps;
   const outputs = await startAgentOutputs(
@@ -45,6 +49,7 @@ async function startSharedOutputs(
     deps.clock,
     status,
     broker,
+    shutdown,
   );
   const errors = outputs.errors;
   if (config.errorTracking.enable) status.setErrors(() => errors.counts());

@@ -152,7 +152,7 @@ async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Service[
       logger: logger.child(name),
       onWriteError: outputs.recordWriteError,
     });
-    started.push(sinks);
+    started.push(outputs.stopWithinBudget(name, sinks));
     return sinks;
   };
   const userSinks = userOn ? sinksFor("user_events", sendToOf(config, config.userEvents)) : undefined;
@@ -162,16 +162,15 @@ async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Service[
   if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
   if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
   if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
-    started.push(
-      startPeriodicWriter({
-        name: "event-counts",
-        intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
-        sources: countSources,
-        series: outputs.series,
-        clock,
-        logger,
-      }),
-    );
+    const writer = startPeriodicWriter({
+      name: "event-counts",
+      intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
+      sources: countSources,
+      series: outputs.series,
+      clock,
+      logger,
+    });
+    started.push(outputs.addIntervalWriter("event-counts", writer));
   }
   const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
   const pipelineDeps = { outputs, host: hostname(), version, readKernelDrops, clock, logger, started };

@@ -43,7 +43,7 @@ export interface UdpPipelineOptions {
 }
 
 export interface UdpPipelineDeps {
-  outputs: Pick<WritingPartDeps["outputs"], "series" | "errors">;
+  outputs: Pick<WritingPartDeps["outputs"], "series" | "errors" | "addIntervalWriter">;
   /** The `host` tag of the queue metrics. */
   host: string;
   /** `timeseriesdbConfig.version`: decides the queue metrics fields' types. */
@@ -79,24 +79,23 @@ export async function startUdpPipeline(
   let kernelDrops: KernelDrops | undefined;
   const queueMetrics = settings.queueMetrics.timeseriesdb;
   if (outputs.series && queueMetrics.enable) {
-    started.push(
-      startPeriodicWriter({
-        name: `${name}-queue-metrics`,
-        intervalMs: queueMetrics.writeFrequency,
-        sources: [
-          udpQueueMetricsPoints(queue, {
-            config: queueMetrics,
-            host: deps.host,
-            version: deps.version,
-            kernelDrops: () =>
-              kernelDrops?.count() ?? { dropped: null, reason: "the socket is not bound yet" },
-          }),
-        ],
-        series: outputs.series,
-        clock,
-        logger,
-      }),
-    );
+    const writerName = `${name}-queue-metrics`;
+    const writer = startPeriodicWriter({
+      name: writerName,
+      intervalMs: queueMetrics.writeFrequency,
+      sources: [
+        udpQueueMetricsPoints(queue, {
+          config: queueMetrics,
+          host: deps.host,
+          version: deps.version,
+          kernelDrops: () => kernelDrops?.count() ?? { dropped: null, reason: "the socket is not bound yet" },
+        }),
+      ],
+      series: outputs.series,
+      clock,
+      logger,
+    });
+    started.push(outputs.addIntervalWriter(writerName, writer));
   }
   started.push(queue);
   const socket = await bindUdpSocket({

@@ -87,6 +87,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
   const seriesOn = outputs.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
   const sinks = uptimeSinks(deps, { obsOn, seriesOn, logger });
   outputs.addStats(() => sinks.stats());
+  const sinksAtShutdown = outputs.stopWithinBudget("uptime", sinks);
   const attributes: Record<string, string> = Object.fromEntries(
     store.attribute.static.map((a) => [a.name, a.value]),
   );
@@ -133,7 +134,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     iterations: () => iteration,
     async stop() {
       await timer.stop();
-      await sinks.stop();
+      await sinksAtShutdown.stop();
     },
   };
 }

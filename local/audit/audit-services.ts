@@ -29,16 +29,19 @@
 import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
 import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
 import type { Config } from "../../core/config/index.ts";
+import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
 } from "../../core/destinations/start-audit-destinations.ts";
+import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
+import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackService } from "../status/tracked-service.ts";
@@ -107,16 +110,27 @@ export async function startAuditServices(
   const ingest = await startIngest(config, logger, deps, { cloudIngest, local });
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
-    await deps.parts.start("audit-queue-metrics", async () =>
-      startQueueMetricsWriter({
+    await deps.parts.start("audit-queue-metrics", async () => {
+      const auditLogger = logger.child("audit");
+      const writer = startQueueMetricsWriter({
         config: queueMetrics,
         metrics: () => ingest.queue.metrics(),
         series: createTimeseriesWriter(config.timeseriesdbConfig),
         version: config.timeseriesdbConfig.version,
         clock: deps.clock,
-        logger: logger.child("audit"),
-      }),
-    );
+        logger: auditLogger,
+      });
+      // A destination of its own, named as the agent's interval writers are.
+      const destination = "audit-queue-metrics.timeseriesdb";
+      const stats = () => periodicWriterDestinationStats(writer.stats());
+      deps.status?.set("destinations", destination, stats);
+      addRefusedSource(deps.metrics, () => refusedCounts({ [destination]: stats() }));
+      return stopPointWriterWithinBudget(writer, {
+        shutdown: deps.shutdown,
+        part: "audit-queue-metrics",
+        logger: auditLogger,
+      });
+    });
   }
   await startListener(config, logger, deps, ingest);
   return { healthProbes: local?.healthProbes ?? [] };

@@ -45,7 +45,8 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWrit
         timeoutMs: endpoint.timeoutMs,
       });
     } catch (error) {
-      if (!(error instanceof TimeseriesWriteError && error.refusesData)) throw error;
+      // A 413 names no line: the caller writes the points again in smaller requests.
+      if (!(error instanceof TimeseriesWriteError && error.refusesData) || error.tooLarge) throw error;
       // Read now: bytes given by the caller are theirs again once this settles.
       const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
       const lines = splitLines(text);

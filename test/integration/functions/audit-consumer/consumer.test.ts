@@ -1,6 +1,7 @@
 /**
  * The cloud consumer with SQS records received from local-aws-sqs, writing Parquet and
- * objectData files to s3rver; S3 failures from aws-sdk-client-mock.
+ * objectData files to s3rver and audit points to Debian's InfluxDB 1.x; S3 failures from
+ * aws-sdk-client-mock.
  */
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { mockClient } from "aws-sdk-client-mock";
@@ -14,12 +15,17 @@ import {
   keyPrefix,
 } from "../../../../functions/audit-consumer/cloud-destinations.ts";
 import { createAuditConsumer } from "../../../../functions/audit-consumer/consumer.ts";
+import { influxEventIdRows } from "../../../helpers/audit-destination-contents.ts";
 import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
+import { freePort } from "../../../helpers/free-port.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { type LocalS3, startS3rver } from "../../../helpers/s3rver.ts";
 import { type LocalSqs, startLocalSqs } from "../../../helpers/sqs-records.ts";
+import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
+
+const { skip: skipInflux, influxd } = influxdForSuite();
 
 let s3: LocalS3;
 let sqs: LocalSqs;
@@ -135,6 +141,67 @@ describe("audit consumer Lambda", () => {
         records.map((r) => r.messageId).sort(),
       );
     });
+  });
+});
+
+/** The consumer writing the timeseriesdb destination into `dbName`, which keeps 7 days. */
+function influxConsumerFor(port: number, dbName: string) {
+  const logger = recordingLogger();
+  const config = timeseriesConfig(1, port);
+  const writers = selectDestinations(
+    destinationConfig(["timeseriesdb"], "audit-events"),
+    {
+      ...config,
+      v1Config: { ...config.v1Config, dbName, retentionPolicy: { name: "week", duration: "7d" } },
+    },
+    cloudDestinationAdapters({ s3: s3.client, bucket: "steward-events", bucketPrefix: "", logger }),
+  ).map((selected) => selected.writer);
+  return { consume: createAuditConsumer({ writers, logger, clock: systemClock }), logger };
+}
+
+const recent = () => new Date(Date.now() - 60_000).toISOString();
+
+describe.skipIf(skipInflux)("audit consumer Lambda writing to InfluxDB", () => {
+  it("acknowledges an event the database refuses, logging and counting it, instead of failing it until the dead-letter queue", async () => {
+    const old = acceptedEvent({ timestamp: "2025-01-15T12:00:00.000Z" });
+    const current = [acceptedEvent({ timestamp: recent() }), acceptedEvent({ timestamp: recent() })];
+    const records = await sqs.roundTrip([current[0], old, current[1]] as typeof current);
+    const { consume, logger } = influxConsumerFor(influxd.port, "consumer_refusal");
+
+    const response = await consume({ Records: records });
+    const again = await consume({ Records: await sqs.roundTrip([old]) });
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(again).toEqual({ batchItemFailures: [] });
+    expect((await influxEventIdRows(influxd, "consumer_refusal")).sort()).toEqual(
+      current.map((event) => event.envelope.eventId).sort(),
+    );
+    // One ERROR a minute per destination and reason in a function instance; the second at DEBUG.
+    const refusals = logger.entries.filter((entry) => entry.message.includes("refused audit events"));
+    expect(refusals.map((entry) => [entry.level, entry.fields?.reason, entry.fields?.refused])).toEqual([
+      ["error", "beyond_retention", 1],
+      ["debug", "beyond_retention", 1],
+    ]);
+    expect(refusals[0]?.fields).toMatchObject({
+      destination: "timeseriesdb",
+      eventIds: old.envelope.eventId,
+    });
+    expect(logger.entries.filter((entry) => entry.message.includes("will be retried"))).toEqual([]);
+  });
+
+  it("fails every record while the database cannot be reached: an outage is retried", async () => {
+    const records = await sqs.roundTrip([
+      acceptedEvent({ timestamp: recent() }),
+      acceptedEvent({ timestamp: recent() }),
+    ]);
+    const { consume, logger } = influxConsumerFor(await freePort(), "consumer_outage");
+
+    const response = await consume({ Records: records });
+
+    expect(response.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(
+      records.map((record) => record.messageId).sort(),
+    );
+    expect(logger.entries.filter((entry) => entry.message.includes("will be retried"))).toHaveLength(1);
   });
 });
 

@@ -161,6 +161,42 @@ describe("createEventSinks", () => {
     expect((error as UnwrittenItemsError).unwritten).toBe(2);
     await expect(sinks.writePoints([numberedPoint(3)])).rejects.toThrow(/stopping/);
   });
+
+  it("ends a stop at once when abandoned (the shutdown's deadline), the hung writes of every destination unawaited", async () => {
+    const clock = createAsyncManualClock();
+    const series = recordingSeries();
+    series.write = () => new Promise<void>(() => {}); // a server that stopped answering
+    const publisher = { publish: () => new Promise<void>(() => {}), close: async () => {} };
+    const sinks = createEventSinks({
+      maxBatchSize: 10,
+      series,
+      publisher,
+      clock,
+      logger: recordingLogger(),
+      stopTimeoutMs: 5000,
+    });
+    await sinks.writePoints([numberedPoint(1), numberedPoint(2)]);
+    void sinks.publish([{ topic: "t", payload: "p" }]);
+
+    const startedAt = clock.now();
+    const stopping = sinks.stop().catch((error: unknown) => error);
+    await clock.advance(100);
+    sinks.abandon();
+    await clock.settle();
+    const error = await stopping;
+
+    expect(clock.now() - startedAt).toBe(100);
+    expect(error).toBeInstanceOf(AggregateError);
+    const unwritten = (error as AggregateError).errors.map((each: UnwrittenItemsError) => [
+      each.destination,
+      each.unwritten,
+      each.noun,
+    ]);
+    expect(unwritten).toEqual([
+      ["timeseriesdb", 2, "points"],
+      ["mqtt", 1, "messages"],
+    ]);
+  });
 });
 
 describe("declareDestinationMetrics", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { PeriodicPoints } from "../../../../core/udp/event-sinks.ts";
@@ -36,7 +36,7 @@ function deltaCounter(name: string) {
 const counters = (points: readonly Point[]) =>
   points.map((point) => [point.tags.source, (point.fields.counter as { value: number }).value]);
 
-function start(sources: PeriodicPoints[]) {
+function start(sources: PeriodicPoints[], stopTimeoutMs?: number) {
   const clock = createAsyncManualClock();
   const logger = recordingLogger();
   const series = recordingSeries();
@@ -47,9 +47,32 @@ function start(sources: PeriodicPoints[]) {
     series,
     clock,
     logger,
+    stopTimeoutMs,
   });
   return { clock, logger, series, writer };
 }
+
+/** A write that never answers, as to a server that stopped answering. */
+function hangWrites(series: ReturnType<typeof recordingSeries>): void {
+  series.write = () => new Promise<void>(() => {});
+}
+
+/** Tells whether the promise has settled, without waiting for it. */
+function tracked(promise: Promise<unknown>) {
+  const state = { done: false };
+  void promise.finally(() => {
+    state.done = true;
+  });
+  return state;
+}
+
+const fieldTypeConflict = () => {
+  const answer = '{"error":"partial write: field type conflict: input field \\"counter\\" dropped=1"}';
+  return new TimeseriesWriteError(`answered 400: ${answer}`, 400, {
+    answer,
+    refusal: { reason: "field_type_conflict", detail: answer, count: 1, lines: [0], restStored: true },
+  });
+};
 
 describe("startPeriodicWriter", () => {
   it("writes the points of every source in one request every interval, not before", async () => {
@@ -134,5 +157,103 @@ describe("startPeriodicWriter", () => {
 
     expect(logger.at("error")).toHaveLength(1);
     expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("bounds the whole stop by stopTimeoutMs, the write in flight included", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, logger, series, writer } = start([engine], 3000);
+    engine.add(4);
+    hangWrites(series);
+    await clock.advance(10_000); // the interval's write is now in flight, and hangs
+
+    const stopping = tracked(writer.stop());
+    await clock.advance(2999);
+    expect(stopping.done).toBe(false);
+    await clock.advance(1);
+
+    expect(stopping.done).toBe(true);
+    expect(logger.at("error").map((entry) => entry.fields)).toEqual([{ writer: "event-counts", points: 1 }]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("ends a stop at once when abandoned (the shutdown's deadline), writing nothing more", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, logger, series, writer } = start([engine]);
+    engine.add(4);
+    hangWrites(series);
+    await clock.advance(10_000);
+
+    const stopping = tracked(writer.stop());
+    await clock.advance(100);
+    writer.abandon();
+    await clock.settle();
+
+    expect(stopping.done).toBe(true);
+    expect(logger.at("error")).toHaveLength(1);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("drops a point the database refuses instead of carrying it into every next interval", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, logger, series, writer } = start([engine]);
+    engine.add(5);
+    series.failNext.push(fieldTypeConflict());
+
+    await clock.advance(10_000);
+    engine.add(2);
+    await clock.advance(10_000);
+    await writer.stop();
+
+    // The last write on stop carries nothing of the refused 5 either.
+    expect(series.attempts.map(counters)).toEqual([[["engine", 5]], [["engine", 2]], [["engine", 0]]]);
+    expect(writer.stats()).toMatchObject({
+      writes: 3,
+      failedWrites: 0,
+      rejected: 1,
+      refused: { field_type_conflict: 1 },
+      lastRefusal: { reason: "field_type_conflict" },
+    });
+    const refusals = logger.at("error");
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.fields).toMatchObject({
+      writer: "event-counts",
+      reason: "field_type_conflict",
+      refused: 1,
+      preview: expect.stringMatching(/^event_count,source=engine counter=5i /),
+    });
+  });
+
+  it("refuses a point that cannot be encoded on its own and writes the others", async () => {
+    const engine = deltaCounter("engine");
+    const broken: PeriodicPoints = {
+      take: (nowMs) => ({
+        points: [
+          { measurement: "queue", tags: {}, fields: { pct: floatField(Number.NaN) }, timestampMs: nowMs },
+        ],
+        written() {},
+      }),
+    };
+    const { clock, series, writer } = start([engine, broken]);
+    engine.add(3);
+
+    await clock.advance(10_000);
+    await writer.stop();
+
+    expect(series.requests.map(counters)).toEqual([[["engine", 3]], [["engine", 0]]]);
+    expect(writer.stats()).toMatchObject({ rejected: 2, refused: { unencodable: 2 } });
+  });
+
+  it("makes sure the database exists before its first write, and again after a 404", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, series, writer } = start([engine]);
+    engine.add(1);
+    series.failNext.push(new TimeseriesWriteError("answered 404: database not found", 404));
+
+    await clock.advance(10_000);
+    await clock.advance(10_000);
+    await writer.stop();
+
+    expect(series.ensured).toBe(2);
+    expect(series.requests.map(counters)).toEqual([[["engine", 1]], [["engine", 0]]]);
   });
 });

@@ -71,6 +71,8 @@ describe("startPlatformPolling", () => {
         addStats: () => undefined,
         errors: nullErrorTracker,
         recordWriteError: () => undefined,
+        stopWithinBudget: (_part, writer) => writer,
+        addIntervalWriter: (_name, writer) => writer,
       },
       monitor,
     });

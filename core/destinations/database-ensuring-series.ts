@@ -1,0 +1,56 @@
+/**
+ * A time-series writer that makes sure its database exists before it writes: created (or found)
+ * once for everyone writing through it, before the first write, and again after a write answered
+ * 404 (the database or bucket was dropped while Steward ran). The agent's parts share one, so
+ * every writer of points or interval counters finds its database there, whichever of them writes
+ * first and whatever else the configuration switches on.
+ *
+ * A database that cannot be ensured is an outage for the write that needed it, never a refusal of
+ * that write's data (an InfluxDB 1.x `CREATE DATABASE` refused with 400 says nothing about the
+ * points): the write fails with DatabaseNotReadyError, and the caller retries as for any outage.
+ */
+import type { TimeseriesWriter } from "../ports.ts";
+import { TimeseriesWriteError } from "./timeseries-write-error.ts";
+
+/** ensureDatabase failed: an outage or a set-up problem, never a refusal of the write's data. */
+export class DatabaseNotReadyError extends Error {
+  override name = "DatabaseNotReadyError";
+}
+
+/** Writers that already ensure their database: wrapping one again returns it as it is. */
+const ensuring = new WeakSet<TimeseriesWriter>();
+
+export function ensuringDatabase(series: TimeseriesWriter): TimeseriesWriter {
+  if (ensuring.has(series)) return series;
+  let ensured: Promise<void> | undefined;
+
+  function ensureDatabase(): Promise<void> {
+    ensured ??= series.ensureDatabase().catch((error: unknown) => {
+      ensured = undefined;
+      throw error;
+    });
+    return ensured;
+  }
+
+  async function writeEnsured(write: () => Promise<void>): Promise<void> {
+    try {
+      await ensureDatabase();
+    } catch (error) {
+      throw new DatabaseNotReadyError("the time-series database could not be ensured", { cause: error });
+    }
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof TimeseriesWriteError && error.status === 404) ensured = undefined;
+      throw error;
+    }
+  }
+
+  const wrapped: TimeseriesWriter = {
+    ensureDatabase,
+    write: (points) => writeEnsured(() => series.write(points)),
+    writeLines: (body) => writeEnsured(() => series.writeLines(body)),
+  };
+  ensuring.add(wrapped);
+  return wrapped;
+}
