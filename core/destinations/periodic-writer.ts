@@ -98,7 +98,9 @@ export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWri
       }
     } catch (error) {
       stats.failedWrites += 1;
-      const failures = last ? undefined : throttle.admit(name, clock.now());
+      // After a shutdown gave up on this write (closed), its points were already named as lost:
+      // no next write carries them, so saying so again would be wrong as well as repeated.
+      const failures = last || closed ? undefined : throttle.admit(name, clock.now());
       if (failures !== undefined) {
         logger.error("writing interval counters failed; the next write carries them", {
           writer: name,

@@ -193,6 +193,28 @@ describe("startPeriodicWriter", () => {
     expect(clock.pendingTimers()).toBe(0);
   });
 
+  it("says nothing more when the write it gave up on fails afterwards: its points were already named as lost", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, logger, series, writer } = start([engine]);
+    engine.add(4);
+    let failWrite: (error: unknown) => void = () => undefined;
+    series.write = () =>
+      new Promise<void>((_, reject) => {
+        failWrite = reject;
+      });
+    await clock.advance(10_000);
+
+    const stopping = writer.stop();
+    writer.abandon();
+    await stopping;
+    failWrite(new TimeseriesWriteError("no complete answer within 10000 ms", undefined));
+    await clock.settle();
+
+    expect(logger.at("error").map((entry) => entry.message)).toEqual([
+      "interval counters not written before shutdown; lost",
+    ]);
+  });
+
   it("drops a point the database refuses instead of carrying it into every next interval", async () => {
     const engine = deltaCounter("engine");
     const { clock, logger, series, writer } = start([engine]);
