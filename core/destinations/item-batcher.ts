@@ -22,13 +22,19 @@
  * if the destination is not done within `stopTimeoutMs` (or `abandon()` comes first) it gives up
  * without waiting for the write in flight, and rejects with UnwrittenItemsError naming how many
  * items were not written.
+ *
+ * The batcher drains the buffer one batch at a time; each piece owns the state it changes: the
+ * buffered items and the batch in flight (batch-buffer.ts), the callers waiting for space
+ * (buffer-space.ts), one batch's writes and their backoff (retrying-batch-write.ts) and the
+ * outage they make up (write-outage.ts).
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
-import { newBatchId } from "./batch-id.ts";
-import { describeError } from "./describe-error.ts";
-import { createRefusalTally, type LastRefusal } from "./refusal-tally.ts";
+import { BatchBuffer } from "./batch-buffer.ts";
+import { BufferSpace } from "./buffer-space.ts";
+import { createRefusalTally, type LastRefusal, type RefusalTally } from "./refusal-tally.ts";
+import { RetryingBatchWrite } from "./retrying-batch-write.ts";
+import { WriteOutage } from "./write-outage.ts";
 
 export type { LastRefusal } from "./refusal-tally.ts";
 
@@ -143,214 +149,150 @@ export class UnwrittenItemsError extends Error {
 }
 
 export function startItemBatcher<T>(options: ItemBatcherOptions<T>): ItemBatcher<T> {
-  const { name, noun, clock, logger } = options;
-  const maxBatchSize = Math.max(1, options.maxBatchSize);
-  const initialRetryDelayMs = options.initialRetryDelayMs ?? 1000;
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
-  const maxBuffered = Math.max(options.maxBuffered ?? maxBatchSize * 10, maxBatchSize);
-  const stopTimeoutMs = options.stopTimeoutMs ?? 8000;
+  return new BatchingWriter(options);
+}
 
-  const buffer: T[] = [];
-  let current: ItemBatch<T> | undefined;
-  let firstBufferedAt: number | undefined;
-  let timer: TimerHandle | undefined;
-  let draining: Promise<void> | undefined;
-  let stopping = false;
-  let abandoned = false;
-  let settleAbandonment: () => void = () => undefined;
+/**
+ * The batcher itself: when a batch is due it drains the buffer, one batch at a time, and it owns
+ * what the pieces do not: whether it stops or gave up, the timer of the next due batch, the
+ * drain in flight and the count of items written.
+ */
+class BatchingWriter<T> implements ItemBatcher<T> {
+  private readonly buffer: BatchBuffer<T>;
+  private readonly space: BufferSpace;
+  private readonly outage: WriteOutage;
+  private readonly refusals: RefusalTally;
+  private readonly writes: RetryingBatchWrite<T>;
+  private readonly maxBuffered: number;
+  private readonly stopTimeoutMs: number;
+  private written = 0;
+  private timer: TimerHandle | undefined;
+  private draining: Promise<void> | undefined;
+  private stopping = false;
+  private abandoned = false;
+  private settleAbandonment: () => void = () => undefined;
   /** Resolves once abandoned: stop() waits for the write in flight or this, whichever comes first. */
-  const abandonment = new Promise<void>((resolve) => {
-    settleAbandonment = resolve;
-  });
-  /** A bounded wait for space ran out and no batch has left the buffer since. */
-  let overflowing = false;
-  let lastError: unknown;
-  let wakeRetry: (() => void) | undefined;
-  let spaceWaiters: (() => void)[] = [];
-  const stats = { written: 0, failedWrites: 0 };
-  const refusals = createRefusalTally({
-    logger,
-    message: `destination refused ${noun}; not written there, not retried`,
-    fields: { destination: name },
-  });
-  const failureLog = createLogThrottle();
-  /** Failed writes since the last successful one (an outage in progress). */
-  let failingSince = 0;
+  private readonly abandonment: Promise<void>;
 
-  const pending = () => buffer.length + (current?.items.length ?? 0);
-  const due = () =>
-    buffer.length > 0 &&
-    (stopping ||
-      options.writeFrequency <= 0 ||
-      buffer.length >= maxBatchSize ||
-      clock.now() - (firstBufferedAt ?? clock.now()) >= options.writeFrequency);
-
-  function wakeSpaceWaiters(): void {
-    overflowing = false;
-    const waiters = spaceWaiters;
-    spaceWaiters = [];
-    for (const wake of waiters) wake();
-  }
-
-  /** Resolves true when space may have freed, false when `maxWaitMs` passed first. */
-  function waitForSpace(): Promise<boolean> {
-    return new Promise((resolve) => {
-      let deadline: TimerHandle | undefined;
-      const wake = () => {
-        if (deadline !== undefined) clock.clearTimeout(deadline);
-        resolve(true);
-      };
-      spaceWaiters.push(wake);
-      if (options.maxWaitMs !== undefined) {
-        deadline = clock.setTimeout(() => {
-          spaceWaiters = spaceWaiters.filter((waiter) => waiter !== wake);
-          resolve(false);
-        }, options.maxWaitMs);
-      }
+  constructor(private readonly options: ItemBatcherOptions<T>) {
+    const { name, noun, clock, logger } = options;
+    const maxBatchSize = Math.max(1, options.maxBatchSize);
+    this.maxBuffered = Math.max(options.maxBuffered ?? maxBatchSize * 10, maxBatchSize);
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 8000;
+    this.buffer = new BatchBuffer(maxBatchSize, options.writeFrequency, clock);
+    this.space = new BufferSpace(clock, options.maxWaitMs);
+    this.outage = new WriteOutage(name, noun, clock, logger);
+    this.refusals = createRefusalTally({
+      logger,
+      message: `destination refused ${noun}; not written there, not retried`,
+      fields: { destination: name },
+    });
+    const delays = {
+      initialRetryDelayMs: options.initialRetryDelayMs ?? 1000,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+    };
+    this.writes = new RetryingBatchWrite(
+      options,
+      delays,
+      this.outage,
+      this.refusals,
+      clock,
+      () => this.abandoned,
+    );
+    this.abandonment = new Promise<void>((resolve) => {
+      this.settleAbandonment = resolve;
     });
   }
 
-  function abandon(): void {
-    if (abandoned) return;
-    abandoned = true;
-    stopping = true;
-    wakeRetry?.();
-    wakeSpaceWaiters();
-    settleAbandonment();
+  async add(item: T): Promise<void> {
+    while (!this.stopping && this.buffer.pending >= this.maxBuffered) {
+      if (this.space.overflowing || !(await this.space.wait())) {
+        this.space.overflowed();
+        throw new BufferFullError(this.options.name, this.maxBuffered);
+      }
+    }
+    if (this.stopping) {
+      throw new BatcherStoppedError(
+        `${this.options.name} writer is stopping; ${this.options.noun} not accepted`,
+      );
+    }
+    this.buffer.push(item);
+    this.schedule();
   }
 
-  function schedule(): void {
-    if (draining !== undefined || abandoned) return;
-    if (due()) {
-      draining = drain().finally(() => {
-        draining = undefined;
-        schedule();
+  stats(): ItemBatcherStats {
+    return {
+      buffered: this.buffer.pending,
+      written: this.written,
+      failedWrites: this.outage.failedWrites,
+      ...this.refusals.counts(),
+    };
+  }
+
+  abandon(): void {
+    if (this.abandoned) return;
+    this.abandoned = true;
+    this.stopping = true;
+    this.writes.interrupt();
+    this.space.freed();
+    this.settleAbandonment();
+  }
+
+  async stop(): Promise<void> {
+    const { clock, name, noun } = this.options;
+    if (!this.stopping) {
+      this.stopping = true;
+      this.space.freed();
+    }
+    const deadline = clock.setTimeout(() => this.abandon(), this.stopTimeoutMs);
+    this.schedule();
+    // Never past the deadline: a write in flight (a request to a server that stopped answering)
+    // may hang until its own timeout; abandoned, its items count as unwritten.
+    while (this.draining !== undefined && !this.abandoned) {
+      await Promise.race([this.draining, this.abandonment]);
+    }
+    clock.clearTimeout(deadline);
+    const unwritten = this.buffer.pending;
+    if (unwritten > 0) throw new UnwrittenItemsError(name, unwritten, noun, { cause: this.outage.lastError });
+  }
+
+  /** Drains when a batch is due, or sets the timer for when the buffered items will be. */
+  private schedule(): void {
+    if (this.draining !== undefined || this.abandoned) return;
+    if (this.buffer.due(this.stopping)) {
+      this.draining = this.drain().finally(() => {
+        this.draining = undefined;
+        this.schedule();
       });
       return;
     }
-    if (buffer.length > 0 && timer === undefined) {
-      const wait = options.writeFrequency - (clock.now() - (firstBufferedAt ?? clock.now()));
-      timer = clock.setTimeout(
+    if (this.buffer.buffered > 0 && this.timer === undefined) {
+      this.timer = this.options.clock.setTimeout(
         () => {
-          timer = undefined;
-          schedule();
+          this.timer = undefined;
+          this.schedule();
         },
-        Math.max(0, wait),
+        Math.max(0, this.buffer.msUntilDue()),
       );
     }
   }
 
-  async function drain(): Promise<void> {
-    if (timer !== undefined) {
-      clock.clearTimeout(timer);
-      timer = undefined;
+  private async drain(): Promise<void> {
+    if (this.timer !== undefined) {
+      this.options.clock.clearTimeout(this.timer);
+      this.timer = undefined;
     }
-    while (due() && !abandoned) {
-      const items = buffer.splice(0, maxBatchSize);
-      firstBufferedAt = buffer.length > 0 ? clock.now() : undefined;
-      current = { id: newBatchId(), flushedAt: new Date(clock.now()), items };
-      const rejected = await writeWithRetry(current);
-      if (abandoned) {
-        buffer.unshift(...current.items);
+    while (this.buffer.due(this.stopping) && !this.abandoned) {
+      const batch = this.buffer.takeBatch();
+      const rejected = await this.writes.write(batch);
+      if (this.abandoned) {
+        this.buffer.returnBatch();
       } else {
-        stats.written += items.length - rejected;
-        options.onDone?.(items);
-        wakeSpaceWaiters();
-      }
-      current = undefined;
-    }
-  }
-
-  /** Resolves with the number of items the destination refused outright. */
-  async function writeWithRetry(batch: ItemBatch<T>): Promise<number> {
-    let delay = initialRetryDelayMs;
-    for (;;) {
-      try {
-        await options.write(batch);
-        if (failingSince > 0) {
-          logger.info(`writing ${noun} resumed`, { destination: name, failedWrites: failingSince });
-          failingSince = 0;
-        }
-        return 0;
-      } catch (error) {
-        options.onWriteError?.(error);
-        const refused = options.refusal(error, batch);
-        if (refused !== undefined) {
-          if (failingSince > 0) {
-            logger.info(`writing ${noun} resumed`, { destination: name, failedWrites: failingSince });
-            failingSince = 0;
-          }
-          return countRefusals(refused, batch.items.length, error);
-        }
-        stats.failedWrites += 1;
-        failingSince += 1;
-        lastError = error;
-        const failedWrites = failureLog.admit("write failed", clock.now());
-        const fields = {
-          destination: name,
-          items: batch.items.length,
-          retryInMs: delay,
-          error: describeError(error),
-        };
-        if (failedWrites === undefined) logger.debug(`writing ${noun} failed; will retry`, fields);
-        else logger.warn(`writing ${noun} failed; will retry`, { ...fields, failedWrites });
-        if (abandoned) return 0;
-        await new Promise<void>((resolve) => {
-          const handle = clock.setTimeout(resolve, delay);
-          wakeRetry = () => {
-            clock.clearTimeout(handle);
-            resolve();
-          };
-        });
-        wakeRetry = undefined;
-        if (abandoned) return 0;
-        delay = Math.min(delay * 2, maxRetryDelayMs);
+        this.written += batch.items.length - rejected;
+        this.options.onDone?.(batch.items);
+        this.space.freed();
+        this.buffer.finishBatch();
       }
     }
   }
-
-  /** Counts and logs the refusals; resolves with how many items of the batch they refused. */
-  function countRefusals(refused: readonly Refusal[], batchSize: number, error: unknown): number {
-    let total = 0;
-    for (const refusal of refused) {
-      const count = Math.min(Math.max(0, refusal.count), batchSize - total);
-      total += count;
-      const detail = refusal.detail ?? describeError(error);
-      refusals.note({ reason: refusal.reason, count, detail, fields: refusal.fields }, clock.now());
-    }
-    return total;
-  }
-
-  return {
-    async add(item) {
-      while (!stopping && pending() >= maxBuffered) {
-        if (overflowing || !(await waitForSpace())) {
-          overflowing = true;
-          throw new BufferFullError(name, maxBuffered);
-        }
-      }
-      if (stopping) throw new BatcherStoppedError(`${name} writer is stopping; ${noun} not accepted`);
-      if (buffer.length === 0) firstBufferedAt = clock.now();
-      buffer.push(item);
-      schedule();
-    },
-
-    stats: () => ({ buffered: pending(), ...stats, ...refusals.counts() }),
-
-    abandon,
-
-    async stop() {
-      if (!stopping) {
-        stopping = true;
-        wakeSpaceWaiters();
-      }
-      const deadline = clock.setTimeout(abandon, stopTimeoutMs);
-      schedule();
-      // Never past the deadline: a write in flight (a request to a server that stopped answering)
-      // may hang until its own timeout; abandoned, its items count as unwritten.
-      while (draining !== undefined && !abandoned) await Promise.race([draining, abandonment]);
-      clock.clearTimeout(deadline);
-      if (pending() > 0) throw new UnwrittenItemsError(name, pending(), noun, { cause: lastError });
-    },
-  };
 }
