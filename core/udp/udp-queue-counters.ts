@@ -3,6 +3,7 @@
  * start and never reset. The scrape endpoint publishes them as they are; the time-series point
  * turns them into deltas per write interval (udp-queue-metrics.ts).
  */
+import type { DatagramOutcome } from "./event-sinks.ts";
 
 /** Cumulative since start, never reset: received = queued + the four drops. */
 export interface UdpQueueCounters {
@@ -35,4 +36,21 @@ export function zeroUdpQueueCounters(): UdpQueueCounters {
     droppedRateLimit: 0,
     droppedQueueFull: 0,
   };
+}
+
+/** Counts one processor outcome. */
+export function countOutcome(counts: UdpQueueCounters, outcome: DatagramOutcome): void {
+  switch (outcome) {
+    case "malformed":
+      counts.malformed += 1;
+      return;
+    case "unknown_marker":
+      counts.unknownMarker += 1;
+      return;
+    case "dropped_by_rule":
+      counts.droppedByRule += 1;
+      return;
+    default:
+      counts.processed += 1;
+  }
 }

@@ -12,18 +12,28 @@
  * datagram to the next, so the only per-datagram promises are the processor's and its `then`.
  * `stop()` refuses new datagrams, waits for the waiting and running ones, and flushes the
  * pending drop summary.
+ *
+ * The pieces, each owning the state it changes: the checks before the queue
+ * (datagram-admission.ts), the ring of waiting datagrams (waiting-ring.ts), the processing slots
+ * (processing-slots.ts); the counters are one record that each stage counts its answers into.
  */
 import type { UdpServerConfig } from "../config/index.ts";
-import { createDurationWindow, type DurationReader, type DurationStats } from "../duration-window.ts";
+import {
+  createDurationWindow,
+  type DurationReader,
+  type DurationStats,
+  type DurationWindow,
+} from "../duration-window.ts";
 import type { Clock, Logger, Service } from "../ports.ts";
-import { createFixedWindowCounter, type FixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
-import { createBackpressureMonitor } from "./backpressure.ts";
-import { createDropLog } from "./drop-log.ts";
-import type { DatagramOutcome, DatagramProcessor } from "./event-sinks.ts";
+import { type BackpressureMonitor, createBackpressureMonitor } from "./backpressure.ts";
+import { DatagramAdmission } from "./datagram-admission.ts";
+import { createDropLog, type DropLog } from "./drop-log.ts";
+import type { DatagramProcessor } from "./event-sinks.ts";
+import { ProcessingSlots } from "./processing-slots.ts";
 import { acceptAllSources, type SourceValidator } from "./source-validator.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
 import type { UdpSender } from "./udp-sender.ts";
-import { createWaitingRing, type WaitingItem } from "./waiting-ring.ts";
+import { createWaitingRing, type WaitingItem, type WaitingRing } from "./waiting-ring.ts";
 
 export type { UdpQueueCounters } from "./udp-queue-counters.ts";
 
@@ -94,202 +104,150 @@ export interface UdpQueue extends Service {
   stats(): UdpQueueStats;
 }
 
-interface Slot {
-  startedAt: number;
-  readonly settled: (outcome: DatagramOutcome) => void;
-  readonly failed: (error: unknown) => void;
+export function createUdpQueue(options: UdpQueueOptions, deps: UdpQueueDeps): UdpQueue {
+  return new BoundedUdpQueue(options, deps);
 }
 
-export function createUdpQueue(options: UdpQueueOptions, deps: UdpQueueDeps): UdpQueue {
-  const { name, config } = options;
-  const { processor, clock, logger } = deps;
-  const { maxSize, maxConcurrent } = config.messageQueue;
-  const maxMessageSize = config.maxMessageSize;
-  const sources = deps.sources ?? acceptAllSources;
-  const elapsed = deps.elapsedMs ?? (() => clock.now());
-  const limiter: FixedWindowCounter | undefined = config.rateLimit.enable
-    ? createFixedWindowCounter({ limit: config.rateLimit.maxMessagesPerMinute })
-    : undefined;
-  const backpressure = createBackpressureMonitor(
-    { label: name, maxSize, thresholdPct: config.messageQueue.backpressureThreshold },
-    logger,
-  );
-  const drops = createDropLog({ label: name }, { clock, logger });
-  const processingTimes = createDurationWindow(options.timingSamples);
-  const timesInQueue = createDurationWindow(options.timingSamples);
-  const counts = zeroUdpQueueCounters();
-
-  const waiting = createWaitingRing(maxSize);
-  const next: WaitingItem = {
+/**
+ * The queue itself: admitted datagrams go to a free processing slot at once, or wait in the ring
+ * for one; it owns the ring, the stop and the callers waiting for it to be idle.
+ */
+class BoundedUdpQueue implements UdpQueue {
+  readonly name: UdpQueueName;
+  readonly processingTimes: DurationWindow;
+  readonly timesInQueue: DurationWindow;
+  private readonly counts = zeroUdpQueueCounters();
+  private readonly maxSize: number;
+  private readonly maxConcurrent: number;
+  private readonly clock: Clock;
+  private readonly elapsed: () => number;
+  private readonly admission: DatagramAdmission;
+  private readonly backpressure: BackpressureMonitor;
+  private readonly drops: DropLog;
+  private readonly waiting: WaitingRing;
+  private readonly slots: ProcessingSlots;
+  /** The datagram taken from the ring, reused so that taking one allocates nothing. */
+  private readonly next: WaitingItem = {
     datagram: new Uint8Array(0),
     sender: { address: "", port: 0 },
     receivedAtMs: 0,
     enqueuedAt: 0,
   };
-  const freeSlots: Slot[] = [];
-  let running = 0;
-  let stopping = false;
-  let idleWaiters: Array<() => void> = [];
+  private stopping = false;
+  private idleWaiters: Array<() => void> = [];
+  private readonly describeQueueFull: () => string;
 
-  function newSlot(): Slot {
-    const slot: Slot = {
-      startedAt: 0,
-      settled: (outcome) => {
-        processingTimes.record(elapsed() - slot.startedAt);
-        countOutcome(outcome);
-        release(slot);
-        afterCompletion();
+  constructor(options: UdpQueueOptions, deps: UdpQueueDeps) {
+    const { name, config } = options;
+    const { clock, logger } = deps;
+    const { maxSize, maxConcurrent } = config.messageQueue;
+    this.name = name;
+    this.maxSize = maxSize;
+    this.maxConcurrent = maxConcurrent;
+    this.clock = clock;
+    this.elapsed = deps.elapsedMs ?? (() => clock.now());
+    this.processingTimes = createDurationWindow(options.timingSamples);
+    this.timesInQueue = createDurationWindow(options.timingSamples);
+    this.drops = createDropLog({ label: name }, { clock, logger });
+    this.admission = new DatagramAdmission(
+      {
+        name,
+        maxMessageSize: config.maxMessageSize,
+        maxMessagesPerMinute: config.rateLimit.enable ? config.rateLimit.maxMessagesPerMinute : undefined,
       },
-      failed: (error) => {
-        processingTimes.record(elapsed() - slot.startedAt);
-        recordFailure(error);
-        release(slot);
-        afterCompletion();
-      },
+      deps.sources ?? acceptAllSources,
+      this.counts,
+      this.drops,
+    );
+    this.backpressure = createBackpressureMonitor(
+      { label: name, maxSize, thresholdPct: config.messageQueue.backpressureThreshold },
+      logger,
+    );
+    this.waiting = createWaitingRing(maxSize);
+    this.slots = new ProcessingSlots(maxConcurrent, {
+      processor: deps.processor,
+      counts: this.counts,
+      drops: this.drops,
+      processingTimes: this.processingTimes,
+      timesInQueue: this.timesInQueue,
+      elapsed: this.elapsed,
+      clock,
+      onSlotFreed: () => this.afterCompletion(),
+    });
+    this.describeQueueFull = () =>
+      `Queue full for ${name}: ${maxSize} messages waiting and ${maxConcurrent} processing; dropping`;
+  }
+
+  offer(datagram: Uint8Array, sender: UdpSender, receivedAtMs: number): UdpAdmission {
+    if (this.stopping) return "stopped";
+    const refusal = this.admission.refusal(datagram, sender, receivedAtMs);
+    if (refusal !== undefined) return refusal;
+    const counts = this.counts;
+    if (!this.slots.full) {
+      counts.queued += 1;
+      this.slots.start(datagram, sender, receivedAtMs, this.elapsed(), 0);
+      return "queued";
+    }
+    const waitingBefore = this.waiting.size;
+    this.backpressure.update(waitingBefore, receivedAtMs);
+    if (waitingBefore >= this.maxSize) {
+      counts.droppedQueueFull += 1;
+      this.drops.dropped("queue_full", receivedAtMs, this.describeQueueFull);
+      return "dropped_queue_full";
+    }
+    this.waiting.push(datagram, sender, receivedAtMs, this.elapsed());
+    counts.queued += 1;
+    return "queued";
+  }
+
+  drain(): Promise<void> {
+    if (this.slots.running === 0 && this.waiting.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.drain();
+    this.drops.flush();
+  }
+
+  counters(): UdpQueueCounters {
+    return { ...this.counts };
+  }
+
+  state(): UdpQueueState {
+    const waiting = this.waiting.size;
+    return {
+      waiting,
+      running: this.slots.running,
+      maxSize: this.maxSize,
+      maxConcurrent: this.maxConcurrent,
+      utilisationPct: (waiting / this.maxSize) * 100,
+      backpressureActive: this.backpressure.active,
+      rateLimitCurrent: this.admission.rateLimitCurrent(this.clock.now()),
     };
-    return slot;
   }
 
-  function start(
-    datagram: Uint8Array,
-    sender: UdpSender,
-    receivedAtMs: number,
-    startedAt: number,
-    waitedMs: number,
-  ): void {
-    running += 1;
-    const slot = freeSlots.pop() ?? newSlot();
-    slot.startedAt = startedAt;
-    timesInQueue.record(waitedMs);
-    try {
-      processor(datagram, receivedAtMs, sender.address).then(slot.settled, slot.failed);
-    } catch (error) {
-      // A synchronous throw (or no promise at all): account for it here and let the caller's
-      // loop go on, rather than recursing into the next datagram.
-      recordFailure(error);
-      release(slot);
+  stats(): UdpQueueStats {
+    return { processingTime: this.processingTimes.stats(), timeInQueue: this.timesInQueue.stats() };
+  }
+
+  private afterCompletion(): void {
+    this.pump();
+    if (this.backpressure.active) this.backpressure.update(this.waiting.size, this.clock.now());
+  }
+
+  /** Starts waiting datagrams while slots are free; wakes the callers of drain() once idle. */
+  private pump(): void {
+    const { next, slots, waiting } = this;
+    while (!slots.full && waiting.shiftInto(next)) {
+      const now = this.elapsed();
+      slots.start(next.datagram, next.sender, next.receivedAtMs, now, now - next.enqueuedAt);
     }
-  }
-
-  function recordFailure(error: unknown): void {
-    counts.failed += 1;
-    drops.failed(error, clock.now());
-  }
-
-  function release(slot: Slot): void {
-    running -= 1;
-    freeSlots.push(slot);
-  }
-
-  function afterCompletion(): void {
-    pump();
-    if (backpressure.active) backpressure.update(waiting.size, clock.now());
-  }
-
-  function pump(): void {
-    while (running < maxConcurrent && waiting.shiftInto(next)) {
-      const now = elapsed();
-      start(next.datagram, next.sender, next.receivedAtMs, now, now - next.enqueuedAt);
-    }
-    if (running === 0 && waiting.size === 0 && idleWaiters.length > 0) {
-      const resolvers = idleWaiters;
-      idleWaiters = [];
+    if (slots.running === 0 && waiting.size === 0 && this.idleWaiters.length > 0) {
+      const resolvers = this.idleWaiters;
+      this.idleWaiters = [];
       for (const resolve of resolvers) resolve();
     }
   }
-
-  function countOutcome(outcome: DatagramOutcome): void {
-    switch (outcome) {
-      case "malformed":
-        counts.malformed += 1;
-        return;
-      case "unknown_marker":
-        counts.unknownMarker += 1;
-        return;
-      case "dropped_by_rule":
-        counts.droppedByRule += 1;
-        return;
-      default:
-        counts.processed += 1;
-    }
-  }
-
-  function drain(): Promise<void> {
-    if (running === 0 && waiting.size === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => idleWaiters.push(resolve));
-  }
-
-  const describeRateLimit = () =>
-    `Rate limit exceeded for ${name}: more than ${config.rateLimit.maxMessagesPerMinute} messages per minute; dropping until the next minute`;
-  const describeQueueFull = () =>
-    `Queue full for ${name}: ${maxSize} messages waiting and ${maxConcurrent} processing; dropping`;
-
-  return {
-    name,
-    processingTimes,
-    timesInQueue,
-
-    offer(datagram, sender, receivedAtMs) {
-      if (stopping) return "stopped";
-      counts.received += 1;
-      if (!sources.accepts(sender, receivedAtMs)) {
-        counts.droppedSource += 1;
-        // The validator logs rejections itself, throttled per sender.
-        drops.dropped("source", receivedAtMs);
-        return "dropped_source";
-      }
-      if (datagram.byteLength > maxMessageSize) {
-        counts.droppedSize += 1;
-        drops.dropped("size", receivedAtMs, () => {
-          const from = `${sender.address}:${sender.port}`;
-          return `Message for ${name} from ${from} exceeds size limit: ${datagram.byteLength} bytes (max ${maxMessageSize})`;
-        });
-        return "dropped_size";
-      }
-      if (limiter !== undefined && !limiter.tryTake(receivedAtMs)) {
-        counts.droppedRateLimit += 1;
-        drops.dropped("rate_limit", receivedAtMs, describeRateLimit);
-        return "dropped_rate_limit";
-      }
-      if (running < maxConcurrent) {
-        counts.queued += 1;
-        start(datagram, sender, receivedAtMs, elapsed(), 0);
-        return "queued";
-      }
-      const waitingBefore = waiting.size;
-      backpressure.update(waitingBefore, receivedAtMs);
-      if (waitingBefore >= maxSize) {
-        counts.droppedQueueFull += 1;
-        drops.dropped("queue_full", receivedAtMs, describeQueueFull);
-        return "dropped_queue_full";
-      }
-      waiting.push(datagram, sender, receivedAtMs, elapsed());
-      counts.queued += 1;
-      return "queued";
-    },
-
-    drain,
-
-    async stop() {
-      stopping = true;
-      await drain();
-      drops.flush();
-    },
-
-    counters: () => ({ ...counts }),
-
-    state() {
-      return {
-        waiting: waiting.size,
-        running,
-        maxSize,
-        maxConcurrent,
-        utilisationPct: (waiting.size / maxSize) * 100,
-        backpressureActive: backpressure.active,
-        rateLimitCurrent: limiter === undefined ? 0 : limiter.ratePerMinute(clock.now()),
-      };
-    },
-
-    stats: () => ({ processingTime: processingTimes.stats(), timeInQueue: timesInQueue.stats() }),
-  };
 }
