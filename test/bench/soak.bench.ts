@@ -46,12 +46,12 @@ import {
   parquetEventIds,
   qvdEventIds,
 } from "../helpers/audit-destination-contents.ts";
-import { startInfluxd } from "../helpers/influxd.ts";
+import { type Influxd, startInfluxd } from "../helpers/influxd.ts";
 import { loadAverage1, peakRssMb } from "./process-stats.ts";
-import { measureCapacity } from "./soak-capacity.ts";
-import { checkDestination, type DestinationCheck, destinationCheckPasses, Outcomes } from "./soak-counts.ts";
-import { carriesObjectData, soakEvents } from "./soak-events.ts";
-import { type LoadWindow, runPacedLoad } from "./soak-paced-load.ts";
+import { type Capacity, measureCapacity } from "./soak-capacity.ts";
+import { checkDestination, type DestinationCheck, Outcomes } from "./soak-counts.ts";
+import { carriesObjectData, type SoakEvents, soakEvents } from "./soak-events.ts";
+import { type PacedLoadResult, runPacedLoad } from "./soak-paced-load.ts";
 import {
   type Sample,
   SOAK_DATABASE,
@@ -60,20 +60,12 @@ import {
   takeSample,
   unexpectedLogLines,
 } from "./soak-steward.ts";
-import {
-  type Growth,
-  growthOverSecondHalf,
-  median,
-  quantile,
-  type WindowFigures,
-  windowTable,
-} from "./soak-windows.ts";
+import { judgeSoak } from "./soak-verdicts.ts";
+import { windowFigures } from "./soak-window-figures.ts";
+import { type Growth, growthOverSecondHalf, type WindowFigures, windowTable } from "./soak-windows.ts";
 
 const WINDOWS = 20;
 const CAPACITY_S = 5;
-const GROWTH_LIMIT = 0.1;
-/** Runs shorter than this print the growth figures without judging them (see above). */
-const GROWTH_JUDGED_FROM_S = 300;
 const SETTLE_TIMEOUT_S = 300;
 const DRAIN_TIMEOUT_S = 120;
 /** influxd yields the CPU to Steward and the client (see the header). */
@@ -119,51 +111,6 @@ async function secondsUntil(done: () => Promise<boolean>, timeoutS: number): Pro
   }
 }
 
-/** CPU used between two samples, in % of one core. */
-function cpuBetween(from: Sample | undefined, to: Sample | undefined): WindowFigures["cpuPct"] {
-  if (from === undefined || to === undefined || to.atMs <= from.atMs)
-    return { steward: 0, influxd: 0, client: 0, other: 0 };
-  const pct = (pick: (s: Sample) => number) => ((pick(to) - pick(from)) / (to.atMs - from.atMs)) * 100;
-  const steward = pct((s) => s.stewardCpuMs);
-  const influxd = pct((s) => s.influxdCpuMs);
-  const client = pct((s) => s.clientCpuMs);
-  const other = Math.max(0, pct((s) => s.machineBusyMs) - steward - influxd - client);
-  return { steward, influxd, client, other };
-}
-
-function windowFigures(
-  load: LoadWindow[],
-  samples: Sample[],
-  extras: { backlog: number[]; load1: number[] },
-  windowMs: number,
-): WindowFigures[] {
-  return load.map((window) => {
-    const from = window.index * windowMs;
-    const to = from + windowMs;
-    const inside = samples.filter((s) => s.atMs >= from && s.atMs < to);
-    const before = samples.filter((s) => s.atMs < from).at(-1) ?? samples[0];
-    const rss = inside.map((s) => s.rssKb / 1024);
-    let answered = 0;
-    for (const [status, count] of window.statuses) if (status !== 0) answered += count;
-    return {
-      index: window.index,
-      endS: to / 1000,
-      issued: window.issued,
-      answered,
-      failed: window.issued - (window.statuses.get(202) ?? 0),
-      p50Ms: quantile(window.latenciesMs, 0.5),
-      p99Ms: quantile(window.latenciesMs, 0.99),
-      maxMs: window.latenciesMs.at(-1) ?? 0,
-      rssMb: median(rss),
-      rssMaxMb: Math.max(0, ...rss),
-      cpuPct: cpuBetween(before, inside.at(-1)),
-      logMb: Math.max(0, ...inside.map((s) => s.logBytes / 2 ** 20)),
-      backlog: extras.backlog[window.index] ?? -1,
-      load1: extras.load1[window.index] ?? 0,
-    };
-  });
-}
-
 function commit(): string {
   try {
     const hash = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
@@ -180,7 +127,190 @@ function lowerPriority(pid: number | undefined): void {
   for (const thread of readdirSync(`/proc/${pid}/task`)) setPriority(Number(thread), INFLUXD_NICE);
 }
 
-const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} %`;
+/** One soak run: the Steward under load, its influxd, the events and what became of each. */
+interface Soak {
+  running: SoakSteward;
+  influxd: Influxd;
+  durationS: number;
+  windowMs: number;
+  events: SoakEvents;
+  outcomes: Outcomes;
+  /** Where and how the clients post: each event numbered, each answer noted. */
+  target: {
+    url: string;
+    headers: Record<string, string>;
+    next(): { seq: number; body: string };
+    answered(seq: number, status: number): void;
+  };
+}
+
+function newSoak(running: SoakSteward, influxd: Influxd, durationS: number, windowMs: number): Soak {
+  const events = soakEvents();
+  const outcomes = new Outcomes();
+  const next = () => {
+    const seq = outcomes.take();
+    return { seq, body: events.body(seq) };
+  };
+  const answered = (seq: number, status: number) => outcomes.note(seq, status);
+  const target = { url: running.ingestUrl, headers: running.headers, next, answered };
+  return { running, influxd, durationS, windowMs, events, outcomes, target };
+}
+
+/** Capacity flat out, then the wait until the destinations took the backlog it left. */
+async function capacityPhase(soak: Soak): Promise<{ capacity: Capacity; rate: number; settleS: number }> {
+  const capacity = await measureCapacity({ ...soak.target, seconds: CAPACITY_S });
+  const rate = Math.max(1, Math.round(capacity.rps / 2));
+  console.log(
+    `  capacity: ${capacity.rps} events/s (autocannon, 50 connections, ${capacity.requests} requests in ${capacity.seconds} s after a warm-up; p50 ${capacity.p50Ms} ms, p99 ${capacity.p99Ms} ms; not 202: ${capacity.failed}); soak rate ${rate} events/s`,
+  );
+  const settleS = await secondsUntil(
+    async () => (await soak.running.status()).audit.events.waiting === 0,
+    SETTLE_TIMEOUT_S,
+  );
+  if (settleS === undefined)
+    throw new Error(`the capacity run's backlog was not handed to the destinations in ${SETTLE_TIMEOUT_S} s`);
+  console.log(`  the destinations took the capacity run's backlog in ${settleS.toFixed(1)} s`);
+  return { capacity, rate, settleS };
+}
+
+interface SampledLoad {
+  load: PacedLoadResult;
+  samples: Sample[];
+  /** Per window, read at its end: the backlog from `GET /status` (-1: no answer), the load average. */
+  backlog: number[];
+  load1: number[];
+}
+
+/** The paced load at `rate`, with Steward, influxd and the machine sampled meanwhile. */
+async function pacedPhase(soak: Soak, rate: number): Promise<SampledLoad> {
+  const { running, windowMs } = soak;
+  const samples: Sample[] = [];
+  const backlog: number[] = [];
+  const load1: number[] = [];
+  const startedAt = performance.now();
+  const pids = { steward: running.pid, influxd: soak.influxd.pid() };
+  const sample = () =>
+    samples.push(takeSample(pids, running.directories.queue, performance.now() - startedAt));
+  sample();
+  const sampler = setInterval(sample, Math.min(1000, windowMs / 6));
+  const load = await runPacedLoad({
+    ...soak.target,
+    rate,
+    durationMs: soak.durationS * 1000,
+    windowMs,
+    onWindowIssued(index) {
+      load1[index] = loadAverage1();
+      running.status().then(
+        (status) => (backlog[index] = status.audit.events.waiting),
+        () => (backlog[index] = -1),
+      );
+    },
+  }).finally(() => clearInterval(sampler));
+  return { load, samples, backlog, load1 };
+}
+
+interface Ending {
+  drainS: number | undefined;
+  peakMb: number;
+  exitCode: number | null;
+  logLines: string[];
+}
+
+/** Waits until every destination wrote every acknowledged event, then stops Steward (SIGTERM). */
+async function drainAndStop(soak: Soak, accepted: number): Promise<Ending> {
+  const { running } = soak;
+  const drainS = await secondsUntil(async () => {
+    const { written } = (await running.status()).audit;
+    return Object.values(written).every((count) => count >= accepted);
+  }, DRAIN_TIMEOUT_S);
+  const peakMb = peakRssMb(running.pid);
+  running.proc.child.kill("SIGTERM");
+  const { code: exitCode } = await running.proc.exited(60_000);
+  return { drainS, peakMb, exitCode, logLines: unexpectedLogLines(running.proc.output()) };
+}
+
+/** What each destination holds, against what the client had acknowledged. */
+async function destinationChecks(soak: Soak): Promise<DestinationCheck[]> {
+  const { running, outcomes, events } = soak;
+  const check = (name: string, ids: Iterable<string>, belongs: (seq: number) => boolean = () => true) =>
+    checkDestination(name, ids, { outcomes, seqOf: events.seqOf, belongs });
+  return [
+    check("parquet (rows)", await parquetEventIds(running.directories.parquet)),
+    check("tablefile (QVD rows)", qvdEventIds(running.directories.tablefile)),
+    check("timeseriesdb (InfluxDB points)", await influxEventIds(soak.influxd, SOAK_DATABASE)),
+    check("json (objectData files)", jsonEventIds(running.directories.json), carriesObjectData),
+  ];
+}
+
+function printResults(
+  soak: Soak,
+  accepted: number,
+  load: PacedLoadResult,
+  ending: Ending,
+  windows: WindowFigures[],
+  destinations: DestinationCheck[],
+): void {
+  const { durationS } = soak;
+  console.log(
+    `  soak: ${load.issued} requests in ${(load.elapsedMs / 1000).toFixed(1)} s (${(load.issued / durationS).toFixed(0)}/s), ${accepted} events acknowledged in all (capacity run included), peak RSS (VmHWM) ${ending.peakMb.toFixed(1)} MB; load average ${loadAverage1()} at the end`,
+  );
+  console.log(windowTable(windows));
+  const { drainS } = ending;
+  console.log(
+    `  drained ${drainS === undefined ? `not within ${DRAIN_TIMEOUT_S} s` : `${drainS.toFixed(1)} s after the load`}; Steward exited with ${ending.exitCode}`,
+  );
+  for (const d of destinations)
+    console.log(
+      `  ${d.destination}: ${d.found} found, ${d.expected} expected; missing ${d.missing}, duplicates ${d.duplicates}, unexpected ${d.unexpected}`,
+    );
+}
+
+/** The soak's phases in order, its figures printed and judged. */
+async function soakSteward(soak: Soak): Promise<SoakFigures> {
+  const { capacity, rate, settleS } = await capacityPhase(soak);
+  const { load, samples, backlog, load1 } = await pacedPhase(soak, rate);
+  const accepted = soak.outcomes.count("accepted");
+  const ending = await drainAndStop(soak, accepted);
+  const destinations = await destinationChecks(soak);
+  const windows = windowFigures(load.windows, samples, { backlog, load1 }, soak.windowMs);
+  const rss = growthOverSecondHalf(windows.map((w) => w.rssMb));
+  const p99 = growthOverSecondHalf(windows.map((w) => w.p99Ms));
+  printResults(soak, accepted, load, ending, windows, destinations);
+  const { durationS, outcomes } = soak;
+  const { drainS, exitCode, logLines } = ending;
+  const passed = judgeSoak({
+    durationS,
+    rss,
+    p99,
+    notIssued: load.notIssued,
+    accepted,
+    outcomes,
+    unexpectedLogLines: logLines,
+    drainS,
+    exitCode,
+    destinations,
+  });
+  if (!passed) process.exitCode = 1;
+  return {
+    durationS,
+    windowS: soak.windowMs / 1000,
+    capacityRps: capacity.rps,
+    capacityP99Ms: capacity.p99Ms,
+    rate,
+    issued: load.issued,
+    accepted,
+    windows,
+    rss,
+    p99,
+    peakRssMb: Number(ending.peakMb.toFixed(1)),
+    settleS,
+    drainS,
+    exitCode,
+    unexpectedLogLines: logLines,
+    destinations,
+    passed,
+  };
+}
 
 export async function run(): Promise<SoakFigures> {
   const durationS = soakSeconds();
@@ -194,146 +324,8 @@ export async function run(): Promise<SoakFigures> {
     console.log(
       `soak of the durable audit queue: commit ${commit()}, ${new Date().toISOString()}, ${cpus().length} CPUs, load average ${loadAverage1()}, ${durationS} s of load in ${WINDOWS} windows of ${windowMs / 1000} s`,
     );
-    const running = await startSoakSteward(dir, influxd);
-    steward = running;
-    const events = soakEvents();
-    const outcomes = new Outcomes();
-    const next = () => {
-      const seq = outcomes.take();
-      return { seq, body: events.body(seq) };
-    };
-    const answered = (seq: number, status: number) => outcomes.note(seq, status);
-    const target = { url: running.ingestUrl, headers: running.headers, next, answered };
-
-    const capacity = await measureCapacity({ ...target, seconds: CAPACITY_S });
-    const rate = Math.max(1, Math.round(capacity.rps / 2));
-    console.log(
-      `  capacity: ${capacity.rps} events/s (autocannon, 50 connections, ${capacity.requests} requests in ${capacity.seconds} s after a warm-up; p50 ${capacity.p50Ms} ms, p99 ${capacity.p99Ms} ms; not 202: ${capacity.failed}); soak rate ${rate} events/s`,
-    );
-    const settleS = await secondsUntil(
-      async () => (await running.status()).audit.events.waiting === 0,
-      SETTLE_TIMEOUT_S,
-    );
-    if (settleS === undefined)
-      throw new Error(
-        `the capacity run's backlog was not handed to the destinations in ${SETTLE_TIMEOUT_S} s`,
-      );
-    console.log(`  the destinations took the capacity run's backlog in ${settleS.toFixed(1)} s`);
-
-    const samples: Sample[] = [];
-    const backlog: number[] = [];
-    const load1: number[] = [];
-    const startedAt = performance.now();
-    const pids = { steward: running.pid, influxd: influxd.pid() };
-    const sample = () =>
-      samples.push(takeSample(pids, running.directories.queue, performance.now() - startedAt));
-    sample();
-    const sampler = setInterval(sample, Math.min(1000, windowMs / 6));
-    const load = await runPacedLoad({
-      ...target,
-      rate,
-      durationMs: durationS * 1000,
-      windowMs,
-      onWindowIssued(index) {
-        load1[index] = loadAverage1();
-        running.status().then(
-          (status) => (backlog[index] = status.audit.events.waiting),
-          () => (backlog[index] = -1),
-        );
-      },
-    }).finally(() => clearInterval(sampler));
-
-    const accepted = outcomes.count("accepted");
-    const drainS = await secondsUntil(async () => {
-      const { written } = (await running.status()).audit;
-      return Object.values(written).every((count) => count >= accepted);
-    }, DRAIN_TIMEOUT_S);
-    const peakMb = peakRssMb(running.pid);
-    running.proc.child.kill("SIGTERM");
-    const { code: exitCode } = await running.proc.exited(60_000);
-    const logLines = unexpectedLogLines(running.proc.output());
-
-    const check = (name: string, ids: Iterable<string>, belongs: (seq: number) => boolean = () => true) =>
-      checkDestination(name, ids, { outcomes, seqOf: events.seqOf, belongs });
-    const destinations = [
-      check("parquet (rows)", await parquetEventIds(running.directories.parquet)),
-      check("tablefile (QVD rows)", qvdEventIds(running.directories.tablefile)),
-      check("timeseriesdb (InfluxDB points)", await influxEventIds(influxd, SOAK_DATABASE)),
-      check("json (objectData files)", jsonEventIds(running.directories.json), carriesObjectData),
-    ];
-
-    const windows = windowFigures(load.windows, samples, { backlog, load1 }, windowMs);
-    const rss = growthOverSecondHalf(windows.map((w) => w.rssMb));
-    const p99 = growthOverSecondHalf(windows.map((w) => w.p99Ms));
-    const refused = outcomes.count("refused");
-    const unanswered = outcomes.count("unanswered");
-    console.log(
-      `  soak: ${load.issued} requests in ${(load.elapsedMs / 1000).toFixed(1)} s (${(load.issued / durationS).toFixed(0)}/s), ${accepted} events acknowledged in all (capacity run included), peak RSS (VmHWM) ${peakMb.toFixed(1)} MB; load average ${loadAverage1()} at the end`,
-    );
-    console.log(windowTable(windows));
-    console.log(
-      `  drained ${drainS === undefined ? `not within ${DRAIN_TIMEOUT_S} s` : `${drainS.toFixed(1)} s after the load`}; Steward exited with ${exitCode}`,
-    );
-    for (const d of destinations)
-      console.log(
-        `  ${d.destination}: ${d.found} found, ${d.expected} expected; missing ${d.missing}, duplicates ${d.duplicates}, unexpected ${d.unexpected}`,
-      );
-
-    const growthJudged = durationS >= GROWTH_JUDGED_FROM_S;
-    const growthVerdicts: Array<[boolean, string]> = [
-      [
-        rss.growth <= GROWTH_LIMIT,
-        `RSS growth over the second half ${percent(rss.growth)} (median of its first 3 windows ${rss.first.toFixed(1)} MB, of its last 3 ${rss.last.toFixed(1)} MB; limit +10 %)`,
-      ],
-      [
-        p99.growth <= GROWTH_LIMIT,
-        `p99 growth over the second half ${percent(p99.growth)} (${p99.first.toFixed(2)} ms -> ${p99.last.toFixed(2)} ms; limit +10 %)`,
-      ],
-    ];
-    if (!growthJudged)
-      for (const [, text] of growthVerdicts)
-        console.log(`INFO (not judged in a run under ${GROWTH_JUDGED_FROM_S} s) ${text}`);
-    const verdicts: Array<[boolean, string]> = [
-      ...(growthJudged ? growthVerdicts : []),
-      [
-        load.notIssued === 0 && refused === 0 && unanswered === 0,
-        `every request answered 202: ${accepted} of ${outcomes.total} (other answers ${refused}, no answer ${unanswered}, not issued on schedule ${load.notIssued})`,
-      ],
-      [
-        logLines.length === 0,
-        `no ERROR, WARN or stray output in Steward's log${logLines.length === 0 ? "" : `: ${logLines.length} lines, e.g. ${logLines.slice(0, 5).join(" | ")}`}`,
-      ],
-      [
-        drainS !== undefined && exitCode === 0,
-        `destinations drained after the load (${drainS === undefined ? "no" : `${drainS.toFixed(1)} s`}) and Steward stopped cleanly (exit ${exitCode})`,
-      ],
-      [
-        destinations.every(destinationCheckPasses),
-        `counts: Parquet rows = QVD rows = InfluxDB points = ${accepted} acknowledged, JSON files = ${outcomes.count("accepted", carriesObjectData)} acknowledged with objectData, each once`,
-      ],
-    ];
-    for (const [ok, text] of verdicts) console.log(`${ok ? "PASS" : "FAIL"} ${text}`);
-    const passed = verdicts.every(([ok]) => ok);
-    if (!passed) process.exitCode = 1;
-    return {
-      durationS,
-      windowS: windowMs / 1000,
-      capacityRps: capacity.rps,
-      capacityP99Ms: capacity.p99Ms,
-      rate,
-      issued: load.issued,
-      accepted,
-      windows,
-      rss,
-      p99,
-      peakRssMb: Number(peakMb.toFixed(1)),
-      settleS,
-      drainS,
-      exitCode,
-      unexpectedLogLines: logLines,
-      destinations,
-      passed,
-    };
+    steward = await startSoakSteward(dir, influxd);
+    return await soakSteward(newSoak(steward, influxd, durationS, windowMs));
   } finally {
     const child = steward?.proc.child;
     if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
