@@ -14,7 +14,7 @@
  * 3. After the load, wait until every destination wrote every event, stop Steward (SIGTERM), and
  *    read back what each destination holds.
  *
- * Verdicts, each printed as PASS or FAIL; any FAIL sets a non-zero exit code:
+ * Verdicts (soak-verdicts.ts), each printed as PASS or FAIL; any FAIL sets a non-zero exit code:
  * - RSS growth and p99 growth over the second half ≤ 10 %. Growth (soak-windows.ts): the median of
  *   the last three windows against the median of the first three windows of the second half.
  *   Judged only in runs of at least GROWTH_JUDGED_FROM_S (5 minutes): in a 60 s run the windows
