@@ -80,7 +80,8 @@ export async function startLocal(
   const metrics = createPromMetricsRegistry({ defaultMetrics: true });
   // Filled by every part as it starts, read by the config UI's /status.
   const status = createStatusBoard({ version: SERVICE_VERSION, clock });
-  // One metric for both HTTP APIs' rate limits; each running listener counts under its own label.
+  // One metric for every listener's rate limit (ingest, REST, config UI); each running listener
+  // counts under its own label.
   const rateLimited = declareRateLimitedMetric(metrics);
   // One broker connection for the REST API and the agent, built (not connected) before anything
   // starts: an unreadable TLS file fails here, with nothing to stop.
@@ -111,6 +112,7 @@ export async function startLocal(
       clock,
       cwd,
       metrics,
+      rateLimited,
       // App id → name: the app-name poller fills it, UDP event enrichment and health polling read it.
       appNames: createMemoryAppNameCache(),
       status,
