@@ -67,7 +67,8 @@ const AGENT_PARTS: readonly AgentPart[] = [
 
 /**
  * Starts every part; stopping them begins the shutdown schedule (local/shutdown-budget.ts), so
- * its deadlines count from the moment stop() is called (main.ts calls it on the signal).
+ * its deadlines count from the moment stop() is called (main.ts calls it on the signal), and the
+ * listeners that take work stop accepting it right then, before any part stops.
  */
 export async function startLocal(
   config: Config,
@@ -105,6 +106,7 @@ export async function startLocal(
       countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
       status,
       parts,
+      shutdown,
     });
     await startAgentParts(parts, AGENT_PARTS, {
       config,

@@ -24,6 +24,19 @@ describe("shutdown budget", () => {
     expect(ran).toEqual(["destinations"]);
   });
 
+  it("runs what is planned at 0 s inside begin itself, before anything else can stop", () => {
+    const clock = createManualClock();
+    const schedule = createShutdownSchedule(clock);
+    const ran: string[] = [];
+    schedule.at(SHUTDOWN_BUDGET_MS.listeners, () => ran.push("listeners"));
+
+    schedule.begin();
+    ran.push("after begin");
+    schedule.at(0, () => ran.push("planned at 0 after begin"));
+
+    expect(ran).toEqual(["listeners", "after begin", "planned at 0 after begin"]);
+  });
+
   it("counts from the first begin, also for what is planned after it, and cancels what is left once disposed", () => {
     const clock = createManualClock();
     const schedule = createShutdownSchedule(clock);
