@@ -20,9 +20,9 @@
  *   the durable queue what they had not written stays in the log and is written after the next
  *   start (a WARN per destination, exit status 0); without it, it is lost (one ERROR counting
  *   it, exit status 1).
- * - 8.5 s too (`requestsInFlight`): requests still in flight on the listeners that take work (a
- *   client still uploading, a REST call waiting on a platform that does not answer) are given
- *   up, their connections closed unanswered: the listener's stop, and every part that stops
+ * - 8.5 s too (`requestsInFlight`), right after the destinations: requests still in flight on
+ *   the listeners that take work (a client still uploading, a REST call waiting on a platform
+ *   that does not answer) are given up, their connections closed unanswered: the listener's stop, and every part that stops
  *   after it, would otherwise wait for them past the 10 s. A client that got no answer was told
  *   nothing, and may send again.
  * - right after: the durable log persists the cursors of what was written and closes, and the
@@ -75,7 +75,21 @@ export function createShutdownSchedule(clock: Clock): ShutdownSchedule {
     begin() {
       if (begunAt !== undefined || disposed) return;
       begunAt = clock.now();
-      for (const { offsetMs, action } of planned) arm(offsetMs, action);
+      // Actions planned for the same time share one timer and run in the order they were planned
+      // (the audit destinations, planned as they start, are given up before the requests in flight
+      // on the listeners started after them). Timers of their own, their waits computed a
+      // millisecond apart, could fire the other way round.
+      const byOffset = new Map<number, Array<() => void>>();
+      for (const { offsetMs, action } of planned) {
+        const actions = byOffset.get(offsetMs);
+        if (actions === undefined) byOffset.set(offsetMs, [action]);
+        else actions.push(action);
+      }
+      for (const [offsetMs, actions] of byOffset) {
+        arm(offsetMs, () => {
+          for (const action of actions) action();
+        });
+      }
     },
     at(offsetMs, action) {
       if (disposed) return;

@@ -141,9 +141,12 @@ describe.skipIf(skip)("SIGTERM while the agent takes seconds to stop", () => {
     // Assess
     const output = steward.output();
     console.log(`SIGTERM with the agent's InfluxDB frozen: exit ${exit.code} after ${exit.ms} ms`);
+    // Refused at the door: ECONNRESET when the connection reached the port's backlog in the
+    // instant between the signal's log line and the port closing, ECONNREFUSED after.
+    const refused = ["ECONNREFUSED", "ECONNRESET"];
     expect(ingestAfter.status).not.toBe(202);
-    expect(ingestAfter.noAnswer).toBe("ECONNREFUSED");
-    expect(restAfter).toBe("ECONNREFUSED");
+    expect(refused).toContain(ingestAfter.noAnswer);
+    expect(refused).toContain(restAfter);
     expect(inFlightAnswer.statusCode).toBe(202);
     expect(inFlightAnswer.headers.connection).toBe("close");
     // The agent's writer did hold the stop until its deadline: the listeners stopped before it.
