@@ -151,9 +151,10 @@ export interface PlatformClient {
   /**
    * Every app the repository knows (`GET /qrs/app`), as id and name: what the agent's app-name
    * cache is filled from. An answer that is not a list of apps with a string id and name rejects
-   * as a whole (PlatformResponseError), so a caller never acts on part of a catalogue.
+   * as a whole (PlatformResponseError), so a caller never acts on part of a catalogue. `signal`
+   * gives the call up (PlatformCallAbortedError).
    */
-  listRepositoryApps(): Promise<PlatformApp[]>;
+  listRepositoryApps(signal?: AbortSignal): Promise<PlatformApp[]>;
   /** Reloads the app in the engine and saves it when the reload succeeded; resolves to that success. */
   reloadApp(appId: string, options: AppReloadOptions): Promise<boolean>;
   /** Reads the app (without data) and describes it as one JSON object. */
@@ -493,10 +494,14 @@ export interface HealthTarget {
  * answer or a body of the wrong shape is a PlatformResponseError.
  */
 export interface PlatformMonitor {
-  /** `GET https://<target.host>/engine/healthcheck` with the target's headers. */
-  engineHealth(target: HealthTarget): Promise<EngineHealth>;
+  /**
+   * `GET https://<target.host>/engine/healthcheck` with the target's headers. `signal` gives the
+   * call up (PlatformCallAbortedError), here and in proxySessions: a poller stopping does not wait
+   * for a platform that does not answer.
+   */
+  engineHealth(target: HealthTarget, signal?: AbortSignal): Promise<EngineHealth>;
   /** `GET https://<sessionHost>/qps<prefix>/session` with the xrfkey pair; `/` is the root proxy. */
-  proxySessions(sessionHost: string, virtualProxy: string): Promise<ProxySessionList>;
+  proxySessions(sessionHost: string, virtualProxy: string, signal?: AbortSignal): Promise<ProxySessionList>;
   /**
    * Resolves when calls can be made now; rejects with the reason when none can (the client
    * certificate file is gone): a poller then skips its round instead of failing every call.

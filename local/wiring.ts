@@ -67,7 +67,8 @@ const AGENT_PARTS: readonly AgentPart[] = [
 
 /**
  * Starts every part; stopping them begins the shutdown schedule (local/shutdown-budget.ts), so
- * its deadlines count from the moment stop() is called (main.ts calls it on the signal).
+ * its deadlines count from the moment stop() is called (main.ts calls it on the signal), and the
+ * listeners that take work stop accepting it right then, before any part stops.
  */
 export async function startLocal(
   config: Config,
@@ -80,7 +81,8 @@ export async function startLocal(
   const metrics = createPromMetricsRegistry({ defaultMetrics: true });
   // Filled by every part as it starts, read by the config UI's /status.
   const status = createStatusBoard({ version: SERVICE_VERSION, clock });
-  // One metric for both HTTP APIs' rate limits; each running listener counts under its own label.
+  // One metric for every listener's rate limit (ingest, REST, config UI); each running listener
+  // counts under its own label.
   const rateLimited = declareRateLimitedMetric(metrics);
   // One broker connection for the REST API and the agent, built (not connected) before anything
   // starts: an unreadable TLS file fails here, with nothing to stop.
@@ -104,6 +106,7 @@ export async function startLocal(
       countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
       status,
       parts,
+      shutdown,
     });
     await startAgentParts(parts, AGENT_PARTS, {
       config,
@@ -111,6 +114,7 @@ export async function startLocal(
       clock,
       cwd,
       metrics,
+      rateLimited,
       // App id → name: the app-name poller fills it, UDP event enrichment and health polling read it.
       appNames: createMemoryAppNameCache(),
       status,

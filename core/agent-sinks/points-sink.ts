@@ -57,7 +57,7 @@ class PointsRefusedError extends Error {
 
 export function startPointsSink(options: PointsSinkOptions): DestinationSink<Point> {
   const { clock, logger, throttle } = options;
-  const series = ensuringDatabase(options.series);
+  const series = ensuringDatabase(options.series, { logger });
   let unencodable = 0;
   const lines = createLineStore();
 

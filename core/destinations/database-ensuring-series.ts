@@ -8,8 +8,12 @@
  * A database that cannot be ensured is an outage for the write that needed it, never a refusal of
  * that write's data (an InfluxDB 1.x `CREATE DATABASE` refused with 400 says nothing about the
  * points): the write fails with DatabaseNotReadyError, and the caller retries as for any outage.
+ * One that needs an operator (DatabaseSetupError: a database without the configured retention
+ * policy) is said once at ERROR with what to do, and again only if it comes back after it was
+ * solved: the retries' own failures, logged by each writer, would not say it.
  */
-import type { TimeseriesWriter } from "../ports.ts";
+import type { Logger, TimeseriesWriter } from "../ports.ts";
+import { DatabaseSetupError } from "./database-setup-error.ts";
 import { TimeseriesWriteError } from "./timeseries-write-error.ts";
 
 /** ensureDatabase failed: an outage or a set-up problem, never a refusal of the write's data. */
@@ -20,15 +24,33 @@ export class DatabaseNotReadyError extends Error {
 /** Writers that already ensure their database: wrapping one again returns it as it is. */
 const ensuring = new WeakSet<TimeseriesWriter>();
 
-export function ensuringDatabase(series: TimeseriesWriter): TimeseriesWriter {
+export interface EnsuringDatabaseOptions {
+  /** Where a set-up problem is said at ERROR; the first wrapper of a writer is the one that says it. */
+  logger?: Logger | undefined;
+}
+
+export function ensuringDatabase(
+  series: TimeseriesWriter,
+  options: EnsuringDatabaseOptions = {},
+): TimeseriesWriter {
   if (ensuring.has(series)) return series;
   let ensured: Promise<void> | undefined;
+  let setupProblemSaid = false;
 
   function ensureDatabase(): Promise<void> {
-    ensured ??= series.ensureDatabase().catch((error: unknown) => {
-      ensured = undefined;
-      throw error;
-    });
+    ensured ??= series.ensureDatabase().then(
+      () => {
+        setupProblemSaid = false;
+      },
+      (error: unknown) => {
+        ensured = undefined;
+        if (error instanceof DatabaseSetupError && !setupProblemSaid) {
+          setupProblemSaid = true;
+          options.logger?.error(error.advice, error.fields);
+        }
+        throw error;
+      },
+    );
     return ensured;
   }
 

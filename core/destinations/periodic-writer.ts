@@ -62,7 +62,7 @@ const PREVIEW_CHARS = 120;
 
 export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWriter {
   const { name, clock, logger, sources } = options;
-  const series = ensuringDatabase(options.series);
+  const series = ensuringDatabase(options.series, { logger });
   const throttle = createLogThrottle();
   const stats = { writes: 0, failedWrites: 0 };
   const refusals = createRefusalTally({

@@ -43,6 +43,7 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
       maxBatchSize: connection.maxBatchSize,
       measurementName: settings.measurementName,
       staticTags: settings.staticTags,
+      logger: adapters.logger.child("audit-timeseriesdb"),
     }),
     batching: { maxBatchSize: settings.maxBatchSize, writeFrequency: settings.writeFrequency },
   }),

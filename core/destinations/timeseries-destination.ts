@@ -18,9 +18,10 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
-import type { DestinationWriter, TimeseriesWriter } from "../ports.ts";
+import type { DestinationWriter, Logger, TimeseriesWriter } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
+import { DatabaseSetupError } from "./database-setup-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
@@ -30,6 +31,8 @@ export interface TimeseriesDestinationOptions {
   maxBatchSize: number;
   measurementName: string;
   staticTags: readonly StaticTag[];
+  /** Where a database that needs an operator is said (once, at ERROR). */
+  logger?: Logger | undefined;
 }
 
 interface Entry {
@@ -42,7 +45,7 @@ const NAME = "timeseriesdb";
 export function createTimeseriesDestination(options: TimeseriesDestinationOptions): DestinationWriter {
   // The database is created at start (prepare); if the server was down then, before the first
   // write, and again after a write answered 404 (it was dropped).
-  const series = ensuringDatabase(options.series);
+  const series = ensuringDatabase(options.series, { logger: options.logger });
   const maxBatchSize = Math.max(1, options.maxBatchSize);
   const pointOptions = { measurementName: options.measurementName, staticTags: options.staticTags };
 
@@ -65,7 +68,14 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
 
   return {
     name: NAME,
-    prepare: () => series.ensureDatabase(),
+    async prepare() {
+      try {
+        await series.ensureDatabase();
+      } catch (error) {
+        // Already said at ERROR, with what to do, by the database gate; the first write tries again.
+        if (!(error instanceof DatabaseSetupError)) throw error;
+      }
+    },
     async write(batch) {
       try {
         await series.ensureDatabase();

@@ -19,6 +19,11 @@ export class PlatformTimeoutError extends PlatformError {
   override name = "PlatformTimeoutError";
 }
 
+/** The caller gave the call up before the platform answered (a poller stopping at shutdown). */
+export class PlatformCallAbortedError extends PlatformError {
+  override name = "PlatformCallAbortedError";
+}
+
 /** The connection closed before the platform answered a call. */
 export class PlatformConnectionClosedError extends PlatformError {
   override name = "PlatformConnectionClosedError";

@@ -7,7 +7,11 @@
  *   minute, with the number skipped), so rounds never overlap;
  * - start-up waits for the first round at most `startWaitMs` (0: not at all), so a slow or
  *   unreachable platform never holds up or fails the agent;
- * - stop() cancels the beat and waits for a round in flight at most `stopWaitMs`.
+ * - stop() cancels the beat and aborts a round in flight: its signal fires, so the calls it waits
+ *   on are given up at once (a platform that accepts connections and never answers would
+ *   otherwise hold the shutdown for a whole call timeout). A poll's answer is not worth the
+ *   shutdown's time: the next start polls again. stop() then waits for the round to end at most
+ *   `stopWaitMs`, for a round whose work does not heed the signal.
  * A round reports its own failures; one that throws anyway is logged, never crashes the beat.
  */
 import { describeError } from "../destinations/describe-error.ts";
@@ -18,7 +22,8 @@ export interface PeriodicPollOptions {
   /** What one round is, for log lines: "app-name fetch", "health round". */
   what: string;
   intervalMs: number;
-  run(): Promise<void>;
+  /** One round; `signal` aborts when the poll stops, and the round should end then. */
+  run(signal: AbortSignal): Promise<void>;
   clock: Clock;
   logger: Logger;
   /** Added to every log line (e.g. the server polled). */
@@ -59,12 +64,12 @@ export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<P
   const throttle = createLogThrottle();
   const stats: PeriodicPollStats = { rounds: 0, skipped: 0 };
   let timer: TimerHandle | undefined;
-  let inFlight: Promise<void> | undefined;
+  let inFlight: { round: Promise<void>; abort: AbortController } | undefined;
   let stopped: Promise<void> | undefined;
 
-  async function runOnce(): Promise<void> {
+  async function runOnce(signal: AbortSignal): Promise<void> {
     try {
-      await options.run();
+      await options.run(signal);
     } catch (error) {
       logger.error(`the ${what} failed unexpectedly`, { ...fields, error: describeError(error) });
     }
@@ -85,10 +90,11 @@ export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<P
       return undefined;
     }
     stats.rounds += 1;
-    const round = runOnce().finally(() => {
+    const abort = new AbortController();
+    const round = runOnce(abort.signal).finally(() => {
       inFlight = undefined;
     });
-    inFlight = round;
+    inFlight = { round, abort };
     return round;
   }
 
@@ -109,7 +115,8 @@ export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<P
     timer = undefined;
     const running = inFlight;
     if (running === undefined) return;
-    if (!(await settlesWithin(running, options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, clock))) {
+    running.abort.abort();
+    if (!(await settlesWithin(running.round, options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, clock))) {
       logger.warn(`the ${what} still running at shutdown is abandoned`, fields);
     }
   }

@@ -18,6 +18,9 @@
  *   is skipped: no target is called or counted as failed, the latest answers are forgotten, and
  *   the skip is counted (`notReady`, rounds `outcome="not_ready"`); whoever makes `ready` reject
  *   logs the reason (once, not per round).
+ * - At stop, a round in flight is abandoned: its calls get the round's aborted signal (`fetch`
+ *   gives them up at once) and the targets still waiting for their turn are not called, so a
+ *   platform that does not answer never holds up the shutdown.
  */
 
 import { createConcurrencyLimit } from "../agent-sinks/concurrency-limit.ts";
@@ -61,7 +64,8 @@ export interface PlatformPollerOptions<T, A> {
   key(target: T): string;
   /** Log fields naming a target (server_name, host, virtual proxy). */
   describe(target: T): Readonly<Record<string, unknown>>;
-  fetch(target: T): Promise<A>;
+  /** Calls the target; `signal` aborts when the poller stops, and the call should end then. */
+  fetch(target: T, signal: AbortSignal): Promise<A>;
   /** Checked before each round; when it rejects, the round is skipped. */
   ready?: (() => Promise<void>) | undefined;
   outputs(target: T, answer: A, atMs: number): PollOutputs;
@@ -131,11 +135,13 @@ export async function startPlatformPoller<T, A>(
   let lastRoundMs: number | undefined;
   let poll: PeriodicPoll | undefined;
 
-  async function pollTarget(target: T): Promise<void> {
+  async function pollTarget(target: T, signal: AbortSignal): Promise<void> {
+    // Stopped while this target waited for its turn: not called (nor counted) at all.
+    if (signal.aborted) return;
     const key = options.key(target);
     let answer: A;
     try {
-      answer = await options.fetch(target);
+      answer = await options.fetch(target, signal);
     } catch (error) {
       counts.failed += 1;
       latest.delete(key);
@@ -184,10 +190,12 @@ export async function startPlatformPoller<T, A>(
     return true;
   }
 
-  async function round(): Promise<void> {
+  async function round(signal: AbortSignal): Promise<void> {
     if (options.ready !== undefined && !(await canCall(options.ready))) return;
     const started = elapsed();
-    await Promise.all(targets.map((target) => limit.run(() => pollTarget(target))));
+    await Promise.all(targets.map((target) => limit.run(() => pollTarget(target, signal))));
+    // An abandoned round is not a completed one: the gauges keep the last round's answers.
+    if (signal.aborted) return;
     lastRoundMs = elapsed() - started;
     counts.completedRounds += 1;
     lastRound = [...latest.values()];

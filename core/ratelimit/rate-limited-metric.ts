@@ -1,7 +1,7 @@
 /**
  * `steward_http_rate_limited_total{listener}`: requests refused by the per-client rate limit, by
- * listener (`ingest`, `rest`). Declared once in the process's metrics registry, since the ingest
- * API and the REST API share the name; a listener has a sample from the moment it asks for its
+ * listener (`ingest`, `rest`, `config_ui`). Declared once in the process's metrics registry, since
+ * the listeners share the name; a listener has a sample from the moment it asks for its
  * counter (0 until its first refusal), and a listener that does not run has none.
  */
 import type { MetricsRegistry } from "../ports.ts";

@@ -33,6 +33,7 @@ import { createCorsPolicy, ORIGIN_NOT_ALLOWED } from "../http/cors.ts";
 import { logUnhandledError, NOT_FOUND } from "../http/error-handler.ts";
 import { type RequestBody, readJsonBody } from "../http/json-body.ts";
 import { RATE_LIMITED, rateLimitHeaders } from "../http/rate-limit.ts";
+import { RequestAbortedError } from "../http/request-aborted-error.ts";
 import {
   answerHeaders,
   errorAnswer,
@@ -227,6 +228,14 @@ export function createIngestHandler(deps: IngestHandlerDeps): IngestHandler {
     try {
       return await answer(request, headers, receivedAt);
     } catch (error) {
+      if (error instanceof RequestAbortedError) {
+        // No one is left to read an answer; the event was not taken.
+        logger.debug("client closed the connection before its request body arrived", {
+          ip: request.clientIp,
+          path: request.path,
+        });
+        return errorAnswer(answerHeaders(), receivedAt, { status: 400, reason: "Request body incomplete" });
+      }
       logUnhandledError(logger, request.method, request.path, error);
       return errorAnswer(answerHeaders(), receivedAt, { status: 500, reason: INTERNAL_ERROR_REASON });
     }

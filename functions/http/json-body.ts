@@ -15,7 +15,10 @@ import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 export interface RequestBody {
   contentType: string | undefined;
   contentLength: string | undefined;
-  /** The body as UTF-8 text, or undefined as soon as it exceeds `maxBytes`. */
+  /**
+   * The body as UTF-8 text, or undefined as soon as it exceeds `maxBytes`. Rejects with
+   * RequestAbortedError (request-aborted-error.ts) when the client goes away before its end.
+   */
   readText(maxBytes: number): Promise<string | undefined>;
 }
 

@@ -113,7 +113,9 @@ export async function startAgentOutputs(
   shutdown?: ShutdownSchedule,
 ): Promise<AgentOutputs> {
   const series = config.timeseriesdbConfig.enable
-    ? ensuringDatabase(createTimeseriesWriter(config.timeseriesdbConfig))
+    ? ensuringDatabase(createTimeseriesWriter(config.timeseriesdbConfig), {
+        logger: logger.child("timeseriesdb"),
+      })
     : undefined;
   const stopWithinBudget = (part: string, writer: AbandonableWriter) =>
     stopPointWriterWithinBudget(writer, { shutdown, part, logger });

@@ -9,6 +9,7 @@ import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-me
 import type { Config } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger, Service } from "../../core/ports.ts";
+import type { RateLimitedMetric } from "../../core/ratelimit/rate-limited-metric.ts";
 import type { AgentOutputs } from "./agent-outputs.ts";
 import type { ListenerProbe } from "./listener-probes.ts";
 
@@ -21,6 +22,8 @@ export interface AgentPartDeps {
   cwd: string;
   /** Where a part declares the metrics the scrape endpoint publishes (and what it serves). */
   metrics: PromMetricsRegistry;
+  /** `steward_http_rate_limited_total`: a listener with a rate limit counts its refusals under its name. */
+  rateLimited: RateLimitedMetric;
   /** App id → name, filled by the app-name poller (empty until its first fetch). */
   appNames: MemoryAppNameCache;
   /** Where a part shows its state, read by the config UI's /status. */

@@ -12,7 +12,8 @@
  * - The cache is replaced only by a fetch that fully succeeded: a failure, a non-2xx answer or a
  *   malformed list (the client rejects those as a whole) keeps the previous names, is counted and
  *   logged at WARN at most once a minute with the reason (error type APP_NAMES_EXTRACT).
- * - stop() cancels the beat and waits for a fetch in flight at most `stopWaitMs`.
+ * - stop() cancels the beat and gives a fetch in flight up at once (its request aborted), so a
+ *   repository that does not answer never holds up the shutdown (periodic-poll.ts).
  */
 import { describeError } from "../../core/destinations/describe-error.ts";
 import { createLogThrottle } from "../../core/logging/log-throttle.ts";
@@ -87,10 +88,10 @@ export async function startAppNames(deps: AppNamesDeps): Promise<AppNames> {
   };
   let poll: PeriodicPoll | undefined;
 
-  async function fetchOnce(): Promise<void> {
+  async function fetchOnce(signal: AbortSignal): Promise<void> {
     let apps: PlatformApp[];
     try {
-      apps = await listing.listRepositoryApps();
+      apps = await listing.listRepositoryApps(signal);
       cache.replace(apps);
     } catch (error) {
       stats.failed += 1;

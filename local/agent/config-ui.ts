@@ -2,6 +2,8 @@
  * The config UI and status page (`configVisualisation`): one listener on
  * `configVisualisation.host:port` serving the app of local/config-ui/app.ts. A port that cannot
  * be bound fails the start (exit 1 with the reason). Once listening, the page's URL is logged.
+ * Requests its rate limit refuses are counted as `steward_http_rate_limited_total{listener="config_ui"}`
+ * (`config_ui`: the listener the status page lists as `Config UI`).
  */
 import { type ConfigView, configView } from "../../core/config/config-view.ts";
 import type { Config } from "../../core/config/index.ts";
@@ -22,6 +24,8 @@ export interface ConfigUiDeps {
   status: StatusBoard;
   clock: Clock;
   logger: Logger;
+  /** Counts each request refused by the rate limit; absent: not counted. */
+  countRateLimited?: (() => void) | undefined;
 }
 
 export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
@@ -39,6 +43,7 @@ export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
       clock: deps.clock,
       logger: deps.logger.child("config-ui"),
       clientIp: nodeClientIp,
+      ...(deps.countRateLimited === undefined ? {} : { countRateLimited: deps.countRateLimited }),
     }),
     host: settings.host,
     port: settings.port,
@@ -64,6 +69,7 @@ export const configUiPart: AgentPart = {
           status: deps.status,
           clock: deps.clock,
           logger: deps.logger,
+          countRateLimited: deps.rateLimited.counter("config_ui"),
         }),
       listening(deps.status, "Config UI"),
     ),

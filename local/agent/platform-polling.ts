@@ -234,7 +234,8 @@ async function startHealth(
     targets: config.serversToMonitor.servers.map((server) => ({ server, tags: serverTags(server) })),
     key: (target) => target.server.serverName,
     describe: (target) => ({ server_name: target.server.serverName, host: target.server.host }),
-    fetch: (target) => monitor.engineHealth({ host: target.server.host, headers: target.server.headers }),
+    fetch: (target, signal) =>
+      monitor.engineHealth({ host: target.server.host, headers: target.server.headers }, signal),
     outputs: (target, answer, at): PollOutputs => {
       const batch = obsMetrics?.(answer, target.tags, at);
       return {
@@ -280,7 +281,8 @@ async function startSessions(
       host: target.server.userSessions.host,
       virtualProxy: target.virtualProxy,
     }),
-    fetch: (target) => monitor.proxySessions(target.server.userSessions.host, target.virtualProxy),
+    fetch: (target, signal) =>
+      monitor.proxySessions(target.server.userSessions.host, target.virtualProxy, signal),
     outputs: (target, answer, at): PollOutputs => {
       const batch = obsMetrics?.(answer.sessions.length, target.tags, at);
       const host = target.server.userSessions.host;

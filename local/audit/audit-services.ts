@@ -10,10 +10,10 @@
  * batches are written. An event goes only to the destinations selected when it was accepted:
  * with none selected no log is opened and events are counted and kept nowhere (the log's manifest
  * handles a selection that changes between runs, segment-log.ts). On shutdown the listener stops
- * taking events first, the queue hands every logged event to the writers, the writers flush
- * until the shutdown budget's deadline for destinations (local/shutdown-budget.ts: then they are
- * abandoned and what they had not written stays in the log), and the log persists the cursors
- * last. A queue
+ * taking events at the signal (listener-at-signal.ts), the queue hands every logged event to the
+ * writers, the writers flush until the shutdown budget's deadline for destinations
+ * (local/shutdown-budget.ts: then they are abandoned and what they had not written stays in the
+ * log), and the log persists the cursors last. A queue
  * directory that cannot be opened or written never fails the start or the process: the log is
  * opened when it can be (durable-log-keeper.ts), ingest answers 503 meanwhile
  * (recovering-event-queue.ts), and the status page and the container health check show it. Without
@@ -41,6 +41,7 @@ import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
+import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
 import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
@@ -57,7 +58,10 @@ export interface AuditServicesDeps {
   metrics: MetricsRegistry;
   /** Where the status page reads the queue, the destinations and the listener (absent: nowhere). */
   status?: StatusBoard;
-  /** When, after the signal, destinations still writing are abandoned (local/shutdown-budget.ts). */
+  /**
+   * When, after the signal, the listener stops and destinations still writing are abandoned
+   * (local/shutdown-budget.ts).
+   */
   shutdown?: ShutdownSchedule;
   /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
   countRateLimited?: () => void;
@@ -211,17 +215,20 @@ function startListener(
   ingest: LocalIngest,
 ): Promise<unknown> {
   const audit = config.auditEvents;
-  const listener = {
-    name: "audit-ingest-api",
-    start: () =>
-      startIngestListener({
-        name: "Audit ingest API",
-        handler: ingest.handler,
-        host: audit.host,
-        port: audit.port,
-        logger,
-      }),
-  };
+  const listener = stopsAcceptingAtSignal(
+    {
+      name: "audit-ingest-api",
+      start: () =>
+        startIngestListener({
+          name: "Audit ingest API",
+          handler: ingest.handler,
+          host: audit.host,
+          port: audit.port,
+          logger,
+        }),
+    },
+    deps.shutdown,
+  );
   const status = deps.status;
   return deps.parts.add(
     status === undefined ? listener : trackService(listener, listening(status, "Audit ingest API")),

@@ -1,7 +1,9 @@
 /**
  * The Steward configuration `steward simulate-platform` prints: engine health and proxy sessions
  * of every simulated server, app names from the first one, and the scrape endpoint to watch the
- * values change, over the simulated platform's client certificate. Written with the YAML library,
+ * values change, over the simulated platform's client certificate. Every server is tagged
+ * `qs_env: simulated`: `qs_env` is the tag the shipped dashboards' Environment variable reads, so
+ * the dashboards show the simulated servers' data. Written with the YAML library,
  * so any path or host comes out quoted where YAML needs it; check-config accepts it as printed.
  */
 import { stringify } from "yaml";
@@ -15,6 +17,8 @@ export interface SnippetOptions {
   readonly files: { readonly clientCert: string; readonly clientKey: string; readonly ca: string };
 }
 
+/** The environment tag of the shipped dashboards (docs/dashboards.md). */
+const ENVIRONMENT_TAG = "qs_env";
 /** Polled every 10 s (the default is 30 s), so a first look shows the values changing. */
 const POLLING_INTERVAL_MS = 10_000;
 /** The scrape endpoint's default address: this machine only. */
@@ -33,13 +37,13 @@ export function stewardConfigSnippet(options: SnippetOptions): string {
       userSessions: { enableSessionExtract: true, pollingInterval: POLLING_INTERVAL_MS },
       serversToMonitor: {
         pollingInterval: POLLING_INTERVAL_MS,
-        serverTagsDefinition: ["environment"],
+        serverTagsDefinition: [ENVIRONMENT_TAG],
         servers: ports.map((port, index) => ({
           host: address(port),
           serverName: `simulated-${index + 1}`,
           serverDescription: `Simulated platform server ${index + 1}`,
           userSessions: { enable: true, host: address(port), virtualProxies: [{ virtualProxy: "/" }] },
-          serverTags: { environment: "simulated" },
+          serverTags: { [ENVIRONMENT_TAG]: "simulated" },
         })),
       },
       scrapeEndpoint: { enable: true, ...SCRAPE },

@@ -3,8 +3,11 @@
  * `GET /config.yaml` the shown YAML as a download, `GET /status` the status document (JSON,
  * README "Config UI and status page"), `/assets/*` the page's own stylesheet and script; anything
  * else is a 404 page. Every request counts against a fixed 60 s window per client IP
- * (`limitPerMinute`, 300 by default; 429 beyond, logged at WARN). The page is built once from the
- * view: with obfuscation on, no secret reaches any of these answers.
+ * (`limitPerMinute`, 300 by default; 429 beyond). A refused client is named at WARN at most once a
+ * minute with the count of its refused requests, as the APIs' rate limits do, not once per request:
+ * a page left open in many tabs, or a script polling /status, would otherwise flood the log with
+ * exactly the traffic the limit holds back. The page is built once from the view: with obfuscation
+ * on, no secret reaches any of these answers.
  */
 import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
@@ -12,6 +15,7 @@ import type { ConfigView } from "../../core/config/config-view.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
+import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
 import type { ClientIpResolver } from "../../functions/http/problem.ts";
 import { rateLimit } from "../../functions/http/rate-limit.ts";
 import { respond, setResponseHeader } from "../../functions/http/response-headers.ts";
@@ -36,6 +40,8 @@ export interface ConfigUiAppDeps {
   logger: Logger;
   clientIp: ClientIpResolver;
   limitPerMinute?: number;
+  /** Counts each request refused by the rate limit (the scrape metric, rate-limited-metric.ts). */
+  countRateLimited?: () => void;
 }
 
 const ASSETS: Readonly<Record<string, { body: string; type: string }>> = {
@@ -50,10 +56,17 @@ const notFoundPage = (path: string) =>
 export function createConfigUiApp(deps: ConfigUiAppDeps): Hono {
   const { logger, clock, clientIp } = deps;
   const page = renderConfigPage({ yaml: deps.view.yaml, tree: deps.view.tree, obfuscated: deps.obfuscated });
+  const maxPerMinute = deps.limitPerMinute ?? CONFIG_UI_LIMIT_PER_MINUTE;
   const limiter = createFixedWindowLimiter(
-    { maxPerWindow: deps.limitPerMinute ?? CONFIG_UI_LIMIT_PER_MINUTE },
+    { maxPerWindow: maxPerMinute },
     { store: createMemoryRateLimitStore(), clock },
   );
+  const refusals = createRateLimitRefusals({
+    logger,
+    clock,
+    maxPerMinute,
+    ...(deps.countRateLimited === undefined ? {} : { count: deps.countRateLimited }),
+  });
   const app = new Hono();
   app.use("*", securityHeaders({ "Content-Security-Policy": CONFIG_UI_CSP }));
   app.use(
@@ -62,10 +75,8 @@ export function createConfigUiApp(deps: ConfigUiAppDeps): Hono {
       limiter,
       clientIp,
       clock,
-      formatError: (c, problem) => {
-        logger.warn("Config UI rate limit exceeded", { ip: clientIp(c), path: c.req.path });
-        return respond(c, `${problem.reason}\n`, 429, "text/plain; charset=UTF-8");
-      },
+      refusals,
+      formatError: (c, problem) => respond(c, `${problem.reason}\n`, 429, "text/plain; charset=UTF-8"),
     }),
   );
   app.get("/", (c) => respond(c, page, 200, "text/html; charset=UTF-8"));

@@ -4,11 +4,14 @@
  * request's body has been read to its end (answer-after-body.ts).
  * `listenOn` is the part every local listener shares: listen failures (port in use, bad address)
  * reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
- * keep-alive sockets so shutdown is prompt.
+ * keep-alive sockets so shutdown is prompt; closeConnections() gives up the requests still in
+ * flight. Once a listener stopped, every answer closes its connection (`Connection: close`): a
+ * kept-alive connection must not carry another request, and busy clients would otherwise keep it
+ * open, and the stop waiting, indefinitely (Node's server.close() leaves busy connections serving).
  */
-import type { Server } from "node:http";
+import { type Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
+import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger, Service } from "../../core/ports.ts";
 import { answerAfterBody } from "./answer-after-body.ts";
@@ -30,6 +33,8 @@ export interface HttpListener extends Service {
   /** The bound port (differs from the requested one when that was 0). */
   readonly port: number;
   readonly url: string;
+  /** Closes every connection still open: requests in flight get no answer (the shutdown's deadline). */
+  closeConnections(): void;
 }
 
 export class ListenError extends Error {
@@ -64,6 +69,9 @@ export async function listenOn(server: Server, options: ListenOptions): Promise<
   return {
     port,
     url,
+    closeConnections() {
+      server.closeAllConnections();
+    },
     stop() {
       stopping ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -75,8 +83,14 @@ export async function listenOn(server: Server, options: ListenOptions): Promise<
 }
 
 export function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
-  return listenOn(
-    createAdaptorServer({ fetch: batchResponses(answerAfterBody(options.app.fetch)) }) as Server,
-    options,
-  );
+  const fetch = batchResponses(answerAfterBody(options.app.fetch));
+  const server = createAdaptorServer({
+    fetch: async function closingOnceStopped(request: Request, env: HttpBindings | Http2Bindings) {
+      const response = await fetch(request, env);
+      if (!server.listening && env.outgoing instanceof ServerResponse)
+        env.outgoing.setHeader("connection", "close");
+      return response;
+    },
+  }) as Server;
+  return listenOn(server, options);
 }

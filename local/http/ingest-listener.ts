@@ -22,6 +22,7 @@ import {
   type IngestAnswer,
 } from "../../functions/audit-ingest/ingestion-response.ts";
 import { DISCARD_LIMIT_BYTES } from "../../functions/http/discard-limit.ts";
+import { RequestAbortedError } from "../../functions/http/request-aborted-error.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
 import { abandonBody, discardUnread } from "./discard-unread.ts";
 import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
@@ -143,7 +144,14 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
             : Buffer.concat(chunks, total).toString("utf8"),
         );
       });
-      incoming.once("error", reject);
+      // The socket closed before the body's end: the client went away (or the shutdown gave up on it).
+      incoming.once("error", (error) => {
+        reject(
+          new RequestAbortedError("the client closed the connection before its body arrived", {
+            cause: error,
+          }),
+        );
+      });
     });
   }
 }

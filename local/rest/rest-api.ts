@@ -1,7 +1,8 @@
 /**
  * The REST API as the local process starts it: its stores, scheduler and clients
  * (rest-services.ts), then its listener, which stops first. A store file that cannot be opened
- * is on the status page (`stores`) and fails the container health check.
+ * is on the status page (`stores`) and fails the container health check. The listener stops
+ * taking requests at the shutdown's signal (listener-at-signal.ts).
  */
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
@@ -13,6 +14,8 @@ import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../../functions/rest/app.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startHttpListener } from "../http/http-listener.ts";
+import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
+import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackService } from "../status/tracked-service.ts";
 import { type RestServicesDeps, startRestServices } from "./rest-services.ts";
@@ -22,6 +25,8 @@ export interface RestApiDeps extends RestServicesDeps {
   countRateLimited: (() => void) | undefined;
   status: StatusBoard;
   parts: PartStarter;
+  /** When, after the signal, the listener stops taking requests (local/shutdown-budget.ts). */
+  shutdown?: ShutdownSchedule | undefined;
 }
 
 export interface RestApi {
@@ -39,26 +44,29 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
       status.set("stores", name, availability);
     return started;
   });
-  const listener = {
-    name: "rest-api",
-    start: () =>
-      startHttpListener({
-        name: "REST API",
-        app: createRestApp({
-          config: rest,
-          logger: logger.child("rest"),
-          clock,
-          rateLimitStore: createMemoryRateLimitStore(),
-          clientIp: nodeClientIp,
-          services: backing.services,
-          explorerAssets: swaggerUiAssets(),
-          ...(countRateLimited === undefined ? {} : { countRateLimited }),
+  const listener = stopsAcceptingAtSignal(
+    {
+      name: "rest-api",
+      start: () =>
+        startHttpListener({
+          name: "REST API",
+          app: createRestApp({
+            config: rest,
+            logger: logger.child("rest"),
+            clock,
+            rateLimitStore: createMemoryRateLimitStore(),
+            clientIp: nodeClientIp,
+            services: backing.services,
+            explorerAssets: swaggerUiAssets(),
+            ...(countRateLimited === undefined ? {} : { countRateLimited }),
+          }),
+          host: rest.host,
+          port: rest.port,
+          logger,
         }),
-        host: rest.host,
-        port: rest.port,
-        logger,
-      }),
-  };
+    },
+    deps.shutdown,
+  );
   await parts.add(trackService(listener, listening(status, "REST API")));
   return { healthProbes: [storesProbe(backing.storeAvailability)] };
 }

@@ -1,11 +1,16 @@
 /**
  * InfluxDB 1.x: `POST /write?db=&rp=&precision=n`, Basic auth when `auth.enable`; on start
  * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
- * configured retention policy its default, so that points written without `rp` keep to it too. A
+ * configured retention policy its default, so that points written without `rp` keep to it too.
+ * A database that exists must have the configured retention policy: without it InfluxDB answers
+ * every write `retention policy not found` (500, an outage retried forever), so ensureDatabase
+ * fails with a DatabaseSetupError saying what to do instead. Steward does not create the policy
+ * there: a database it did not create belongs to whoever did, who chooses its policies. A
  * `max-values-per-tag` refusal is followed by the repair of what InfluxDB 1.x loses beside it
  * (tag-limit-repair.ts).
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
+import { DatabaseSetupError } from "../../destinations/database-setup-error.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesWriter } from "../../ports.ts";
 import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
@@ -48,6 +53,33 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
     return first;
   }
 
+  /** Rejects with DatabaseSetupError when the existing database lacks the configured policy. */
+  async function expectRetentionPolicy(): Promise<void> {
+    const database = quoteIdentifier(dbName);
+    const shown = (await query(`SHOW RETENTION POLICIES ON ${database}`, "GET")) as {
+      series?: { values?: unknown[][] }[];
+    };
+    const policies = (shown.series?.[0]?.values ?? []).map((row) => ({
+      name: String(row[0]),
+      isDefault: row[4] === true,
+    }));
+    if (policies.some((policy) => policy.name === retentionPolicy.name)) return;
+    const listed = policies
+      .map((policy) => `${policy.name}${policy.isDefault ? " (default)" : ""}`)
+      .join(", ");
+    const duration = isInfluxDuration(retentionPolicy.duration) ? retentionPolicy.duration : "INF";
+    const create = `CREATE RETENTION POLICY ${quoteIdentifier(retentionPolicy.name)} ON ${database} DURATION ${duration} REPLICATION 1`;
+    const problem = `InfluxDB database ${database} has no retention policy ${quoteIdentifier(retentionPolicy.name)}`;
+    throw new DatabaseSetupError(
+      problem,
+      `${problem} (its policies: ${listed || "none"}), so every write to it fails. Either create the policy in ` +
+        `InfluxDB: ${create}; or set timeseriesdbConfig.v1Config.retentionPolicy.name to one of the ` +
+        `database's policies, or to "" to write to its default policy. Steward creates a retention ` +
+        "policy only in a database it creates itself; until the policy exists, writes are retried.",
+      { database: dbName, retentionPolicy: retentionPolicy.name, policies: listed },
+    );
+  }
+
   const writeUrl = new URL("/write", base);
   writeUrl.searchParams.set("db", dbName);
   if (retentionPolicy.name !== "") writeUrl.searchParams.set("rp", retentionPolicy.name);
@@ -57,7 +89,10 @@ export function createInfluxV1Writer(config: TimeseriesdbConfig): TimeseriesWrit
     async ensureDatabase() {
       const shown = (await query("SHOW DATABASES", "GET")) as { series?: { values?: unknown[][] }[] };
       const names = (shown.series?.[0]?.values ?? []).map((row) => row[0]);
-      if (names.includes(dbName)) return;
+      if (names.includes(dbName)) {
+        if (retentionPolicy.name !== "") await expectRetentionPolicy();
+        return;
+      }
       let statement = `CREATE DATABASE ${quoteIdentifier(dbName)}`;
       if (retentionPolicy.name !== "" && retentionPolicy.duration !== "") {
         if (!isInfluxDuration(retentionPolicy.duration)) {

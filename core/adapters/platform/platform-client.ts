@@ -132,9 +132,9 @@ export function createQlikPlatformClient(options: QlikPlatformClientOptions): Cl
     async findAppById(appId): Promise<PlatformApp | undefined> {
       return (await listEntities("/qrs/app", filterById(appId)))[0];
     },
-    async listRepositoryApps(): Promise<PlatformApp[]> {
+    async listRepositoryApps(signal): Promise<PlatformApp[]> {
       const what = "GET /qrs/app";
-      const response = expectOk(await repository.send("GET", "/qrs/app"), what);
+      const response = expectOk(await repository.send("GET", "/qrs/app", {}, signal), what);
       return readRepositoryApps(response.body, { what, status: response.status });
     },
     listApps() {

@@ -68,6 +68,7 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
     path: string,
     headers: Readonly<Record<string, string>>,
     context: Omit<ResponseContext, "status">,
+    signal: AbortSignal | undefined,
   ): Promise<PlatformResponse> {
     if (closed) throw new PlatformUnreachableError(`${context.where}: the platform monitor is closed`);
     const { host, port } = splitHostPort(hostPort);
@@ -82,6 +83,7 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
         headers,
         timeoutMs,
         clock,
+        signal,
         ...context,
       });
       if (response.status < 200 || response.status >= 300) {
@@ -98,18 +100,19 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
   }
 
   return {
-    async engineHealth(target) {
+    async engineHealth(target, signal) {
       const context = { where: `engine health check at ${target.host}`, call: "GET /engine/healthcheck" };
       const response = await get(
         target.host,
         "/engine/healthcheck",
         { "Cache-Control": "no-cache", "Content-Type": "application/json", ...target.headers },
         context,
+        signal,
       );
       return readEngineHealth(response.body, { ...context, status: response.status });
     },
 
-    async proxySessions(sessionHost, virtualProxy) {
+    async proxySessions(sessionHost, virtualProxy, signal) {
       const prefix = virtualProxyPrefix(virtualProxy);
       const xrfkey = createXrfKey();
       const context = { where: `proxy at ${sessionHost}`, call: `GET /qps${prefix}/session` };
@@ -125,6 +128,7 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
           "Content-Type": "application/json",
         },
         context,
+        signal,
       );
       return readProxySessions(response.body, { ...context, status: response.status });
     },

@@ -1,13 +1,15 @@
 /**
  * The one HTTPS request of the platform integration (repository, engine health check, proxy
  * sessions): a call over a caller's keep-alive Agent (which carries the client certificate),
- * bounded by a timeout on the injected Clock, the body capped at 16 MiB and parsed as JSON.
+ * bounded by a timeout on the injected Clock and, when given, by the caller's AbortSignal (a
+ * poller stopping gives its calls up at once), the body capped at 16 MiB and parsed as JSON.
  * Non-2xx statuses are returned, not thrown; the caller decides what they mean. Failures to
  * connect, time out or read become the typed errors of core/platform/errors.ts, whose messages
  * name `where` and the call, never certificate or key material.
  */
 import { type Agent, request } from "node:https";
 import {
+  PlatformCallAbortedError,
   PlatformConnectionClosedError,
   PlatformResponseError,
   PlatformTimeoutError,
@@ -37,6 +39,8 @@ export interface PlatformRequest {
   readonly body?: string;
   readonly timeoutMs: number;
   readonly clock: Clock;
+  /** Gives the call up when it aborts: the request is destroyed and the call rejects at once. */
+  readonly signal?: AbortSignal | undefined;
   /** Who is called, for error messages: e.g. `repository at host:4242`. */
   readonly where: string;
   /** What is called, for error messages: e.g. `GET /qrs/app` (no query: it may carry keys). */
@@ -47,14 +51,21 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Sends one request and resolves with its status and parsed body. */
 export function sendPlatformRequest(options: PlatformRequest): Promise<PlatformResponse> {
-  const { clock, where, call, timeoutMs } = options;
+  const { clock, where, call, timeoutMs, signal } = options;
+  const aborted = () => new PlatformCallAbortedError(`${call} to ${where} given up: the caller stopped`);
+  if (signal?.aborted) return Promise.reject(aborted());
   return new Promise<PlatformResponse>((resolve, reject) => {
     let settled = false;
     const finish = (outcome: () => void): void => {
       if (settled) return;
       settled = true;
       clock.clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
       outcome();
+    };
+    const onAbort = (): void => {
+      finish(() => reject(aborted()));
+      req.destroy();
     };
     const req = request({
       agent: options.agent,
@@ -73,6 +84,7 @@ export function sendPlatformRequest(options: PlatformRequest): Promise<PlatformR
       );
       req.destroy();
     }, timeoutMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
     req.on("error", (error: NodeJS.ErrnoException) => {
       finish(() => reject(classifyRequestError(error, where, call)));
     });

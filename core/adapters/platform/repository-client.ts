@@ -1,7 +1,8 @@
 /**
  * Repository API (QRS) client: HTTPS with the platform client certificate, the X-Qlik-User header
  * and an xrfkey sent both as query parameter and X-Qlik-Xrfkey header. Every call is bounded by
- * `timeoutMs`; failures become the typed errors of core/platform/errors.ts (platform-request.ts).
+ * `timeoutMs` (and by the caller's signal, when given); failures become the typed errors of
+ * core/platform/errors.ts (platform-request.ts).
  */
 import { Agent } from "node:https";
 import type { Clock } from "../../ports.ts";
@@ -23,6 +24,7 @@ export interface RepositoryClient {
     method: "GET" | "POST",
     path: string,
     query?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
   ): Promise<RepositoryResponse>;
   close(): void;
 }
@@ -44,6 +46,7 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
     method: "GET" | "POST",
     path: string,
     query: Readonly<Record<string, string>> = {},
+    signal?: AbortSignal,
   ): Promise<RepositoryResponse> {
     const xrfkey = createXrfKey();
     // encodeURIComponent (not URLSearchParams) so spaces travel as %20, which QRS filters expect.
@@ -65,6 +68,7 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
       ...(method === "POST" ? { body: "{}" } : {}),
       timeoutMs: connection.timeoutMs,
       clock,
+      signal,
       where,
       call: `${method} ${path}`,
     });

@@ -3,11 +3,14 @@
  * as a child writing to a real InfluxDB 1.x that is frozen (SIGSTOP: a write in flight hangs, as
  * to a server that stopped answering) or stopped (every write refused at once and retried).
  * With the durable queue Steward exits 0 within 10 s, what it had not written stays in the log,
- * and after a restart every event is in InfluxDB. With `durable: false` the events that could not
- * be written are counted in one ERROR and the exit status is 1.
+ * and after a restart every event is in InfluxDB; also when a client still uploading holds the
+ * ingest listener's stop until the deadline, and the destination is given up before the queue
+ * began stopping. With `durable: false` the events that could not be written are counted in one
+ * ERROR and the exit status is 1.
  */
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { decodeRecords } from "../../../core/adapters/local/durable-queue/record-format.ts";
@@ -161,6 +164,59 @@ describe.skipIf(skip)("local audit pipeline: SIGTERM while the destination is in
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(EXIT_WITHIN_MS);
     expect(leftInLog).toEqual(expect.arrayContaining(waiting));
+    const keptInLog = logLines(first.output(), "warn", /stays in the queue's log/);
+    expect(keptInLog).toHaveLength(1);
+    expect(keptInLog[0]).toContain("destination=timeseriesdb");
+    expect(logLines(first.output(), "error", /./)).toEqual([]);
+    expect([...(await influxEventIds(influxd, setup.database))].sort()).toEqual(
+      [...written, ...waiting].sort(),
+    );
+    expect(secondExit.code).toBe(0);
+    expectNoCrash(first.output() + second.output());
+  }, 90_000);
+
+  it("with InfluxDB frozen and a client still uploading at the deadline, names the destination given up once, at WARN, and exits 0 within 10 s", async () => {
+    // Prepare: batches of 10, so the log holds more than the writer buffers and its reader waits.
+    const setup = await setUp("steward-uploading-", { batchSize: 10 });
+    const written = newIds(5);
+    const waiting = newIds(300);
+    const first = await warmUp(setup, written);
+    const pid = influxd.pid() as number;
+    process.kill(pid, "SIGSTOP");
+    onTestFinished(() => {
+      process.kill(pid, "SIGCONT");
+    });
+    await postAll(setup.url, waiting);
+    // A client that sends its headers and part of the body, then nothing: its request is in
+    // flight until the shutdown gives it up, and the ingest listener's stop waits for it.
+    const stalled = request(setup.url, {
+      method: "POST",
+      agent: false,
+      headers: {
+        "content-type": "application/json",
+        "content-length": "1000",
+        "x-audit-client-version": "0.3.0",
+      },
+    });
+    const stalledOutcome = new Promise<string>((resolve) => {
+      stalled.once("response", (response) => resolve(`HTTP ${response.statusCode}`));
+      stalled.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    stalled.write("{");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+
+    // Act: SIGTERM; then thaw InfluxDB and start again
+    const exit = await terminate(first);
+    process.kill(pid, "SIGCONT");
+    const second = await startStewardIn(setup.dir);
+    await until(async () => (await influxEventIds(influxd, setup.database)).size >= 305, 30_000, 200);
+    const secondExit = await terminate(second);
+
+    // Assess
+    console.log(`SIGTERM with InfluxDB frozen and a client uploading: exit ${exit.code} after ${exit.ms} ms`);
+    expect(exit.code).toBe(0);
+    expect(exit.ms).toBeLessThan(EXIT_WITHIN_MS);
+    expect(await stalledOutcome).toBe("ECONNRESET");
     const keptInLog = logLines(first.output(), "warn", /stays in the queue's log/);
     expect(keptInLog).toHaveLength(1);
     expect(keptInLog[0]).toContain("destination=timeseriesdb");

@@ -5,9 +5,14 @@
  * event handed out keeps where its record ends, so that its destination's cursor can move past it
  * once the destination reports it written. Once the queue stops, a reader hands out what the log
  * holds and ends; a reader whose destination was given up at the shutdown's deadline (it refuses
- * what it is handed) ends there without an error, the rest staying in the log.
+ * what it is handed) ends there without an error, the rest staying in the log. That holds also
+ * when the deadline comes before the queue began stopping (a request still in flight held the
+ * listener's stop until then): the destination given up is named once, at WARN with its backlog,
+ * by whoever gave it up, since nothing is lost; an ERROR here would say the same thing twice and
+ * louder. A reader that fails for any other reason while the queue runs is an ERROR.
  */
 import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
+import { BatcherStoppedError } from "../../../destinations/batcher.ts";
 import { createDurationWindow } from "../../../duration-window.ts";
 import type { Clock, Logger } from "../../../ports.ts";
 import type { AppendsInFlight } from "./appends-in-flight.ts";
@@ -19,7 +24,11 @@ const READ_BYTES = 256 * 1024;
 export interface DestinationReadersDeps {
   log: SegmentLog;
   destinations: readonly string[];
-  /** Hands one event to a destination (its batcher); resolves once it is buffered there. */
+  /**
+   * Hands one event to a destination (its batcher); resolves once it is buffered there. Rejects
+   * with BatcherStoppedError once the destination takes no more (stopped, or given up at the
+   * shutdown's deadline).
+   */
   deliver(destination: string, event: AcceptedEvent): Promise<void>;
   logger: Logger;
   clock: Clock;
@@ -117,9 +126,9 @@ export class DestinationReaders {
     const fields = { destination, error: error instanceof Error ? error.message : String(error) };
     this.positions.set(destination, Number.POSITIVE_INFINITY);
     this.settleIdle();
-    // While stopping, a destination given up at the shutdown's deadline refuses what is handed
-    // to it: expected, and nothing is lost (the rest stays in the log for the next start).
-    if (this.appends.stopping) {
+    // A destination given up at the shutdown's deadline refuses what is handed to it: expected,
+    // and nothing is lost (the rest stays in the log for the next start).
+    if (this.appends.stopping || error instanceof BatcherStoppedError) {
       this.deps.logger.debug(
         "Audit event queue: stopped handing events to a destination; the rest stays in the log",
         fields,

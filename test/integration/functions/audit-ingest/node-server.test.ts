@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
@@ -7,9 +8,11 @@ import { createLocalIngest } from "../../../../local/audit/local-ingest.ts";
 import type { HttpListener } from "../../../../local/http/http-listener.ts";
 import { startIngestListener } from "../../../../local/http/ingest-listener.ts";
 import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let listener: HttpListener;
+const logger = recordingLogger();
 
 function parseConfigOrThrow(raw: unknown) {
   const result = parseConfig(raw, {});
@@ -52,7 +55,6 @@ beforeAll(async () => {
       auditEvents: { enable: true, apiToken: "tok", maxBodyBytes: 2048, rateLimit: { maxPerMinute: 1000 } },
     },
   });
-  const logger = recordingLogger();
   const { handler } = createLocalIngest({
     settings: config.auditEvents,
     handler: async (event) => void handled.push(event),
@@ -197,6 +199,22 @@ describe("ingest API on the local node:http listener", () => {
     ]);
 
     expect(response.status).toBe(401);
+  });
+
+  it("says at DEBUG, not as an unexpected error, that a client went away before its body arrived", async () => {
+    const said = "client closed the connection before its request body arrived";
+    const socket = connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+
+    socket.write(
+      "POST /api/v1/audit-event HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\n" +
+        "Content-Type: application/json\r\nX-Audit-Client-Version: 0.3.0\r\nContent-Length: 100\r\n\r\n{",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await until(() => logger.at("debug").some((entry) => entry.message === said), 2000, 10);
+
+    expect(logger.at("error")).toEqual([]);
   });
 
   it("answers test-connection with 200", async () => {

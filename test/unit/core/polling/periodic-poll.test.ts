@@ -133,4 +133,33 @@ describe("periodic poll", () => {
     clock.advance(20_000);
     expect(round.started()).toBe(1);
   });
+
+  it("stop aborts the round in flight and ends with it, without waiting out stopWaitMs", async () => {
+    const clock = createManualClock();
+    const logger = recordingLogger();
+    let roundSignal: AbortSignal | undefined;
+    const poll = await startPeriodicPoll({
+      what: "test round",
+      intervalMs: 10_000,
+      // A round that ends only when it is aborted, like a call to a server that never answers.
+      run: (signal?: AbortSignal) =>
+        new Promise<void>((resolve) => {
+          roundSignal = signal;
+          signal?.addEventListener("abort", () => resolve());
+        }),
+      clock,
+      logger,
+      stopWaitMs: 5000,
+    });
+    expect(roundSignal?.aborted).toBe(false);
+
+    const outcome = await Promise.race([
+      poll.stop().then(() => "stopped"),
+      flush().then(() => "still waiting"),
+    ]);
+
+    expect(outcome).toBe("stopped");
+    expect(roundSignal?.aborted).toBe(true);
+    expect(logger.entries.filter((entry) => entry.message.includes("abandoned"))).toEqual([]);
+  });
 });

@@ -38,7 +38,7 @@ const flush = async () => {
 
 function poller(
   targets: Target[],
-  fetch: (target: Target) => Promise<number>,
+  fetch: (target: Target, signal: AbortSignal) => Promise<number>,
   extra: {
     maxConcurrent?: number;
     errors?: { record(type: string, server: string): void };
@@ -134,6 +134,39 @@ describe("platform poller", () => {
     expect(afterOneTurn).toBe(1);
     expect(received.points).toHaveLength(2);
     await running.stop();
+  });
+
+  it("at stop gives up the round in flight: its calls are aborted, the targets still waiting are not called", async () => {
+    const called: string[] = [];
+    const signals: AbortSignal[] = [];
+    const targets = Array.from({ length: 5 }, (_, i) => ({ name: `s${i}` }));
+    const { started, logger } = poller(
+      targets,
+      (target, signal?: AbortSignal) => {
+        called.push(target.name);
+        if (signal !== undefined) signals.push(signal);
+        // A server that never answers: the call ends only when it is given up.
+        return new Promise<number>((_, reject) =>
+          signal?.addEventListener("abort", () => reject(new Error("given up"))),
+        );
+      },
+      { maxConcurrent: 2 },
+    );
+    const running = await started;
+    await flush();
+
+    const outcome = await Promise.race([
+      running.stop().then(() => "stopped"),
+      flush().then(() => "still waiting"),
+    ]);
+    await flush();
+
+    expect(outcome).toBe("stopped");
+    expect(called).toEqual(["s0", "s1"]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+    // Given up, not completed: the gauges keep the answers of the last completed round.
+    expect(running.stats().lastRoundMs).toBeUndefined();
+    expect(logger.at("warn")).toEqual([]);
   });
 
   it("never runs more than maxConcurrent calls at once", async () => {

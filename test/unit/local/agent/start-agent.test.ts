@@ -9,6 +9,7 @@ import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/
 import { type Config, defaultConfig } from "../../../../core/config/index.ts";
 import { nullErrorTracker } from "../../../../core/monitoring/error-tracker.ts";
 import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
+import { declareRateLimitedMetric } from "../../../../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import type { AgentPart } from "../../../../local/agent/agent-part.ts";
 import { startAgentParts } from "../../../../local/agent/start-agent.ts";
@@ -50,13 +51,15 @@ function recordingParts(events: string[]): AgentPart[] {
 
 async function startParts(config: Config, list: readonly AgentPart[]) {
   const status = createStatusBoard({ version: "test", clock: systemClock });
+  const metrics = createPromMetricsRegistry();
   const running = await startInOrder(recordingLogger(), (parts) =>
     startAgentParts(parts, list, {
       config,
       logger: recordingLogger(),
       clock: systemClock,
       cwd: scratchDirectory("steward-agent-parts-"),
-      metrics: createPromMetricsRegistry(),
+      metrics,
+      rateLimited: declareRateLimitedMetric(metrics),
       appNames: createMemoryAppNameCache(),
       status,
       healthProbes: [],

@@ -17,6 +17,27 @@ import { exitCode, recordingCliIo } from "../../../helpers/recording-cli-io.ts";
 
 const freshDir = () => scratchDirectory("steward-simulate-");
 
+/**
+ * The tag (InfluxDB) and label (Prometheus) the shipped dashboards' Environment variable reads;
+ * both dashboards must agree on it.
+ */
+function dashboardEnvironmentTag(): string {
+  const dashboards = join(import.meta.dirname, "..", "..", "..", "..", "dashboards", "grafana");
+  const environmentQuery = (file: string) => {
+    const dashboard = JSON.parse(readFileSync(join(dashboards, file), "utf8")) as {
+      templating: { list: { name: string; query: unknown }[] };
+    };
+    return String(dashboard.templating.list.find((variable) => variable.name === "environment")?.query);
+  };
+  const influx = /WITH KEY = "([^"]+)"/.exec(environmentQuery("steward-qlik-sense-influxdb.json"))?.[1];
+  const prometheus = /^label_values\((\w+)\)$/.exec(
+    environmentQuery("steward-qlik-sense-prometheus.json"),
+  )?.[1];
+  expect(influx).toBeDefined();
+  expect(prometheus).toBe(influx);
+  return influx as string;
+}
+
 describe("parseSimulatePlatformOptions", () => {
   it("defaults to one server on 127.0.0.1:4747 with certificates in ./simulated-platform-certs", () => {
     expect(parseSimulatePlatformOptions({}, "/work")).toEqual({
@@ -179,6 +200,18 @@ describe("stewardConfigSnippet", () => {
         { enable: true, host: `127.0.0.1:${port}`, virtualProxies: [{ virtualProxy: "/" }] },
       ]),
     );
+  });
+
+  it("tags every server with the environment tag the shipped dashboards filter on, valued simulated", () => {
+    const text = stewardConfigSnippet({ host: "127.0.0.1", ports: [4747, 4748], files });
+    const parsed = parseConfig(parse(text));
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+    const { serversToMonitor } = parsed.config;
+
+    const tag = dashboardEnvironmentTag();
+
+    expect(serversToMonitor.serverTagsDefinition).toEqual([tag]);
+    for (const server of serversToMonitor.servers) expect(server.serverTags).toEqual({ [tag]: "simulated" });
   });
 
   it("brackets an IPv6 address beside a port and quotes paths YAML would misread", () => {
