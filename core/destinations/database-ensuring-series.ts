@@ -12,7 +12,7 @@
  * policy) is said once at ERROR with what to do, and again only if it comes back after it was
  * solved: the retries' own failures, logged by each writer, would not say it.
  */
-import type { Logger, TimeseriesWriter } from "../ports.ts";
+import type { Logger, TimeseriesClient } from "../ports.ts";
 import { DatabaseSetupError } from "./database-setup-error.ts";
 import { TimeseriesWriteError } from "./timeseries-write-error.ts";
 
@@ -22,7 +22,7 @@ export class DatabaseNotReadyError extends Error {
 }
 
 /** Writers that already ensure their database: wrapping one again returns it as it is. */
-const ensuring = new WeakSet<TimeseriesWriter>();
+const ensuring = new WeakSet<TimeseriesClient>();
 
 export interface EnsuringDatabaseOptions {
   /** Where a set-up problem is said at ERROR; the first wrapper of a writer is the one that says it. */
@@ -30,9 +30,9 @@ export interface EnsuringDatabaseOptions {
 }
 
 export function ensuringDatabase(
-  series: TimeseriesWriter,
+  series: TimeseriesClient,
   options: EnsuringDatabaseOptions = {},
-): TimeseriesWriter {
+): TimeseriesClient {
   if (ensuring.has(series)) return series;
   let ensured: Promise<void> | undefined;
   let setupProblemSaid = false;
@@ -68,7 +68,7 @@ export function ensuringDatabase(
     }
   }
 
-  const wrapped: TimeseriesWriter = {
+  const wrapped: TimeseriesClient = {
     ensureDatabase,
     write: (points) => writeEnsured(() => series.write(points)),
     writeLines: (body) => writeEnsured(() => series.writeLines(body)),

@@ -29,7 +29,7 @@
  * outage they make up (write-outage.ts).
  */
 
-import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, LogFields, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { BatchBuffer } from "./batch-buffer.ts";
 import { BufferSpace } from "./buffer-space.ts";
 import { createRefusalTally, type LastRefusal, type RefusalTally } from "./refusal-tally.ts";
@@ -108,7 +108,7 @@ export interface ItemBatcherStats {
   lastRefusal?: LastRefusal;
 }
 
-export interface ItemBatcher<T> extends Service {
+export interface ItemBatcher<T> extends Stoppable {
   /** Buffers the item; resolves once it is buffered (waits while the buffer is full). */
   add(item: T): Promise<void>;
   stats(): ItemBatcherStats;

@@ -8,7 +8,7 @@
 import type { DurationWindow } from "../duration-window.ts";
 import type { Clock } from "../ports.ts";
 import type { DropLog } from "./drop-log.ts";
-import type { DatagramOutcome, DatagramProcessor } from "./event-sinks.ts";
+import type { DatagramOutcome, DatagramProcessor } from "./event-destinations.ts";
 import { countOutcome, type UdpQueueCounters } from "./udp-queue-counters.ts";
 import type { UdpSender } from "./udp-sender.ts";
 

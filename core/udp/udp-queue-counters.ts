@@ -3,7 +3,7 @@
  * start and never reset. The scrape endpoint publishes them as they are; the time-series point
  * turns them into deltas per write interval (udp-queue-metrics.ts).
  */
-import type { DatagramOutcome } from "./event-sinks.ts";
+import type { DatagramOutcome } from "./event-destinations.ts";
 
 /** Cumulative since start, never reset: received = queued + the four drops. */
 export interface UdpQueueCounters {

@@ -24,11 +24,11 @@ import {
   type DurationStats,
   type DurationWindow,
 } from "../duration-window.ts";
-import type { Clock, Logger, Service } from "../ports.ts";
+import type { Clock, Logger, Stoppable } from "../ports.ts";
 import { type BackpressureMonitor, createBackpressureMonitor } from "./backpressure.ts";
 import { DatagramAdmission } from "./datagram-admission.ts";
 import { createDropLog, type DropLog } from "./drop-log.ts";
-import type { DatagramProcessor } from "./event-sinks.ts";
+import type { DatagramProcessor } from "./event-destinations.ts";
 import { ProcessingSlots } from "./processing-slots.ts";
 import { acceptAllSources, type SourceValidator } from "./source-validator.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
@@ -89,7 +89,7 @@ export interface UdpQueueDeps {
   elapsedMs?: () => number;
 }
 
-export interface UdpQueue extends Service {
+export interface UdpQueue extends Stoppable {
   readonly name: UdpQueueName;
   /** Admits or drops one datagram, synchronously; `receivedAtMs` is its epoch-ms receive time. */
   offer(datagram: Uint8Array, sender: UdpSender, receivedAtMs: number): UdpAdmission;

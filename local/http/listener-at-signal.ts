@@ -14,13 +14,13 @@
  */
 
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
-import type { NamedService } from "../start-in-order.ts";
+import type { NamedPart } from "../start-in-order.ts";
 import type { HttpListener } from "./http-listener.ts";
 
 export function stopsAcceptingAtSignal(
-  listener: NamedService<HttpListener>,
+  listener: NamedPart<HttpListener>,
   shutdown: ShutdownSchedule | undefined,
-): NamedService<HttpListener> {
+): NamedPart<HttpListener> {
   return {
     name: listener.name,
     async start() {

@@ -17,7 +17,7 @@ import { startHttpListener } from "../http/http-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
-import { listening, trackService } from "../status/tracked-service.ts";
+import { listening, trackPart } from "../status/tracked-part.ts";
 import { type RestServicesDeps, startRestServices } from "./rest-services.ts";
 
 export interface RestApiDeps extends RestServicesDeps {
@@ -67,7 +67,7 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
     },
     deps.shutdown,
   );
-  await parts.add(trackService(listener, listening(status, "REST API")));
+  await parts.add(trackPart(listener, listening(status, "REST API")));
   return { healthProbes: [storesProbe(backing.storeAvailability)] };
 }
 

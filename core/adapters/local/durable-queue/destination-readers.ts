@@ -16,13 +16,13 @@ import { BatcherStoppedError } from "../../../destinations/batcher.ts";
 import { createDurationWindow } from "../../../duration-window.ts";
 import type { Clock, Logger } from "../../../ports.ts";
 import type { AppendsInFlight } from "./appends-in-flight.ts";
-import type { SegmentLog } from "./segment-log.ts";
+import type { DurableLog } from "./durable-log.ts";
 
 /** How much of the log one reader step decodes. */
 const READ_BYTES = 256 * 1024;
 
 export interface DestinationReadersDeps {
-  log: SegmentLog;
+  log: DurableLog;
   destinations: readonly string[];
   /**
    * Hands one event to a destination (its batcher); resolves once it is buffered there. Rejects
