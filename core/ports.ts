@@ -41,7 +41,7 @@ export interface Clock {
 }
 
 /** Anything long-running: started by `start(deps)`, stopped once, in order, by local/cli/main.ts. */
-export interface Service {
+export interface Stoppable {
   /** Stops accepting work, finishes or flushes what is in flight, releases resources. Idempotent. */
   stop(): Promise<void>;
 }
@@ -242,7 +242,7 @@ export interface ChatMessage {
 }
 
 /** Posts chat messages (a Slack-style incoming webhook). */
-export interface ChatPoster {
+export interface ChatClient {
   postMessage(message: ChatMessage): Promise<void>;
 }
 
@@ -282,7 +282,7 @@ export interface ObservabilityResult {
 }
 
 /** The observability platform's event and metric APIs, for the REST endpoints. */
-export interface ObservabilityPoster {
+export interface ObservabilityClient {
   postEvent(event: ObservabilityEvent): Promise<ObservabilityResult>;
   postMetric(metric: ObservabilityMetric): Promise<ObservabilityResult>;
 }
@@ -292,7 +292,7 @@ export interface ObservabilityPoster {
  * agent's batched UDP event destination, one batch per account so that a retry never repeats
  * what another account accepted. Throws ObservabilityPostError.
  */
-export interface ObservabilityEventBatchPoster {
+export interface ObservabilityEventBatchClient {
   postEvents(events: readonly ObservabilityEvent[], account: ObservabilityAccount): Promise<void>;
 }
 
@@ -300,7 +300,7 @@ export interface ObservabilityEventBatchPoster {
  * Posts gauge batches to one account's metric API in one request (the body is an array, one
  * element per batch): the agent's health and session metrics. Throws ObservabilityPostError.
  */
-export interface ObservabilityMetricBatchPoster {
+export interface ObservabilityMetricBatchClient {
   postMetrics(batches: readonly ObservabilityMetricBatch[], account: ObservabilityAccount): Promise<void>;
 }
 
@@ -310,7 +310,7 @@ export interface ObservabilityMetricBatchPoster {
  * unreachable, refuses or does not acknowledge in time: never hangs. The publisher wired when the
  * broker is switched off throws FeatureDisabledError instead.
  */
-export interface MessagePublisher {
+export interface BrokerClient {
   publish(topic: string, message: string): Promise<void>;
   /** Releases the connection; idempotent. A publish after close fails at once. */
   close(): Promise<void>;
@@ -356,7 +356,7 @@ export interface AuditBatch {
   events: readonly AcceptedEvent[];
 }
 
-export interface DestinationWriter {
+export interface AuditDestination {
   /** The destination's name in `auditEvents.destination.type`. */
   readonly name: string;
   /** Stores the batch; throws DestinationWriteError naming the events that were not stored. */
@@ -392,7 +392,7 @@ export interface ObjectStore {
 }
 
 /** Writes points to one time-series database (InfluxDB v1, v2 or v3, chosen once at wiring). */
-export interface TimeseriesWriter {
+export interface TimeseriesClient {
   /** Creates the database (v1, v3) or bucket (v2) with its retention when missing. Idempotent. */
   ensureDatabase(): Promise<void>;
   /** Writes the points in one request; throws TimeseriesWriteError when the server refuses. */

@@ -5,22 +5,22 @@
  * client id whenever the other one connects: the two would push each other off in turn, REST
  * publishes failing with 502 and agent messages lost.
  *
- * Built once at wiring, without connecting, so the same publisher can be handed to the REST
- * services and to the agent's outputs; the service connects when it starts (listed before every
+ * Built once at wiring, without connecting, so the same client can be handed to the REST
+ * services and to the agent's connections; the part connects when it starts (listed before every
  * part that publishes) and closes the connection when it stops (after all of them have stopped
  * and flushed).
  */
-import { brokerUrl, createMqttPublisher, type MqttPublisher } from "../core/adapters/mqtt.ts";
-import { mqttPublisherOptions } from "../core/adapters/mqtt-options.ts";
+import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
+import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
 import type { Config } from "../core/config/index.ts";
 import type { Logger } from "../core/ports.ts";
-import type { NamedService } from "./start-in-order.ts";
+import type { NamedPart } from "./start-in-order.ts";
 
 export interface BrokerConnection {
-  /** The publisher every part that publishes is given; it refuses at once until the service starts. */
-  readonly publisher: MqttPublisher;
+  /** The client every part that publishes is given; it refuses at once until the part starts. */
+  readonly client: MqttBrokerClient;
   /** Connects (waiting a little for the broker) and, when stopped, closes the connection. */
-  readonly service: NamedService;
+  readonly part: NamedPart;
 }
 
 /** How long start-up waits for the broker before it goes on without it. */
@@ -50,23 +50,23 @@ function restPublishes(config: Config): boolean {
  */
 export function brokerConnection(config: Config, logger: Logger, cwd: string): BrokerConnection | undefined {
   if (!config.mqttConfig.enable || !(agentPublishes(config) || restPublishes(config))) return undefined;
-  const options = mqttPublisherOptions(config.mqttConfig, { logger, cwd });
-  const publisher = createMqttPublisher({ ...options, manualConnect: true });
+  const options = mqttBrokerClientOptions(config.mqttConfig, { logger, cwd });
+  const client = createMqttBrokerClient({ ...options, manualConnect: true });
   return {
-    publisher,
-    service: {
+    client,
+    part: {
       name: "broker-connection",
       start: async () => {
-        publisher.open();
+        client.open();
         // The first events, polls and REST calls must not be refused while the connection is
         // still being made; later, while the broker is away, a publish fails at once.
-        if (!(await publisher.whenConnected(BROKER_CONNECT_WAIT_MS))) {
+        if (!(await client.whenConnected(BROKER_CONNECT_WAIT_MS))) {
           logger.warn(
             "The MQTT broker is not reachable yet; publishing fails until it is (REST answers 502, agent messages are dropped and counted)",
             { broker: brokerUrl(options) },
           );
         }
-        return { stop: () => publisher.close() };
+        return { stop: () => client.close() };
       },
     },
   };

@@ -11,11 +11,11 @@
  * audit events: they are lost, and the exit status stays 0.
  */
 import { UnwrittenItemsError } from "../core/destinations/item-batcher.ts";
-import type { Logger, Service } from "../core/ports.ts";
+import type { Logger, Stoppable } from "../core/ports.ts";
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "./shutdown-budget.ts";
 
-/** A writer the shutdown can give up on (AgentEventSinks, PeriodicWriter). */
-export interface AbandonableWriter extends Service {
+/** A writer the shutdown can give up on (AgentEventDestinations, PeriodicWriter). */
+export interface AbandonableWriter extends Stoppable {
   abandon(): void;
 }
 
@@ -29,7 +29,7 @@ export interface PointWriterAtShutdownOptions {
 export function stopPointWriterWithinBudget(
   writer: AbandonableWriter,
   options: PointWriterAtShutdownOptions,
-): Service {
+): Stoppable {
   const { part, logger } = options;
   options.shutdown?.at(SHUTDOWN_BUDGET_MS.pointWriters, () => writer.abandon());
   return {

@@ -4,21 +4,21 @@
  * start order by construction, and a part that fails to start stops the ones already running
  * before the error goes on: never a half-started process.
  */
-import type { Logger, Service } from "../core/ports.ts";
+import type { Logger, Stoppable } from "../core/ports.ts";
 
-export interface NamedService<S extends Service = Service> {
+export interface NamedPart<S extends Stoppable = Stoppable> {
   name: string;
   start(): Promise<S>;
 }
 
 export interface PartStarter {
   /** Starts the part now and puts its stop() on the stack; resolves with what its start returned. */
-  start<S extends Service>(name: string, start: () => Promise<S>): Promise<S>;
-  /** The same, for a part built as a NamedService (a tracked one, the broker connection). */
-  add<S extends Service>(part: NamedService<S>): Promise<S>;
+  start<S extends Stoppable>(name: string, start: () => Promise<S>): Promise<S>;
+  /** The same, for a part built as a NamedPart (a tracked one, the broker connection). */
+  add<S extends Stoppable>(part: NamedPart<S>): Promise<S>;
 }
 
-export interface RunningParts extends Service {
+export interface RunningParts extends Stoppable {
   /** The names of the parts that started, in start order. */
   readonly names: readonly string[];
 }
@@ -31,12 +31,12 @@ export async function startInOrder(
   logger: Logger,
   startAll: (parts: PartStarter) => Promise<void>,
 ): Promise<RunningParts> {
-  const running: { name: string; service: Service }[] = [];
+  const running: { name: string; part: Stoppable }[] = [];
   const names: string[] = [];
   const stopAll = async (): Promise<void> => {
-    for (const { name, service } of running.reverse()) {
+    for (const { name, part } of running.reverse()) {
       try {
-        await service.stop();
+        await part.stop();
       } catch (error) {
         logger.error(`stopping ${name} failed`, {
           error: error instanceof Error ? error.message : String(error),
@@ -45,11 +45,11 @@ export async function startInOrder(
     }
     running.length = 0;
   };
-  const start = async <S extends Service>(name: string, begin: () => Promise<S>): Promise<S> => {
-    const service = await begin();
-    running.push({ name, service });
+  const start = async <S extends Stoppable>(name: string, begin: () => Promise<S>): Promise<S> => {
+    const part = await begin();
+    running.push({ name, part });
     names.push(name);
-    return service;
+    return part;
   };
   try {
     await startAll({ start, add: (part) => start(part.name, () => part.start()) });

@@ -27,7 +27,7 @@ import { systemInfoPart } from "./agent/system-info.ts";
 import { telemetryPart } from "./agent/telemetry.ts";
 import { udpEventsPart } from "./agent/udp-events.ts";
 import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
-import { startAuditServices } from "./audit/audit-services.ts";
+import { startAuditParts } from "./audit/audit-parts.ts";
 import { brokerConnection } from "./broker-connection.ts";
 import { startRestApi } from "./rest/rest-api.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "./shutdown-budget.ts";
@@ -86,7 +86,7 @@ export async function startLocal(
   // starts: an unreadable TLS file fails here, with nothing to stop.
   const broker = brokerConnection(config, logger, cwd);
   const running = await startInOrder(logger, async (parts) => {
-    const audit = await startAuditServices(config, logger, {
+    const audit = await startAuditParts(config, logger, {
       clock,
       cwd,
       metrics,
@@ -96,11 +96,11 @@ export async function startLocal(
       ...(config.auditEvents.enable ? { countRateLimited: rateLimited.counter("ingest") } : {}),
     });
     // Started before the REST API and the agent, so it stops after both have flushed.
-    if (broker !== undefined) await parts.add(broker.service);
+    if (broker !== undefined) await parts.add(broker.part);
     const rest = await startRestApi(config, logger, {
       clock,
       cwd,
-      broker: broker?.publisher,
+      broker: broker?.client,
       countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
       status,
       parts,
@@ -117,7 +117,7 @@ export async function startLocal(
       healthProbes: [...audit.healthProbes, ...rest.healthProbes],
       configTree: deps.configTree ?? { Service: config },
       logLevelOverride: deps.logLevelOverride,
-      broker: broker?.publisher,
+      broker: broker?.client,
       shutdown,
     });
   });

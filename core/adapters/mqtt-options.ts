@@ -15,7 +15,7 @@ import { type MqttTlsFileKey, mqttTlsFiles } from "../config/certificates.ts";
 import type { MqttConfig } from "../config/index.ts";
 import { BrokerTlsFileError } from "../messaging/errors.ts";
 import type { Logger } from "../ports.ts";
-import type { MqttPublisherOptions, MqttTlsOptions } from "./mqtt.ts";
+import type { MqttBrokerClientOptions, MqttTlsOptions } from "./mqtt.ts";
 
 export interface MqttOptionsDeps {
   logger: Logger;
@@ -35,9 +35,9 @@ function readPem(key: MqttTlsFileKey, file: string): Buffer {
 }
 
 /** Publisher options for `mqttConfig` (whose `enable` the caller has checked). */
-export function mqttPublisherOptions(config: MqttConfig, deps: MqttOptionsDeps): MqttPublisherOptions {
+export function mqttBrokerClientOptions(config: MqttConfig, deps: MqttOptionsDeps): MqttBrokerClientOptions {
   const cwd = deps.cwd ?? process.cwd();
-  const options: MqttPublisherOptions = {
+  const options: MqttBrokerClientOptions = {
     brokerHost: config.brokerHost,
     brokerPort: config.brokerPort,
     logger: deps.logger.child("mqtt"),

@@ -1,5 +1,5 @@
 /**
- * MessagePublisher over MQTT 3.1.1 (mqtt.js). Connects in the background and reconnects on its
+ * BrokerClient over MQTT 3.1.1 (mqtt.js). Connects in the background and reconnects on its
  * own; a publish while disconnected fails at once (502) instead of queueing a request that
  * might hang. Messages go out with QoS 1 so that the broker's PUBACK confirms each one.
  * Credentials and certificates are passed as connect options, never in the URL, so the URL that
@@ -17,7 +17,7 @@ import type { IClientOptions, MqttClient, StreamBuilder } from "mqtt";
 // honour `__esModule` (vitest) the class itself.
 import mqttClientModule from "mqtt/lib/client";
 import { assertPublishTopic } from "../messaging/topic.ts";
-import type { Logger, MessagePublisher } from "../ports.ts";
+import type { BrokerClient, Logger } from "../ports.ts";
 import { UpstreamError } from "../upstream-error.ts";
 
 /** TLS to the broker (`mqtts://`): the PEM contents, already read. */
@@ -31,7 +31,7 @@ export interface MqttTlsOptions {
   rejectUnauthorized?: boolean;
 }
 
-export interface MqttPublisherOptions {
+export interface MqttBrokerClientOptions {
   brokerHost: string;
   brokerPort: number;
   /** Client id the broker sees; absent or empty: mqtt.js generates one. */
@@ -60,7 +60,7 @@ export interface MqttPublisherOptions {
 
 const UPSTREAM = "mqtt broker";
 
-export interface MqttPublisher extends MessagePublisher {
+export interface MqttBrokerClient extends BrokerClient {
   /**
    * Resolves true once connected (at once when already), false after `waitMs`. A long-running
    * caller awaits this at start, so the first messages are not refused while the connection is
@@ -107,13 +107,15 @@ function brokerStream(options: IClientOptions): StreamBuilder {
 const bareHost = (brokerHost: string) => brokerHost.replace(/^\[(.*)\]$/, "$1");
 
 /** `mqtt[s]://host:port`, IPv6 literals in brackets: what logs and errors name. No credentials. */
-export function brokerUrl(options: Pick<MqttPublisherOptions, "brokerHost" | "brokerPort" | "tls">): string {
+export function brokerUrl(
+  options: Pick<MqttBrokerClientOptions, "brokerHost" | "brokerPort" | "tls">,
+): string {
   const host = bareHost(options.brokerHost);
   return `${options.tls ? "mqtts" : "mqtt"}://${host.includes(":") ? `[${host}]` : host}:${options.brokerPort}`;
 }
 
 /** The mqtt.js options: host and port apart (no URL to parse), credentials and TLS only when set. */
-function connectOptions(options: MqttPublisherOptions): IClientOptions {
+function connectOptions(options: MqttBrokerClientOptions): IClientOptions {
   const { tls } = options;
   return {
     protocol: tls ? "mqtts" : "mqtt",
@@ -150,7 +152,7 @@ function connectOptions(options: MqttPublisherOptions): IClientOptions {
   };
 }
 
-export function createMqttPublisher(options: MqttPublisherOptions): MqttPublisher {
+export function createMqttBrokerClient(options: MqttBrokerClientOptions): MqttBrokerClient {
   const { logger } = options;
   const url = brokerUrl(options);
   const clientOptions = connectOptions(options);

@@ -1,6 +1,6 @@
 /**
  * The validated audit event as it travels from the ingest edge, through the queue (in-process or
- * SQS), to the destination writers. The ingest API's valibot envelope schema produces
+ * SQS), to the destinations. The ingest API's valibot envelope schema produces
  * `AuditEnvelope`; members the spec does not name are dropped at validation (CONTRACT §3).
  */
 

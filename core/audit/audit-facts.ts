@@ -1,5 +1,5 @@
 /**
- * Everything the destination writers store about one accepted event, derived once from the
+ * Everything the destinations store about one accepted event, derived once from the
  * envelope (reference audit-ingest §4.2–4.5). Parquet/QVD rows, InfluxDB points and objectData
  * files are all views of these facts, so the writers cannot drift apart.
  */

@@ -1,6 +1,6 @@
 /**
  * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through a
- * DestinationWriter. Events a destination refuses as data (DestinationWriteError.permanent) are
+ * AuditDestination. Events a destination refuses as data (DestinationWriteError.permanent) are
  * logged by reason with the first of their eventIds, counted as rejected and never written again;
  * any other failure keeps the batch for a retry, so locally no accepted event is dropped without
  * a word. `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or
@@ -8,8 +8,8 @@
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { Clock, DestinationWriter, Logger, Service } from "../ports.ts";
-import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-writer.ts";
+import type { AuditDestination, Clock, Logger, Stoppable } from "../ports.ts";
+import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
 import {
   type BatchingOptions,
   type ItemBatcherStats,
@@ -22,7 +22,7 @@ export type { BatchingOptions } from "./item-batcher.ts";
 export { BatcherStoppedError } from "./item-batcher.ts";
 
 export interface BatcherOptions extends BatchingOptions {
-  writer: DestinationWriter;
+  destination: AuditDestination;
   clock: Clock;
   logger: Logger;
   /** First retry delay, doubled per failure up to maxRetryDelayMs. */
@@ -39,7 +39,7 @@ export interface BatcherOptions extends BatchingOptions {
 
 export type BatcherStats = ItemBatcherStats;
 
-export interface Batcher extends Service {
+export interface Batcher extends Stoppable {
   /** Buffers the event; resolves once it is buffered (waits while the buffer is full). */
   add(event: AcceptedEvent): Promise<void>;
   stats(): BatcherStats;
@@ -68,14 +68,14 @@ function refusals(error: DestinationWriteError): Refusal[] {
 }
 
 export function startBatcher(options: BatcherOptions): Batcher {
-  const { writer, ...rest } = options;
+  const { destination, ...rest } = options;
   const batcher = startItemBatcher<AcceptedEvent>({
     ...rest,
-    name: writer.name,
+    name: destination.name,
     noun: "audit events",
-    write: (batch) => writer.write({ id: batch.id, flushedAt: batch.flushedAt, events: batch.items }),
+    write: (batch) => destination.write({ id: batch.id, flushedAt: batch.flushedAt, events: batch.items }),
     refusal: (error) =>
-      error instanceof DestinationWriteError && error.permanent ? refusals(error) : undefined,
+      error instanceof DestinationWriteError && error.refused ? refusals(error) : undefined,
   });
   return {
     add: (event) => batcher.add(event),

@@ -1,28 +1,28 @@
 /**
  * The consume use case of the cloud consumer: one batch of accepted events (an SQS batch) goes
- * to every selected writer; the answer names the events some writer could not store because of
- * an outage, so that only their messages are retried. Retries are at-least-once: a writer that
+ * to every selected destination; the answer names the events some destination could not store because of
+ * an outage, so that only their messages are retried. Retries are at-least-once: a destination that
  * had succeeded writes a retried event again (InfluxDB overwrites the identical point).
  *
  * A refusal is not an outage, in the cloud as locally: events a destination refuses as data
  * (InfluxDB: beyond its retention policy, a field type conflict, …) are not failed — retried, SQS
  * would only deliver them again until the dead-letter queue — but acknowledged, and counted and
- * logged by destination and reason as the local writers do (refusal-tally.ts): an ERROR naming
+ * logged by destination and reason as the local destinations do (refusal-tally.ts): an ERROR naming
  * the first eventIds, at most once a minute per destination and reason in a function instance,
  * with the count since the previous line. Everything else of the batch was stored.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { DestinationWriter, Logger } from "../ports.ts";
+import type { AuditDestination, Logger } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
-import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-writer.ts";
+import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
 import { createRefusalTally, type RefusalTally } from "./refusal-tally.ts";
 
 export interface ConsumeOutcome {
-  /** Events at least one writer did not store because of an outage: their messages are retried. */
+  /** Events at least one destination did not store because of an outage: their messages are retried. */
   failed: Set<AcceptedEvent>;
-  /** What the writers refused as data, by destination and reason: acknowledged, never retried. */
+  /** What the destinations refused as data, by destination and reason: acknowledged, never retried. */
   refused: { destination: string; reason: string; count: number }[];
 }
 
@@ -38,7 +38,7 @@ export interface ConsumeOptions {
 }
 
 export async function consumeEvents(
-  writers: readonly DestinationWriter[],
+  destinations: readonly AuditDestination[],
   events: readonly AcceptedEvent[],
   { now, logger, refusals = refusalTallies(logger) }: ConsumeOptions,
 ): Promise<ConsumeOutcome> {
@@ -46,12 +46,12 @@ export async function consumeEvents(
   const refused: ConsumeOutcome["refused"] = [];
   if (events.length === 0) return { failed, refused };
   const batch = { id: newBatchId(), flushedAt: now, events };
-  const results = await Promise.allSettled(writers.map((writer) => writer.write(batch)));
+  const results = await Promise.allSettled(destinations.map((destination) => destination.write(batch)));
   results.forEach((result, i) => {
     if (result.status === "fulfilled") return;
     const error = result.reason;
-    const destination = writers[i]?.name ?? "unknown";
-    if (error instanceof DestinationWriteError && error.permanent) {
+    const destination = destinations[i]?.name ?? "unknown";
+    if (error instanceof DestinationWriteError && error.refused) {
       for (const refusal of refusalsOf(error)) {
         const { reason, count, detail } = refusal;
         refusals(destination).note(
@@ -73,7 +73,7 @@ export async function consumeEvents(
   return { failed, refused };
 }
 
-/** One refusal tally per destination, logging as the local audit writers do. */
+/** One refusal tally per destination, logging as the local audit destinations do. */
 export function refusalTallies(logger: Logger): (destination: string) => RefusalTally {
   const tallies = new Map<string, RefusalTally>();
   return (destination) => {

@@ -9,7 +9,7 @@
  * that write's data (an InfluxDB 1.x `CREATE DATABASE` refused with 400 says nothing about the
  * points): the write fails with DatabaseNotReadyError, and the caller retries as for any outage.
  */
-import type { TimeseriesWriter } from "../ports.ts";
+import type { TimeseriesClient } from "../ports.ts";
 import { TimeseriesWriteError } from "./timeseries-write-error.ts";
 
 /** ensureDatabase failed: an outage or a set-up problem, never a refusal of the write's data. */
@@ -18,9 +18,9 @@ export class DatabaseNotReadyError extends Error {
 }
 
 /** Writers that already ensure their database: wrapping one again returns it as it is. */
-const ensuring = new WeakSet<TimeseriesWriter>();
+const ensuring = new WeakSet<TimeseriesClient>();
 
-export function ensuringDatabase(series: TimeseriesWriter): TimeseriesWriter {
+export function ensuringDatabase(series: TimeseriesClient): TimeseriesClient {
   if (ensuring.has(series)) return series;
   let ensured: Promise<void> | undefined;
 
@@ -46,7 +46,7 @@ export function ensuringDatabase(series: TimeseriesWriter): TimeseriesWriter {
     }
   }
 
-  const wrapped: TimeseriesWriter = {
+  const wrapped: TimeseriesClient = {
     ensureDatabase,
     write: (points) => writeEnsured(() => series.write(points)),
     writeLines: (body) => writeEnsured(() => series.writeLines(body)),

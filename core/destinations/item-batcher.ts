@@ -25,7 +25,7 @@
  */
 
 import { createLogThrottle } from "../logging/log-throttle.ts";
-import type { Clock, LogFields, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, LogFields, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
 import { createRefusalTally, type LastRefusal } from "./refusal-tally.ts";
@@ -102,7 +102,7 @@ export interface ItemBatcherStats {
   lastRefusal?: LastRefusal;
 }
 
-export interface ItemBatcher<T> extends Service {
+export interface ItemBatcher<T> extends Stoppable {
   /** Buffers the item; resolves once it is buffered (waits while the buffer is full). */
   add(item: T): Promise<void>;
   stats(): ItemBatcherStats;

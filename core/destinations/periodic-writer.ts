@@ -3,7 +3,7 @@
  * metrics): every `intervalMs`, takes the points of every source and writes them in one request,
  * on the write path every time-series writer shares (write-within-size-limit.ts), into a database
  * made sure to exist first (database-ensuring-series.ts: before the first write and after a 404,
- * once for every writer sharing the TimeseriesWriter). The next interval starts when a write has
+ * once for every writer sharing the TimeseriesClient). The next interval starts when a write has
  * finished, so writes never overlap.
  * - An outage (no answer, 5xx, 401/403/404/408/429): each source's `written()` is not called, so
  *   nothing is lost: the source carries its deltas into the next interval. Failures are logged at
@@ -18,10 +18,10 @@
  * was not written is lost, said in one ERROR with the number of points.
  */
 
-import type { DestinationStats } from "../agent-sinks/destination-stats.ts";
+import type { DestinationStats } from "../agent-destinations/destination-stats.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
-import type { Clock, Logger, Service, TimerHandle, TimeseriesWriter } from "../ports.ts";
-import type { PeriodicPoints } from "../udp/event-sinks.ts";
+import type { Clock, Logger, Stoppable, TimerHandle, TimeseriesClient } from "../ports.ts";
+import type { PeriodicPoints } from "../udp/event-destinations.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
 import { describeError } from "./describe-error.ts";
 import { checkPoint, encodePoint, type Point } from "./line-protocol.ts";
@@ -34,7 +34,7 @@ export interface PeriodicWriterOptions {
   name: string;
   intervalMs: number;
   sources: readonly PeriodicPoints[];
-  series: TimeseriesWriter;
+  series: TimeseriesClient;
   clock: Clock;
   logger: Logger;
   /** Longest wait for the write in flight and the last write on stop (default 5000 ms). */
@@ -52,7 +52,7 @@ export interface PeriodicWriterStats {
   lastRefusal?: LastRefusal;
 }
 
-export interface PeriodicWriter extends Service {
+export interface PeriodicWriter extends Stoppable {
   stats(): PeriodicWriterStats;
   /** Gives up at once (the shutdown's deadline): no more writes, and stop() waits for none. */
   abandon(): void;

@@ -8,7 +8,7 @@
 import { hostname } from "node:os";
 import type { AuditEventsConfig } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import type { Clock, EventQueueMetrics, Logger, TimeseriesWriter } from "../ports.ts";
+import type { Clock, EventQueueMetrics, Logger, TimeseriesClient } from "../ports.ts";
 import { type PeriodicWriter, startPeriodicWriter } from "./periodic-writer.ts";
 import { queueMetricsPointMapper } from "./queue-metrics-point.ts";
 
@@ -17,7 +17,7 @@ export type QueueMetricsConfig = AuditEventsConfig["queue"]["queueMetrics"]["tim
 export interface QueueMetricsWriterOptions {
   config: QueueMetricsConfig;
   metrics: () => EventQueueMetrics;
-  series: TimeseriesWriter;
+  series: TimeseriesClient;
   /** `timeseriesdbConfig.version` of the database `series` writes to (it decides field types). */
   version: TimeseriesdbVersion;
   clock: Clock;

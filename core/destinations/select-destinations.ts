@@ -6,11 +6,11 @@
  */
 
 import type { AuditDestinationConfig, AuditDestinationType, TimeseriesdbConfig } from "../config/index.ts";
-import type { DestinationWriter, Logger, ObjectStore, TableFileEncoder, TimeseriesWriter } from "../ports.ts";
+import type { AuditDestination, Logger, ObjectStore, TableFileEncoder, TimeseriesClient } from "../ports.ts";
 import type { BatchingOptions } from "./batcher.ts";
-import { createObjectDataWriter } from "./objectdata-writer.ts";
+import { createObjectDataDestination } from "./objectdata-destination.ts";
 import { auditQvdEncoder } from "./qvd/audit-qvd-encoder.ts";
-import { createTableFileWriter } from "./table-file-writer.ts";
+import { createTableFileDestination } from "./table-file-destination.ts";
 import { createTimeseriesDestination } from "./timeseries-destination.ts";
 
 export interface DestinationAdapters {
@@ -18,12 +18,12 @@ export interface DestinationAdapters {
   objectStoreFor(exportDirectory: string): ObjectStore;
   parquetEncoder: TableFileEncoder;
   /** Called only when timeseriesdb is selected (its connection settings are then required). */
-  timeseriesWriter(config: TimeseriesdbConfig): TimeseriesWriter;
+  timeseriesClient(config: TimeseriesdbConfig): TimeseriesClient;
   logger: Logger;
 }
 
 export interface SelectedDestination {
-  writer: DestinationWriter;
+  destination: AuditDestination;
   batching: BatchingOptions;
 }
 
@@ -38,8 +38,8 @@ type Builder = (
 
 const BUILDERS: Record<AuditDestinationType, Builder> = {
   timeseriesdb: ({ timeseriesdb: settings }, connection, adapters) => ({
-    writer: createTimeseriesDestination({
-      series: adapters.timeseriesWriter(connection),
+    destination: createTimeseriesDestination({
+      series: adapters.timeseriesClient(connection),
       maxBatchSize: connection.maxBatchSize,
       measurementName: settings.measurementName,
       staticTags: settings.staticTags,
@@ -47,7 +47,7 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
     batching: { maxBatchSize: settings.maxBatchSize, writeFrequency: settings.writeFrequency },
   }),
   parquet: ({ parquet }, _connection, adapters) => ({
-    writer: createTableFileWriter({
+    destination: createTableFileDestination({
       name: "parquet",
       store: adapters.objectStoreFor(parquet.exportDirectory),
       encoder: adapters.parquetEncoder,
@@ -56,7 +56,7 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
     batching: { maxBatchSize: parquet.maxBatchSize, writeFrequency: parquet.writeFrequency },
   }),
   tablefile: ({ tablefile }, _connection, adapters) => ({
-    writer: createTableFileWriter({
+    destination: createTableFileDestination({
       name: "tablefile",
       store: adapters.objectStoreFor(tablefile.exportDirectory),
       encoder: auditQvdEncoder,
@@ -68,7 +68,7 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
   // batch size or write frequency applies. Every event is written as soon as the previous write
   // is done; the events that arrived meanwhile go together (their files written side by side).
   json: ({ json }, _connection, adapters) => ({
-    writer: createObjectDataWriter({
+    destination: createObjectDataDestination({
       store: adapters.objectStoreFor(json.objectdata.exportDirectory),
       staticTags: json.objectdata.staticTags,
       logger: adapters.logger.child("audit-json"),

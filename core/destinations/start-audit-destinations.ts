@@ -8,7 +8,7 @@
  * not failed one by one: the in-process queue hands out all it holds as it stops).
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { Clock, Logger, Service } from "../ports.ts";
+import type { Clock, Logger, Stoppable } from "../ports.ts";
 import {
   type Batcher,
   type BatcherStats,
@@ -19,7 +19,7 @@ import {
 import { describeError } from "./describe-error.ts";
 import type { SelectedDestination } from "./select-destinations.ts";
 
-export interface AuditDestinations extends Service {
+export interface AuditDestinations extends Stoppable {
   /** Hands the event to every destination's batcher; resolves once all have buffered it. */
   handleEvent(event: AcceptedEvent): Promise<void>;
   /** The selected destinations' names, in selection order. */
@@ -48,24 +48,24 @@ export async function startAuditDestinations(
 ): Promise<AuditDestinations> {
   const { clock, logger, onDone, onWriteError } = options;
   await Promise.all(
-    options.destinations.map(async ({ writer }) => {
+    options.destinations.map(async ({ destination }) => {
       try {
-        await writer.prepare?.();
+        await destination.prepare?.();
       } catch (error) {
-        // Not fatal: the writer prepares again before its first write.
+        // Not fatal: the destination prepares again before its first write.
         logger.error("preparing audit destination failed; will retry before the first write", {
-          destination: writer.name,
+          destination: destination.name,
           error: describeError(error),
         });
       }
     }),
   );
-  const batchers: [string, Batcher][] = options.destinations.map(({ writer, batching }) => [
-    writer.name,
+  const batchers: [string, Batcher][] = options.destinations.map(({ destination, batching }) => [
+    destination.name,
     startBatcher({
-      writer,
+      destination,
       clock,
-      logger: logger.child(`audit-${writer.name}`),
+      logger: logger.child(`audit-${destination.name}`),
       ...batching,
       ...(options.initialRetryDelayMs === undefined
         ? {}
@@ -73,10 +73,10 @@ export async function startAuditDestinations(
       ...(options.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: options.stopTimeoutMs }),
       ...(onDone === undefined
         ? {}
-        : { onDone: (events: readonly AcceptedEvent[]) => onDone(writer.name, events) }),
+        : { onDone: (events: readonly AcceptedEvent[]) => onDone(destination.name, events) }),
       ...(onWriteError === undefined
         ? {}
-        : { onWriteError: (error: unknown) => onWriteError(writer.name, error) }),
+        : { onWriteError: (error: unknown) => onWriteError(destination.name, error) }),
     }),
   ]);
   const byName = new Map(batchers);

@@ -18,15 +18,15 @@
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
-import type { DestinationWriter, TimeseriesWriter } from "../ports.ts";
+import type { AuditDestination, TimeseriesClient } from "../ports.ts";
 import { toAuditPoint } from "./audit-point.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
-import { type DestinationRefusal, DestinationWriteError } from "./destination-writer.ts";
+import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
 
 export interface TimeseriesDestinationOptions {
-  series: TimeseriesWriter;
+  series: TimeseriesClient;
   maxBatchSize: number;
   measurementName: string;
   staticTags: readonly StaticTag[];
@@ -39,7 +39,7 @@ interface Entry {
 
 const NAME = "timeseriesdb";
 
-export function createTimeseriesDestination(options: TimeseriesDestinationOptions): DestinationWriter {
+export function createTimeseriesDestination(options: TimeseriesDestinationOptions): AuditDestination {
   // The database is created at start (prepare); if the server was down then, before the first
   // write, and again after a write answered 404 (it was dropped).
   const series = ensuringDatabase(options.series);
@@ -103,7 +103,7 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
       const byReason = mergeByReason(refusals);
       const named = byReason.flatMap((refusal) => refusal.events);
       const cause = new Error(byReason.map((refusal) => `${refusal.reason}: ${refusal.detail}`).join("; "));
-      throw new DestinationWriteError(NAME, named, { cause, permanent: true, refusals: byReason });
+      throw new DestinationWriteError(NAME, named, { cause, refused: true, refusals: byReason });
     },
   };
 }

@@ -1,4 +1,4 @@
-/** The error every TimeseriesWriter adapter throws, so core can tell data errors from outages. */
+/** The error every TimeseriesClient adapter throws, so core can tell data errors from outages. */
 import { isDataRefusal, isTooLarge } from "../data-refusal.ts";
 import type { TimeseriesRefusal } from "./timeseries-refusal.ts";
 

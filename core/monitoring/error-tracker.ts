@@ -16,7 +16,7 @@
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { type Point, stringField } from "../destinations/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
-import type { Clock, ErrorRecorder, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, ErrorRecorder, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { categorizeError } from "./error-category.ts";
 
 /** Counts of one error type: the total and per server (`''` for no server). */
@@ -45,7 +45,7 @@ export interface ErrorTrackerOptions {
   logger: Logger;
 }
 
-export interface ErrorTracker extends ErrorRecorder, Service {
+export interface ErrorTracker extends ErrorRecorder, Stoppable {
   counts(): ErrorCounts;
 }
 

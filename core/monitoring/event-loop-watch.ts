@@ -4,7 +4,7 @@
  * loop is unresponsive when a tick came more than `maxDelayMs` late within the last `windowMs`,
  * or when the next tick is already overdue by more than `maxDelayMs`.
  */
-import type { Clock, Service, TimerHandle } from "../ports.ts";
+import type { Clock, Stoppable, TimerHandle } from "../ports.ts";
 
 export interface EventLoopWatchOptions {
   clock: Clock;
@@ -16,7 +16,7 @@ export interface EventLoopWatchOptions {
   windowMs?: number | undefined;
 }
 
-export interface EventLoopWatch extends Service {
+export interface EventLoopWatch extends Stoppable {
   /** The reason the loop is judged unresponsive, or undefined when it is responsive. */
   problem(): string | undefined;
 }

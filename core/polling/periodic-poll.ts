@@ -12,7 +12,7 @@
  */
 import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
-import type { Clock, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 
 export interface PeriodicPollOptions {
   /** What one round is, for log lines: "app-name fetch", "health round". */
@@ -36,7 +36,7 @@ export interface PeriodicPollStats {
   skipped: number;
 }
 
-export interface PeriodicPoll extends Service {
+export interface PeriodicPoll extends Stoppable {
   stats(): PeriodicPollStats;
   /** True once stop() was called: a round ending now ends with shutdown. */
   stopping(): boolean;

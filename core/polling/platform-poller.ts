@@ -5,7 +5,7 @@
  * `maxConcurrent` at a time, so 200 servers never become 200 simultaneous requests.
  * - An answer is turned into the destinations' points, broker messages and metric batches
  *   (`outputs`; after `answerTurn`, when given: a turn of the event loop of its own), handed to
- *   the sinks (each buffers and batches; a round's points go out in as few
+ *   the destinations (each buffers and batches; a round's points go out in as few
  *   writes as `maxBatchSize` allows), and kept as the target's latest answer for the scrape
  *   endpoint's gauges. The gauges show the latest answers as of the last completed round
  *   (`latest()`, `onRound`), so they change once per round and can be rendered once per round.
@@ -20,7 +20,7 @@
  *   logs the reason (once, not per round).
  */
 
-import { createConcurrencyLimit } from "../agent-sinks/concurrency-limit.ts";
+import { createConcurrencyLimit } from "../agent-destinations/concurrency-limit.ts";
 import { describeError } from "../destinations/describe-error.ts";
 import type { Point } from "../destinations/line-protocol.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
@@ -30,23 +30,23 @@ import type {
   Logger,
   MetricsRegistry,
   ObservabilityMetricBatch,
-  Service,
+  Stoppable,
 } from "../ports.ts";
-import type { BrokerMessage } from "../udp/event-sinks.ts";
+import type { BrokerMessage } from "../udp/event-destinations.ts";
 import { type PeriodicPoll, startPeriodicPoll } from "./periodic-poll.ts";
 
 /** What one answer becomes for the destinations (empty lists for destinations switched off). */
-export interface PollOutputs {
+export interface PollItems {
   readonly points: readonly Point[];
   readonly messages: readonly BrokerMessage[];
   readonly metrics: readonly ObservabilityMetricBatch[];
 }
 
-/** The destinations of a poller: the agent's sinks (present or absent as the config says). */
-export interface PollSinks {
+/** The destinations of a poller: the agent's destinations (present or absent as the config says). */
+export interface PollDestinations {
   writePoints(points: readonly Point[]): Promise<void>;
-  publish(messages: readonly BrokerMessage[]): Promise<void>;
-  postMetrics(batches: readonly ObservabilityMetricBatch[]): Promise<void>;
+  writeMessages(messages: readonly BrokerMessage[]): Promise<void>;
+  writeMetrics(batches: readonly ObservabilityMetricBatch[]): Promise<void>;
 }
 
 export interface PlatformPollerOptions<T, A> {
@@ -64,8 +64,8 @@ export interface PlatformPollerOptions<T, A> {
   fetch(target: T): Promise<A>;
   /** Checked before each round; when it rejects, the round is skipped. */
   ready?: (() => Promise<void>) | undefined;
-  outputs(target: T, answer: A, atMs: number): PollOutputs;
-  sinks: PollSinks;
+  itemsOf(target: T, answer: A, atMs: number): PollItems;
+  destinations: PollDestinations;
   intervalMs: number;
   maxConcurrent: number;
   clock: Clock;
@@ -106,7 +106,7 @@ export interface PlatformPollerStats {
   lastErrors: Readonly<Record<string, string>>;
 }
 
-export interface PlatformPoller<T, A> extends Service {
+export interface PlatformPoller<T, A> extends Stoppable {
   /** The latest answer of every target whose last call succeeded, as of the last completed round. */
   latest(): Iterable<LatestAnswer<T, A>>;
   /** Calls `listener` after every completed round, once `latest()` shows that round's answers. */
@@ -117,7 +117,7 @@ export interface PlatformPoller<T, A> extends Service {
 export async function startPlatformPoller<T, A>(
   options: PlatformPollerOptions<T, A>,
 ): Promise<PlatformPoller<T, A>> {
-  const { targets, sinks, clock, logger } = options;
+  const { targets, destinations, clock, logger } = options;
   const elapsed = options.elapsedMs ?? (() => clock.now());
   const throttle = createLogThrottle();
   const limit = createConcurrencyLimit(options.maxConcurrent);
@@ -157,11 +157,11 @@ export async function startPlatformPoller<T, A>(
     counts.succeeded += 1;
     latest.set(key, { target, answer, at });
     if (lastErrors.delete(key)) logger.info("polling works again", options.describe(target));
-    const out = options.outputs(target, answer, at);
+    const out = options.itemsOf(target, answer, at);
     await Promise.all([
-      out.points.length > 0 ? sinks.writePoints(out.points) : undefined,
-      out.messages.length > 0 ? sinks.publish(out.messages) : undefined,
-      out.metrics.length > 0 ? sinks.postMetrics(out.metrics) : undefined,
+      out.points.length > 0 ? destinations.writePoints(out.points) : undefined,
+      out.messages.length > 0 ? destinations.writeMessages(out.messages) : undefined,
+      out.metrics.length > 0 ? destinations.writeMetrics(out.metrics) : undefined,
     ]);
   }
 

@@ -7,7 +7,7 @@
  */
 import { describeError } from "../destinations/describe-error.ts";
 import { settlesWithin } from "../polling/periodic-poll.ts";
-import type { Clock, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import type { Recurrence } from "./recurrence.ts";
 
 export interface RecurringTimerOptions {
@@ -23,7 +23,7 @@ export interface RecurringTimerOptions {
   stopWaitMs?: number | undefined;
 }
 
-export interface RecurringTimer extends Service {
+export interface RecurringTimer extends Stoppable {
   /** Runs started so far. */
   runs(): number;
   /** Clock time of the next occurrence, or undefined when none is left. */

@@ -19,7 +19,7 @@ import type {
   Schedule,
   ScheduleLease,
   ScheduleStore,
-  Service,
+  Stoppable,
   TaskStarter,
   TimerHandle,
 } from "../ports.ts";
@@ -35,7 +35,7 @@ export interface ScheduleRunner {
   status(): JobStatus[];
 }
 
-export interface SchedulerService extends Service, ScheduleRunner {
+export interface Scheduler extends Stoppable, ScheduleRunner {
   /** Re-reads the store and brings the jobs in line with it. */
   reload(): Promise<void>;
 }
@@ -61,7 +61,7 @@ interface Job {
   next: number | undefined;
 }
 
-export async function startScheduler(deps: SchedulerDeps): Promise<SchedulerService> {
+export async function startScheduler(deps: SchedulerDeps): Promise<Scheduler> {
   const { clock, logger } = deps;
   const jobs = new Map<string, Job>();
   let stopped = false;

@@ -5,7 +5,7 @@
  * the next one. A row left with no events is dropped, unless a newer row has taken its key.
  */
 import type { Point } from "../destinations/line-protocol.ts";
-import type { PeriodicPoints } from "./event-sinks.ts";
+import type { PeriodicPoints } from "./event-destinations.ts";
 
 type CountName<Row> = { [K in keyof Row]: Row[K] extends number ? K : never }[keyof Row];
 

@@ -10,7 +10,7 @@
  * a 0 would claim that nothing was lost. The kernel counts in 32 bits, so the increase is summed
  * from reading to reading modulo 2^32 and survives a wrap.
  */
-import type { Clock, Logger, Service, TimerHandle } from "../ports.ts";
+import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import type { KernelDropsReading } from "./proc-net-udp.ts";
 
 /** Dropped by the operating system since the listener started, or why that is not known. */
@@ -18,7 +18,7 @@ export type KernelDropCount =
   | { readonly dropped: number }
   | { readonly dropped: null; readonly reason: string };
 
-export interface KernelDrops extends Service {
+export interface KernelDrops extends Stoppable {
   /** Reads the kernel's counter now (logging growth); after `stop()`, the last count. */
   count(): KernelDropCount;
 }

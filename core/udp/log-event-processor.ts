@@ -1,10 +1,10 @@
 /**
  * The log-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → engine
  * performance filter → user normalisation → categorisation (a `drop` rule discards the event)
- * → outputs → sinks. A datagram of a source switched off, or an engine API performance event
+ * → items → destinations. A datagram of a source switched off, or an engine API performance event
  * while the monitor is off, is counted under its source and goes nowhere. Everything that
  * depends only on the configuration is built once here, so the per-datagram path is a decode, a
- * split, one record, a few map lookups and the outputs that are switched on.
+ * split, one record, a few map lookups and the items that are switched on.
  */
 import type {
   LogEventsConfig,
@@ -17,10 +17,9 @@ import { SERVICE_VERSION } from "../version.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";
 import { categoryNames, createCategoriser } from "./categorise.ts";
 import { createDatagramDecoder, markerOf } from "./datagram-text.ts";
-import { deliverOutputs, type Outputs } from "./deliver-outputs.ts";
 import { createPerformanceFilter } from "./engine-performance-filter.ts";
 import { type EventCounts, UNKNOWN } from "./event-counts.ts";
-import type { DatagramProcessor, EventSinks } from "./event-sinks.ts";
+import type { DatagramProcessor, EventDestinations } from "./event-destinations.ts";
 import { type Layout, wireIndexOf } from "./field-layouts.ts";
 import { LOG_SOURCES, type LogEvent, type LogSource } from "./log-event.ts";
 import { createLogEventMessageMapper } from "./log-event-messages.ts";
@@ -31,6 +30,7 @@ import { sanitiseField } from "./sanitise-field.ts";
 import { createSenderWarnings } from "./sender-warnings.ts";
 import { isoTimestampMs } from "./udp-timestamps.ts";
 import { normaliseUser } from "./user-full.ts";
+import { type DestinationItems, writeToDestinations } from "./write-to-destinations.ts";
 
 export interface LogEventProcessorDeps {
   readonly logEvents: LogEventsConfig;
@@ -41,7 +41,7 @@ export interface LogEventProcessorDeps {
   /** Shared with the user-event processor (one `steward_events_total`). */
   readonly eventCounts: EventCounts;
   readonly rejectedEventCounts: RejectedEventCounts;
-  readonly sinks: EventSinks;
+  readonly destinations: EventDestinations;
   readonly logger: Logger;
   readonly clock: Clock;
   /** The `serviceVersion` attribute; package.json's version unless a test says otherwise. */
@@ -71,7 +71,7 @@ const UNKNOWN_SENDER = "unknown";
 const QIX_PERF = "qseow-qix-perf";
 
 export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramProcessor {
-  const { logEvents, eventCounts, rejectedEventCounts, sinks } = deps;
+  const { logEvents, eventCounts, rejectedEventCounts, destinations } = deps;
   const monitor = logEvents.enginePerformanceMonitor;
   const decode = createDatagramDecoder();
   const routes = new Map<string, SourceRoute>(
@@ -154,18 +154,18 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
     if (category === "drop") return "dropped_by_rule";
     event.category = category;
 
-    const outputs: Outputs = { points: [], messages: [], events: [] };
+    const items: DestinationItems = { points: [], messages: [], events: [] };
     const timestampMs = isoTimestampMs(event.ts_iso) ?? receivedAtMs;
     if (toPoint !== undefined || toMessages !== undefined) {
       const rawEvent = JSON.stringify(event);
-      if (toPoint !== undefined) outputs.points.push(toPoint(event, rawEvent, timestampMs));
-      if (toMessages !== undefined) outputs.messages = toMessages(event, rawEvent);
+      if (toPoint !== undefined) items.points.push(toPoint(event, rawEvent, timestampMs));
+      if (toMessages !== undefined) items.messages = toMessages(event, rawEvent);
     }
     if (toObservability !== undefined) {
       const observabilityEvent = toObservability(event, timestampMs);
-      if (observabilityEvent !== undefined) outputs.events.push(observabilityEvent);
+      if (observabilityEvent !== undefined) items.events.push(observabilityEvent);
     }
-    await deliverOutputs(sinks, outputs);
+    await writeToDestinations(destinations, items);
     return "processed";
   };
 }

@@ -11,7 +11,7 @@ import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/con
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { floatField } from "../destinations/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
-import type { PeriodicPoints } from "./event-sinks.ts";
+import type { PeriodicPoints } from "./event-destinations.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";
 
 export interface RejectedEvent {

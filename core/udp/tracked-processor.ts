@@ -5,7 +5,7 @@
  * not errors, and are not recorded (as the reference).
  */
 import type { ErrorRecorder } from "../ports.ts";
-import type { DatagramProcessor } from "./event-sinks.ts";
+import type { DatagramProcessor } from "./event-destinations.ts";
 import type { UdpQueueName } from "./udp-queue.ts";
 
 export const UDP_ERROR_TYPES: Readonly<Record<UdpQueueName, string>> = {

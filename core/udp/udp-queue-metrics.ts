@@ -23,7 +23,7 @@ import type { NameValue } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
-import type { PeriodicPoints } from "./event-sinks.ts";
+import type { PeriodicPoints } from "./event-destinations.ts";
 import type { KernelDropCount } from "./kernel-drops.ts";
 import type { UdpQueue } from "./udp-queue.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
@@ -115,7 +115,7 @@ export function udpQueueMetricsPoints(
 }
 
 /** `outcome` label values of `steward_udp_messages_total` and the counter behind each. */
-export const UDP_MESSAGE_OUTCOMES = {
+export const UDP_DATAGRAM_OUTCOMES = {
   received: "received",
   processed: "processed",
   dropped_source: "droppedSource",
@@ -129,7 +129,7 @@ export const UDP_MESSAGE_OUTCOMES = {
   failed: "failed",
 } as const satisfies Record<string, keyof UdpQueueCounters>;
 
-export type UdpMessageOutcome = keyof typeof UDP_MESSAGE_OUTCOMES;
+export type UdpDatagramOutcome = keyof typeof UDP_DATAGRAM_OUTCOMES;
 
 /** The outcome of datagrams the operating system dropped before the queue saw them. */
 export const KERNEL_DROP_OUTCOME = "dropped_kernel";
@@ -143,7 +143,9 @@ export function registerUdpQueueMetrics(
   queues: readonly UdpQueue[],
   kernelDrops?: (queue: UdpQueue) => KernelDropCount | undefined,
 ): void {
-  const outcomes = Object.entries(UDP_MESSAGE_OUTCOMES) as Array<[UdpMessageOutcome, keyof UdpQueueCounters]>;
+  const outcomes = Object.entries(UDP_DATAGRAM_OUTCOMES) as Array<
+    [UdpDatagramOutcome, keyof UdpQueueCounters]
+  >;
   registry.counter({
     name: "steward_udp_messages_total",
     help:

@@ -15,11 +15,11 @@
  */
 import type { UdpServerConfig } from "../config/index.ts";
 import { createDurationWindow, type DurationReader, type DurationStats } from "../duration-window.ts";
-import type { Clock, Logger, Service } from "../ports.ts";
+import type { Clock, Logger, Stoppable } from "../ports.ts";
 import { createFixedWindowCounter, type FixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
 import { createBackpressureMonitor } from "./backpressure.ts";
 import { createDropLog } from "./drop-log.ts";
-import type { DatagramOutcome, DatagramProcessor } from "./event-sinks.ts";
+import type { DatagramOutcome, DatagramProcessor } from "./event-destinations.ts";
 import { acceptAllSources, type SourceValidator } from "./source-validator.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";
 import type { UdpSender } from "./udp-sender.ts";
@@ -79,7 +79,7 @@ export interface UdpQueueDeps {
   elapsedMs?: () => number;
 }
 
-export interface UdpQueue extends Service {
+export interface UdpQueue extends Stoppable {
   readonly name: UdpQueueName;
   /** Admits or drops one datagram, synchronously; `receivedAtMs` is its epoch-ms receive time. */
   offer(datagram: Uint8Array, sender: UdpSender, receivedAtMs: number): UdpAdmission;

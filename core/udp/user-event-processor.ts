@@ -1,8 +1,8 @@
 /**
  * The user-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → exclusion
- * → enrichment → outputs → sinks. Everything that depends only on the configuration (layouts,
+ * → enrichment → items → destinations. Everything that depends only on the configuration (layouts,
  * exclusion set, output mappers, scrambler) is built once here; a datagram costs a decode, a
- * split, one record and the outputs that are switched on. Bad input never throws: it ends as
+ * split, one record and the items that are switched on. Bad input never throws: it ends as
  * `malformed` or `unknown_marker` with a throttled WARN per sender.
  */
 import type {
@@ -14,9 +14,8 @@ import type {
 import type { AppNameCache, Clock, Logger } from "../ports.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";
 import { createDatagramDecoder, markerOf } from "./datagram-text.ts";
-import { deliverOutputs, type Outputs } from "./deliver-outputs.ts";
 import { type EventCounts, UNKNOWN } from "./event-counts.ts";
-import type { DatagramProcessor, EventSinks } from "./event-sinks.ts";
+import type { DatagramProcessor, EventDestinations } from "./event-destinations.ts";
 import { USER_CONNECTION_LAYOUT, USER_SESSION_LAYOUT, type UserLayout } from "./field-layouts.ts";
 import { createScrambler } from "./scramble.ts";
 import { createSenderWarnings } from "./sender-warnings.ts";
@@ -25,6 +24,7 @@ import { createUserEventEnricher } from "./user-event.ts";
 import { createUserEventMessageMapper } from "./user-event-messages.ts";
 import { createUserEventObservabilityMapper } from "./user-event-observability.ts";
 import { createUserEventPointMapper } from "./user-event-point.ts";
+import { type DestinationItems, writeToDestinations } from "./write-to-destinations.ts";
 
 export interface UserEventProcessorDeps {
   readonly userEvents: UserEventsConfig;
@@ -34,7 +34,7 @@ export interface UserEventProcessorDeps {
   readonly appNames: AppNameCache;
   /** Shared with the log-event processor (one `steward_events_total`). */
   readonly eventCounts: EventCounts;
-  readonly sinks: EventSinks;
+  readonly destinations: EventDestinations;
   /** Key of the hash that scrambles user identities; required when scrambling is switched on. */
   readonly scrambleKey?: Uint8Array;
   readonly logger: Logger;
@@ -45,7 +45,7 @@ export interface UserEventProcessorDeps {
 const UNKNOWN_SENDER = "unknown";
 
 export function createUserEventProcessor(deps: UserEventProcessorDeps): DatagramProcessor {
-  const { userEvents, eventCounts, sinks } = deps;
+  const { userEvents, eventCounts, destinations } = deps;
   const decode = createDatagramDecoder();
   const layouts = new Map<string, UserLayout>([
     [USER_SESSION_LAYOUT.marker, USER_SESSION_LAYOUT],
@@ -95,11 +95,11 @@ export function createUserEventProcessor(deps: UserEventProcessorDeps): Datagram
       return "processed";
 
     const event = enrich(record);
-    const outputs: Outputs = { points: [], messages: [], events: [] };
-    if (toPoint !== undefined) outputs.points.push(toPoint(event, receivedAtMs));
-    if (toMessages !== undefined) outputs.messages = toMessages(event);
-    if (toObservability !== undefined) outputs.events.push(toObservability(event, receivedAtMs));
-    await deliverOutputs(sinks, outputs);
+    const items: DestinationItems = { points: [], messages: [], events: [] };
+    if (toPoint !== undefined) items.points.push(toPoint(event, receivedAtMs));
+    if (toMessages !== undefined) items.messages = toMessages(event);
+    if (toObservability !== undefined) items.events.push(toObservability(event, receivedAtMs));
+    await writeToDestinations(destinations, items);
     return "processed";
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import { createS3ObjectStore } from "../../core/adapters/aws/s3-object-store.ts";
-import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import { validateObjectKey } from "../../core/destinations/object-key.ts";
 import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
@@ -27,7 +27,7 @@ export function cloudDestinationAdapters(options: CloudDestinationOptions): Dest
         prefix: keyPrefix(options.bucketPrefix, exportDirectory),
       }),
     parquetEncoder: auditParquetEncoder,
-    timeseriesWriter: createTimeseriesWriter,
+    timeseriesClient: createTimeseriesClient,
     logger: options.logger,
   };
 }

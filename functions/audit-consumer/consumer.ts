@@ -11,10 +11,10 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { consumeEvents, refusalTallies } from "../../core/destinations/consume-events.ts";
-import type { Clock, DestinationWriter, Logger } from "../../core/ports.ts";
+import type { AuditDestination, Clock, Logger } from "../../core/ports.ts";
 
 export interface AuditConsumerOptions {
-  writers: readonly DestinationWriter[];
+  destinations: readonly AuditDestination[];
   logger: Logger;
   clock: Clock;
 }
@@ -22,7 +22,7 @@ export interface AuditConsumerOptions {
 export function createAuditConsumer(
   options: AuditConsumerOptions,
 ): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  const { writers, logger, clock } = options;
+  const { destinations, logger, clock } = options;
   // Kept while the function instance lives, so refusals are logged once a minute, not per batch.
   const refusals = refusalTallies(logger);
   return async function consumeSqsBatch(event) {
@@ -41,7 +41,7 @@ export function createAuditConsumer(
       }
     }
     const { failed } = await consumeEvents(
-      writers,
+      destinations,
       decoded.map((item) => item.event),
       { now: new Date(clock.now()), logger, refusals },
     );

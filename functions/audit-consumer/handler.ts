@@ -28,7 +28,7 @@ const destinations = selectDestinations(
 );
 
 export const handler = createAuditConsumer({
-  writers: destinations.map((destination) => destination.writer),
+  destinations: destinations.map((destination) => destination.destination),
   logger,
   clock: systemClock,
 });

@@ -22,13 +22,13 @@ import {
   SCHEDULE_ENDPOINT_KEYS,
 } from "../../core/config/index.ts";
 import type {
-  ChatPoster,
+  BrokerClient,
+  ChatClient,
   Clock,
   FileOperations,
   KeyValueStore,
   Logger,
-  MessagePublisher,
-  ObservabilityPoster,
+  ObservabilityClient,
   RateLimitStore,
 } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
@@ -75,9 +75,9 @@ export interface RestServices {
   keyValues?: KeyValueStore;
   schedules?: ScheduleManager;
   files?: FileOperations;
-  publisher?: MessagePublisher;
-  observability?: ObservabilityPoster;
-  chat?: ChatPoster;
+  broker?: BrokerClient;
+  observability?: ObservabilityClient;
+  chat?: ChatClient;
   platform?: Omit<PlatformRoutesDeps, "logger">;
 }
 
@@ -112,7 +112,7 @@ function isAvailable(key: EndpointKey, services: RestServices): boolean {
     case "keyValueStore":
       return services.keyValues !== undefined;
     case "mqttPublishMessage":
-      return services.publisher !== undefined;
+      return services.broker !== undefined;
     case "observabilityEvent":
     case "observabilityMetric":
       return services.observability !== undefined;
@@ -133,7 +133,7 @@ function routesFor(services: RestServices, served: readonly EndpointKey[], logge
   if (services.keyValues) routes.push(...keyValueRoutes(services.keyValues));
   if (services.schedules) routes.push(...scheduleRoutes(services.schedules));
   if (services.files) routes.push(...fileRoutes(services.files));
-  if (services.publisher) routes.push(...brokerRoutes(services.publisher));
+  if (services.broker) routes.push(...brokerRoutes(services.broker));
   if (services.observability) routes.push(...observabilityRoutes(services.observability));
   if (services.chat) routes.push(...chatRoutes(services.chat));
   if (services.platform) routes.push(...platformRoutes({ ...services.platform, logger }));

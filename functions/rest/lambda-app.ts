@@ -16,10 +16,10 @@ import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-va
 import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
 import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
 import {
-  buildChatPoster,
-  buildObservabilityPoster,
-  buildPublisher,
-} from "../../core/adapters/outbound-services.ts";
+  buildBrokerClient,
+  buildChatClient,
+  buildObservabilityClient,
+} from "../../core/adapters/outbound-clients.ts";
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
@@ -61,12 +61,12 @@ export function createLambdaRestApp(options: LambdaRestAppOptions): Hono {
       schedules: createScheduleManager({ store: scheduleStore, clock }),
       // Outbound clients are built only when their endpoint is on (no idle broker connection).
       ...(endpoints.mqttPublishMessage
-        ? { publisher: buildPublisher(config, logger, { connectWaitMs: LAMBDA_BROKER_CONNECT_WAIT_MS }) }
+        ? { broker: buildBrokerClient(config, logger, { connectWaitMs: LAMBDA_BROKER_CONNECT_WAIT_MS }) }
         : {}),
       ...(endpoints.observabilityEvent || endpoints.observabilityMetric
-        ? { observability: buildObservabilityPoster(config, clock, logger) }
+        ? { observability: buildObservabilityClient(config, clock, logger) }
         : {}),
-      ...(endpoints.chatPostMessage ? { chat: buildChatPoster(config) } : {}),
+      ...(endpoints.chatPostMessage ? { chat: buildChatClient(config) } : {}),
     },
   });
 }

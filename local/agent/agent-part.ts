@@ -8,8 +8,8 @@ import type { MemoryAppNameCache } from "../../core/adapters/local/memory-app-na
 import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import type { Clock, Logger, Service } from "../../core/ports.ts";
-import type { AgentOutputs } from "./agent-outputs.ts";
+import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
+import type { AgentConnections } from "./agent-connections.ts";
 import type { ListenerProbe } from "./listener-probes.ts";
 
 /** What every agent part is started with. */
@@ -40,24 +40,24 @@ interface AgentPartBase {
   enabled(config: Config): boolean;
 }
 
-/** A part that writes nowhere through the shared outputs (a listener, a heartbeat). */
+/** A part that writes nowhere through the shared connections (a listener, a heartbeat). */
 export interface PlainAgentPart extends AgentPartBase {
   readonly writes?: false;
-  start(deps: AgentPartDeps): Promise<Service>;
+  start(deps: AgentPartDeps): Promise<Stoppable>;
 }
 
 /**
- * A part that writes through the shared outputs (time-series writer, broker, error tracking):
+ * A part that writes through the shared connections (time-series writer, broker, error tracking):
  * they are started before it and stopped after it, once it has flushed.
  */
 export interface WritingAgentPart extends AgentPartBase {
   readonly writes: true;
-  start(deps: WritingAgentPartDeps): Promise<Service>;
+  start(deps: WritingAgentPartDeps): Promise<Stoppable>;
 }
 
-/** What a writing part is started with: the shared outputs besides the rest. */
+/** What a writing part is started with: the shared connections besides the rest. */
 export interface WritingAgentPartDeps extends AgentPartDeps {
-  outputs: AgentOutputs;
+  connections: AgentConnections;
 }
 
 export type AgentPart = PlainAgentPart | WritingAgentPart;

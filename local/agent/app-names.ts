@@ -24,10 +24,10 @@ import type {
   MetricsRegistry,
   PlatformApp,
   PlatformClient,
-  Service,
+  Stoppable,
 } from "../../core/ports.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
-import { startTracked } from "../status/tracked-service.ts";
+import { startTracked } from "../status/tracked-part.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "./agent-part.ts";
 
 /** The error type the reference's error tracker counts these failures under (§10.6). */
@@ -71,7 +71,7 @@ export interface AppNamesStats {
   lastError: string | undefined;
 }
 
-export interface AppNames extends Service {
+export interface AppNames extends Stoppable {
   stats(): AppNamesStats;
 }
 
@@ -187,7 +187,7 @@ async function startAppNamesOnPlatform(deps: WritingAgentPartDeps): Promise<AppN
       clock,
       logger: logger.child("app-names"),
       metrics: deps.metrics,
-      errors: deps.outputs.errors,
+      errors: deps.connections.errors,
     });
     return {
       stats: () => poller.stats(),

@@ -10,7 +10,7 @@ import type { Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { createConfigUiApp } from "../config-ui/app.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
-import { listening, startTracked } from "../status/tracked-service.ts";
+import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 
 export interface ConfigUiDeps {

@@ -10,9 +10,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEventLoopWatch } from "../../core/monitoring/event-loop-watch.ts";
-import type { Clock, Logger, Service } from "../../core/ports.ts";
+import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import { ListenError } from "../http/http-listener.ts";
-import { listening, startTracked } from "../status/tracked-service.ts";
+import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { type ListenerProbe, listenerProbes } from "./listener-probes.ts";
 
@@ -27,7 +27,7 @@ export interface ContainerHealthDeps {
   maxDelayMs?: number | undefined;
 }
 
-export interface ContainerHealth extends Service {
+export interface ContainerHealth extends Stoppable {
   readonly port: number;
   /** The reasons the process is unhealthy now; empty when healthy. */
   verdict(): Promise<string[]>;

@@ -6,7 +6,7 @@
  * stops the beat. Heartbeat failures are not error-tracked (reference §10.6).
  */
 import { describeError } from "../../core/destinations/describe-error.ts";
-import type { Clock, Logger, MetricsRegistry, Service } from "../../core/ports.ts";
+import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
 import { parseRecurrence } from "../../core/schedules/recurrence.ts";
 import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
 import type { AgentPart } from "./agent-part.ts";
@@ -29,7 +29,7 @@ export interface HeartbeatStats {
   lastError: string | undefined;
 }
 
-export interface Heartbeat extends Service {
+export interface Heartbeat extends Stoppable {
   stats(): HeartbeatStats;
   readonly timer: RecurringTimer;
 }

@@ -5,14 +5,14 @@
  * servers whose `userSessions.enable` is on, every `userSessions.pollingInterval`.
  *
  * One platform monitor (HTTPS with the `cert.*` client certificate, re-read when the files
- * change) and one set of sinks serve both pollers. Each answer goes to the time-series DB (when
+ * change) and one set of destinations serve both pollers. Each answer goes to the time-series DB (when
  * `timeseriesdbConfig.enable`), the broker (when `mqttConfig.enable`), the observability
  * platform's metric API (when `obsPlatform.enable`, to `obsPlatform.metric.destinationAccount`)
  * and the scrape endpoint's gauges (the latest answers as of each poller's last round, rendered
  * once per round).
  */
-import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
-import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
+import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
 import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import { createAnswerTurns } from "../../core/polling/answer-turns.ts";
@@ -23,7 +23,7 @@ import { createHealthPointMapper } from "../../core/polling/health-points.ts";
 import {
   type PlatformPoller,
   type PlatformPollerOptions,
-  type PollOutputs,
+  type PollItems,
   startPlatformPoller,
 } from "../../core/polling/platform-poller.ts";
 import { serverLabelNames } from "../../core/polling/scrape-labels.ts";
@@ -33,10 +33,10 @@ import { createSessionMessageMapper } from "../../core/polling/session-messages.
 import { createSessionObsMetricMapper } from "../../core/polling/session-obs-metrics.ts";
 import { createSessionPointMapper } from "../../core/polling/session-points.ts";
 import { createUserExclusion } from "../../core/polling/session-users.ts";
-import type { EngineHealth, Logger, PlatformMonitor, ProxySessionList, Service } from "../../core/ports.ts";
+import type { EngineHealth, Logger, PlatformMonitor, ProxySessionList, Stoppable } from "../../core/ports.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { openPlatformMonitor } from "../open-platform-client.ts";
-import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
 
 /** Calls in flight at once per poller: enough for hundreds of servers in a round, never a storm. */
@@ -57,7 +57,7 @@ export interface PlatformPollingDeps extends WritingPartDeps {
   monitor?: PlatformMonitor | undefined;
 }
 
-export interface PlatformPolling extends Service {
+export interface PlatformPolling extends Stoppable {
   readonly health: PlatformPoller<HealthTarget, EngineHealth> | undefined;
   readonly sessions: PlatformPoller<SessionTarget, ProxySessionList> | undefined;
 }
@@ -114,7 +114,7 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
   const logger = deps.logger.child("polling");
   const monitor = deps.monitor ?? (await openPlatformMonitor(config, { logger, clock, cwd: deps.cwd }));
   const closeMonitor = deps.monitor === undefined ? () => monitor.close() : () => undefined;
-  const started: Service[] = [];
+  const started: Stoppable[] = [];
   try {
     const common = pollerCommon(deps, monitor, logger, started);
     const health = config.serversToMonitor.servers.length > 0 ? await startHealth(deps, common) : undefined;
@@ -138,21 +138,21 @@ export async function startPlatformPolling(deps: PlatformPollingDeps): Promise<P
 }
 
 /**
- * What both pollers are started with: the monitor, one set of sinks, the answers' turns, and
- * `started`, where each poller goes after its sinks (stopped in reverse, pollers first).
+ * What both pollers are started with: the monitor, one set of destinations, the answers' turns, and
+ * `started`, where each poller goes after its destinations (stopped in reverse, pollers first).
  */
 type PollerCommon = Pick<
   PlatformPollerOptions<unknown, unknown>,
-  "ready" | "answerTurn" | "sinks" | "maxConcurrent" | "clock" | "logger" | "metrics" | "errors"
-> & { monitor: PlatformMonitor; started: Service[] };
+  "ready" | "answerTurn" | "destinations" | "maxConcurrent" | "clock" | "logger" | "metrics" | "errors"
+> & { monitor: PlatformMonitor; started: Stoppable[] };
 
 function pollerCommon(
   deps: PlatformPollingDeps,
   monitor: PlatformMonitor,
   logger: Logger,
-  started: Service[],
+  started: Stoppable[],
 ): PollerCommon {
-  const { config, clock, outputs } = deps;
+  const { config, clock, connections } = deps;
   const accounts = selectAccounts(
     config.thirdPartyToolsCredentials.obsPlatform,
     config.obsPlatform.metric.destinationAccount,
@@ -163,14 +163,14 @@ function pollerCommon(
     staticAttributes: [],
     accounts,
   };
-  const sinks = createEventSinks({
+  const destinations = createEventDestinations({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
     maxInFlightMessages: MAX_PUBLISHES_IN_FLIGHT,
-    series: outputs.series,
-    publisher: config.mqttConfig.enable ? outputs.publisher : undefined,
+    series: connections.series,
+    broker: config.mqttConfig.enable ? connections.broker : undefined,
     obsMetrics: config.obsPlatform.enable
       ? {
-          poster: createObservabilityPoster({
+          client: createObservabilityClient({
             event: metricDestination,
             metric: metricDestination,
             clock,
@@ -181,10 +181,10 @@ function pollerCommon(
       : undefined,
     clock,
     logger,
-    onWriteError: outputs.recordWriteError,
+    onWriteError: connections.recordWriteError,
   });
-  started.push(outputs.stopWithinBudget("platform-polling", sinks));
-  outputs.addStats(() => sinks.stats());
+  started.push(connections.stopWithinBudget("platform-polling", destinations));
+  connections.addStats(() => destinations.stats());
   // Both pollers' answers take turns: a round's answers that arrive together held the event
   // loop for up to 27 ms at a time, and a scrape of the agent's metrics waited behind them.
   const turns = createAnswerTurns((callback) => setImmediate(callback));
@@ -194,21 +194,21 @@ function pollerCommon(
     // A round is skipped while no call can be made (the client certificate file is gone).
     ready: monitor.ready?.bind(monitor),
     answerTurn: turns.turn,
-    sinks,
+    destinations,
     maxConcurrent: MAX_CONCURRENT_CALLS,
     clock,
     logger,
     metrics: deps.metrics,
-    errors: outputs.errors,
+    errors: connections.errors,
   };
 }
 
 /** Which destinations get the answers: each one's mapper exists only when it is on. */
 function destinationsOn(deps: PlatformPollingDeps) {
-  const { config, outputs } = deps;
+  const { config, connections } = deps;
   return {
-    series: outputs.series !== undefined,
-    mqtt: config.mqttConfig.enable && outputs.publisher !== undefined,
+    series: connections.series !== undefined,
+    mqtt: config.mqttConfig.enable && connections.broker !== undefined,
     obs: config.obsPlatform.enable,
     metric: { metric: config.obsPlatform.metric, serviceVersion: SERVICE_VERSION },
     labelNames: serverLabelNames(config.serversToMonitor.serverTagsDefinition),
@@ -235,7 +235,7 @@ async function startHealth(
     key: (target) => target.server.serverName,
     describe: (target) => ({ server_name: target.server.serverName, host: target.server.host }),
     fetch: (target) => monitor.engineHealth({ host: target.server.host, headers: target.server.headers }),
-    outputs: (target, answer, at): PollOutputs => {
+    itemsOf: (target, answer, at): PollItems => {
       const batch = obsMetrics?.(answer, target.tags, at);
       return {
         points: points?.(answer, target.tags, at) ?? [],
@@ -281,7 +281,7 @@ async function startSessions(
       virtualProxy: target.virtualProxy,
     }),
     fetch: (target) => monitor.proxySessions(target.server.userSessions.host, target.virtualProxy),
-    outputs: (target, answer, at): PollOutputs => {
+    itemsOf: (target, answer, at): PollItems => {
       const batch = obsMetrics?.(answer.sessions.length, target.tags, at);
       const host = target.server.userSessions.host;
       return {
@@ -307,10 +307,10 @@ async function startSessions(
   return poller;
 }
 
-/** Stops in reverse order (pollers before the sinks they write to). */
-async function stopAll(started: Service[], logger: Logger): Promise<void> {
-  for (const service of [...started].reverse()) {
-    await service.stop().catch((error: unknown) => {
+/** Stops in reverse order (pollers before the destinations they write to). */
+async function stopAll(started: Stoppable[], logger: Logger): Promise<void> {
+  for (const part of [...started].reverse()) {
+    await part.stop().catch((error: unknown) => {
       logger.error("stopping platform polling failed", {
         error: error instanceof Error ? error.message : String(error),
       });

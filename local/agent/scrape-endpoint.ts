@@ -23,7 +23,7 @@ import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { answerAfterBody } from "../http/answer-after-body.ts";
 import { type HttpListener, listenOn } from "../http/http-listener.ts";
-import { listening, startTracked } from "../status/tracked-service.ts";
+import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
 

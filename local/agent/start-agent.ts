@@ -1,19 +1,19 @@
 /**
  * Starts the on-prem agent's enabled parts in the order given, each on the process's stop stack
- * (so they stop in reverse). The shared outputs (agent-outputs.ts) start before the first part
+ * (so they stop in reverse). The shared connections (agent-connections.ts) start before the first part
  * that writes through them, so they stop after it has flushed; with error tracking on they start
  * before every part, since the status page shows their error counts.
  */
-import type { MqttPublisher } from "../../core/adapters/mqtt.ts";
+import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
-import { type AgentOutputs, startAgentOutputs } from "./agent-outputs.ts";
+import { type AgentConnections, startAgentConnections } from "./agent-connections.ts";
 import type { AgentPart, AgentPartDeps } from "./agent-part.ts";
 
 export interface AgentStartDeps extends AgentPartDeps {
   /** The process's broker connection (local/broker-connection.ts), already started, when something publishes. */
-  broker: MqttPublisher | undefined;
-  /** The shutdown's deadlines: the time-series writers the outputs hand out are given up at its `pointWriters` time. */
+  broker: MqttBrokerClient | undefined;
+  /** The shutdown's deadlines: the time-series writers the connections hand out are given up at its `pointWriters` time. */
   shutdown?: ShutdownSchedule | undefined;
 }
 
@@ -22,26 +22,27 @@ export async function startAgentParts(
   list: readonly AgentPart[],
   { broker, shutdown, ...deps }: AgentStartDeps,
 ): Promise<void> {
-  const startOutputs = () => parts.start("agent-outputs", () => startSharedOutputs(deps, broker, shutdown));
-  let outputs = deps.config.errorTracking.enable ? await startOutputs() : undefined;
+  const startConnections = () =>
+    parts.start("agent-connections", () => startSharedConnections(deps, broker, shutdown));
+  let connections = deps.config.errorTracking.enable ? await startConnections() : undefined;
   for (const part of list.filter((each) => each.enabled(deps.config))) {
     if (part.writes) {
-      outputs ??= await startOutputs();
-      const withOutputs = { ...deps, outputs };
-      await parts.start(part.name, () => part.start(withOutputs));
+      connections ??= await startConnections();
+      const withConnections = { ...deps, connections };
+      await parts.start(part.name, () => part.start(withConnections));
     } else {
       await parts.start(part.name, () => part.start(deps));
     }
   }
 }
 
-async function startSharedOutputs(
+async function startSharedConnections(
   deps: AgentPartDeps,
-  broker: MqttPublisher | undefined,
+  broker: MqttBrokerClient | undefined,
   shutdown: ShutdownSchedule | undefined,
-): Promise<AgentOutputs> {
+): Promise<AgentConnections> {
   const { config, status } = deps;
-  const outputs = await startAgentOutputs(
+  const connections = await startAgentConnections(
     config,
     deps.logger,
     deps.metrics,
@@ -51,7 +52,7 @@ async function startSharedOutputs(
     broker,
     shutdown,
   );
-  const errors = outputs.errors;
+  const errors = connections.errors;
   if (config.errorTracking.enable) status.setErrors(() => errors.counts());
-  return outputs;
+  return connections;
 }

@@ -11,7 +11,7 @@ import type { Config } from "../../core/config/index.ts";
 import { describeError } from "../../core/destinations/describe-error.ts";
 import { telemetryPayload } from "../../core/monitoring/telemetry-payload.ts";
 import { startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
-import type { Clock, Logger, Service } from "../../core/ports.ts";
+import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { readSystemInfo } from "./system-info.ts";
@@ -30,7 +30,7 @@ export interface TelemetryDeps {
   intervalMs?: number | undefined;
 }
 
-export interface Telemetry extends Service {
+export interface Telemetry extends Stoppable {
   readonly instanceId: string;
   sent(): number;
 }

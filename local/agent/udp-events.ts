@@ -3,33 +3,36 @@
  * log-event pipeline when any `logEvents.source.*.enable`, each (udp-pipeline.ts)
  *
  *   socket → queue (source check, size, rate limit, bounded queue) → processor (parse, exclusion,
- *   enrichment, categorisation, counts, outputs) → sinks (time-series DB, broker, observability)
+ *   enrichment, categorisation, counts, connections) → destinations (time-series DB, broker, observability)
  *
  * plus the periodic writers of event counts, rejected-event counts and each queue's metrics, and
  * for each socket the count of datagrams the operating system dropped before they reached it.
  * Everything is chosen here once from the config. Stop order makes shutdown lossless for what
  * arrived: the kernel's drops are read a last time, the sockets stop receiving, the queues hand
  * every admitted datagram to the processors, the periodic writers write their last interval, and
- * the sinks flush their batches.
+ * the destinations flush their batches.
  */
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
-import { type AgentEventSinks, createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import {
+  type AgentEventDestinations,
+  createEventDestinations,
+} from "../../core/agent-destinations/create-event-destinations.ts";
 import type { Config } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
-import type { Logger, Service } from "../../core/ports.ts";
+import type { Logger, Stoppable } from "../../core/ports.ts";
 import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";
-import type { PeriodicPoints } from "../../core/udp/event-sinks.ts";
+import type { PeriodicPoints } from "../../core/udp/event-destinations.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
 import { createRejectedEventCounts, type RejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
 import type { UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics } from "../../core/udp/udp-queue-metrics.ts";
 import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
-import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";
-import { observabilityFor, type SendTo, sendToOf } from "./udp-outputs.ts";
+import { observabilityFor, type SendTo, sendToOf } from "./udp-destinations.ts";
 import { startUdpPipeline, type UdpPipelineDeps, type UdpPipelineView } from "./udp-pipeline.ts";
 import { showUdpStatus } from "./udp-status.ts";
 
@@ -41,7 +44,7 @@ export type { UdpPipelineView } from "./udp-pipeline.ts";
  */
 export type UdpEventsDeps = WritingPartDeps & { kernelDrops?: KernelDropReader };
 
-export interface UdpEvents extends Service {
+export interface UdpEvents extends Stoppable {
   readonly userEvents: UdpPipelineView | undefined;
   readonly logEvents: UdpPipelineView | undefined;
   /** Events by type and source since start (the status page). */
@@ -56,7 +59,7 @@ export function udpEventsEnabled(config: Config): boolean {
   return config.userEvents.enable || Object.values(config.logEvents.source).some((source) => source.enable);
 }
 
-/** The UDP events as an agent part: on the status page, its listeners, queues, sinks and counts. */
+/** The UDP events as an agent part: on the status page, its listeners, queues, destinations and counts. */
 export const udpEventsPart: WritingAgentPart = {
   name: "udp-events",
   enabled: udpEventsEnabled,
@@ -70,10 +73,10 @@ export const udpEventsPart: WritingAgentPart = {
 
 export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
   const logger = deps.logger.child("udp");
-  const started: Service[] = [];
+  const started: Stoppable[] = [];
   const stopStarted = async () => {
-    for (const service of started.reverse()) {
-      await service.stop().catch((error: unknown) => {
+    for (const part of started.reverse()) {
+      await part.stop().catch((error: unknown) => {
         logger.error("stopping a UDP event part failed", {
           error: error instanceof Error ? error.message : String(error),
         });
@@ -84,15 +87,15 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
 
   try {
     const udp = await prepareUdp(deps, logger, started);
-    const userEvents = udp.userSinks && (await startUserEvents(udp, udp.userSinks));
-    const logEvents = udp.logSinks && (await startLogEvents(udp, udp.logSinks));
+    const userEvents = udp.userDestinations && (await startUserEvents(udp, udp.userDestinations));
+    const logEvents = udp.logDestinations && (await startLogEvents(udp, udp.logDestinations));
     const pipelines = [userEvents, logEvents].filter((view) => view !== undefined);
     registerUdpQueueMetrics(
       deps.metrics,
       pipelines.map((view) => view.queue),
       (queue) => pipelines.find((view) => view.queue === queue)?.kernelDrops.count(),
     );
-    for (const view of pipelines) deps.outputs.addStats(() => view.sinks.stats());
+    for (const view of pipelines) deps.connections.addStats(() => view.destinations.stats());
 
     let stopping: Promise<void> | undefined;
     return {
@@ -117,17 +120,17 @@ interface PreparedUdp {
   eventCounts: EventCounts;
   rejectedEventCounts: RejectedEventCounts;
   scrambleKey: Uint8Array | undefined;
-  userSinks: AgentEventSinks | undefined;
-  logSinks: AgentEventSinks | undefined;
+  userDestinations: AgentEventDestinations | undefined;
+  logDestinations: AgentEventDestinations | undefined;
   pipelineDeps: UdpPipelineDeps;
 }
 
 /**
- * The event counts, the scramble key, each pipeline's sinks and the writer of the counts, in
- * this order (stopped in reverse: the counts' last interval is written before the sinks flush).
+ * The event counts, the scramble key, each pipeline's destinations and the writer of the counts, in
+ * this order (stopped in reverse: the counts' last interval is written before the destinations flush).
  */
-async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Service[]): Promise<PreparedUdp> {
-  const { config, clock, metrics, outputs } = deps;
+async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Stoppable[]): Promise<PreparedUdp> {
+  const { config, clock, metrics, connections } = deps;
   const userOn = config.userEvents.enable;
   const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
   const { version } = config.timeseriesdbConfig;
@@ -142,42 +145,55 @@ async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Service[
       ? await loadOrCreateSecretKey(resolve(deps.cwd, SCRAMBLE_KEY_FILE))
       : undefined;
 
-  const sinksFor = (name: UdpQueueName, sendTo: SendTo): AgentEventSinks => {
-    const sinks = createEventSinks({
+  const destinationsFor = (name: UdpQueueName, sendTo: SendTo): AgentEventDestinations => {
+    const destinations = createEventDestinations({
       maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-      series: sendTo.timeseriesdb ? outputs.series : undefined,
-      publisher: sendTo.mqtt ? outputs.publisher : undefined,
+      series: sendTo.timeseriesdb ? connections.series : undefined,
+      broker: sendTo.mqtt ? connections.broker : undefined,
       observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
       clock,
       logger: logger.child(name),
-      onWriteError: outputs.recordWriteError,
+      onWriteError: connections.recordWriteError,
     });
-    started.push(outputs.stopWithinBudget(name, sinks));
-    return sinks;
+    started.push(connections.stopWithinBudget(name, destinations));
+    return destinations;
   };
-  const userSinks = userOn ? sinksFor("user_events", sendToOf(config, config.userEvents)) : undefined;
-  const logSinks = logOn ? sinksFor("log_events", sendToOf(config, config.logEvents)) : undefined;
+  const userDestinations = userOn
+    ? destinationsFor("user_events", sendToOf(config, config.userEvents))
+    : undefined;
+  const logDestinations = logOn
+    ? destinationsFor("log_events", sendToOf(config, config.logEvents))
+    : undefined;
 
   const countSources: PeriodicPoints[] = [];
   if (config.platformEvents.eventCount.enable) countSources.push(eventCounts);
   if (config.platformEvents.rejectedEventCount.enable && logOn) countSources.push(rejectedEventCounts);
-  if (outputs.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
+  if (connections.series && config.platformEvents.timeseriesdb.enable && countSources.length > 0) {
     const writer = startPeriodicWriter({
       name: "event-counts",
       intervalMs: config.platformEvents.timeseriesdb.writeFrequency,
       sources: countSources,
-      series: outputs.series,
+      series: connections.series,
       clock,
       logger,
     });
-    started.push(outputs.addIntervalWriter("event-counts", writer));
+    started.push(connections.addIntervalWriter("event-counts", writer));
   }
   const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
-  const pipelineDeps = { outputs, host: hostname(), version, readKernelDrops, clock, logger, started };
-  return { deps, logger, eventCounts, rejectedEventCounts, scrambleKey, userSinks, logSinks, pipelineDeps };
+  const pipelineDeps = { connections, host: hostname(), version, readKernelDrops, clock, logger, started };
+  return {
+    deps,
+    logger,
+    eventCounts,
+    rejectedEventCounts,
+    scrambleKey,
+    userDestinations,
+    logDestinations,
+    pipelineDeps,
+  };
 }
 
-function startUserEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPipelineView> {
+function startUserEvents(udp: PreparedUdp, destinations: AgentEventDestinations): Promise<UdpPipelineView> {
   const { config, clock } = udp.deps;
   const settings = config.userEvents.udpServerConfig;
   const processor = createUserEventProcessor({
@@ -187,7 +203,7 @@ function startUserEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpP
     obsPlatform: config.obsPlatform,
     appNames: udp.deps.appNames,
     eventCounts: udp.eventCounts,
-    sinks,
+    destinations,
     ...(udp.scrambleKey ? { scrambleKey: udp.scrambleKey } : {}),
     logger: udp.logger.child("user_events"),
     clock,
@@ -198,13 +214,13 @@ function startUserEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpP
       label: "User events",
       settings: { ...settings, port: settings.portUserActivityEvents },
       processor,
-      sinks,
+      destinations,
     },
     udp.pipelineDeps,
   );
 }
 
-function startLogEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPipelineView> {
+function startLogEvents(udp: PreparedUdp, destinations: AgentEventDestinations): Promise<UdpPipelineView> {
   const { config, clock } = udp.deps;
   const settings = config.logEvents.udpServerConfig;
   const processor = createLogEventProcessor({
@@ -215,7 +231,7 @@ function startLogEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPi
     appNames: udp.deps.appNames,
     eventCounts: udp.eventCounts,
     rejectedEventCounts: udp.rejectedEventCounts,
-    sinks,
+    destinations,
     logger: udp.logger.child("log_events"),
     clock,
   });
@@ -225,7 +241,7 @@ function startLogEvents(udp: PreparedUdp, sinks: AgentEventSinks): Promise<UdpPi
       label: "Log events",
       settings: { ...settings, port: settings.portLogEvents },
       processor,
-      sinks,
+      destinations,
     },
     udp.pipelineDeps,
   );

@@ -10,25 +10,25 @@
  * every admitted datagram to the processor, then the metrics writer writes its last interval.
  */
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
-import type { AgentEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import type { AgentEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
 import type { UdpServerConfig } from "../../core/config/index.ts";
 import type { TimeseriesdbVersion } from "../../core/config/schema/timeseriesdb.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
-import type { Clock, Logger, Service } from "../../core/ports.ts";
-import type { DatagramProcessor } from "../../core/udp/event-sinks.ts";
+import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
+import type { DatagramProcessor } from "../../core/udp/event-destinations.ts";
 import { type KernelDrops, startKernelDrops } from "../../core/udp/kernel-drops.ts";
 import { createSourceValidator } from "../../core/udp/source-validator.ts";
 import { trackProcessorFailures } from "../../core/udp/tracked-processor.ts";
 import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
 import { udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
-import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-connections.ts";
 import type { KernelDropReader } from "./kernel-drop-reader.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
 export interface UdpPipelineView {
   readonly queue: UdpQueue;
   readonly socket: BoundUdpSocket;
-  readonly sinks: AgentEventSinks;
+  readonly destinations: AgentEventDestinations;
   /** Datagrams the operating system dropped for the socket since it was bound. */
   readonly kernelDrops: KernelDrops;
 }
@@ -39,11 +39,11 @@ export interface UdpPipelineOptions {
   label: string;
   settings: UdpServerConfig & { port: number };
   processor: DatagramProcessor;
-  sinks: AgentEventSinks;
+  destinations: AgentEventDestinations;
 }
 
 export interface UdpPipelineDeps {
-  outputs: Pick<WritingPartDeps["outputs"], "series" | "errors" | "addIntervalWriter">;
+  connections: Pick<WritingPartDeps["connections"], "series" | "errors" | "addIntervalWriter">;
   /** The `host` tag of the queue metrics. */
   host: string;
   /** `timeseriesdbConfig.version`: decides the queue metrics fields' types. */
@@ -51,15 +51,15 @@ export interface UdpPipelineDeps {
   readKernelDrops: KernelDropReader;
   clock: Clock;
   logger: Logger;
-  started: Service[];
+  started: Stoppable[];
 }
 
 export async function startUdpPipeline(
   options: UdpPipelineOptions,
   deps: UdpPipelineDeps,
 ): Promise<UdpPipelineView> {
-  const { name, settings, sinks } = options;
-  const { outputs, clock, started } = deps;
+  const { name, settings, destinations } = options;
+  const { connections, clock, started } = deps;
   const logger = deps.logger.child(name);
   const sources = await createSourceValidator(
     { enable: settings.enableSourceValidation, allowedSources: settings.allowedSources, label: name },
@@ -68,7 +68,7 @@ export async function startUdpPipeline(
   const queue = createUdpQueue(
     { name, config: settings },
     {
-      processor: trackProcessorFailures(options.processor, name, outputs.errors),
+      processor: trackProcessorFailures(options.processor, name, connections.errors),
       sources,
       clock,
       logger,
@@ -78,7 +78,7 @@ export async function startUdpPipeline(
   // The writer's last interval comes after the kernel's drops were read a last time at their stop.
   let kernelDrops: KernelDrops | undefined;
   const queueMetrics = settings.queueMetrics.timeseriesdb;
-  if (outputs.series && queueMetrics.enable) {
+  if (connections.series && queueMetrics.enable) {
     const writerName = `${name}-queue-metrics`;
     const writer = startPeriodicWriter({
       name: writerName,
@@ -91,11 +91,11 @@ export async function startUdpPipeline(
           kernelDrops: () => kernelDrops?.count() ?? { dropped: null, reason: "the socket is not bound yet" },
         }),
       ],
-      series: outputs.series,
+      series: connections.series,
       clock,
       logger,
     });
-    started.push(outputs.addIntervalWriter(writerName, writer));
+    started.push(connections.addIntervalWriter(writerName, writer));
   }
   started.push(queue);
   const socket = await bindUdpSocket({
@@ -112,5 +112,5 @@ export async function startUdpPipeline(
     { read: () => deps.readKernelDrops(socket), clock, logger },
   );
   started.push(kernelDrops);
-  return { queue, socket, sinks, kernelDrops };
+  return { queue, socket, destinations, kernelDrops };
 }

@@ -3,7 +3,7 @@
  * its queue's state and cumulative counters, and what the operating system dropped before the
  * queue saw it — `kernelDrops.dropped` is a count since start, or `null` with a `reason` where the
  * system reports no such count, so that the page can say "not available" rather than 0.
- * `showUdpStatus` puts the UDP events on the board: listeners, queues, sinks and event counts.
+ * `showUdpStatus` puts the UDP events on the board: listeners, queues, destinations and event counts.
  */
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { KernelDropCount } from "../../core/udp/kernel-drops.ts";
@@ -32,19 +32,19 @@ export function udpListenerStatus(
   };
 }
 
-/** Each UDP queue's state and counters, its sinks' stats and the event counts on the status page. */
+/** Each UDP queue's state and counters, its destinations' stats and the event counts on the status page. */
 export function showUdpStatus(status: StatusBoard, udp: UdpEvents): void {
   for (const view of [udp.userEvents, udp.logEvents]) {
     if (view === undefined) continue;
-    const { queue, sinks, socket } = view;
+    const { queue, destinations, socket } = view;
     status.countEvents(() => queue.counters().received);
     status.set("udpQueues", queue.name, () => udpListenerStatus(view));
     status.set("listeners", `UDP ${queue.name}`, () => ({
       state: "listening",
       url: `udp://${socket.address}:${socket.port}`,
     }));
-    for (const destination of Object.keys(sinks.stats())) {
-      status.set("destinations", `${queue.name}.${destination}`, () => sinks.stats()[destination]);
+    for (const destination of Object.keys(destinations.stats())) {
+      status.set("destinations", `${queue.name}.${destination}`, () => destinations.stats()[destination]);
     }
   }
   status.setEventCounts(() => udp.eventTotals());

@@ -4,10 +4,10 @@
  * `uptimeMonitor.logLevel`, writes the `steward_memory_usage` point (when `timeseriesdbConfig.enable`
  * and `storeInTimeseriesdb.serviceMemoryUsage`) and posts the `qs_service*` metrics to
  * `storeObsPlatform.destinationAccount` (when `storeObsPlatform.enable` **and**
- * `obsPlatform.enable`, quirk 12), through sinks of its own whose failures are error-tracked.
+ * `obsPlatform.enable`, quirk 12), through destinations of its own whose failures are error-tracked.
  */
-import { createObservabilityPoster } from "../../core/adapters/http-posters/observability-poster.ts";
-import { createEventSinks } from "../../core/agent-sinks/create-event-sinks.ts";
+import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
+import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
 import {
   type MemorySample,
   memoryPoint,
@@ -15,14 +15,15 @@ import {
   uptimeMetricBatch,
 } from "../../core/monitoring/uptime-report.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
-import type { Logger, Service } from "../../core/ports.ts";
+import type { Logger, Stoppable } from "../../core/ports.ts";
 import { parseRecurrence, typicalIntervalMs } from "../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
-import type { WritingPartDeps } from "./agent-outputs.ts";
+import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
 
-export interface UptimeMonitorDeps extends Pick<WritingPartDeps, "config" | "logger" | "clock" | "outputs"> {
+export interface UptimeMonitorDeps
+  extends Pick<WritingPartDeps, "config" | "logger" | "clock" | "connections"> {
   /** The process's memory now (default process.memoryUsage()). */
   memory?: (() => MemorySample) | undefined;
   /** Milliseconds since the process started (default process.uptime()). */
@@ -31,17 +32,17 @@ export interface UptimeMonitorDeps extends Pick<WritingPartDeps, "config" | "log
   fetch?: typeof fetch | undefined;
 }
 
-export interface UptimeMonitor extends Service {
+export interface UptimeMonitor extends Stoppable {
   /** Reports made so far. */
   iterations(): number;
 }
 
-/** The monitor's own sinks: the memory point to the time-series DB, the metrics to the observability platform. */
-function uptimeSinks(
+/** The monitor's own destinations: the memory point to the time-series DB, the metrics to the observability platform. */
+function uptimeDestinations(
   deps: UptimeMonitorDeps,
   { obsOn, seriesOn, logger }: { obsOn: boolean; seriesOn: boolean; logger: Logger },
 ) {
-  const { config, clock, outputs } = deps;
+  const { config, clock, connections } = deps;
   const store = config.uptimeMonitor.storeObsPlatform;
   const accounts = obsOn
     ? selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, store.destinationAccount).accounts
@@ -52,12 +53,12 @@ function uptimeSinks(
     staticAttributes: [],
     accounts,
   };
-  return createEventSinks({
+  return createEventDestinations({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-    series: seriesOn ? outputs.series : undefined,
+    series: seriesOn ? connections.series : undefined,
     obsMetrics: obsOn
       ? {
-          poster: createObservabilityPoster({
+          client: createObservabilityClient({
             event: destination,
             metric: destination,
             clock,
@@ -69,14 +70,14 @@ function uptimeSinks(
       : undefined,
     clock,
     logger,
-    onWriteError: outputs.recordWriteError,
+    onWriteError: connections.recordWriteError,
     // One point and one metric batch per occurrence: little to flush, so little to wait for.
     stopTimeoutMs: 2000,
   });
 }
 
 export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
-  const { config, clock, outputs } = deps;
+  const { config, clock, connections } = deps;
   const settings = config.uptimeMonitor;
   const logger = deps.logger.child("uptime");
   const memory = deps.memory ?? (() => process.memoryUsage());
@@ -84,10 +85,10 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
   const recurrence = parseRecurrence(settings.frequency);
   const store = settings.storeObsPlatform;
   const obsOn = store.enable && config.obsPlatform.enable;
-  const seriesOn = outputs.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
-  const sinks = uptimeSinks(deps, { obsOn, seriesOn, logger });
-  outputs.addStats(() => sinks.stats());
-  const sinksAtShutdown = outputs.stopWithinBudget("uptime", sinks);
+  const seriesOn = connections.series !== undefined && settings.storeInTimeseriesdb.serviceMemoryUsage;
+  const destinations = uptimeDestinations(deps, { obsOn, seriesOn, logger });
+  connections.addStats(() => destinations.stats());
+  const destinationsAtShutdown = connections.stopWithinBudget("uptime", destinations);
   const attributes: Record<string, string> = Object.fromEntries(
     store.attribute.static.map((a) => [a.name, a.value]),
   );
@@ -104,7 +105,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     const writes: Promise<void>[] = [];
     if (seriesOn) {
       writes.push(
-        sinks.writePoints([
+        destinations.writePoints([
           memoryPoint(sample, settings.storeInTimeseriesdb.instanceTag, SERVICE_VERSION, at),
         ]),
       );
@@ -117,7 +118,7 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
           intervalMs: typicalIntervalMs(recurrence, at) ?? 0,
         })
       : undefined;
-    if (batch !== undefined) writes.push(sinks.postMetrics([batch]));
+    if (batch !== undefined) writes.push(destinations.writeMetrics([batch]));
     await Promise.all(writes);
   }
 
@@ -134,15 +135,16 @@ export function startUptimeMonitor(deps: UptimeMonitorDeps): UptimeMonitor {
     iterations: () => iteration,
     async stop() {
       await timer.stop();
-      await sinksAtShutdown.stop();
+      await destinationsAtShutdown.stop();
     },
   };
 }
 
-/** The uptime monitor as an agent part (`uptimeMonitor.enable`); its sinks write through the shared outputs. */
+/** The uptime monitor as an agent part (`uptimeMonitor.enable`); its destinations write through the shared connections. */
 export const uptimeMonitorPart: WritingAgentPart = {
   name: "uptime-monitor",
   enabled: (config) => config.uptimeMonitor.enable,
   writes: true,
-  start: async ({ config, logger, clock, outputs }) => startUptimeMonitor({ config, logger, clock, outputs }),
+  start: async ({ config, logger, clock, connections }) =>
+    startUptimeMonitor({ config, logger, clock, connections }),
 };

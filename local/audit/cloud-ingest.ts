@@ -5,7 +5,7 @@
  * in the DynamoDB table `cloud.rateLimitTable`, so one limit holds across every agent and ingest
  * function. The adapters are the ingest function's (functions/audit-ingest/lambda-app.ts).
  *
- * audit-services.ts imports this module with `import()` only when a queue URL or a rate-limit
+ * audit-parts.ts imports this module with `import()` only when a queue URL or a rate-limit
  * table is set, so the AWS SDK stays out of every other local process. Credentials and endpoints
  * come from the SDK's usual sources (`AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…, `AWS_ENDPOINT_URL_SQS`,
  * `AWS_ENDPOINT_URL_DYNAMODB`).

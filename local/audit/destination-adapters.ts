@@ -4,7 +4,7 @@
  * writer for the configured version.
  */
 import { resolve } from "node:path";
-import { createTimeseriesWriter } from "../../core/adapters/influx/create-timeseries-writer.ts";
+import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
 import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
@@ -15,7 +15,7 @@ export function localDestinationAdapters(options: { cwd: string; logger: Logger 
   return {
     objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory), { logger }),
     parquetEncoder: auditParquetEncoder,
-    timeseriesWriter: createTimeseriesWriter,
+    timeseriesClient: createTimeseriesClient,
     logger,
   };
 }

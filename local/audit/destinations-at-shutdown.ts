@@ -9,7 +9,7 @@
  */
 import { UnwrittenEventsError } from "../../core/destinations/batcher.ts";
 import type { AuditDestinations } from "../../core/destinations/start-audit-destinations.ts";
-import type { Logger, Service } from "../../core/ports.ts";
+import type { Logger, Stoppable } from "../../core/ports.ts";
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
 
 export interface DestinationsAtShutdownOptions {
@@ -35,7 +35,7 @@ function unwrittenByDestination(error: unknown): Map<string, number> | undefined
 export function stopDestinationsWithinBudget(
   destinations: AuditDestinations,
   options: DestinationsAtShutdownOptions,
-): Service {
+): Stoppable {
   const { logger } = options;
   options.shutdown?.at(SHUTDOWN_BUDGET_MS.destinations, () => destinations.abandon());
   return {

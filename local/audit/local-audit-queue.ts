@@ -1,8 +1,8 @@
 /**
  * The local side of the audit pipeline: the durable log (`audit-log`, when on), the destination
- * writers (`audit-destinations`), and the durable queue that hands the writers what the log
+ * destinations (`audit-destinations`), and the durable queue that hands the destinations what the log
  * holds. Without the durable queue, ingest's in-process queue hands events straight to the
- * writers (audit-services.ts). The destinations stop within the shutdown budget
+ * destinations (audit-parts.ts). The destinations stop within the shutdown budget
  * (destinations-at-shutdown.ts).
  */
 import { resolve } from "node:path";
@@ -25,13 +25,13 @@ import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-m
 import type { Logger } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
-import type { AuditRoute, AuditServicesDeps } from "./audit-services.ts";
+import type { AuditPartsDeps, AuditRoute } from "./audit-parts.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
 import { stopDestinationsWithinBudget } from "./destinations-at-shutdown.ts";
 import { createDurableQueueLink, type DurableQueueLink } from "./durable-queue-link.ts";
 
 export type LocalAuditQueueDeps = Pick<
-  AuditServicesDeps,
+  AuditPartsDeps,
   "clock" | "cwd" | "metrics" | "status" | "shutdown" | "parts"
 >;
 
@@ -44,9 +44,9 @@ export interface LocalAuditQueue {
 }
 
 /**
- * Starts the durable log (when on) and the destination writers, and builds the durable queue
+ * Starts the durable log (when on) and the destinations, and builds the durable queue
  * over the log: ingest puts events on it, and it stops as the part `audit-queue`
- * (audit-services.ts).
+ * (audit-parts.ts).
  */
 export async function startLocalAuditQueue(
   config: Config,
@@ -80,7 +80,7 @@ function startLog(
   return deps.parts.start("audit-log", () =>
     startDurableLogKeeper({
       directory: resolve(deps.cwd, queue.directory),
-      destinations: selected.map(({ writer }) => writer.name),
+      destinations: selected.map(({ destination }) => destination.name),
       maxDiskBytes: queue.maxDiskBytes,
       clock: deps.clock,
       logger: logger.child("audit-queue"),

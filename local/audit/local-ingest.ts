@@ -1,6 +1,6 @@
 /**
  * The ingest API as the local runtime runs it (served by local/http/ingest-listener.ts): accepted
- * events go to the given queue (the durable log, audit-services.ts) or, without one, to the
+ * events go to the given queue (the durable log, audit-parts.ts) or, without one, to the
  * bounded in-process queue, whose handler (the destinations fan-out) is injected; rate-limit
  * counters live in memory unless a store is given (DynamoDB on cloud stores). Start-up warnings (no token, inconsistent
  * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
@@ -21,7 +21,7 @@ import type {
   EventQueueMetrics,
   Logger,
   RateLimitStore,
-  Service,
+  Stoppable,
 } from "../../core/ports.ts";
 import {
   type AuditIngestSettings,
@@ -32,7 +32,7 @@ import {
 export interface LocalIngestOptions {
   /** `config.auditEvents`. */
   settings: AuditIngestSettings & { queue: InProcessEventQueueOptions };
-  /** Processes each accepted event (the destination writers) when no `queue` is given. */
+  /** Processes each accepted event (the destinations) when no `queue` is given. */
   handler?: AcceptedEventHandler;
   /** The queue to use instead of an in-process one (the durable queue). */
   queue?: LocalEventQueue;
@@ -45,7 +45,7 @@ export interface LocalIngestOptions {
 }
 
 /** What the local runtime needs of its event queue: a Service with metrics that can drain. */
-export interface LocalEventQueue extends EventQueue, Service {
+export interface LocalEventQueue extends EventQueue, Stoppable {
   metrics(): EventQueueMetrics;
   drain(): Promise<void>;
 }

@@ -22,7 +22,7 @@ import {
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { LOG_LEVELS } from "../../core/logging/log-levels.ts";
 import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../core/logging/logger.ts";
-import type { Service } from "../../core/ports.ts";
+import type { Stoppable } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budget.ts";
@@ -53,14 +53,14 @@ export interface CliIo {
 }
 
 /**
- * What a long-running command hands main.ts, which stops `service` on SIGINT/SIGTERM and logs
+ * What a long-running command hands main.ts, which stops `parts` on SIGINT/SIGTERM and logs
  * through `logger`. `config` gives the crash handler its settings (`crashFile`); `shutdown`, when
  * given, the exit status once stopped (1 when events were lost).
  */
 export interface RunningSteward {
   config: Config;
   logger: RootLogger;
-  service: Service;
+  parts: Stoppable;
   shutdown?: ShutdownSchedule;
 }
 
@@ -240,7 +240,7 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
   }
   const shutdown = createShutdownSchedule(systemClock);
   try {
-    const service = await startLocal(config, logger, {
+    const parts = await startLocal(config, logger, {
       clock: systemClock,
       shutdown,
       cwd: io.cwd,
@@ -250,7 +250,7 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
         : { configTree: await readConfigTree(resolve(io.cwd, values.config)) }),
     });
     logger.info(`${SERVICE_NAME} ready`);
-    return { running: { config, logger, service, shutdown } };
+    return { running: { config, logger, parts, shutdown } };
   } catch (error) {
     logger.error(`${SERVICE_NAME} failed to start`, {
       error: error instanceof Error ? error.message : String(error),

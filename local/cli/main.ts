@@ -1,6 +1,6 @@
 /**
  * Process entry point (`npm start`, `npx steward`). The only module that handles signals and
- * calls process.exit: SIGTERM/SIGINT stop every service in reverse start order and exit within
+ * calls process.exit: SIGTERM/SIGINT stop every parts in reverse start order and exit within
  * the shutdown budget (local/shutdown-budget.ts says how the 10 s are spent) — 0, or 1 when events
  * were lost; an unexpected error writes a crash dump and exits 1. Signal handlers are installed
  * before anything starts, so a signal that arrives during start-up is honoured as soon as
@@ -47,7 +47,7 @@ try {
 }
 
 function shutdown(
-  { config, logger, service, shutdown: schedule }: RunningSteward,
+  { config, logger, parts, shutdown: schedule }: RunningSteward,
   signal: NodeJS.Signals,
 ): void {
   if (stopping) return;
@@ -58,7 +58,7 @@ function shutdown(
     process.exit(1);
   }, SHUTDOWN_BUDGET_MS.hardStop);
   deadline.unref();
-  void service
+  void parts
     .stop()
     .then(async () => {
       logger.info("stopped");

@@ -164,7 +164,7 @@ export async function simulatePlatform(
   io.stdout.write("\nStop the simulated platform with Ctrl-C.\n");
   const logger = createLogger({ level: logLevel, sinks: [consoleSink(io.stdout, io.stderr)] });
   // The crash handler of main.ts writes its dumps with the embedded default's crashFile settings.
-  return { running: { config: defaultConfig(), logger, service: platform } };
+  return { running: { config: defaultConfig(), logger, parts: platform } };
 }
 
 function startFailure(error: unknown, options: SimulatePlatformOptions): string {

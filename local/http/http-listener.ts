@@ -10,7 +10,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
-import type { Logger, Service } from "../../core/ports.ts";
+import type { Logger, Stoppable } from "../../core/ports.ts";
 import { answerAfterBody } from "./answer-after-body.ts";
 import { batchResponses } from "./batched-responses.ts";
 
@@ -26,7 +26,7 @@ export interface HttpListenerOptions extends ListenOptions {
   app: Hono<any, any, any>;
 }
 
-export interface HttpListener extends Service {
+export interface HttpListener extends Stoppable {
   /** The bound port (differs from the requested one when that was 0). */
   readonly port: number;
   readonly url: string;

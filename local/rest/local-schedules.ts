@@ -24,8 +24,8 @@ import type { Clock, Logger, ScheduleStore } from "../../core/ports.ts";
 import { ScheduleStoreError } from "../../core/schedules/errors.ts";
 import {
   type ScheduleRunner,
+  type Scheduler,
   type SchedulerDeps,
-  type SchedulerService,
   startScheduler,
 } from "../../core/schedules/scheduler.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
@@ -55,7 +55,7 @@ export interface LocalSchedulesOptions {
 
 interface Opened {
   store: ScheduleStore;
-  scheduler: SchedulerService | undefined;
+  scheduler: Scheduler | undefined;
 }
 
 /** Tries to open once before resolving; rejects only for damaged content. */

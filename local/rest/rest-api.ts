@@ -14,7 +14,7 @@ import { createApp as createRestApp } from "../../functions/rest/app.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startHttpListener } from "../http/http-listener.ts";
 import type { PartStarter } from "../start-in-order.ts";
-import { listening, trackService } from "../status/tracked-service.ts";
+import { listening, trackPart } from "../status/tracked-part.ts";
 import { type RestServicesDeps, startRestServices } from "./rest-services.ts";
 
 export interface RestApiDeps extends RestServicesDeps {
@@ -59,7 +59,7 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
         logger,
       }),
   };
-  await parts.add(trackService(listener, listening(status, "REST API")));
+  await parts.add(trackPart(listener, listening(status, "REST API")));
   return { healthProbes: [storesProbe(backing.storeAvailability)] };
 }
 

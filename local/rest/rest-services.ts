@@ -17,11 +17,11 @@ import { createFileOperations } from "../../core/adapters/local/local-file-opera
 import { createMemoryScheduleLease } from "../../core/adapters/local/memory-schedule-lease.ts";
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
 import { openRecoveringKeyValueStore } from "../../core/adapters/local/recovering-key-value-store.ts";
-import { buildChatPoster, buildObservabilityPoster } from "../../core/adapters/outbound-services.ts";
+import { buildChatClient, buildObservabilityClient } from "../../core/adapters/outbound-clients.ts";
 import type { Config } from "../../core/config/index.ts";
-import { createDisabledPublisher } from "../../core/messaging/disabled-publisher.ts";
+import { createDisabledBrokerClient } from "../../core/messaging/disabled-broker-client.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
-import type { Clock, KeyValueStore, Logger, MessagePublisher, PlatformClient } from "../../core/ports.ts";
+import type { BrokerClient, Clock, KeyValueStore, Logger, PlatformClient } from "../../core/ports.ts";
 import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
@@ -44,7 +44,7 @@ export interface RestServicesDeps {
    * The process's broker connection (local/broker-connection.ts), opened and closed by its own
    * service; undefined when `mqttConfig.enable` is false, and the broker endpoint then answers 503.
    */
-  broker?: MessagePublisher | undefined;
+  broker?: BrokerClient | undefined;
 }
 
 /**
@@ -88,8 +88,8 @@ export async function startRestServices(
   deps: RestServicesDeps,
 ): Promise<LocalRestServices> {
   const { clock } = deps;
-  const publisher = config.restServer.endpointsEnable.mqttPublishMessage
-    ? (deps.broker ?? createDisabledPublisher())
+  const broker = config.restServer.endpointsEnable.mqttPublishMessage
+    ? (deps.broker ?? createDisabledBrokerClient())
     : undefined;
   const platform =
     config.platform.host === ""
@@ -125,9 +125,9 @@ export async function startRestServices(
       ...(schedules.runner ? { runner: schedules.runner } : {}),
     }),
     files: createFileOperations(config.fileOperations),
-    ...(publisher ? { publisher } : {}),
-    observability: buildObservabilityPoster(config, clock, logger),
-    chat: buildChatPoster(config),
+    ...(broker ? { broker } : {}),
+    observability: buildObservabilityClient(config, clock, logger),
+    chat: buildChatClient(config),
     ...(platform
       ? {
           platform: {

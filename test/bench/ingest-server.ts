@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
-import { openSegmentLog } from "../../core/adapters/local/durable-queue/segment-log.ts";
+import { openDurableLog } from "../../core/adapters/local/durable-queue/durable-log.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
@@ -40,7 +40,7 @@ async function durableQueue(logger: ReturnType<typeof createLogger>, count: () =
   mkdirSync(join(process.cwd(), "data"), { recursive: true });
   const directory = mkdtempSync(join(process.cwd(), "data", "bench-audit-queue-"));
   process.on("exit", () => rmSync(directory, { recursive: true, force: true }));
-  const log = await openSegmentLog({
+  const log = await openDurableLog({
     directory,
     destinations: ["bench"],
     maxDiskBytes: 1024 * 1024 * 1024,

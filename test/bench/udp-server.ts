@@ -14,7 +14,7 @@ import { parseConfig } from "../../core/config/index.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import { startAgentOutputs } from "../../local/agent/agent-outputs.ts";
+import { startAgentConnections } from "../../local/agent/agent-connections.ts";
 import { startUdpEvents } from "../../local/agent/udp-events.ts";
 import { startMemorySampler } from "./udp-memory.ts";
 
@@ -69,7 +69,7 @@ if (!parsed.ok) throw new Error(`bench config: ${JSON.stringify(parsed.problems)
 
 const logger = createLogger({ level: "warn", sinks: [consoleSink()] });
 const metrics = createPromMetricsRegistry();
-const outputs = await startAgentOutputs(parsed.config, logger, metrics, process.cwd());
+const connections = await startAgentConnections(parsed.config, logger, metrics, process.cwd());
 const udp = await startUdpEvents({
   config: parsed.config,
   logger,
@@ -77,7 +77,7 @@ const udp = await startUdpEvents({
   cwd: process.cwd(),
   metrics,
   appNames: createMemoryAppNameCache(),
-  outputs,
+  connections,
 });
 const pipeline = udp.logEvents;
 if (pipeline === undefined) throw new Error("log-event pipeline did not start");
@@ -86,7 +86,7 @@ const memory = startMemorySampler({
   logPath: process.env.BENCH_UDP_MEMORY_LOG,
   extra: () => ({
     waiting: pipeline.queue.state().waiting,
-    bufferedPoints: pipeline.sinks.stats().timeseriesdb?.buffered,
+    bufferedPoints: pipeline.destinations.stats().timeseriesdb?.buffered,
   }),
 });
 
@@ -95,7 +95,7 @@ process.on("message", (message) => {
   process.send?.({
     counters: pipeline.queue.counters(),
     timeInQueue: pipeline.queue.stats().timeInQueue,
-    sinks: pipeline.sinks.stats(),
+    sinks: pipeline.destinations.stats(),
     cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     memoryAtPeak: memory.peak(),
   });
@@ -103,6 +103,6 @@ process.on("message", (message) => {
 process.on("SIGTERM", () => {
   void udp
     .stop()
-    .then(() => outputs.stop())
+    .then(() => connections.stop())
     .then(() => process.exit(0));
 });

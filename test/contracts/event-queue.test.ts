@@ -8,7 +8,7 @@ import { createSqsServer } from "local-aws-sqs";
 import { afterAll, beforeAll } from "vitest";
 import { createSqsEventQueue, decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
 import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
-import { openSegmentLog } from "../../core/adapters/local/durable-queue/segment-log.ts";
+import { openDurableLog } from "../../core/adapters/local/durable-queue/durable-log.ts";
 import { createInProcessEventQueue } from "../../core/adapters/local/in-process-event-queue.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import { systemClock } from "../../core/system-clock.ts";
@@ -57,7 +57,7 @@ describeEventQueueContract("durable log (segment files)", async () => {
   const delivered: AcceptedEvent[] = [];
   const directory = await mkdtemp(join(tmpdir(), "steward-event-queue-"));
   const logger = recordingLogger();
-  const log = await openSegmentLog({
+  const log = await openDurableLog({
     directory,
     destinations: ["parquet"],
     maxDiskBytes: 1024 * 1024,

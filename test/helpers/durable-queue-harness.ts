@@ -1,10 +1,10 @@
 /**
- * The durable audit queue over a real segment log in a directory, for its unit tests: numbered
+ * The durable audit queue over a real durable log in a directory, for its unit tests: numbered
  * events (the number is in the eventId, so order and duplicates can be read back) and a queue
  * whose two destinations record what they are handed.
  */
 import { createDurableEventQueue } from "../../core/adapters/local/durable-queue/durable-event-queue.ts";
-import { openSegmentLog } from "../../core/adapters/local/durable-queue/segment-log.ts";
+import { openDurableLog } from "../../core/adapters/local/durable-queue/durable-log.ts";
 import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
 import type { Clock, EnqueueResult } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
@@ -45,7 +45,7 @@ export interface DurableQueueHarnessOptions {
 export async function startDurableQueue(directory: string, options: DurableQueueHarnessOptions) {
   const logger = options.logger ?? recordingLogger();
   const clock = options.clock ?? systemClock;
-  const log = await openSegmentLog({
+  const log = await openDurableLog({
     directory,
     destinations: QUEUE_DESTINATIONS,
     maxDiskBytes: options.maxDiskBytes,

@@ -1,5 +1,5 @@
 /**
- * A TimeseriesWriter that keeps every request it accepted and fails the next attempts with the
+ * A TimeseriesClient that keeps every request it accepted and fails the next attempts with the
  * errors a test queues (or every attempt while `down`), for batching and retry tests. A request
  * of encoded lines (`writeLines`) is parsed back into points, as InfluxDB would read it, and its
  * body kept as text.
@@ -7,10 +7,10 @@
 import type { FieldValue, Point } from "../../core/destinations/line-protocol.ts";
 import { integerField } from "../../core/destinations/line-protocol.ts";
 import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
-import type { TimeseriesWriter } from "../../core/ports.ts";
+import type { TimeseriesClient } from "../../core/ports.ts";
 import { type ParsedPoint, parseLineProtocol } from "./line-protocol-parser.ts";
 
-export interface RecordingSeries extends TimeseriesWriter {
+export interface RecordingSeries extends TimeseriesClient {
   /** Accepted requests, in order. */
   requests: Point[][];
   /** Every write attempt, accepted or not. */

@@ -15,7 +15,7 @@ import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { parseConfig } from "../../core/config/index.ts";
 import type { KeyValueStore, ScheduleStore, TaskStarter } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
-import { type SchedulerService, startScheduler } from "../../core/schedules/scheduler.ts";
+import { type Scheduler, startScheduler } from "../../core/schedules/scheduler.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { createApp, type RestAppDeps, type RestServices } from "../../functions/rest/app.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
@@ -28,7 +28,7 @@ export interface RestTestApp {
   logger: RecordingLogger;
   kv: KeyValueStore;
   scheduleStore: ScheduleStore;
-  scheduler: SchedulerService;
+  scheduler: Scheduler;
   startedTasks: string[];
   /** Path under the temp dir. */
   path(...parts: string[]): string;

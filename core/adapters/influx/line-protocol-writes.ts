@@ -11,7 +11,7 @@
 import { encodePoints } from "../../destinations/line-protocol.ts";
 import type { TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
-import type { TimeseriesWriter } from "../../ports.ts";
+import type { TimeseriesClient } from "../../ports.ts";
 import { influxRequest } from "./influx-http.ts";
 import { readRefusal } from "./influx-refusal.ts";
 import { splitLines } from "./line-protocol-lines.ts";
@@ -32,7 +32,7 @@ export interface WriteEndpoint {
   ) => Promise<TimeseriesRefusal>;
 }
 
-export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesWriter, "write" | "writeLines"> {
+export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesClient, "write" | "writeLines"> {
   const headers = { ...endpoint.headers, "Content-Type": "text/plain; charset=utf-8" };
 
   async function post(body: string | Uint8Array): Promise<void> {

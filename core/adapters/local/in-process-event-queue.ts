@@ -17,7 +17,7 @@ import type {
   EventQueue,
   EventQueueMetrics,
   Logger,
-  Service,
+  Stoppable,
 } from "../../ports.ts";
 import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
 
@@ -35,7 +35,7 @@ export interface InProcessEventQueueDeps {
   clock: Clock;
 }
 
-export interface InProcessEventQueue extends EventQueue, Service {
+export interface InProcessEventQueue extends EventQueue, Stoppable {
   metrics(): EventQueueMetrics;
   /** Resolves once nothing waits and nothing runs. */
   drain(): Promise<void>;

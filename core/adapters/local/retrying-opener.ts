@@ -15,7 +15,7 @@
  *
  * Stopping waits for an attempt in flight and closes what is open.
  */
-import type { Clock, LogFields, Logger, Service, TimerHandle } from "../../ports.ts";
+import type { Clock, LogFields, Logger, Stoppable, TimerHandle } from "../../ports.ts";
 
 export interface RetryingOpenerMessages {
   /** ERROR on the first failure (and when the reason changes). */
@@ -50,7 +50,7 @@ export interface OpenProblem {
   readonly sinceMs: number;
 }
 
-export interface RetryingOpener<T> extends Service {
+export interface RetryingOpener<T> extends Stoppable {
   /** What is open; undefined while it cannot be opened. */
   current(): T | undefined;
   /** Why it is closed; undefined once it is open. */

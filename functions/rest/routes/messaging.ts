@@ -5,7 +5,7 @@
  */
 
 import * as v from "valibot";
-import type { ChatPoster, MessagePublisher, ObservabilityPoster } from "../../../core/ports.ts";
+import type { BrokerClient, ChatClient, ObservabilityClient } from "../../../core/ports.ts";
 import { jsonResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 
@@ -55,7 +55,7 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as never;
 }
 
-export function brokerRoutes(publisher: MessagePublisher): RouteSpec[] {
+export function brokerRoutes(broker: BrokerClient): RouteSpec[] {
   return [
     defineRoute({
       method: "PUT",
@@ -70,14 +70,14 @@ export function brokerRoutes(publisher: MessagePublisher): RouteSpec[] {
         ...upstream,
       },
       handler: async ({ body }, c) => {
-        await publisher.publish(body.topic, body.message);
+        await broker.publish(body.topic, body.message);
         return jsonResponse(c, { topic: body.topic, message: body.message }, 201);
       },
     }),
   ];
 }
 
-export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
+export function observabilityRoutes(client: ObservabilityClient): RouteSpec[] {
   return [
     defineRoute({
       method: "POST",
@@ -87,7 +87,7 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts an event to every configured destination account",
       body: EventBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }, c) => jsonResponse(c, await poster.postEvent(defined(body)), 202),
+      handler: async ({ body }, c) => jsonResponse(c, await client.postEvent(defined(body)), 202),
     }),
     defineRoute({
       method: "POST",
@@ -97,12 +97,12 @@ export function observabilityRoutes(poster: ObservabilityPoster): RouteSpec[] {
       summary: "Posts a gauge metric to every configured destination account",
       body: MetricBody,
       responses: { 202: { description: "Accepted upstream", schema: ObservabilityResult }, ...upstream },
-      handler: async ({ body }, c) => jsonResponse(c, await poster.postMetric(defined(body)), 202),
+      handler: async ({ body }, c) => jsonResponse(c, await client.postMetric(defined(body)), 202),
     }),
   ];
 }
 
-export function chatRoutes(chat: ChatPoster): RouteSpec[] {
+export function chatRoutes(chat: ChatClient): RouteSpec[] {
   return [
     defineRoute({
       method: "PUT",

@@ -4,7 +4,7 @@
  * service stops; nothing connects for a configuration in which nothing publishes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMqttPublisher } from "../../../core/adapters/mqtt.ts";
+import { createMqttBrokerClient } from "../../../core/adapters/mqtt.ts";
 import { type Config, parseConfig } from "../../../core/config/index.ts";
 import { UpstreamError } from "../../../core/upstream-error.ts";
 import { brokerConnection } from "../../../local/broker-connection.ts";
@@ -48,13 +48,11 @@ describe.skipIf(skip)("brokerConnection", () => {
     // Act
     await new Promise((resolve) => setTimeout(resolve, 300));
     const beforeStart = await connectsOf(clientId);
-    const refusedBeforeStart = await connection.publisher
-      .publish("t/a", "m")
-      .catch((error: unknown) => error);
-    const running = await connection.service.start();
-    await connection.publisher.publish("t/a", "m");
+    const refusedBeforeStart = await connection.client.publish("t/a", "m").catch((error: unknown) => error);
+    const running = await connection.part.start();
+    await connection.client.publish("t/a", "m");
     await running.stop();
-    const refusedAfterStop = await connection.publisher.publish("t/a", "m").catch((error: unknown) => error);
+    const refusedAfterStop = await connection.client.publish("t/a", "m").catch((error: unknown) => error);
 
     // Assess
     expect(beforeStart).toBe(0);
@@ -75,9 +73,9 @@ describe.skipIf(skip)("brokerConnection", () => {
     expect(brokerConnection(off, recordingLogger(), process.cwd())).toBeUndefined();
   });
 
-  it("closes a publisher that was never opened without connecting", async () => {
+  it("closes a brokerClient that was never opened without connecting", async () => {
     const clientId = "steward-never-opened";
-    const publisher = createMqttPublisher({
+    const brokerClient = createMqttBrokerClient({
       brokerHost: "127.0.0.1",
       brokerPort: broker.port,
       clientId,
@@ -85,8 +83,8 @@ describe.skipIf(skip)("brokerConnection", () => {
       manualConnect: true,
     });
 
-    await publisher.close();
-    publisher.open();
+    await brokerClient.close();
+    brokerClient.open();
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(await connectsOf(clientId)).toBe(0);

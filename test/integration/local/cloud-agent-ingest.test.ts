@@ -138,11 +138,11 @@ describe("agent on cloud stores: audit ingest", () => {
     if (!parsed.ok) throw new Error("test config invalid");
     const logger = recordingLogger();
     const consume = createAuditConsumer({
-      writers: selectDestinations(
+      destinations: selectDestinations(
         parsed.config.auditEvents.destination,
         parsed.config.timeseriesdbConfig,
         cloudDestinationAdapters({ s3: s3.client, bucket: s3.bucket, bucketPrefix: "", logger }),
-      ).map((destination) => destination.writer),
+      ).map((destination) => destination.destination),
       logger,
       clock: systemClock,
     });

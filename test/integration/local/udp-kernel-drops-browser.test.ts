@@ -15,9 +15,9 @@ import { createMemoryAppNameCache } from "../../../core/adapters/local/memory-ap
 import { configView } from "../../../core/config/config-view.ts";
 import { parseConfig } from "../../../core/config/index.ts";
 import { createStatusBoard } from "../../../core/monitoring/status-board.ts";
-import type { Service } from "../../../core/ports.ts";
+import type { Stoppable } from "../../../core/ports.ts";
 import { systemClock } from "../../../core/system-clock.ts";
-import { startAgentOutputs } from "../../../local/agent/agent-outputs.ts";
+import { startAgentConnections } from "../../../local/agent/agent-connections.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "../../../local/agent/kernel-drop-reader.ts";
 import { startUdpEvents, type UdpEvents } from "../../../local/agent/udp-events.ts";
 import { udpListenerStatus } from "../../../local/agent/udp-status.ts";
@@ -49,7 +49,7 @@ async function startUdpPart(service: Record<string, unknown>, kernelDrops: Kerne
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const logger = recordingLogger();
   const metrics = createMemoryMetricsRegistry();
-  const outputs = await startAgentOutputs(parsed.config, logger, metrics, dir);
+  const connections = await startAgentConnections(parsed.config, logger, metrics, dir);
   const udp = await startUdpEvents({
     config: parsed.config,
     logger,
@@ -57,10 +57,10 @@ async function startUdpPart(service: Record<string, unknown>, kernelDrops: Kerne
     cwd: dir,
     metrics,
     appNames: createMemoryAppNameCache(),
-    outputs,
+    connections,
     kernelDrops,
   });
-  return { udp, stop: () => udp.stop().then(() => outputs.stop()) };
+  return { udp, stop: () => udp.stop().then(() => connections.stop()) };
 }
 
 /** The text, class and title of the "dropped by OS" cell in the row of `queue`. */
@@ -81,7 +81,7 @@ describe.skipIf(skip)("status page: datagrams dropped by the OS, in Chromium", (
     const dir = scratchDirectory("steward-kernel-drops-page-");
     const ports = { user: await freePort(), log: await freePort() };
     const missing = { ipv4: join(dir, "no-proc", "udp"), ipv6: join(dir, "no-proc", "udp6") };
-    const running: Service[] = [];
+    const running: Stoppable[] = [];
     try {
       const user = await startUdpPart(
         {

@@ -40,7 +40,7 @@ describe("infra/rest.ts", () => {
   it("routes exactly the app's non-file /v4 operations and both documentation paths, plus POST twins for method override", async () => {
     const t = await createRestTestApp({
       services: {
-        publisher: { publish: async () => {}, close: async () => {} },
+        broker: { publish: async () => {}, close: async () => {} },
         observability: {
           postEvent: async () => ({ observabilityResultCode: "202", observabilityResultText: "" }),
           postMetric: async () => ({ observabilityResultCode: "202", observabilityResultText: "" }),

@@ -6,10 +6,10 @@
  * what it did not write, and nothing marks the exit status.
  */
 import { describe, expect, it } from "vitest";
-import { createEventSinks } from "../../../core/agent-sinks/create-event-sinks.ts";
+import { createEventDestinations } from "../../../core/agent-destinations/create-event-destinations.ts";
 import { integerField } from "../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../core/destinations/periodic-writer.ts";
-import type { Service } from "../../../core/ports.ts";
+import type { Stoppable } from "../../../core/ports.ts";
 import { stopPointWriterWithinBudget } from "../../../local/point-writers-at-shutdown.ts";
 import { createShutdownSchedule, SHUTDOWN_BUDGET_MS } from "../../../local/shutdown-budget.ts";
 import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";
@@ -24,10 +24,16 @@ describe("the agent's writers stopped within the shutdown budget", () => {
     const schedule = createShutdownSchedule(clock);
     const series = recordingSeries();
     series.write = () => new Promise<void>(() => {}); // InfluxDB frozen
-    const sinks = (name: string) =>
-      createEventSinks({ maxBatchSize: 10, series, clock, logger: logger.child(name), stopTimeoutMs: 5000 });
-    const user = sinks("user_events");
-    const log = sinks("log_events");
+    const destinations = (name: string) =>
+      createEventDestinations({
+        maxBatchSize: 10,
+        series,
+        clock,
+        logger: logger.child(name),
+        stopTimeoutMs: 5000,
+      });
+    const user = destinations("user_events");
+    const log = destinations("log_events");
     const counts = startPeriodicWriter({
       name: "event-counts",
       intervalMs: 60_000,
@@ -54,7 +60,7 @@ describe("the agent's writers stopped within the shutdown budget", () => {
     await user.writePoints([numberedPoint(1), numberedPoint(2)]);
     await log.writePoints([numberedPoint(3)]);
     await clock.advance(1000); // both batches are in flight now, and hang
-    const stopped: Service[] = [
+    const stopped: Stoppable[] = [
       stopPointWriterWithinBudget(counts, { shutdown: schedule, part: "event-counts", logger }),
       stopPointWriterWithinBudget(log, { shutdown: schedule, part: "log_events", logger }),
       stopPointWriterWithinBudget(user, { shutdown: schedule, part: "user_events", logger }),

@@ -89,7 +89,7 @@ describe("startLocal", () => {
       "uptime-monitor",
       "container-health-check",
       "telemetry",
-      "agent-outputs",
+      "agent-connections",
     ]) {
       expect(services).not.toContain(part);
     }
@@ -111,13 +111,13 @@ describe("startLocal", () => {
     };
     const services = await names(config);
     expect(services).toEqual(
-      expect.arrayContaining(["agent-outputs", "heartbeat", "uptime-monitor", "telemetry"]),
+      expect.arrayContaining(["agent-connections", "heartbeat", "uptime-monitor", "telemetry"]),
     );
     expect(services.at(-1)).toBe("container-health-check");
     expect(services.at(-2)).toBe("scrape-endpoint");
   });
 
-  it("lists one broker connection before the REST API and the agent's outputs, so it stops after them", async () => {
+  it("lists one broker connection before the REST API and the agent's connections, so it stops after them", async () => {
     const base = defaultConfig();
     const config = {
       ...base,
@@ -138,7 +138,7 @@ describe("startLocal", () => {
     expect(services.filter((name) => name === "broker-connection")).toHaveLength(1);
     const broker = services.indexOf("broker-connection");
     expect(broker).toBeLessThan(services.indexOf("rest-services"));
-    expect(broker).toBeLessThan(services.indexOf("agent-outputs"));
+    expect(broker).toBeLessThan(services.indexOf("agent-connections"));
   });
 
   it("runs no local audit log or writers when events go to the cloud queue", async () => {

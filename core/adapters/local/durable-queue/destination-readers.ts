@@ -11,13 +11,13 @@ import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
 import { createDurationWindow } from "../../../duration-window.ts";
 import type { Clock, Logger } from "../../../ports.ts";
 import type { AppendsInFlight } from "./appends-in-flight.ts";
-import type { SegmentLog } from "./segment-log.ts";
+import type { DurableLog } from "./durable-log.ts";
 
 /** How much of the log one reader step decodes. */
 const READ_BYTES = 256 * 1024;
 
 export interface DestinationReadersDeps {
-  log: SegmentLog;
+  log: DurableLog;
   destinations: readonly string[];
   /** Hands one event to a destination (its batcher); resolves once it is buffered there. */
   deliver(destination: string, event: AcceptedEvent): Promise<void>;

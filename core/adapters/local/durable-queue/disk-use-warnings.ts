@@ -6,13 +6,13 @@
  */
 import { createLogThrottle } from "../../../logging/log-throttle.ts";
 import type { Clock, Logger } from "../../../ports.ts";
-import type { SegmentLog } from "./segment-log.ts";
+import type { DurableLog } from "./durable-log.ts";
 
 export class DiskUseWarnings {
   private readonly throttle = createLogThrottle();
 
   constructor(
-    private readonly log: SegmentLog,
+    private readonly log: DurableLog,
     /** Percent of maxDiskBytes from which the log is reported as filling up. */
     private readonly thresholdPct: number,
     private readonly clock: Clock,

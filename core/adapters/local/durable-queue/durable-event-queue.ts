@@ -26,7 +26,7 @@
  * - the queue: this file, destination-readers.ts, appends-in-flight.ts, disk-use-warnings.ts;
  *   recovering-event-queue.ts and durable-log-keeper.ts keep it answering 503 while its log
  *   cannot be opened or written;
- * - the log (segment-log.ts) ties: segment-files.ts, active-segment.ts and torn-tail.ts (segment
+ * - the log (durable-log.ts) ties: segment-files.ts, active-segment.ts and torn-tail.ts (segment
  *   files: naming, opening, zero-filling, sealing, deleting, crash recovery), record-format.ts
  *   (records and their checksum), group-commit.ts and log-writer.ts (appends batched into one
  *   write and one sync), synced-end.ts (what readers may see), recent-records.ts and
@@ -38,13 +38,20 @@
 import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
 import { acceptedEventJson } from "../../../audit/envelope-json.ts";
 import { EventQueueUnavailableError } from "../../../audit/queue-errors.ts";
-import type { Clock, EnqueueResult, EventQueue, EventQueueMetrics, Logger, Service } from "../../../ports.ts";
+import type {
+  Clock,
+  EnqueueResult,
+  EventQueue,
+  EventQueueMetrics,
+  Logger,
+  Stoppable,
+} from "../../../ports.ts";
 import { createFixedWindowCounter } from "../../../ratelimit/fixed-window-counter.ts";
 import { AppendsInFlight } from "./appends-in-flight.ts";
 import { DestinationReaders } from "./destination-readers.ts";
 import { DiskUseWarnings } from "./disk-use-warnings.ts";
+import type { AppendResult, DurableLog } from "./durable-log.ts";
 import { RECORD_HEADER_BYTES } from "./record-format.ts";
-import type { AppendResult, SegmentLog } from "./segment-log.ts";
 
 export interface DurableEventQueueOptions {
   /** Percent of maxDiskBytes at which a WARN names the destination furthest behind. */
@@ -53,7 +60,7 @@ export interface DurableEventQueueOptions {
 }
 
 export interface DurableEventQueueDeps {
-  log: SegmentLog;
+  log: DurableLog;
   /** The destinations, by name, that read the log (each has a cursor in it). */
   destinations: readonly string[];
   /** Hands one event to a destination (its batcher); resolves once it is buffered there. */
@@ -74,7 +81,7 @@ export interface DurableQueueUsage {
   destinations: Record<string, { behindBytes: number; lastWrittenAt?: string }>;
 }
 
-export interface DurableEventQueue extends EventQueue, Service {
+export interface DurableEventQueue extends EventQueue, Stoppable {
   /** A destination wrote these events (in log order): its cursor moves past the last one. */
   written(destination: string, events: readonly AcceptedEvent[]): void;
   metrics(): EventQueueMetrics;

@@ -16,15 +16,15 @@ import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../../audit/queue-errors.ts";
 import type { Clock, EnqueueResult, EventQueueMetrics, Logger } from "../../../ports.ts";
 import type { DurableEventQueue, DurableQueueUsage } from "./durable-event-queue.ts";
+import type { DurableLog } from "./durable-log.ts";
 import type { DurableLogKeeper } from "./durable-log-keeper.ts";
-import type { SegmentLog } from "./segment-log.ts";
 
 export interface RecoveringEventQueueDeps {
   keeper: DurableLogKeeper;
   /** The queue directory, as the errors and the status name it. */
   directory: string;
   /** Builds the durable queue over the log once it is open. */
-  createQueue(log: SegmentLog): DurableEventQueue;
+  createQueue(log: DurableLog): DurableEventQueue;
   logger: Logger;
   clock: Clock;
 }

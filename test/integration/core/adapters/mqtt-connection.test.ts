@@ -1,15 +1,15 @@
 /**
  * The broker connection settings of `mqttConfig` against real mosquitto brokers on loopback:
  * user name and password, TLS with the broker's CA (and a wrong one), a client certificate, and
- * the client id. Each publisher is built from a parsed config through buildPublisher, the path
+ * the client id. Each brokerClient is built from a parsed config through buildBrokerClient, the path
  * both runtimes take, so the test covers config → options → connection. A refused connection
  * fails the publish with UpstreamError and its reason within the connect wait, never a hang, and
  * the password shows up in no log line or error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPublisher } from "../../../../core/adapters/outbound-services.ts";
+import { buildBrokerClient } from "../../../../core/adapters/outbound-clients.ts";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
-import type { MessagePublisher } from "../../../../core/ports.ts";
+import type { BrokerClient } from "../../../../core/ports.ts";
 import { UpstreamError } from "../../../../core/upstream-error.ts";
 import { createTestPki, type TestPki } from "../../../fixtures/platform/pki.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../../helpers/mosquitto.ts";
@@ -28,7 +28,7 @@ let pki: TestPki;
 let authBroker: Mosquitto;
 let tlsBroker: Mosquitto;
 let clientCertBroker: Mosquitto;
-const publishers: MessagePublisher[] = [];
+const brokerClients: BrokerClient[] = [];
 
 beforeAll(async () => {
   if (skip) return;
@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const publisher of publishers) await publisher.close();
+  for (const brokerClient of brokerClients) await brokerClient.close();
   await Promise.all([authBroker?.stop(), tlsBroker?.stop(), clientCertBroker?.stop()]);
   await pki?.remove();
 });
@@ -53,17 +53,17 @@ function configFor(mqttConfig: Record<string, unknown>): Config {
   return parsed.config;
 }
 
-function publisherFor(
+function brokerClientFor(
   mqttConfig: Record<string, unknown>,
   cwd?: string,
-): { publisher: MessagePublisher; logger: RecordingLogger } {
+): { brokerClient: BrokerClient; logger: RecordingLogger } {
   const logger = recordingLogger();
-  const publisher = buildPublisher(configFor(mqttConfig), logger, {
+  const brokerClient = buildBrokerClient(configFor(mqttConfig), logger, {
     connectWaitMs: CONNECT_WAIT_MS,
     ...(cwd === undefined ? {} : { cwd }),
   });
-  publishers.push(publisher);
-  return { publisher, logger };
+  brokerClients.push(brokerClient);
+  return { brokerClient, logger };
 }
 
 const connectedTo = (logger: RecordingLogger) =>
@@ -71,14 +71,14 @@ const connectedTo = (logger: RecordingLogger) =>
 
 describe.skipIf(skip)("mqttConfig user name and password (mosquitto password file)", () => {
   it("publishes with the right user name and password, and the broker sees that user", async () => {
-    const { publisher, logger } = publisherFor({
+    const { brokerClient, logger } = brokerClientFor({
       brokerHost: "127.0.0.1",
       brokerPort: authBroker.port,
       username: USER,
       password: PASSWORD,
     });
 
-    await publisher.publish("steward/auth", "hello");
+    await brokerClient.publish("steward/auth", "hello");
 
     expect(connectedTo(logger)).toEqual([`mqtt://127.0.0.1:${authBroker.port}`]);
     expect(await authBroker.log()).toContain(`u'${USER}'`);
@@ -90,13 +90,13 @@ describe.skipIf(skip)("mqttConfig user name and password (mosquitto password fil
   ])(
     "refuses the publish with the broker's reason for %s, within the connect wait",
     async (_, credentials) => {
-      const { publisher, logger } = publisherFor({
+      const { brokerClient, logger } = brokerClientFor({
         brokerHost: "127.0.0.1",
         brokerPort: authBroker.port,
         ...credentials,
       });
 
-      const { error, elapsedMs } = await timed(publisher.publish("steward/auth", "refused"));
+      const { error, elapsedMs } = await timed(brokerClient.publish("steward/auth", "refused"));
 
       expect(error).toBeInstanceOf(UpstreamError);
       expect((error as Error).message).toMatch(
@@ -111,21 +111,21 @@ describe.skipIf(skip)("mqttConfig user name and password (mosquitto password fil
 
   it("never writes the password into a log line or an error", async () => {
     const wrong = "wrong-SECRET-password";
-    const good = publisherFor({
+    const good = brokerClientFor({
       brokerHost: "127.0.0.1",
       brokerPort: authBroker.port,
       username: USER,
       password: PASSWORD,
     });
-    const bad = publisherFor({
+    const bad = brokerClientFor({
       brokerHost: "127.0.0.1",
       brokerPort: authBroker.port,
       username: USER,
       password: wrong,
     });
 
-    await good.publisher.publish("steward/auth", "m");
-    const { error } = await timed(bad.publisher.publish("steward/auth", "m"));
+    await good.brokerClient.publish("steward/auth", "m");
+    const { error } = await timed(bad.brokerClient.publish("steward/auth", "m"));
 
     const written = JSON.stringify([
       good.logger.entries,
@@ -149,23 +149,26 @@ describe.skipIf(skip)("mqttConfig.tls (mqtts://, server certificate for localhos
   });
 
   it("publishes over TLS with the broker's CA file, a relative path resolved from the working directory", async () => {
-    const { publisher, logger } = publisherFor(tlsConfig({ caFile: "root.pem" }), pki.dir);
+    const { brokerClient, logger } = brokerClientFor(tlsConfig({ caFile: "root.pem" }), pki.dir);
 
-    await publisher.publish("steward/tls", "hello");
+    await brokerClient.publish("steward/tls", "hello");
 
     expect(connectedTo(logger)).toEqual([`mqtts://localhost:${tlsBroker.port}`]);
   });
 
   it("checks the certificate against an IP address too", async () => {
-    const { publisher } = publisherFor({ ...tlsConfig({ caFile: pki.caPath }), brokerHost: "127.0.0.1" });
+    const { brokerClient } = brokerClientFor({
+      ...tlsConfig({ caFile: pki.caPath }),
+      brokerHost: "127.0.0.1",
+    });
 
-    await expect(publisher.publish("steward/tls", "by address")).resolves.toBeUndefined();
+    await expect(brokerClient.publish("steward/tls", "by address")).resolves.toBeUndefined();
   });
 
   it("refuses the publish with the certificate error when the CA file is not the broker's", async () => {
-    const { publisher } = publisherFor(tlsConfig({ caFile: pki.strangerCertPath }));
+    const { brokerClient } = brokerClientFor(tlsConfig({ caFile: pki.strangerCertPath }));
 
-    const { error, elapsedMs } = await timed(publisher.publish("steward/tls", "untrusted"));
+    const { error, elapsedMs } = await timed(brokerClient.publish("steward/tls", "untrusted"));
 
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as Error).message).toMatch(
@@ -177,17 +180,17 @@ describe.skipIf(skip)("mqttConfig.tls (mqtts://, server certificate for localhos
   });
 
   it("publishes to that untrusted broker with rejectUnauthorized: false", async () => {
-    const { publisher } = publisherFor(
+    const { brokerClient } = brokerClientFor(
       tlsConfig({ caFile: pki.strangerCertPath, rejectUnauthorized: false }),
     );
 
-    await expect(publisher.publish("steward/tls", "trusted anyway")).resolves.toBeUndefined();
+    await expect(brokerClient.publish("steward/tls", "trusted anyway")).resolves.toBeUndefined();
   });
 
   it("refuses a plain MQTT connection to the TLS listener", async () => {
-    const { publisher } = publisherFor({ ...tlsConfig({}), tls: { enable: false } });
+    const { brokerClient } = brokerClientFor({ ...tlsConfig({}), tls: { enable: false } });
 
-    const { error, elapsedMs } = await timed(publisher.publish("steward/tls", "plain"));
+    const { error, elapsedMs } = await timed(brokerClient.publish("steward/tls", "plain"));
 
     expect(error).toBeInstanceOf(UpstreamError);
     expect(elapsedMs).toBeLessThan(CONNECT_WAIT_MS + SLACK_MS);
@@ -203,18 +206,18 @@ describe.skipIf(skip)("mqttConfig.tls client certificate (broker with require_ce
 
   it("publishes with the client certificate and key files", async () => {
     const config = base();
-    const { publisher } = publisherFor({
+    const { brokerClient } = brokerClientFor({
       ...config,
       tls: { ...config.tls, certFile: pki.clientCertPath, keyFile: pki.clientKeyPath },
     });
 
-    await expect(publisher.publish("steward/client-cert", "m")).resolves.toBeUndefined();
+    await expect(brokerClient.publish("steward/client-cert", "m")).resolves.toBeUndefined();
   });
 
   it("refuses the publish without a client certificate", async () => {
-    const { publisher } = publisherFor(base());
+    const { brokerClient } = brokerClientFor(base());
 
-    const { error, elapsedMs } = await timed(publisher.publish("steward/client-cert", "m"));
+    const { error, elapsedMs } = await timed(brokerClient.publish("steward/client-cert", "m"));
 
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as Error).message).toMatch(
@@ -226,7 +229,7 @@ describe.skipIf(skip)("mqttConfig.tls client certificate (broker with require_ce
 
 describe.skipIf(skip)("mqttConfig.clientId", () => {
   it("is the client id the broker sees", async () => {
-    const { publisher } = publisherFor({
+    const { brokerClient } = brokerClientFor({
       brokerHost: "127.0.0.1",
       brokerPort: authBroker.port,
       username: USER,
@@ -234,20 +237,20 @@ describe.skipIf(skip)("mqttConfig.clientId", () => {
       clientId: "steward-site-7",
     });
 
-    await publisher.publish("steward/id", "m");
+    await brokerClient.publish("steward/id", "m");
 
     expect(await authBroker.log()).toMatch(/New client connected from 127\.0\.0\.1:\d+ as steward-site-7 /);
   });
 
   it("is generated by the library when left empty", async () => {
-    const { publisher } = publisherFor({
+    const { brokerClient } = brokerClientFor({
       brokerHost: "127.0.0.1",
       brokerPort: authBroker.port,
       username: "other",
       password: "other-password",
     });
 
-    await publisher.publish("steward/id", "m");
+    await brokerClient.publish("steward/id", "m");
 
     expect(await authBroker.log()).toMatch(/ as mqttjs_[0-9a-f]+ \(p2, c1, k60, u'other'\)/);
   });

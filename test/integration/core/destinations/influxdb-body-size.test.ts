@@ -6,8 +6,8 @@
  * its own is refused, as `too_large`.
  */
 import { describe, expect, it } from "vitest";
-import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
-import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
+import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
 import { floatField, type Point, stringField } from "../../../../core/destinations/line-protocol.ts";
 import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
 import { startAuditDestinations } from "../../../../core/destinations/start-audit-destinations.ts";
@@ -98,9 +98,15 @@ describe.skipIf(skip)("InfluxDB 1.x answering 413 to a body over its max-body-si
 
   it("stores every point of the agent's batches larger than the limit, and refuses one too large alone", async () => {
     const config = databaseConfig("body_size_points");
-    const series = createInfluxV1Writer(config);
+    const series = createInfluxV1Client(config);
     const logger = recordingLogger();
-    const sinks = createEventSinks({ maxBatchSize: 1000, series, clock: systemClock, logger, maxAgeMs: 50 });
+    const agentDestinations = createEventDestinations({
+      maxBatchSize: 1000,
+      series,
+      clock: systemClock,
+      logger,
+      maxAgeMs: 50,
+    });
     const base = Date.now() - 60_000;
     const points: Point[] = Array.from({ length: 1000 }, (_, n) => ({
       measurement: "body_size",
@@ -115,12 +121,12 @@ describe.skipIf(skip)("InfluxDB 1.x answering 413 to a body over its max-body-si
       timestampMs: base + 5000,
     };
 
-    await sinks.writePoints([...points.slice(0, 500), huge, ...points.slice(500)]);
-    await sinks.stop();
+    await agentDestinations.writePoints([...points.slice(0, 500), huge, ...points.slice(500)]);
+    await agentDestinations.stop();
 
     const answer = await influxd.query('SELECT count("n") FROM "body_size"', "body_size_points");
     expect(answer.results[0]?.series?.[0]?.values[0]?.[1]).toBe(1000);
-    expect(sinks.stats().timeseriesdb).toMatchObject({
+    expect(agentDestinations.stats().timeseriesdb).toMatchObject({
       written: 1000,
       rejected: 1,
       refused: { too_large: 1 },

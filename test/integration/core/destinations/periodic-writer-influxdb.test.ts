@@ -6,12 +6,12 @@
  * every interval.
  */
 import { describe, expect, it } from "vitest";
-import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
+import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
 import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../../../core/destinations/queue-metrics-writer.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import type { PeriodicPoints } from "../../../../core/udp/event-sinks.ts";
+import type { PeriodicPoints } from "../../../../core/udp/event-destinations.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
@@ -112,7 +112,7 @@ describe.skipIf(skip)("periodic writers into InfluxDB 1.x", () => {
         processingTimeP95Ms: 0,
         processingTimeMaxMs: 0,
       }),
-      series: createInfluxV1Writer(config),
+      series: createInfluxV1Client(config),
       version: 1,
       clock: systemClock,
       logger,
@@ -129,7 +129,7 @@ describe.skipIf(skip)("periodic writers into InfluxDB 1.x", () => {
 
   it("drops a refused point instead of writing it, and the good deltas beside it, every interval", async () => {
     const config = weekDatabase("refused_interval");
-    const series = createInfluxV1Writer(config);
+    const series = createInfluxV1Client(config);
     await series.ensureDatabase();
     const logger = recordingLogger();
     const counter = deltaCounter();

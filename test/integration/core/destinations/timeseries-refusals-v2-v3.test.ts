@@ -8,8 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTimeseriesWriter } from "../../../../core/adapters/influx/create-timeseries-writer.ts";
-import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import { createTimeseriesClient } from "../../../../core/adapters/influx/create-timeseries-client.ts";
+import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import {
   floatField,
@@ -77,7 +77,7 @@ describe.each([2, 3] as const)("refusals of InfluxDB %i (stand-in)", (version) =
     const logger = recordingLogger();
     const destinations = await auditInto(server, version, logger, 10);
     // Another client wrote `visible` as a string first.
-    await createTimeseriesWriter(timeseriesConfig(version, server.port)).write([
+    await createTimeseriesClient(timeseriesConfig(version, server.port)).write([
       {
         measurement: "audit_event",
         tags: {},
@@ -144,7 +144,7 @@ describe.each([2, 3] as const)("refusals of InfluxDB %i (stand-in)", (version) =
 
   it("stores every good point of the agent beside type conflicts, one write per batch", async () => {
     const server = await serve(version);
-    const series = createTimeseriesWriter(timeseriesConfig(version, server.port));
+    const series = createTimeseriesClient(timeseriesConfig(version, server.port));
     await series.ensureDatabase();
     const base = Date.now() - 60_000;
     await series.write([
@@ -152,21 +152,27 @@ describe.each([2, 3] as const)("refusals of InfluxDB %i (stand-in)", (version) =
     ]);
     const writesBefore = server.writes.length;
     const logger = recordingLogger();
-    const sinks = createEventSinks({ maxBatchSize: 10, series, clock: systemClock, logger, maxAgeMs: 50 });
+    const agentDestinations = createEventDestinations({
+      maxBatchSize: 10,
+      series,
+      clock: systemClock,
+      logger,
+      maxAgeMs: 50,
+    });
     const point = (n: number): Point =>
       n % 5 === 0
         ? { measurement: "conflicting", tags: {}, fields: { n: integerField(n) }, timestampMs: base + n }
         : { measurement: "fine", tags: { host: "h1" }, fields: { n: floatField(n) }, timestampMs: base + n };
 
     for (let from = 0; from < 50; from += 10) {
-      await sinks.writePoints(Array.from({ length: 10 }, (_, i) => point(from + i)));
+      await agentDestinations.writePoints(Array.from({ length: 10 }, (_, i) => point(from + i)));
     }
-    await sinks.stop();
+    await agentDestinations.stop();
 
     const fine = server.databases.get("steward_audit")?.points.filter((p) => p.measurement === "fine") ?? [];
     expect(fine).toHaveLength(40);
     expect(server.writes.length - writesBefore).toBe(5);
-    expect(sinks.stats().timeseriesdb).toMatchObject({
+    expect(agentDestinations.stats().timeseriesdb).toMatchObject({
       written: 40,
       rejected: 10,
       refused: { field_type_conflict: 10 },

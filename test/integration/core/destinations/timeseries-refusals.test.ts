@@ -7,8 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInfluxV1Writer } from "../../../../core/adapters/influx/influx-v1-writer.ts";
-import { createEventSinks } from "../../../../core/agent-sinks/create-event-sinks.ts";
+import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
+import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { floatField, integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
@@ -178,7 +178,7 @@ describe.skipIf(skip)("refusals of InfluxDB 1.x", () => {
 describe.skipIf(skip)("refusals of InfluxDB 1.x to the agent's points", () => {
   it("stores every good point beside field type conflicts and reports the refused ones with a preview", async () => {
     const config = timeseriesConfig(1, influxd.port);
-    const series = createInfluxV1Writer({
+    const series = createInfluxV1Client({
       ...config,
       v1Config: { ...config.v1Config, dbName: "agent_conflict" },
     });
@@ -186,7 +186,13 @@ describe.skipIf(skip)("refusals of InfluxDB 1.x to the agent's points", () => {
     const base = Date.now() - 60_000;
     await writeRaw("agent_conflict", `conflicting n=1.5 ${BigInt(base) * 1_000_000n}`);
     const logger = recordingLogger();
-    const sinks = createEventSinks({ maxBatchSize: 10, series, clock: systemClock, logger, maxAgeMs: 50 });
+    const agentDestinations = createEventDestinations({
+      maxBatchSize: 10,
+      series,
+      clock: systemClock,
+      logger,
+      maxAgeMs: 50,
+    });
     const point = (n: number): Point =>
       n % 5 === 0
         ? { measurement: "conflicting", tags: {}, fields: { n: integerField(n) }, timestampMs: base + n }
@@ -194,16 +200,16 @@ describe.skipIf(skip)("refusals of InfluxDB 1.x to the agent's points", () => {
 
     const started = Date.now();
     for (let from = 0; from < 50; from += 10) {
-      await sinks.writePoints(Array.from({ length: 10 }, (_, i) => point(from + i)));
+      await agentDestinations.writePoints(Array.from({ length: 10 }, (_, i) => point(from + i)));
     }
-    await until(() => sinks.stats().timeseriesdb?.buffered === 0, 5000);
+    await until(() => agentDestinations.stats().timeseriesdb?.buffered === 0, 5000);
     const settledMs = Date.now() - started;
-    await sinks.stop();
+    await agentDestinations.stop();
 
     expect(settledMs).toBeLessThan(2000);
     const fine = await influxd.query('SELECT count(n) FROM "fine"', "agent_conflict");
     expect(fine.results[0]?.series?.[0]?.values[0]?.[1]).toBe(40);
-    expect(sinks.stats().timeseriesdb).toMatchObject({
+    expect(agentDestinations.stats().timeseriesdb).toMatchObject({
       written: 40,
       rejected: 10,
       refused: { field_type_conflict: 10 },

@@ -44,8 +44,8 @@ function consumerFor(client: S3Client, bucketPrefix: string) {
     config,
     timeseriesConfig(1, 8086),
     cloudDestinationAdapters({ s3: client, bucket: "steward-events", bucketPrefix, logger }),
-  ).map((selected) => selected.writer);
-  return { consume: createAuditConsumer({ writers, logger, clock: systemClock }), logger };
+  ).map((selected) => selected.destination);
+  return { consume: createAuditConsumer({ destinations: writers, logger, clock: systemClock }), logger };
 }
 
 describe("audit consumer Lambda", () => {
@@ -155,8 +155,8 @@ function influxConsumerFor(port: number, dbName: string) {
       v1Config: { ...config.v1Config, dbName, retentionPolicy: { name: "week", duration: "7d" } },
     },
     cloudDestinationAdapters({ s3: s3.client, bucket: "steward-events", bucketPrefix: "", logger }),
-  ).map((selected) => selected.writer);
-  return { consume: createAuditConsumer({ writers, logger, clock: systemClock }), logger };
+  ).map((selected) => selected.destination);
+  return { consume: createAuditConsumer({ destinations: writers, logger, clock: systemClock }), logger };
 }
 
 const recent = () => new Date(Date.now() - 60_000).toISOString();

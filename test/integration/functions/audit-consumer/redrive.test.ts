@@ -16,7 +16,7 @@ import {
 import type { SQSRecord } from "aws-lambda";
 import { createSqsServer } from "local-aws-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DestinationWriter } from "../../../../core/ports.ts";
+import type { AuditDestination } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { createAuditConsumer } from "../../../../functions/audit-consumer/consumer.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
@@ -76,13 +76,17 @@ describe("audit consumer with SQS redrive", () => {
       new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: "{poison", MessageAttributes: attributes }),
     );
     const written: string[] = [];
-    const writer: DestinationWriter = {
+    const writer: AuditDestination = {
       name: "parquet",
       async write(batch) {
         written.push(...batch.events.map((event) => event.envelope.eventId));
       },
     };
-    const consume = createAuditConsumer({ writers: [writer], logger: recordingLogger(), clock: systemClock });
+    const consume = createAuditConsumer({
+      destinations: [writer],
+      logger: recordingLogger(),
+      clock: systemClock,
+    });
 
     for (let round = 0; round < 7; round += 1) {
       const { Messages = [] } = await client.send(

@@ -1,10 +1,10 @@
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChatPoster } from "../../../../core/adapters/http-posters/chat-poster.ts";
-import { createObservabilityPoster } from "../../../../core/adapters/http-posters/observability-poster.ts";
-import { createMqttPublisher } from "../../../../core/adapters/mqtt.ts";
-import { createDisabledPublisher } from "../../../../core/messaging/disabled-publisher.ts";
-import type { MessagePublisher } from "../../../../core/ports.ts";
+import { createChatClient } from "../../../../core/adapters/http-clients/chat-client.ts";
+import { createObservabilityClient } from "../../../../core/adapters/http-clients/observability-client.ts";
+import { createMqttBrokerClient } from "../../../../core/adapters/mqtt.ts";
+import { createDisabledBrokerClient } from "../../../../core/messaging/disabled-broker-client.ts";
+import type { BrokerClient } from "../../../../core/ports.ts";
 import { type AedesBroker, startAedes } from "../../../helpers/aedes-broker.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { until } from "../../../helpers/eventually.ts";
@@ -13,14 +13,14 @@ import { createRestTestApp, json, type RestTestApp, removeDir } from "../../../h
 
 let broker: AedesBroker;
 let upstream: CaptureServer;
-let publisher: MessagePublisher;
+let brokerClient: BrokerClient;
 let t: RestTestApp;
 
 beforeAll(async () => {
   broker = await startAedes();
   upstream = await startCaptureServer();
   const logger = recordingLogger();
-  publisher = createMqttPublisher({ brokerHost: "127.0.0.1", brokerPort: broker.port, logger });
+  brokerClient = createMqttBrokerClient({ brokerHost: "127.0.0.1", brokerPort: broker.port, logger });
   await until(() => logger.entries.some((entry) => entry.message === "Connected to MQTT broker"));
   const destination = {
     headers: [],
@@ -29,18 +29,18 @@ beforeAll(async () => {
   };
   t = await createRestTestApp({
     services: {
-      publisher,
-      observability: createObservabilityPoster({
+      broker: brokerClient,
+      observability: createObservabilityClient({
         event: { ...destination, url: upstream.url },
         metric: { ...destination, url: `${upstream.url}/metric/v1` },
         clock: { now: () => 1_700_000_000_000, setTimeout, clearTimeout },
       }),
-      chat: createChatPoster({ webhookURL: `${upstream.url}/hook` }),
+      chat: createChatClient({ webhookURL: `${upstream.url}/hook` }),
     },
   });
 });
 afterAll(async () => {
-  await publisher.close();
+  await brokerClient.close();
   await broker.stop();
   await upstream.stop();
   await t.close();
@@ -72,7 +72,7 @@ describe("PUT /v4/mqttpublishmessage", () => {
   });
 
   it("answers 503 at once when the broker is disabled, and 502 when it is unreachable", async () => {
-    const disabled = await createRestTestApp({ services: { publisher: createDisabledPublisher() } });
+    const disabled = await createRestTestApp({ services: { broker: createDisabledBrokerClient() } });
     const off = await disabled.app.request(
       "/v4/mqttpublishmessage",
       json("PUT", { topic: "t", message: "m" }),
@@ -86,12 +86,12 @@ describe("PUT /v4/mqttpublishmessage", () => {
     await disabled.close();
     await removeDir(disabled.dir);
 
-    const unreachable = createMqttPublisher({
+    const unreachable = createMqttBrokerClient({
       brokerHost: "127.0.0.1",
       brokerPort: 1,
       logger: recordingLogger(),
     });
-    const down = await createRestTestApp({ services: { publisher: unreachable } });
+    const down = await createRestTestApp({ services: { broker: unreachable } });
     const response = await down.app.request(
       "/v4/mqttpublishmessage",
       json("PUT", { topic: "t", message: "m" }),

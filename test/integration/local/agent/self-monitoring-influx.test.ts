@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { SERVICE_VERSION } from "../../../../core/version.ts";
-import { startAgentOutputs } from "../../../../local/agent/agent-outputs.ts";
+import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
 import { startUptimeMonitor } from "../../../../local/agent/uptime-monitor.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { until } from "../../../helpers/eventually.ts";
@@ -72,17 +72,17 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
       },
     });
     const logger = recordingLogger();
-    const outputs = await startAgentOutputs(
+    const connections = await startAgentConnections(
       cfg,
       logger,
       createMemoryMetricsRegistry(),
       process.cwd(),
       systemClock,
     );
-    const monitor = startUptimeMonitor({ config: cfg, logger, clock: systemClock, outputs });
+    const monitor = startUptimeMonitor({ config: cfg, logger, clock: systemClock, connections });
     await until(() => monitor.iterations() >= 2, 5000);
     await monitor.stop();
-    await outputs.stop();
+    await connections.stop();
 
     const points = await rows("steward_memory_usage");
     expect(points.length).toBeGreaterThanOrEqual(2);
@@ -123,7 +123,7 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
       },
     });
     const logger = recordingLogger();
-    const outputs = await startAgentOutputs(
+    const connections = await startAgentConnections(
       cfg,
       logger,
       createMemoryMetricsRegistry(),
@@ -134,12 +134,12 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
       config: cfg,
       logger,
       clock: systemClock,
-      outputs,
+      connections,
       fetch: recordingFetch,
     });
     await until(() => monitor.iterations() >= 1, 3000);
     await monitor.stop();
-    await outputs.stop();
+    await connections.stop();
     expect(posts).toEqual([]);
   });
 
@@ -147,16 +147,16 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
     const cfg = config(influxd.port, {
       errorTracking: { enable: true, timeseriesdb: { enable: true, measurementName: "steward_errors_test" } },
     });
-    const outputs = await startAgentOutputs(
+    const connections = await startAgentConnections(
       cfg,
       recordingLogger(),
       createMemoryMetricsRegistry(),
       process.cwd(),
     );
     const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    outputs.errors.record("HEALTH_API", "sense1", new Error("poll failed", { cause: refused }));
-    outputs.errors.record("PROXY_API", "sense2", Object.assign(new Error("HTTP 503"), { status: 503 }));
-    await outputs.stop();
+    connections.errors.record("HEALTH_API", "sense1", new Error("poll failed", { cause: refused }));
+    connections.errors.record("PROXY_API", "sense2", Object.assign(new Error("HTTP 503"), { status: 503 }));
+    await connections.stop();
 
     const points = await rows("steward_errors_test");
     expect(points).toHaveLength(2);
@@ -178,15 +178,15 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
     const cfg = config(influxd.port, {
       errorTracking: { enable: true, timeseriesdb: { enable: false, measurementName: "steward_errors_off" } },
     });
-    const outputs = await startAgentOutputs(
+    const connections = await startAgentConnections(
       cfg,
       recordingLogger(),
       createMemoryMetricsRegistry(),
       process.cwd(),
     );
-    outputs.errors.record("HEALTH_API", "sense1");
-    expect(outputs.errors.counts().total).toBe(1);
-    await outputs.stop();
+    connections.errors.record("HEALTH_API", "sense1");
+    expect(connections.errors.counts().total).toBe(1);
+    await connections.stop();
     expect(await rows("steward_errors_off")).toEqual([]);
   });
 });
@@ -196,17 +196,24 @@ describe("error tracking while the time-series DB is down", () => {
     const deadPort = await freePort();
     const cfg = config(deadPort, { errorTracking: { enable: true } });
     const logger = recordingLogger();
-    const outputs = await startAgentOutputs(cfg, logger, createMemoryMetricsRegistry(), process.cwd());
+    const connections = await startAgentConnections(
+      cfg,
+      logger,
+      createMemoryMetricsRegistry(),
+      process.cwd(),
+    );
 
     // A part's write failure is recorded (and becomes an error point, whose write fails too).
-    outputs.recordWriteError("timeseriesdb", new Error("POST /write failed: no answer"));
+    connections.recordWriteError("timeseriesdb", new Error("POST /write failed: no answer"));
     // Let the error points' own sink fail and retry a few times (1 s, then 2 s backoff).
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const failedOwnWrites = logger.entries.filter(
       (e) => e.scope === "error-tracking" && e.message.startsWith("writing points failed"),
     );
     expect(failedOwnWrites.length).toBeGreaterThanOrEqual(2);
-    expect(outputs.errors.counts().types).toEqual({ INFLUXDB_V1_WRITE: { total: 1, servers: { "": 1 } } });
-    await outputs.stop();
+    expect(connections.errors.counts().types).toEqual({
+      INFLUXDB_V1_WRITE: { total: 1, servers: { "": 1 } },
+    });
+    await connections.stop();
   }, 15_000);
 });

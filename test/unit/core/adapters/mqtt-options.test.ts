@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brokerUrl } from "../../../../core/adapters/mqtt.ts";
-import { mqttPublisherOptions } from "../../../../core/adapters/mqtt-options.ts";
+import { mqttBrokerClientOptions } from "../../../../core/adapters/mqtt-options.ts";
 import { BrokerTlsFileError } from "../../../../core/messaging/errors.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { parseOk } from "../config/helpers.ts";
@@ -25,10 +25,10 @@ afterAll(async () => {
 const mqttConfig = (section: Record<string, unknown>) =>
   parseOk({ mqttConfig: { enable: true, ...section } }).mqttConfig;
 
-describe("mqttPublisherOptions", () => {
+describe("mqttBrokerClientOptions", () => {
   it("gives host and port only, for a config without the connection keys", () => {
     // Act
-    const options = mqttPublisherOptions(mqttConfig({}), { logger: recordingLogger(), cwd: dir });
+    const options = mqttBrokerClientOptions(mqttConfig({}), { logger: recordingLogger(), cwd: dir });
 
     // Assess
     expect(options).toEqual({ brokerHost: "localhost", brokerPort: 1883, logger: expect.anything() });
@@ -36,7 +36,7 @@ describe("mqttPublisherOptions", () => {
 
   it("passes client id and credentials, and reads the TLS files relative to cwd", () => {
     // Act
-    const options = mqttPublisherOptions(
+    const options = mqttBrokerClientOptions(
       mqttConfig({
         brokerPort: 8883,
         clientId: "steward-site-7",
@@ -66,10 +66,13 @@ describe("mqttPublisherOptions", () => {
 
   it("uses TLS with the system's CAs when no CA file is set", () => {
     // Act
-    const options = mqttPublisherOptions(mqttConfig({ tls: { enable: true, rejectUnauthorized: false } }), {
-      logger: recordingLogger(),
-      cwd: dir,
-    });
+    const options = mqttBrokerClientOptions(
+      mqttConfig({ tls: { enable: true, rejectUnauthorized: false } }),
+      {
+        logger: recordingLogger(),
+        cwd: dir,
+      },
+    );
 
     // Assess
     expect(options.tls).toEqual({ rejectUnauthorized: false });
@@ -78,7 +81,7 @@ describe("mqttPublisherOptions", () => {
   it("throws BrokerTlsFileError naming the setting and the resolved path of an unreadable file", () => {
     // Act
     const act = () =>
-      mqttPublisherOptions(mqttConfig({ tls: { enable: true, caFile: "missing-ca.pem" } }), {
+      mqttBrokerClientOptions(mqttConfig({ tls: { enable: true, caFile: "missing-ca.pem" } }), {
         logger: recordingLogger(),
         cwd: dir,
       });

@@ -6,12 +6,12 @@ import {
   startBatcher,
   UnwrittenEventsError,
 } from "../../../../core/destinations/batcher.ts";
-import type { AuditBatch, DestinationWriter } from "../../../../core/ports.ts";
+import type { AuditBatch, AuditDestination } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatch[]; attempts: number } {
+function recordingWriter(failures = 0): AuditDestination & { batches: AuditBatch[]; attempts: number } {
   let remainingFailures = failures;
   const writer = {
     name: "test",
@@ -30,13 +30,13 @@ function recordingWriter(failures = 0): DestinationWriter & { batches: AuditBatc
 }
 
 /** A batcher over `writer` on a manual clock, logging to a recording logger. */
-function startTestBatcher<W extends DestinationWriter>(
+function startTestBatcher<W extends AuditDestination>(
   writer: W,
-  options: Omit<BatcherOptions, "writer" | "clock" | "logger">,
+  options: Omit<BatcherOptions, "destination" | "clock" | "logger">,
 ) {
   const clock = createAsyncManualClock();
   const logger = recordingLogger();
-  const batcher = startBatcher({ writer, clock, logger, ...options });
+  const batcher = startBatcher({ destination: writer, clock, logger, ...options });
   return { clock, logger, writer, batcher };
 }
 
@@ -151,7 +151,7 @@ describe("startBatcher", () => {
   it("keeps the batch id across retries so a rewrite replaces the same files", async () => {
     const seen: string[] = [];
     let fail = true;
-    const writer: DestinationWriter = {
+    const writer: AuditDestination = {
       name: "test",
       async write(batch) {
         seen.push(batch.id);

@@ -19,7 +19,7 @@ function adapters() {
       return store;
     },
     parquetEncoder: auditQvdEncoder,
-    timeseriesWriter: () => {
+    timeseriesClient: () => {
       calls.series += 1;
       return { ensureDatabase: async () => {}, write: async () => {}, writeLines: async () => {} };
     },
@@ -35,7 +35,7 @@ describe("selectDestinations", () => {
 
     const selected = selectDestinations(config, timeseriesConfig(1, 8086), value);
 
-    expect(selected.map((s) => s.writer.name)).toEqual(["parquet", "json", "timeseriesdb", "tablefile"]);
+    expect(selected.map((s) => s.destination.name)).toEqual(["parquet", "json", "timeseriesdb", "tablefile"]);
     expect(selected.map((s) => s.batching)).toEqual([
       { maxBatchSize: 1000, writeFrequency: 20_000 },
       { maxBatchSize: OBJECT_DATA_BATCH, writeFrequency: 0 },
@@ -66,7 +66,7 @@ describe("selectDestinations", () => {
 
     const selected = selectDestinations(noObjectData, timeseriesConfig(1, 8086), value);
 
-    expect(selected.map((s) => s.writer.name)).toEqual(["parquet"]);
+    expect(selected.map((s) => s.destination.name)).toEqual(["parquet"]);
     expect(calls.series).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
-import { DestinationWriteError } from "../../../../core/destinations/destination-writer.ts";
+import { DestinationWriteError } from "../../../../core/destinations/destination-write-error.ts";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import { createTimeseriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
 import type { TimeseriesRefusal } from "../../../../core/destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
-import type { TimeseriesWriter } from "../../../../core/ports.ts";
+import type { TimeseriesClient } from "../../../../core/ports.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 
 /**
@@ -42,7 +42,7 @@ function seriesSpy() {
       spy.stored.push(...points);
     },
     writeLines: () => Promise.reject(new Error("the audit destination writes points")),
-  } satisfies TimeseriesWriter & Record<string, unknown>;
+  } satisfies TimeseriesClient & Record<string, unknown>;
   return spy;
 }
 
@@ -85,7 +85,7 @@ describe("time-series destination", () => {
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(DestinationWriteError);
-    expect((error as DestinationWriteError).permanent).toBe(true);
+    expect((error as DestinationWriteError).refused).toBe(true);
     expect((error as DestinationWriteError).failedEvents).toEqual([batch[13]]);
     expect((error as DestinationWriteError).refusals).toEqual([
       {
@@ -111,7 +111,7 @@ describe("time-series destination", () => {
 
     expect(spy.requests).toEqual([10, 8]);
     expect(spy.stored).toHaveLength(8);
-    expect(error.permanent).toBe(true);
+    expect(error.refused).toBe(true);
     expect(error.failedEvents).toEqual([batch[2], batch[7]]);
     expect(error.refusals?.map((refusal) => [refusal.reason, refusal.count])).toEqual([
       ["field_type_conflict", 2],
@@ -149,7 +149,7 @@ describe("time-series destination", () => {
       .write({ id: "b", flushedAt: new Date(), events: batch })
       .catch((e: unknown) => e)) as DestinationWriteError;
 
-    expect(error.permanent).toBe(false);
+    expect(error.refused).toBe(false);
     expect(error.failedEvents).toEqual(batch);
     expect(spy.requests).toEqual([1, 2]);
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import { integerField } from "../../../../core/destinations/line-protocol.ts";
-import { type PollSinks, startPlatformPoller } from "../../../../core/polling/platform-poller.ts";
+import { type PollDestinations, startPlatformPoller } from "../../../../core/polling/platform-poller.ts";
 import type { ObservabilityMetricBatch } from "../../../../core/ports.ts";
-import type { BrokerMessage } from "../../../../core/udp/event-sinks.ts";
+import type { BrokerMessage } from "../../../../core/udp/event-destinations.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -12,24 +12,24 @@ interface Target {
   name: string;
 }
 
-function recordingSinks() {
+function recordingDestinations() {
   const received = {
     points: [] as Point[],
     messages: [] as BrokerMessage[],
     metrics: [] as ObservabilityMetricBatch[],
   };
-  const sinks: PollSinks = {
+  const destinations: PollDestinations = {
     writePoints: async (points) => {
       received.points.push(...points);
     },
-    publish: async (messages) => {
+    writeMessages: async (messages) => {
       received.messages.push(...messages);
     },
-    postMetrics: async (batches) => {
+    writeMetrics: async (batches) => {
       received.metrics.push(...batches);
     },
   };
-  return { sinks, received };
+  return { destinations, received };
 }
 
 const flush = async () => {
@@ -48,7 +48,7 @@ function poller(
   const clock = createManualClock();
   const logger = recordingLogger();
   const metrics = createMemoryMetricsRegistry();
-  const { sinks, received } = recordingSinks();
+  const { destinations, received } = recordingDestinations();
   const started = startPlatformPoller<Target, number>({
     poll: "health",
     what: "health round",
@@ -57,7 +57,7 @@ function poller(
     key: (target) => target.name,
     describe: (target) => ({ server_name: target.name }),
     fetch,
-    outputs: (target, answer, at) => ({
+    itemsOf: (target, answer, at) => ({
       points: [
         {
           measurement: "m",
@@ -69,7 +69,7 @@ function poller(
       messages: [{ topic: `t/${target.name}`, payload: String(answer) }],
       metrics: [{ timestamp: at, intervalMs: 5000, attributes: {}, metrics: [{ name: "v", value: answer }] }],
     }),
-    sinks,
+    destinations,
     intervalMs: 5000,
     maxConcurrent: extra.maxConcurrent ?? 10,
     clock,

@@ -20,7 +20,7 @@ import {
   QIX_PERF,
   qixPerf,
   REPOSITORY,
-  recordingSinks,
+  recordingDestinations,
   SCHEDULER,
 } from "./udp-fixtures.ts";
 
@@ -40,7 +40,7 @@ const MONITOR_ALL = {
 };
 
 function setup(logEvents: Record<string, unknown> = {}, overrides: Partial<LogEventProcessorDeps> = {}) {
-  const sinks = recordingSinks();
+  const destinations = recordingDestinations();
   const logger = recordingLogger();
   const config = logEventsConfig({
     source: ALL_SOURCES,
@@ -68,7 +68,7 @@ function setup(logEvents: Record<string, unknown> = {}, overrides: Partial<LogEv
     appNames: appNames({ [PERF_APP_ID]: "Sales" }),
     eventCounts,
     rejectedEventCounts,
-    sinks,
+    destinations,
     logger,
     clock: createManualClock(),
     serviceVersion: "15.0.0-test",
@@ -77,19 +77,19 @@ function setup(logEvents: Record<string, unknown> = {}, overrides: Partial<LogEv
   const counted = () =>
     eventCounts.take(0).points.map((p) => [p.tags.source, p.tags.host, p.tags.subsystem, p.fields.counter]);
   const rejected = () => rejectedEventCounts.take(0).points;
-  return { process, sinks, logger, counted, rejected };
+  return { process, destinations, logger, counted, rejected };
 }
 
 describe("createLogEventProcessor", () => {
   it("processes an engine event into a point at its own time, broker messages and an observability event", async () => {
-    const { process, sinks, counted } = setup();
+    const { process, destinations, counted } = setup();
 
     const outcome = await process(bytes(ENGINE), RECEIVED, "10.0.0.1");
 
     expect(outcome).toBe("processed");
-    expect(sinks.calls).toEqual(["writePoints:1", "publish:2", "postEvents:1"]);
-    expect(sinks.points[0]?.timestampMs).toBe(Date.UTC(2021, 10, 9, 13, 37, 26, 28));
-    expect(sinks.events[0]?.timestamp).toBe(Date.UTC(2021, 10, 9, 13, 37, 26, 28));
+    expect(destinations.calls).toEqual(["writePoints:1", "writeMessages:2", "writeEvents:1"]);
+    expect(destinations.points[0]?.timestampMs).toBe(Date.UTC(2021, 10, 9, 13, 37, 26, 28));
+    expect(destinations.events[0]?.timestamp).toBe(Date.UTC(2021, 10, 9, 13, 37, 26, 28));
     expect(counted()).toEqual([["qseow-engine", "host1", "sub1", integerField(1)]]);
   });
 
@@ -100,33 +100,33 @@ describe("createLogEventProcessor", () => {
     ["scheduler", SCHEDULER, "qseow-scheduler"],
     ["engine API performance", QIX_PERF, "qseow-qix-perf"],
   ])("writes a %s event as log_event with source %s", async (_name, text, source) => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     expect(await process(bytes(text), RECEIVED)).toBe("processed");
-    expect(sinks.points[0]).toMatchObject({ measurement: "log_event", tags: { source } });
+    expect(destinations.points[0]).toMatchObject({ measurement: "log_event", tags: { source } });
   });
 
   it("uses the receive time when ts_iso does not parse", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     await process(bytes(ENGINE.replace("20211109T153726.028+0200", "soon")), RECEIVED);
 
-    expect(sinks.points[0]?.timestampMs).toBe(RECEIVED);
+    expect(destinations.points[0]?.timestampMs).toBe(RECEIVED);
   });
 
   it("keeps surplus ; inside the message end to end", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     await process(bytes(PROXY.replace(";Session ended;", ";Session; ended;")), RECEIVED);
 
-    expect(JSON.parse(sinks.messages[0]?.payload ?? "")).toMatchObject({
+    expect(JSON.parse(destinations.messages[0]?.payload ?? "")).toMatchObject({
       message: "Session; ended",
       context: "/hub",
     });
   });
 
   it("drops an event a drop rule matches before every destination, still counting it", async () => {
-    const { process, sinks, counted } = setup({
+    const { process, destinations, counted } = setup({
       categorise: {
         enable: true,
         rules: [{ logLevel: ["warn"], action: "drop", filter: [{ type: "sw", value: "message" }] }],
@@ -136,12 +136,12 @@ describe("createLogEventProcessor", () => {
     const outcome = await process(bytes(ENGINE), RECEIVED);
 
     expect(outcome).toBe("dropped_by_rule");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([["qseow-engine", "host1", "sub1", integerField(1)]]);
   });
 
   it("adds the categories of matching rules as tags and to the payload", async () => {
-    const { process, sinks } = setup({
+    const { process, destinations } = setup({
       categorise: {
         enable: true,
         rules: [
@@ -156,29 +156,33 @@ describe("createLogEventProcessor", () => {
 
     await process(bytes(SCHEDULER), RECEIVED);
 
-    expect(sinks.points[0]?.tags.qs_log_category).toBe("reload");
-    expect(JSON.parse(sinks.messages[0]?.payload ?? "").category).toEqual([
+    expect(destinations.points[0]?.tags.qs_log_category).toBe("reload");
+    expect(JSON.parse(destinations.messages[0]?.payload ?? "").category).toEqual([
       { name: "qs_log_category", value: "reload" },
     ]);
   });
 
   it("counts an event of a disabled source under that source and writes nothing", async () => {
-    const { process, sinks, counted } = setup({ source: { ...ALL_SOURCES, proxy: { enable: false } } });
+    const { process, destinations, counted } = setup({
+      source: { ...ALL_SOURCES, proxy: { enable: false } },
+    });
 
     const outcome = await process(bytes(PROXY), RECEIVED);
 
     expect(outcome).toBe("processed");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([
       ["qseow-proxy", "host1", "Audit.Proxy.Proxy.SessionManagement", integerField(1)],
     ]);
   });
 
   it("counts an engine API performance event while the monitor is off and writes nothing", async () => {
-    const { process, sinks, counted, rejected } = setup({ enginePerformanceMonitor: { enable: false } });
+    const { process, destinations, counted, rejected } = setup({
+      enginePerformanceMonitor: { enable: false },
+    });
 
     expect(await process(bytes(QIX_PERF), RECEIVED)).toBe("processed");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([
       ["qseow-qix-perf", "qs-node1", "QixPerformance.Engine.Engine", integerField(1)],
     ]);
@@ -186,7 +190,7 @@ describe("createLogEventProcessor", () => {
   });
 
   it("tracks a performance event the monitor rejects, counting it and writing nothing", async () => {
-    const { process, sinks, counted, rejected } = setup({
+    const { process, destinations, counted, rejected } = setup({
       enginePerformanceMonitor: {
         ...MONITOR_ALL,
         monitorFilter: { allApps: { enable: true, appExclude: [{ appName: "Sales" }] } },
@@ -194,7 +198,7 @@ describe("createLogEventProcessor", () => {
     });
 
     expect(await process(bytes(QIX_PERF), RECEIVED)).toBe("processed");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toHaveLength(1);
     expect(rejected()).toEqual([
       expect.objectContaining({
@@ -217,44 +221,44 @@ describe("createLogEventProcessor", () => {
     await withLookup.process(bytes(QIX_PERF), RECEIVED);
     await withoutLookup.process(bytes(QIX_PERF), RECEIVED);
 
-    expect(withLookup.sinks.points[0]?.tags.app_name).toBe("Sales");
-    expect(withoutLookup.sinks.points[0]?.tags.app_name).toBeUndefined();
+    expect(withLookup.destinations.points[0]?.tags.app_name).toBe("Sales");
+    expect(withoutLookup.destinations.points[0]?.tags.app_name).toBeUndefined();
   });
 
   it("marks a performance event of a user session as user activity", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     await process(bytes(qixPerf({ 8: "f00dfeed" })), RECEIVED);
 
-    expect(sinks.points[0]?.tags.event_activity_source).toBe("user");
+    expect(destinations.points[0]?.tags.event_activity_source).toBe("user");
   });
 
   it("sends no observability event for a level or source not selected", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     await process(bytes(QIX_PERF), RECEIVED);
     await process(bytes(ENGINE.replace(";WARN;", ";FATAL;")), RECEIVED);
 
-    expect(sinks.calls.filter((c) => c.startsWith("postEvents"))).toEqual([]);
-    expect(sinks.points).toHaveLength(2);
+    expect(destinations.calls.filter((c) => c.startsWith("writeEvents"))).toEqual([]);
+    expect(destinations.points).toHaveLength(2);
   });
 
   it("counts an unknown marker as unknown ×3 and warns", async () => {
-    const { process, sinks, logger, counted } = setup();
+    const { process, destinations, logger, counted } = setup();
 
     expect(
       await process(bytes("/qseow-proxy-session/;h;Start session;D;U;O;C;M"), RECEIVED, "10.0.0.7"),
     ).toBe("unknown_marker");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([["unknown", "unknown", "unknown", integerField(1)]]);
     expect(logger.at("warn")[0]?.fields?.sender).toBe("10.0.0.7");
   });
 
   it("rejects a short log event as malformed, not counting it", async () => {
-    const { process, sinks, logger, counted } = setup();
+    const { process, destinations, logger, counted } = setup();
 
     expect(await process(bytes(ENGINE.split(";").slice(0, 10).join(";")), RECEIVED)).toBe("malformed");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([]);
     expect(logger.at("warn")[0]?.fields).toMatchObject({ source: "qseow-engine", expectedFields: 19 });
   });
@@ -273,21 +277,21 @@ describe("createLogEventProcessor", () => {
       { timeseriesdbConfig: { enable: false, version: 3 } },
       "writePoints",
     ],
-    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "publish"],
-    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "publish"],
-    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "postEvents"],
+    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "writeMessages"],
+    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "writeMessages"],
+    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "writeEvents"],
     [
       "the observability master switch",
       {},
       { obsPlatform: obsPlatformConfig({ enable: false }) },
-      "postEvents",
+      "writeEvents",
     ],
-  ])("does not call a sink when %s is off", async (_case, logEvents, deps, sink) => {
-    const { process, sinks } = setup(logEvents, deps as Partial<LogEventProcessorDeps>);
+  ])("does not call a destination when %s is off", async (_case, logEvents, deps, destination) => {
+    const { process, destinations } = setup(logEvents, deps as Partial<LogEventProcessorDeps>);
 
     await process(bytes(ENGINE), RECEIVED);
 
-    expect(sinks.calls.map((c) => c.split(":")[0])).not.toContain(sink);
-    expect(sinks.calls).toHaveLength(2);
+    expect(destinations.calls.map((c) => c.split(":")[0])).not.toContain(destination);
+    expect(destinations.calls).toHaveLength(2);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEventCounts } from "../../../../core/udp/event-counts.ts";
-import type { DatagramOutcome } from "../../../../core/udp/event-sinks.ts";
+import type { DatagramOutcome } from "../../../../core/udp/event-destinations.ts";
 import { createLogEventProcessor } from "../../../../core/udp/log-event-processor.ts";
 import { createRejectedEventCounts } from "../../../../core/udp/rejected-event-counts.ts";
 import { createUserEventProcessor } from "../../../../core/udp/user-event-processor.ts";
@@ -18,7 +18,7 @@ import {
   logEventsConfig,
   obsPlatformConfig,
   platformEventsConfig,
-  recordingSinks,
+  recordingDestinations,
   SCRAMBLE_KEY,
   USER_CONNECTION,
   userEventsConfig,
@@ -103,7 +103,7 @@ function garbage(random: () => number): Uint8Array {
 }
 
 function processors() {
-  const sinks = recordingSinks();
+  const destinations = recordingDestinations();
   const logger = recordingLogger();
   const clock = createManualClock();
   const platformEvents = platformEventsConfig({
@@ -141,7 +141,7 @@ function processors() {
     mqttConfig: { enable: true },
     appNames: appNames(),
     eventCounts,
-    sinks,
+    destinations,
     logger,
     clock,
   };
@@ -166,13 +166,13 @@ function processors() {
     obsPlatform: { enable: true },
     scrambleKey: SCRAMBLE_KEY,
   });
-  return { log, user, sinks };
+  return { log, user, destinations };
 }
 
 describe("the UDP processors under random input", () => {
   it.each([1, 2])("never throw and keep working afterwards (seed %i)", async (seed) => {
     const random = prng(seed);
-    const { log, user, sinks } = processors();
+    const { log, user, destinations } = processors();
     const seen = new Set<string>();
 
     for (let i = 0; i < ITERATIONS; i++) {
@@ -196,16 +196,16 @@ describe("the UDP processors under random input", () => {
         "user:processed",
       ]),
     );
-    for (const point of sinks.points) {
+    for (const point of destinations.points) {
       for (const field of Object.values(point.fields)) {
         if (field.kind === "float" || field.kind === "integer")
           expect(Number.isFinite(field.value)).toBe(true);
       }
     }
-    sinks.points.length = 0;
+    destinations.points.length = 0;
 
     expect(await log(bytes(ENGINE), 1)).toBe("processed");
     expect(await user(bytes(USER_CONNECTION), 2)).toBe("processed");
-    expect(sinks.points.map((p) => p.tags.host)).toEqual(["host1", "pro2-win1"]);
+    expect(destinations.points.map((p) => p.tags.host)).toEqual(["host1", "pro2-win1"]);
   });
 });

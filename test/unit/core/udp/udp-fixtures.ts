@@ -21,7 +21,7 @@ import type {
   MetricsRegistry,
   ObservabilityEvent,
 } from "../../../../core/ports.ts";
-import type { BrokerMessage, EventSinks } from "../../../../core/udp/event-sinks.ts";
+import type { BrokerMessage, EventDestinations } from "../../../../core/udp/event-destinations.ts";
 
 export const UUID = "3b3b3b3b-3b3b-3b3b-3b3b-3b3b3b3b3b3b";
 export const APP_ID = "a421f4a2-c311-4ef4-ba41-fe2e6a2b0d69";
@@ -73,34 +73,34 @@ export function appNames(names: Readonly<Record<string, string>> = {}): AppNameC
   return { nameOf: (appId) => names[appId] };
 }
 
-export interface RecordingSinks extends EventSinks {
+export interface RecordingDestinations extends EventDestinations {
   points: Point[];
   messages: BrokerMessage[];
   events: ObservabilityEvent[];
-  /** Sink method names in call order, with the number of items each got. */
+  /** Destination method names in call order, with the number of items each got. */
   calls: string[];
 }
 
-export function recordingSinks(): RecordingSinks {
-  const sinks: RecordingSinks = {
+export function recordingDestinations(): RecordingDestinations {
+  const destinations: RecordingDestinations = {
     points: [],
     messages: [],
     events: [],
     calls: [],
     async writePoints(points) {
-      sinks.calls.push(`writePoints:${points.length}`);
-      sinks.points.push(...points);
+      destinations.calls.push(`writePoints:${points.length}`);
+      destinations.points.push(...points);
     },
-    async publish(messages) {
-      sinks.calls.push(`publish:${messages.length}`);
-      sinks.messages.push(...messages);
+    async writeMessages(messages) {
+      destinations.calls.push(`writeMessages:${messages.length}`);
+      destinations.messages.push(...messages);
     },
-    async postEvents(events) {
-      sinks.calls.push(`postEvents:${events.length}`);
-      sinks.events.push(...events);
+    async writeEvents(events) {
+      destinations.calls.push(`writeEvents:${events.length}`);
+      destinations.events.push(...events);
     },
   };
-  return sinks;
+  return destinations;
 }
 
 /** A MetricsRegistry that keeps the declared specs so tests can collect them. */

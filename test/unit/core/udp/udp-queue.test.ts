@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DatagramOutcome, DatagramProcessor } from "../../../../core/udp/event-sinks.ts";
+import type { DatagramOutcome, DatagramProcessor } from "../../../../core/udp/event-destinations.ts";
 import type { SourceValidator } from "../../../../core/udp/source-validator.ts";
 import { createUdpQueue, type UdpQueueConfig } from "../../../../core/udp/udp-queue.ts";
 import type { UdpSender } from "../../../../core/udp/udp-sender.ts";

@@ -13,7 +13,7 @@ import {
   appNames,
   bytes,
   platformEventsConfig,
-  recordingSinks,
+  recordingDestinations,
   SCRAMBLE_KEY,
   USER_CONNECTION,
   USER_SESSION,
@@ -23,7 +23,7 @@ import {
 const RECEIVED = Date.UTC(2026, 0, 1, 12);
 
 function setup(userEvents: Record<string, unknown> = {}, overrides: Partial<UserEventProcessorDeps> = {}) {
-  const sinks = recordingSinks();
+  const destinations = recordingDestinations();
   const logger = recordingLogger();
   const clock = createManualClock();
   const eventCounts = createEventCounts({
@@ -43,7 +43,7 @@ function setup(userEvents: Record<string, unknown> = {}, overrides: Partial<User
     obsPlatform: { enable: true },
     appNames: appNames({ [APP_ID]: "Sales" }),
     eventCounts,
-    sinks,
+    destinations,
     scrambleKey: SCRAMBLE_KEY,
     logger,
     clock,
@@ -53,23 +53,23 @@ function setup(userEvents: Record<string, unknown> = {}, overrides: Partial<User
     eventCounts
       .take(0)
       .points.map((p) => [p.tags.event_type, p.tags.source, p.tags.host, p.tags.subsystem, p.fields.counter]);
-  return { process, sinks, logger, clock, counted };
+  return { process, destinations, logger, clock, counted };
 }
 
 describe("createUserEventProcessor", () => {
   it("processes example 1 into one point, two broker messages and one observability event", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
 
     const outcome = await process(bytes(USER_CONNECTION), RECEIVED, "10.0.0.1");
 
     expect(outcome).toBe("processed");
-    expect(sinks.calls).toEqual(["writePoints:1", "publish:2", "postEvents:1"]);
-    expect(sinks.points[0]).toMatchObject({
+    expect(destinations.calls).toEqual(["writePoints:1", "writeMessages:2", "writeEvents:1"]);
+    expect(destinations.points[0]).toMatchObject({
       measurement: "user_events",
       timestampMs: RECEIVED,
       tags: { appId: APP_ID, appName: "Sales", uaBrowserName: "Firefox", userFull: "userdir\\user3" },
     });
-    expect(sinks.events[0]?.eventType).toBe("qs_userEvent");
+    expect(destinations.events[0]?.eventType).toBe("qs_userEvent");
   });
 
   it("counts a user event by marker source, host and origin", async () => {
@@ -89,32 +89,34 @@ describe("createUserEventProcessor", () => {
   });
 
   it("counts an excluded user's event and writes nothing for it", async () => {
-    const { process, sinks, counted } = setup({ excludeUser: [{ directory: "userdir", userId: "user3" }] });
+    const { process, destinations, counted } = setup({
+      excludeUser: [{ directory: "userdir", userId: "user3" }],
+    });
 
     const outcome = await process(bytes(USER_CONNECTION), RECEIVED);
 
     expect(outcome).toBe("processed");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([
       ["user", "qseow-proxy-connection", "pro2-win1", "AppAccess", integerField(1)],
     ]);
   });
 
   it("matches excluded users exactly (case-sensitive)", async () => {
-    const { process, sinks } = setup({ excludeUser: [{ directory: "USERDIR", userId: "user3" }] });
+    const { process, destinations } = setup({ excludeUser: [{ directory: "USERDIR", userId: "user3" }] });
 
     await process(bytes(USER_CONNECTION), RECEIVED);
 
-    expect(sinks.points).toHaveLength(1);
+    expect(destinations.points).toHaveLength(1);
   });
 
   it("counts an unknown marker as unknown ×3 and warns with a preview", async () => {
-    const { process, sinks, logger, counted } = setup();
+    const { process, destinations, logger, counted } = setup();
 
     const outcome = await process(bytes("/qseow-engine/;1;2;3"), RECEIVED, "10.0.0.9");
 
     expect(outcome).toBe("unknown_marker");
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([["user", "unknown", "unknown", "unknown", integerField(1)]]);
     expect(logger.at("warn")[0]?.fields).toMatchObject({
       sender: "10.0.0.9",
@@ -123,7 +125,7 @@ describe("createUserEventProcessor", () => {
   });
 
   it("rejects a short datagram as malformed without counting it, one WARN per sender per minute", async () => {
-    const { process, sinks, logger, clock, counted } = setup();
+    const { process, destinations, logger, clock, counted } = setup();
     const short = bytes("/qseow-proxy-session/;host2;Stop session;INTERNAL");
 
     const outcomes = [await process(short, RECEIVED, "10.0.0.1"), await process(short, RECEIVED, "10.0.0.1")];
@@ -131,19 +133,19 @@ describe("createUserEventProcessor", () => {
     await process(short, RECEIVED, "10.0.0.1");
 
     expect(outcomes).toEqual(["malformed", "malformed"]);
-    expect(sinks.calls).toEqual([]);
+    expect(destinations.calls).toEqual([]);
     expect(counted()).toEqual([]);
     expect(logger.at("warn").map((e) => e.fields?.suppressedSinceLastWarning)).toEqual([0, 1]);
     expect(logger.at("warn")[0]?.fields).toMatchObject({ source: "qseow-proxy-session", expectedFields: 8 });
   });
 
   it("decodes invalid UTF-8 as U+FFFD instead of failing", async () => {
-    const { process, sinks } = setup();
+    const { process, destinations } = setup();
     const prefix = bytes("/qseow-proxy-session/;host\u00e9;Start session;D;U;O;/hub;m");
     const broken = new Uint8Array([...prefix.slice(0, 27), 0xc3, 0x28, 0xff, ...prefix.slice(27)]);
 
     expect(await process(broken, RECEIVED)).toBe("processed");
-    expect(sinks.points[0]?.tags.host).toContain("\uFFFD");
+    expect(destinations.points[0]?.tags.host).toContain("\uFFFD");
   });
 
   it.each([
@@ -154,25 +156,25 @@ describe("createUserEventProcessor", () => {
       { timeseriesdbConfig: { enable: false, version: 3 } },
       "writePoints",
     ],
-    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "publish"],
-    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "publish"],
-    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "postEvents"],
-    ["the observability master switch", {}, { obsPlatform: { enable: false } }, "postEvents"],
-  ])("does not call a sink when %s is off", async (_case, userEvents, deps, sink) => {
-    const { process, sinks } = setup(userEvents, deps as Partial<UserEventProcessorDeps>);
+    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "writeMessages"],
+    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "writeMessages"],
+    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "writeEvents"],
+    ["the observability master switch", {}, { obsPlatform: { enable: false } }, "writeEvents"],
+  ])("does not call a destination when %s is off", async (_case, userEvents, deps, destination) => {
+    const { process, destinations } = setup(userEvents, deps as Partial<UserEventProcessorDeps>);
 
     await process(bytes(USER_CONNECTION), RECEIVED);
 
-    expect(sinks.calls.map((c) => c.split(":")[0])).not.toContain(sink);
-    expect(sinks.calls).toHaveLength(2);
+    expect(destinations.calls.map((c) => c.split(":")[0])).not.toContain(destination);
+    expect(destinations.calls).toHaveLength(2);
   });
 
   it("scrambles user identities when scramble is on", async () => {
-    const { process, sinks } = setup({ sendToObsPlatform: { enable: true, scramble: true } });
+    const { process, destinations } = setup({ sendToObsPlatform: { enable: true, scramble: true } });
 
     await process(bytes(USER_CONNECTION), RECEIVED);
 
-    const userId = sinks.events[0]?.attributes.find((a) => a.name === "qs_userId")?.value;
+    const userId = destinations.events[0]?.attributes.find((a) => a.name === "qs_userId")?.value;
     expect(userId).toMatch(/^[0-9a-f]{16}$/);
   });
 
@@ -182,13 +184,13 @@ describe("createUserEventProcessor", () => {
     ).toThrow(ScrambleKeyError);
   });
 
-  it("rejects when a sink fails, after every sink was called", async () => {
-    const { process, sinks } = setup();
-    sinks.writePoints = async () => {
+  it("rejects when a destination fails, after every destination was called", async () => {
+    const { process, destinations } = setup();
+    destinations.writePoints = async () => {
       throw new Error("database down");
     };
 
     await expect(process(bytes(USER_CONNECTION), RECEIVED)).rejects.toThrow("database down");
-    expect(sinks.calls).toEqual(["publish:2", "postEvents:1"]);
+    expect(destinations.calls).toEqual(["writeMessages:2", "writeEvents:1"]);
   });
 });

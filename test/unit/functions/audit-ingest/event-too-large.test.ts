@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDurableEventQueue } from "../../../../core/adapters/local/durable-queue/durable-event-queue.ts";
-import { openSegmentLog } from "../../../../core/adapters/local/durable-queue/segment-log.ts";
+import { openDurableLog } from "../../../../core/adapters/local/durable-queue/durable-log.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { validEnvelope } from "../../../helpers/audit-envelopes.ts";
 import { createTestIngestApp, DEFAULT_TEST_SETTINGS, readBody } from "../../../helpers/ingest-app.ts";
@@ -27,7 +27,7 @@ afterEach(async () => {
 async function durableQueue() {
   const directory = await mkdtemp(join(tmpdir(), "steward-too-large-"));
   const logger = recordingLogger();
-  const log = await openSegmentLog({
+  const log = await openDurableLog({
     directory,
     destinations: ["json"],
     maxDiskBytes: MAX_DISK_BYTES,

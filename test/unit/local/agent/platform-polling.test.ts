@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryAppNameCache } from "../../../../core/adapters/local/memory-app-name-cache.ts";
-import type { MqttPublisher } from "../../../../core/adapters/mqtt.ts";
+import type { MqttBrokerClient } from "../../../../core/adapters/mqtt.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { nullErrorTracker } from "../../../../core/monitoring/error-tracker.ts";
 import type { PlatformMonitor } from "../../../../core/ports.ts";
@@ -11,10 +11,10 @@ import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { HEALTH } from "../../core/polling/polling-fixtures.ts";
 
 /** A broker connection whose publishes wait until released, counting how many wait at once. */
-function holdingPublisher() {
+function holdingBrokerClient() {
   const waiting: (() => void)[] = [];
   let peak = 0;
-  const publisher: MqttPublisher = {
+  const brokerClient: MqttBrokerClient = {
     publish: () =>
       new Promise<void>((resolve) => {
         waiting.push(resolve);
@@ -25,7 +25,7 @@ function holdingPublisher() {
     open: () => undefined,
   };
   return {
-    publisher,
+    brokerClient,
     peak: () => peak,
     release: () => {
       for (const resolve of waiting.splice(0)) resolve();
@@ -50,7 +50,7 @@ describe("startPlatformPolling", () => {
       },
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    const broker = holdingPublisher();
+    const broker = holdingBrokerClient();
     const monitor: PlatformMonitor = {
       engineHealth: async () => HEALTH,
       proxySessions: async () => ({ sessions: [], raw: [] }),
@@ -65,9 +65,9 @@ describe("startPlatformPolling", () => {
       cwd: ".",
       metrics: createMemoryMetricsRegistry(),
       appNames: createMemoryAppNameCache(),
-      outputs: {
+      connections: {
         series: undefined,
-        publisher: broker.publisher,
+        broker: broker.brokerClient,
         addStats: () => undefined,
         errors: nullErrorTracker,
         recordWriteError: () => undefined,

@@ -1,6 +1,6 @@
 /**
  * How the agent's parts are started from their list: only the enabled ones, in list order, the
- * shared outputs before the first part that writes through them (before every part with error
+ * shared connections before the first part that writes through them (before every part with error
  * tracking on), all of it stopped in reverse.
  */
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ import { startInOrder } from "../../../../local/start-in-order.ts";
 import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-/** Parts that record their start and stop in `events`; a writing one records what outputs it got. */
+/** Parts that record their start and stop in `events`; a writing one records what connections it got. */
 function recordingParts(events: string[]): AgentPart[] {
   const stopper = (name: string) => ({ stop: async () => void events.push(`stop ${name}`) });
   return [
@@ -40,8 +40,8 @@ function recordingParts(events: string[]): AgentPart[] {
       name: "writer",
       enabled: () => true,
       writes: true,
-      start: async ({ outputs }) => {
-        events.push(`start writer (errors tracked: ${outputs.errors !== nullErrorTracker})`);
+      start: async ({ connections }) => {
+        events.push(`start writer (errors tracked: ${connections.errors !== nullErrorTracker})`);
         return stopper("writer");
       },
     },
@@ -69,13 +69,13 @@ async function startParts(config: Config, list: readonly AgentPart[]) {
 }
 
 describe("startAgentParts", () => {
-  it("starts the enabled parts in list order, the shared outputs just before the first that writes", async () => {
+  it("starts the enabled parts in list order, the shared connections just before the first that writes", async () => {
     const events: string[] = [];
 
     const { running } = await startParts(defaultConfig(), recordingParts(events));
     await running.stop();
 
-    expect(running.names).toEqual(["plain", "agent-outputs", "writer"]);
+    expect(running.names).toEqual(["plain", "agent-connections", "writer"]);
     expect(events).toEqual([
       "start plain",
       "start writer (errors tracked: false)",
@@ -84,7 +84,7 @@ describe("startAgentParts", () => {
     ]);
   });
 
-  it("starts no shared outputs when no enabled part writes and error tracking is off", async () => {
+  it("starts no shared connections when no enabled part writes and error tracking is off", async () => {
     const events: string[] = [];
     const plainOnly = recordingParts(events).filter((part) => !part.writes);
 
@@ -94,7 +94,7 @@ describe("startAgentParts", () => {
     expect(running.names).toEqual(["plain"]);
   });
 
-  it("starts the shared outputs first with error tracking on, and the status page shows their counts", async () => {
+  it("starts the shared connections first with error tracking on, and the status page shows their counts", async () => {
     const events: string[] = [];
     const base = defaultConfig();
     const config = { ...base, errorTracking: { ...base.errorTracking, enable: true } };
@@ -103,7 +103,7 @@ describe("startAgentParts", () => {
     const errors = status.document().errors;
     await running.stop();
 
-    expect(running.names).toEqual(["agent-outputs", "plain", "writer"]);
+    expect(running.names).toEqual(["agent-connections", "plain", "writer"]);
     expect(events).toContain("start writer (errors tracked: true)");
     expect(errors).not.toBeNull();
   });

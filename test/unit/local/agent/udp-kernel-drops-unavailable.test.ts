@@ -12,7 +12,7 @@ import { configView } from "../../../../core/config/config-view.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { startAgentOutputs } from "../../../../local/agent/agent-outputs.ts";
+import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
 import { createProcNetUdpReader } from "../../../../local/agent/kernel-drop-reader.ts";
 import { startUdpEvents } from "../../../../local/agent/udp-events.ts";
 import { udpListenerStatus } from "../../../../local/agent/udp-status.ts";
@@ -44,7 +44,7 @@ describe("UDP listeners where the system reports no kernel drops", () => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const logger = recordingLogger();
     const metrics = createPromMetricsRegistry();
-    const outputs = await startAgentOutputs(parsed.config, logger, metrics, dir);
+    const connections = await startAgentConnections(parsed.config, logger, metrics, dir);
     const udp = await startUdpEvents({
       config: parsed.config,
       logger,
@@ -52,7 +52,7 @@ describe("UDP listeners where the system reports no kernel drops", () => {
       cwd: dir,
       metrics,
       appNames: createMemoryAppNameCache(),
-      outputs,
+      connections,
       kernelDrops: createProcNetUdpReader({ files: { ipv4: join(dir, "udp"), ipv6: join(dir, "udp6") } }),
     });
     const status = createStatusBoard({ version: "15.0.0", clock: systemClock });
@@ -97,7 +97,7 @@ describe("UDP listeners where the system reports no kernel drops", () => {
       );
     } finally {
       await udp.stop();
-      await outputs.stop();
+      await connections.stop();
     }
   });
 });

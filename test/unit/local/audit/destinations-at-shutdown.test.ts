@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { startAuditDestinations } from "../../../../core/destinations/start-audit-destinations.ts";
-import type { AuditBatch, DestinationWriter } from "../../../../core/ports.ts";
+import type { AuditBatch, AuditDestination } from "../../../../core/ports.ts";
 import { stopDestinationsWithinBudget } from "../../../../local/audit/destinations-at-shutdown.ts";
 import { createShutdownSchedule, SHUTDOWN_BUDGET_MS } from "../../../../local/shutdown-budget.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-function writer(name: string, hangs: boolean): DestinationWriter & { written: number } {
+function writer(name: string, hangs: boolean): AuditDestination & { written: number } {
   const destination = {
     name,
     written: 0,
@@ -33,8 +33,8 @@ async function stopWithHungDestination(durable: boolean) {
   const healthy = writer("json", false);
   const destinations = await startAuditDestinations({
     destinations: [
-      { writer: healthy, batching: { maxBatchSize: 2, writeFrequency: 0 } },
-      { writer: writer("timeseriesdb", true), batching: { maxBatchSize: 2, writeFrequency: 0 } },
+      { destination: healthy, batching: { maxBatchSize: 2, writeFrequency: 0 } },
+      { destination: writer("timeseriesdb", true), batching: { maxBatchSize: 2, writeFrequency: 0 } },
     ],
     clock,
     logger,

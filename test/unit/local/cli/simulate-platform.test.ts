@@ -133,7 +133,7 @@ describe("steward simulate-platform (in process)", () => {
       );
       expect(status).toBe(200);
     } finally {
-      await result.running.service.stop();
+      await result.running.parts.stop();
       await result.running.logger.close();
     }
 
@@ -150,7 +150,7 @@ describe("steward simulate-platform (in process)", () => {
       forced,
     );
     if (!("running" in replaced)) throw new Error(`expected it to run:\n${forced.err()}`);
-    await replaced.running.service.stop();
+    await replaced.running.parts.stop();
     expect(readFileSync(join(dir, "simulated-platform-certs", "root.pem"), "utf8")).not.toBe(before);
   });
 });

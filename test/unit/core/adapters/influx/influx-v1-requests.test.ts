@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTimeseriesWriter } from "../../../../../core/adapters/influx/create-timeseries-writer.ts";
+import { createTimeseriesClient } from "../../../../../core/adapters/influx/create-timeseries-client.ts";
 import { parseConfig } from "../../../../../core/config/index.ts";
 import { floatField } from "../../../../../core/destinations/line-protocol.ts";
 
@@ -61,7 +61,7 @@ describe("InfluxDB v1 adapter with auth", () => {
       },
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    const writer = createTimeseriesWriter(parsed.config.timeseriesdbConfig);
+    const writer = createTimeseriesClient(parsed.config.timeseriesdbConfig);
 
     await writer.ensureDatabase();
     await writer.write([{ measurement: "m", tags: {}, fields: { v: floatField(1) }, timestampMs: 5 }]);

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableEventQueue } from "../../../../../../core/adapters/local/durable-queue/durable-event-queue.ts";
+import {
+  type DurableLog,
+  type DurableLogOptions,
+  openDurableLog,
+} from "../../../../../../core/adapters/local/durable-queue/durable-log.ts";
 import { startDurableLogKeeper } from "../../../../../../core/adapters/local/durable-queue/durable-log-keeper.ts";
 import { createRecoveringEventQueue } from "../../../../../../core/adapters/local/durable-queue/recovering-event-queue.ts";
-import {
-  openSegmentLog,
-  type SegmentLog,
-  type SegmentLogOptions,
-} from "../../../../../../core/adapters/local/durable-queue/segment-log.ts";
 import type { AcceptedEvent } from "../../../../../../core/audit/accepted-event.ts";
 import { EventQueueUnavailableError } from "../../../../../../core/audit/queue-errors.ts";
 import { numberedEvent } from "../../../../../helpers/durable-queue-harness.ts";
@@ -40,14 +40,14 @@ function refusingOpener() {
     allow: () => {
       allowed = true;
     },
-    open: async (options: SegmentLogOptions): Promise<SegmentLog> => {
+    open: async (options: DurableLogOptions): Promise<DurableLog> => {
       attempts += 1;
       if (!allowed) {
         throw Object.assign(new Error(`EROFS: read-only file system, mkdir '${options.directory}'`), {
           code: "EROFS",
         });
       }
-      return openSegmentLog(options);
+      return openDurableLog(options);
     },
   };
 }

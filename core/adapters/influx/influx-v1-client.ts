@@ -1,0 +1,103 @@
+/**
+ * InfluxDB 1.x: `POST /write?db=&rp=&precision=n`, Basic auth when `auth.enable`; on start
+ * `CREATE DATABASE ... WITH DURATION ... NAME <rp>` when the database is missing, which makes the
+ * configured retention policy its default, so that points written without `rp` keep to it too. A
+ * `max-values-per-tag` refusal is followed by the repair of what InfluxDB 1.x loses beside it
+ * (tag-limit-repair.ts).
+ */
+import type { TimeseriesdbConfig } from "../../config/index.ts";
+import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import type { TimeseriesClient } from "../../ports.ts";
+import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
+import { lineProtocolWrites } from "./line-protocol-writes.ts";
+import { repairTagLimitRefusal } from "./tag-limit-repair.ts";
+
+const TIMEOUT_MS = 10_000;
+
+export function createInfluxV1Client(config: TimeseriesdbConfig): TimeseriesClient {
+  const { dbName, retentionPolicy, auth } = config.v1Config;
+  const base = baseUrl(config.host, config.port);
+  const headers: Record<string, string> = auth.enable
+    ? { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` }
+    : {};
+
+  /**
+   * Runs an InfluxQL statement (GET for reads, POST for changes). `db` puts the statement and
+   * database in a form body rather than the URL: a statement naming many tag values is long.
+   */
+  async function query(q: string, method: "GET" | "POST", db?: string): Promise<unknown> {
+    const url = new URL("/query", base);
+    if (db === undefined) url.searchParams.set("q", q);
+    const request =
+      db === undefined
+        ? { method, url, headers, timeoutMs: TIMEOUT_MS }
+        : {
+            method,
+            url,
+            headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ q, db }).toString(),
+            timeoutMs: TIMEOUT_MS,
+          };
+    const { text } = await influxRequest(request);
+    const result = JSON.parse(text) as {
+      results?: { error?: string; series?: { values?: unknown[][] }[] }[];
+    };
+    const first = result.results?.[0];
+    if (first?.error)
+      throw new TimeseriesWriteError(`InfluxDB refused "${q.split(" ", 2).join(" ")}": ${first.error}`, 400);
+    return first;
+  }
+
+  const writeUrl = new URL("/write", base);
+  writeUrl.searchParams.set("db", dbName);
+  if (retentionPolicy.name !== "") writeUrl.searchParams.set("rp", retentionPolicy.name);
+  writeUrl.searchParams.set("precision", "n");
+
+  return {
+    async ensureDatabase() {
+      const shown = (await query("SHOW DATABASES", "GET")) as { series?: { values?: unknown[][] }[] };
+      const names = (shown.series?.[0]?.values ?? []).map((row) => row[0]);
+      if (names.includes(dbName)) return;
+      let statement = `CREATE DATABASE ${quoteIdentifier(dbName)}`;
+      if (retentionPolicy.name !== "" && retentionPolicy.duration !== "") {
+        if (!isInfluxDuration(retentionPolicy.duration)) {
+          throw new TimeseriesWriteError(
+            `retention duration ${JSON.stringify(retentionPolicy.duration)} is not an InfluxDB duration`,
+            undefined,
+          );
+        }
+        statement += ` WITH DURATION ${retentionPolicy.duration} REPLICATION 1 NAME ${quoteIdentifier(retentionPolicy.name)}`;
+      }
+      await query(statement, "POST");
+    },
+
+    ...lineProtocolWrites({
+      url: writeUrl,
+      headers,
+      timeoutMs: TIMEOUT_MS,
+      afterRefusal: (refusal, lines, answer, rewrite) =>
+        repairTagLimitRefusal(refusal, lines, answer, {
+          rewrite,
+          async existingValues(measurement, key, values) {
+            if (values.length === 0) return new Set();
+            const where = values
+              .map((value) => `${quoteIdentifier(key)} = ${quoteString(value)}`)
+              .join(" OR ");
+            const statement = `SHOW TAG VALUES FROM ${quoteIdentifier(measurement)} WITH KEY = ${quoteIdentifier(key)} WHERE ${where}`;
+            const shown = (await query(statement, "POST", dbName)) as { series?: { values?: unknown[][] }[] };
+            return new Set(
+              (shown.series ?? []).flatMap((series) => (series.values ?? []).map((row) => String(row[1]))),
+            );
+          },
+        }),
+    }),
+  };
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+function quoteString(value: string): string {
+  return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+}

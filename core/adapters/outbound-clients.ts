@@ -1,0 +1,73 @@
+/**
+ * Builds the REST API's outbound services from the config: the broker publisher of the Lambda (a
+ * disabled publisher answering 503 when `mqttConfig.enable` is false, else the connection of
+ * mqtt-options.ts; the local process shares one connection with its agent instead,
+ * local/broker-connection.ts), and in both runtimes the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
+ * and the chat poster.
+ */
+
+import type { Config } from "../config/index.ts";
+import { createDisabledBrokerClient } from "../messaging/disabled-broker-client.ts";
+import { type ObservabilityDestination, selectAccounts } from "../observability/observability.ts";
+import type { BrokerClient, ChatClient, Clock, Logger, ObservabilityClient } from "../ports.ts";
+import { createChatClient } from "./http-clients/chat-client.ts";
+import { createObservabilityClient } from "./http-clients/observability-client.ts";
+import { mqttBrokerClientOptions } from "./mqtt-options.ts";
+
+/**
+ * Throws BrokerTlsFileError when a `mqttConfig.tls` file cannot be read. `cwd` (relative TLS
+ * paths) defaults to the working directory: the Lambda's is its code directory (/var/task).
+ */
+export function buildBrokerClient(
+  config: Pick<Config, "mqttConfig">,
+  logger: Logger,
+  options: { connectWaitMs?: number; cwd?: string } = {},
+): BrokerClient {
+  if (!config.mqttConfig.enable) return createDisabledBrokerClient();
+  const { cwd, ...publisher } = options;
+  const mqttOptions = {
+    ...mqttBrokerClientOptions(config.mqttConfig, { logger, ...(cwd === undefined ? {} : { cwd }) }),
+    ...publisher,
+  };
+  // mqtt.js and its streams are loaded only when the broker is on: a cold start with it off
+  // (the default) does not evaluate them. The import starts here, so the connection still opens
+  // at start.
+  const connecting = import("./mqtt.ts").then(({ createMqttBrokerClient }) =>
+    createMqttBrokerClient(mqttOptions),
+  );
+  // A failed import reaches every publish and close; it must not also end the process unhandled.
+  connecting.catch(() => {});
+  return {
+    publish: async (topic, message) => (await connecting).publish(topic, message),
+    close: async () => (await connecting).close(),
+  };
+}
+
+export function buildObservabilityClient(
+  config: Pick<Config, "obsPlatform" | "thirdPartyToolsCredentials" | "restServer">,
+  clock: Clock,
+  logger: Logger,
+): ObservabilityClient {
+  const accounts = config.thirdPartyToolsCredentials.obsPlatform;
+  const destination = (kind: "event" | "metric"): ObservabilityDestination => {
+    const settings = config.obsPlatform[kind];
+    const picked = selectAccounts(accounts, config.restServer.observability[kind].destinationAccount);
+    if (picked.unknown.length > 0) {
+      logger.warn("Unknown observability destination accounts are skipped", {
+        kind,
+        accounts: picked.unknown.join(","),
+      });
+    }
+    return {
+      url: settings.url,
+      headers: settings.header,
+      staticAttributes: settings.attribute.static,
+      accounts: picked.accounts,
+    };
+  };
+  return createObservabilityClient({ event: destination("event"), metric: destination("metric"), clock });
+}
+
+export function buildChatClient(config: Pick<Config, "chat">): ChatClient {
+  return createChatClient({ webhookURL: config.chat.webhookURL });
+}

@@ -1,0 +1,45 @@
+/**
+ * Where a UDP pipeline's outputs go. Each method resolves once its items are buffered or written
+ * (batched by size or age behind it), so a slow destination is felt by the queue (CONTRACT §7,
+ * reference quirk 17). One EventDestinations per pipeline: user events and log events post to their own
+ * observability accounts. A disabled destination is a destination that ignores what it is given.
+ */
+
+import type { Point } from "../destinations/line-protocol.ts";
+import type { ObservabilityEvent } from "../ports.ts";
+
+/** One broker publication: topic and payload text. */
+export interface BrokerMessage {
+  readonly topic: string;
+  readonly payload: string;
+}
+
+export interface EventDestinations {
+  writePoints(points: readonly Point[]): Promise<void>;
+  writeMessages(messages: readonly BrokerMessage[]): Promise<void>;
+  writeEvents(events: readonly ObservabilityEvent[]): Promise<void>;
+}
+
+/** What became of one datagram after the queue handed it over (counted per queue). */
+export type DatagramOutcome = "processed" | "malformed" | "unknown_marker" | "dropped_by_rule";
+
+/**
+ * Processes one datagram admitted by the queue; never throws for bad input (it rejects only when
+ * a destination does). `sender` is the sender's IP address; it keys the throttled warnings about
+ * malformed datagrams (one per sender per minute).
+ */
+export type DatagramProcessor = (
+  datagram: Uint8Array,
+  receivedAtMs: number,
+  sender?: string,
+) => Promise<DatagramOutcome>;
+
+/**
+ * Counters written to the time-series DB every interval as deltas (event counts, rejected
+ * counts, queue metrics): `take` returns the points of the interval so far, and `written()`
+ * resets what they carried once the database accepted them; an unwritten interval is carried
+ * into the next one.
+ */
+export interface PeriodicPoints {
+  take(nowMs: number): { points: Point[]; written(): void };
+}

@@ -1,0 +1,159 @@
+/**
+ * Parquet and QVD batches written to a directory store and read back with independent readers:
+ * hyparquet and DuckDB (hive partitioning) for Parquet, qvdrs (the Rust qvd crate) for QVD.
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import { createDirectoryObjectStore } from "../../../../core/adapters/local/directory-object-store.ts";
+import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-parquet-encoder.ts";
+import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
+import { AUDIT_COLUMNS, type AuditRow, toAuditRow } from "../../../../core/audit/audit-row.ts";
+import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
+import { createTableFileDestination } from "../../../../core/destinations/table-file-destination.ts";
+import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
+import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
+
+interface QvdrsTable {
+  numRows: number;
+  columns: string[];
+  head(n: number): Record<string, string | null>[];
+}
+const qvdrs = createRequire(import.meta.url)("qvdrs-linux-x64-gnu") as {
+  readQvdSync(path: string): QvdrsTable;
+};
+
+const STATIC_TAGS = [{ name: "site", value: "nord" }];
+const flushedAt = new Date("2026-03-10T08:00:00.000Z");
+
+function sampleEvents(): AcceptedEvent[] {
+  const bigObjectData = {
+    objectType: "table",
+    dimensions: [{ fieldName: "Id", label: "Id", values: Array.from({ length: 10_000 }, (_, i) => `v${i}`) }],
+  };
+  return [acceptedEvent(), ...oddEvents(), objectDataEvent(bigObjectData)];
+}
+
+function expectedRows(events: readonly AcceptedEvent[]): Map<string, AuditRow> {
+  return new Map(
+    events.map((event) => [event.envelope.eventId, toAuditRow(extractAuditFacts(event), { site: "nord" })]),
+  );
+}
+
+const scratch = suiteScratchDirectory("steward-tablefile-");
+
+/** The `name` destination's destination into a new directory, and the store over that directory. */
+function destinationInto(name: "parquet" | "tablefile") {
+  const directory = scratch.fresh(name);
+  const store = createDirectoryObjectStore(directory);
+  const encoder = name === "parquet" ? auditParquetEncoder : auditQvdEncoder;
+  return {
+    directory,
+    store,
+    destination: createTableFileDestination({ name, store, encoder, staticTags: STATIC_TAGS }),
+  };
+}
+
+describe("parquet destination", () => {
+  it("writes one Snappy file per event date that hyparquet reads back value for value", async () => {
+    const events = sampleEvents();
+    const { store, destination } = destinationInto("parquet");
+
+    await destination.write({ id: "0a1b2c3d", flushedAt, events });
+
+    const keys = await store.list("");
+    expect(keys).toEqual([
+      "date=2026-03-08/20260310T080000000Z-0a1b2c3d.parquet",
+      "date=2026-03-09/20260310T080000000Z-0a1b2c3d.parquet",
+    ]);
+    const expected = expectedRows(events);
+    let seen = 0;
+    for (const key of keys) {
+      const bytes = (await store.get(key))!;
+      const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      const metadata = parquetMetadata(file);
+      expect(metadata.row_groups[0]?.columns.every((c) => c.meta_data?.codec === "SNAPPY")).toBe(true);
+      expect(metadata.schema.slice(1).every((element) => element.repetition_type === "OPTIONAL")).toBe(true);
+      for (const row of await parquetReadObjects({ file })) {
+        const want = expected.get(row.eventId as string)!;
+        expect(key.startsWith(`date=${new Date(want.timestamp!).toISOString().slice(0, 10)}/`)).toBe(true);
+        expect(row).toEqual({
+          ...want,
+          timestamp: new Date(want.timestamp!),
+          durationMs: want.durationMs === null ? null : BigInt(want.durationMs),
+          dataStateId: want.dataStateId === null ? null : BigInt(want.dataStateId),
+        });
+        seen += 1;
+      }
+    }
+    expect(seen).toBe(events.length);
+  });
+
+  it("is readable by DuckDB with hive partitioning, the partition date matching the event date", async () => {
+    const events = sampleEvents();
+    const { directory, destination } = destinationInto("parquet");
+    await destination.write({ id: "11111111", flushedAt, events: events.slice(0, 3) });
+    await destination.write({ id: "22222222", flushedAt, events: events.slice(3) });
+
+    const connection = await (await DuckDBInstance.create(":memory:")).connect();
+    const result = await connection.runAndReadAll(
+      `SELECT eventId, strftime(date, '%Y%m%d') AS partitionDay, epoch_ms(timestamp) AS ms, appName, visible,
+              durationMs, length(objectData) AS objectDataLength, tags
+         FROM read_parquet('${directory}/**/*.parquet', hive_partitioning = true)`,
+    );
+    const rows = result.getRowObjectsJS();
+
+    const expected = expectedRows(events);
+    expect(rows).toHaveLength(events.length);
+    for (const row of rows) {
+      const want = expected.get(row.eventId as string)!;
+      expect(row).toEqual({
+        eventId: want.eventId,
+        partitionDay: want.date,
+        ms: BigInt(want.timestamp!),
+        appName: want.appName,
+        visible: want.visible,
+        durationMs: want.durationMs === null ? null : BigInt(want.durationMs),
+        objectDataLength: want.objectData === null ? null : BigInt([...want.objectData].length),
+        tags: '{"site":"nord"}',
+      });
+    }
+    connection.closeSync();
+  });
+});
+
+describe("tablefile destination", () => {
+  it("writes QVD files that qvdrs reads back with every value, nulls, unicode and booleans as -1/0", async () => {
+    const events = sampleEvents();
+    const { directory, store, destination } = destinationInto("tablefile");
+
+    await destination.write({ id: "33333333", flushedAt, events });
+
+    const keys = await store.list("");
+    expect(keys).toEqual([
+      "date=2026-03-08/20260310T080000000Z-33333333.qvd",
+      "date=2026-03-09/20260310T080000000Z-33333333.qvd",
+    ]);
+    const expected = expectedRows(events);
+    let seen = 0;
+    for (const key of keys) {
+      const table = qvdrs.readQvdSync(path.join(directory, key));
+      expect(table.columns).toEqual(AUDIT_COLUMNS.map((column) => column.name));
+      for (const row of table.head(table.numRows)) {
+        const want = expected.get(row.eventId as string)!;
+        const asQlik = Object.fromEntries(
+          Object.entries(want).map(([name, value]) => [
+            name,
+            value === null ? null : typeof value === "boolean" ? (value ? "-1" : "0") : String(value),
+          ]),
+        );
+        expect(row).toEqual(asQlik);
+        seen += 1;
+      }
+    }
+    expect(seen).toBe(events.length);
+  });
+});
