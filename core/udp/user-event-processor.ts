@@ -1,7 +1,7 @@
 /**
  * The user-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → exclusion
  * → enrichment → items → destinations. Everything that depends only on the configuration (layouts,
- * exclusion set, output mappers, scrambler) is built once here; a datagram costs a decode, a
+ * exclusion set, the mappers for each destination, scrambler) is built once here; a datagram costs a decode, a
  * split, one record and the items that are switched on. Bad input never throws: it ends as
  * `malformed` or `unknown_marker` with a throttled WARN per sender.
  */

@@ -1,7 +1,7 @@
 /**
  * The destinations of the UDP pipelines, chosen once from the config: which ones each pipeline
- * writes to (its own switch and the destination's master switch), and an observability poster
- * per account list. The time-series writer and broker connection are the agent's shared ones
+ * writes to (its own switch and the destination's master switch), and an observability client
+ * per account list. The time-series client and broker connection are the agent's shared ones
  * (agent-connections.ts).
  */
 import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";

@@ -3,7 +3,7 @@
  * log-event pipeline when any `logEvents.source.*.enable`, each (udp-pipeline.ts)
  *
  *   socket → queue (source check, size, rate limit, bounded queue) → processor (parse, exclusion,
- *   enrichment, categorisation, counts, connections) → destinations (time-series DB, broker, observability)
+ *   enrichment, categorisation, counts, items) → destinations (time-series DB, broker, observability)
  *
  * plus the periodic writers of event counts, rejected-event counts and each queue's metrics, and
  * for each socket the count of datagrams the operating system dropped before they reached it.

@@ -1,7 +1,7 @@
 /**
  * The audit pipeline of the local runtime, as parts started in this order and stopped in
  * reverse: durable log → destinations → queue → queue metrics → ingest HTTP listener
- * (the log and the writers in local-audit-queue.ts). Each part is started with what the earlier
+ * (the log and the destinations in local-audit-queue.ts). Each part is started with what the earlier
  * ones returned.
  *
  * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
@@ -10,7 +10,7 @@
  * batches are written. An event goes only to the destinations selected when it was accepted:
  * with none selected no log is opened and events are counted and kept nowhere (the log's manifest
  * handles a selection that changes between runs, durable-log.ts). On shutdown the listener stops
- * taking events first, the queue hands every logged event to the writers, the writers flush
+ * taking events first, the queue hands every logged event to the destinations, which flush
  * until the shutdown budget's deadline for destinations (local/shutdown-budget.ts: then they are
  * abandoned and what they had not written stays in the log), and the log persists the cursors
  * last. A queue
