@@ -31,7 +31,6 @@ import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.t
 import type { Config } from "../../core/config/index.ts";
 import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
@@ -45,6 +44,7 @@ import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackPart } from "../status/tracked-part.ts";
+import { type AuditRoute, auditRoute } from "./audit-route.ts";
 import type { CloudIngest } from "./cloud-ingest.ts";
 import { type LocalAuditQueue, startLocalAuditQueue } from "./local-audit-queue.ts";
 import { createLocalIngest, type LocalIngest, type LocalIngestOptions } from "./local-ingest.ts";
@@ -68,33 +68,6 @@ export interface AuditPartsDeps {
 export interface AuditParts {
   /** The container health check's extra probes: the durable queue adds whether it takes events. */
   healthProbes: ListenerProbe[];
-}
-
-/** What the config chooses, once: events to SQS (no local log, no local writers), or the local queue. */
-export interface AuditRoute {
-  toSqs: boolean;
-  /** The SQS queue or the shared rate-limit table in the cloud (cloud-ingest.ts). */
-  cloudStores: boolean;
-  /** The durable log under `auditEvents.queue.directory`. */
-  durable: boolean;
-  /**
-   * With no destination selected, accepted events are counted and kept nowhere: no log is opened
-   * (nothing to write to disk, no directory needed), and a log an earlier run left is left as it
-   * is until a destination is selected again.
-   */
-  noDestination: boolean;
-}
-
-function auditRoute(config: Config): AuditRoute {
-  const { auditEvents: audit, cloud } = config;
-  const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
-  const noDestination = selectedDestinationTypes(audit.destination).length === 0;
-  return {
-    toSqs,
-    cloudStores: toSqs || (cloud.enable && cloud.rateLimitTable !== ""),
-    durable: audit.queue.durable && !toSqs && !noDestination,
-    noDestination,
-  };
 }
 
 export async function startAuditParts(
@@ -144,7 +117,7 @@ async function startCloudStores(
 ): Promise<CloudIngest> {
   const opened = await deps.parts.start("audit-cloud-stores", async () => {
     // Loaded only here: the AWS SDK stays out of every other local process.
-    const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, {
+    const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, route, {
       clock: deps.clock,
       logger: logger.child("audit-queue"),
     });
@@ -192,8 +165,8 @@ async function startIngest(
 }
 
 /**
- * Where accepted events go: to the cloud queue (cloud-ingest.ts opens it exactly when events go
- * to SQS), to the durable queue, or through the in-process queue to the destinations.
+ * Where accepted events go: to the cloud queue (opened exactly when the route sends events to
+ * SQS), to the durable queue, or through the in-process queue to the destinations.
  */
 function queueOrHandler(
   cloudIngest: CloudIngest | undefined,
