@@ -308,7 +308,7 @@ export interface ObservabilityMetricBatchClient {
 /**
  * Publishes a message to a broker topic. Throws InvalidTopicError for a topic that cannot be
  * published to (empty, wildcards, NUL, over 65535 bytes) and UpstreamError when the broker is
- * unreachable, refuses or does not acknowledge in time: never hangs. The publisher wired when the
+ * unreachable, refuses or does not acknowledge in time: never hangs. The client wired when the
  * broker is switched off throws FeatureDisabledError instead.
  */
 export interface BrokerClient {

@@ -12,8 +12,9 @@
  */
 import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
-import type { Config } from "../core/config/index.ts";
+import { type Config, logEventsEnabled, pipelineDestinations } from "../core/config/index.ts";
 import type { Logger } from "../core/ports.ts";
+import { platformPollingEnabled } from "./agent/platform-polling.ts";
 import type { NamedPart } from "./start-in-order.ts";
 
 export interface BrokerConnection {
@@ -26,15 +27,16 @@ export interface BrokerConnection {
 /** How long start-up waits for the broker before it goes on without it. */
 const BROKER_CONNECT_WAIT_MS = 3000;
 
-/** True when some part of the agent publishes to the broker. */
+/**
+ * True when some part of the agent publishes to the broker: a UDP pipeline that writes there, or
+ * platform polling (whose answers go to the broker whenever it is on), as those parts decide it.
+ */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
-  const logSources = Object.values(config.logEvents.source).some((source) => source.enable);
   return (
-    (config.userEvents.enable && config.userEvents.sendToMQTT.enable) ||
-    (logSources && config.logEvents.sendToMQTT.enable) ||
-    config.serversToMonitor.servers.length > 0 ||
-    config.userSessions.enableSessionExtract
+    (config.userEvents.enable && pipelineDestinations(config, config.userEvents).mqtt) ||
+    (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
+    platformPollingEnabled(config)
   );
 }
 

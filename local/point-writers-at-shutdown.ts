@@ -1,6 +1,6 @@
 /**
  * Every time-series writer but the audit destinations, as the local runtime stops them within the
- * shutdown budget (shutdown-budget.ts): the agent's sinks (points, and the broker and
+ * shutdown budget (shutdown-budget.ts): the agent's destinations (points, and the broker and
  * observability destinations beside them) and the periodic writers of interval counters. At the
  * budget's `pointWriters` time each one still writing is abandoned — its write in flight no longer
  * awaited, nothing more written — so that, stopped one after another, they cannot eat the time the

@@ -1,10 +1,10 @@
 /**
- * The one place `mqttConfig` becomes publisher options, for every runtime and caller (the
- * Lambda's REST publisher, the local process's one connection): host and port, client id, credentials, and
+ * The one place `mqttConfig` becomes broker client options, for every runtime and caller (the
+ * Lambda's REST broker client, the local process's one connection): host and port, client id, credentials, and
  * with `tls.enable` the PEM files read from disk. Relative paths resolve from `cwd`, the working
  * directory, like `cert.*`.
  *
- * The files are read synchronously, once, when the publisher is built: they are a few kB, and
+ * The files are read synchronously, once, when the client is built: they are a few kB, and
  * the Lambda builds its REST app while the module loads, where nothing can be awaited. An
  * unreadable file throws BrokerTlsFileError naming the setting and path (never the content);
  * the CLI and the config check report the same problem before anything starts.

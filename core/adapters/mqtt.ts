@@ -53,7 +53,7 @@ export interface MqttBrokerClientOptions {
   connectWaitMs?: number;
   /**
    * True: nothing connects until `open()`. A long-running process builds its one connection while
-   * it wires its parts and opens it when that service starts; absent (the Lambda): connects at once.
+   * it wires its parts and opens it when that part starts; absent (the Lambda): connects at once.
    */
   manualConnect?: boolean;
 }

@@ -1,9 +1,9 @@
 /**
- * Builds the REST API's outbound services from the config: the broker publisher of the Lambda (a
- * disabled publisher answering 503 when `mqttConfig.enable` is false, else the connection of
+ * Builds the REST API's outbound clients from the config: the broker client of the Lambda (a
+ * disabled one answering 503 when `mqttConfig.enable` is false, else the connection of
  * mqtt-options.ts; the local process shares one connection with its agent instead,
- * local/broker-connection.ts), and in both runtimes the observability poster (accounts picked by `restServer.observability.*.destinationAccount`)
- * and the chat poster.
+ * local/broker-connection.ts), and in both runtimes the observability client (accounts picked by
+ * `restServer.observability.*.destinationAccount`) and the chat client.
  */
 
 import type { Config } from "../config/index.ts";
@@ -24,10 +24,10 @@ export function buildBrokerClient(
   options: { connectWaitMs?: number; cwd?: string } = {},
 ): BrokerClient {
   if (!config.mqttConfig.enable) return createDisabledBrokerClient();
-  const { cwd, ...publisher } = options;
+  const { cwd, ...overrides } = options;
   const mqttOptions = {
     ...mqttBrokerClientOptions(config.mqttConfig, { logger, ...(cwd === undefined ? {} : { cwd }) }),
-    ...publisher,
+    ...overrides,
   };
   // mqtt.js and its streams are loaded only when the broker is on: a cold start with it off
   // (the default) does not evaluate them. The import starts here, so the connection still opens

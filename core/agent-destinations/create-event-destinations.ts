@@ -58,7 +58,7 @@ export interface EventDestinationsOptions {
   maxBufferedPoints?: number | undefined;
   /** Events per POST (default 100). */
   maxEventsPerPost?: number | undefined;
-  /** Events pending per account before postEvents waits (default 10 × maxEventsPerPost). */
+  /** Events pending per account before writeEvents waits (default 10 × maxEventsPerPost). */
   maxBufferedEvents?: number | undefined;
   /** Longest wait for buffer space before items are dropped (default 2000 ms). */
   maxWaitMs?: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * The table row written by the Parquet and table-file (QVD) writers: the reference's 25 columns
+ * The table row written by the Parquet and table-file (QVD) destinations: the reference's 25 columns
  * in the reference's order (audit-ingest §4.3). Empty strings are null, as there.
  */
 import type { AuditFacts } from "./audit-facts.ts";

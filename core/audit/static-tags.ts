@@ -1,4 +1,4 @@
-/** Static `{name, value}` tags from the destination config, as every writer applies them. */
+/** Static `{name, value}` tags from the destination config, as every destination applies them. */
 
 export interface StaticTag {
   name: string;

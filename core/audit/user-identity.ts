@@ -1,6 +1,6 @@
 /**
- * Parses the Qlik user string of `payload.context.user` into directory and id, the same way for
- * every writer (reference audit-ingest §4.2 "User identity parsing").
+ * Parses the platform's user string of `payload.context.user` into directory and id, the same way for
+ * every destination, so that they all store the same user for an event.
  */
 
 export interface UserIdentity {

@@ -7,6 +7,7 @@ import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
 import { suggestKey } from "./suggest.ts";
+import { logEventsEnabled } from "./udp-pipelines.ts";
 import { isHttpUrl } from "./validators.ts";
 
 const S = "Service";
@@ -80,7 +81,7 @@ interface AccountUse {
 function checkAccounts(config: Config, out: ConfigProblem[]): void {
   const known = config.thirdPartyToolsCredentials.obsPlatform.map((a) => a.accountName);
   const rest = config.restServer;
-  const logEventsActive = Object.values(config.logEvents.source).some((s) => s.enable);
+  const logEventsActive = logEventsEnabled(config);
   const uses: AccountUse[] = [
     {
       path: [S, "restServer", "observability", "event", "destinationAccount"],

@@ -36,3 +36,9 @@ export {
 } from "./schema/rest-server.ts";
 export { TIMESERIESDB_VERSIONS, type TimeseriesdbVersion } from "./schema/timeseriesdb.ts";
 export { documentationOf, renderTemplate } from "./template.ts";
+export {
+  logEventsEnabled,
+  type PipelineDestinations,
+  pipelineDestinations,
+  udpEventsEnabled,
+} from "./udp-pipelines.ts";

@@ -388,7 +388,7 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "cloud.enable": "Use the cloud stores named below from this process (an on-prem agent of the cloud).",
   "cloud.region": "AWS region (required when enabled).",
   "cloud.eventQueueUrl":
-    "URL of the audit event SQS queue; set: ingested events go there, no local writers run.",
+    "URL of the audit event SQS queue; set: ingested events go there, no local destinations run.",
   "cloud.rateLimitTable":
     "DynamoDB table of rate-limit counters; set: the ingest limit is shared through it.",
   "cloud.keyValueTable": "DynamoDB table of the key-value store.",

@@ -1,6 +1,6 @@
 /**
- * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through a
- * AuditDestination. Events a destination refuses as data (DestinationWriteError.permanent) are
+ * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through an
+ * AuditDestination. Events a destination refuses as data (DestinationWriteError.refused) are
  * logged by reason with the first of their eventIds, counted as rejected and never written again;
  * any other failure keeps the batch for a retry, so locally no accepted event is dropped without
  * a word. `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or

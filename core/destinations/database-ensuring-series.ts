@@ -1,5 +1,5 @@
 /**
- * A time-series writer that makes sure its database exists before it writes: created (or found)
+ * A time-series client that makes sure its database exists before it writes: created (or found)
  * once for everyone writing through it, before the first write, and again after a write answered
  * 404 (the database or bucket was dropped while Steward ran). The agent's parts share one, so
  * every writer of points or interval counters finds its database there, whichever of them writes

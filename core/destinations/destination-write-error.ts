@@ -19,7 +19,7 @@ export interface DestinationRefusal {
 export interface DestinationWriteErrorOptions {
   cause: unknown;
   refused?: boolean;
-  /** With `permanent`: why and how many, per reason (absent: all of failedEvents, reason `other`). */
+  /** With `refused`: why and how many, per reason (absent: all of failedEvents, reason `other`). */
   refusals?: readonly DestinationRefusal[];
 }
 
@@ -50,7 +50,7 @@ export class DestinationWriteError extends Error {
 const NAMED_EVENT_IDS = 5;
 
 /**
- * The refusals a permanent DestinationWriteError stands for, one per reason: its own, or else
+ * The refusals a refused DestinationWriteError stands for, one per reason: its own, or else
  * every event it names, for reason `other`.
  */
 export function refusalsOf(error: DestinationWriteError): readonly DestinationRefusal[] {

@@ -1,6 +1,6 @@
 /**
  * What a destination refused as data, counted and logged the same way by every writer (the item
- * batcher behind the audit destinations and the agent's sinks, the periodic writers of interval
+ * batcher behind the audit destinations and the agent's destinations, the periodic writers of interval
  * counters, the cloud consumer): the count by reason, the latest refusal for the status page, and
  * an ERROR naming the destination, the reason and the first refused items, at most one line a
  * minute per reason (the first at once, then with the count since the previous line; the others

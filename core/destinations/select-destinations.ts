@@ -1,5 +1,5 @@
 /**
- * Builds the writers named in `auditEvents.destination.type`, once, at wiring time: none when
+ * Builds the destinations named in `auditEvents.destination.type`, once, at wiring time: none when
  * `destination.enable` is false (a disabled destination does nothing), json only when
  * `json.objectdata.enable`. Runtime-specific pieces (object stores, the Parquet encoder, the
  * InfluxDB adapter) come in through `DestinationAdapters`.
@@ -79,7 +79,7 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
 };
 
 /**
- * The destinations selected, by type (each writer is named after its type), without building
+ * The destinations selected, by type (each destination is named after its type), without building
  * them: what the durable queue needs to know before anything starts.
  */
 export function selectedDestinationTypes(destination: AuditDestinationConfig): AuditDestinationType[] {

@@ -6,7 +6,7 @@
  *   for the batcher to write it again after a backoff; nothing is lost.
  * - Points the server refuses (beyond its retention policy, over its tag-value limit, a field
  *   type conflict, unparsable) are refused for good: what it took of the chunk counts as written
- *   at once, and the refused events are reported by reason (DestinationWriteError.permanent) to
+ *   at once, and the refused events are reported by reason (DestinationWriteError.refused) to
  *   be logged and counted, never written again. A refusal brings no smaller rewrites and no
  *   backoff: it holds up the events behind it by at most one write.
  * - A chunk too large for the server to read (413) is written again at once in halves; only an

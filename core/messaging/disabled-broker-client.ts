@@ -1,4 +1,4 @@
-/** The publisher wired when `mqttConfig.enable` is false: every publish answers 503 at once. */
+/** The broker client wired when `mqttConfig.enable` is false: every publish answers 503 at once. */
 import type { BrokerClient } from "../ports.ts";
 import { FeatureDisabledError } from "../upstream-error.ts";
 

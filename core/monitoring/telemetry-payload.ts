@@ -3,7 +3,7 @@
  * architecture, which features are enabled (booleans only: no names, hosts, addresses or
  * counts of anything the user configured) and the random instance id. Nothing else.
  */
-import type { Config } from "../config/index.ts";
+import { type Config, logEventsEnabled } from "../config/index.ts";
 
 export interface TelemetryHost {
   readonly platform: string;
@@ -26,7 +26,7 @@ export interface TelemetryPayload {
 }
 
 export function enabledFeatures(config: Config): Record<string, boolean> {
-  const logSources = Object.values(config.logEvents.source).some((source) => source.enable);
+  const logSources = logEventsEnabled(config);
   return {
     auditEvents: config.auditEvents.enable,
     restServer: config.restServer.enable,

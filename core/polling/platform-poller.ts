@@ -4,7 +4,7 @@
  * a round asks every target — a monitored server, or a server's virtual proxy — at most
  * `maxConcurrent` at a time, so 200 servers never become 200 simultaneous requests.
  * - An answer is turned into the destinations' points, broker messages and metric batches
- *   (`outputs`; after `answerTurn`, when given: a turn of the event loop of its own), handed to
+ *   (`itemsOf`; after `answerTurn`, when given: a turn of the event loop of its own), handed to
  *   the destinations (each buffers and batches; a round's points go out in as few
  *   writes as `maxBatchSize` allows), and kept as the target's latest answer for the scrape
  *   endpoint's gauges. The gauges show the latest answers as of the last completed round

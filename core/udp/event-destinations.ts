@@ -1,8 +1,9 @@
 /**
- * Where a UDP pipeline's outputs go. Each method resolves once its items are buffered or written
- * (batched by size or age behind it), so a slow destination is felt by the queue (CONTRACT §7,
- * reference quirk 17). One EventDestinations per pipeline: user events and log events post to their own
- * observability accounts. A disabled destination is a destination that ignores what it is given.
+ * Where a UDP pipeline writes what its datagrams become. Each method resolves once its items are
+ * buffered or written (batched by size or age behind it), so that a slow destination is felt by
+ * the queue and slows what it takes in, instead of items piling up in memory. One
+ * EventDestinations per pipeline: user events and log events go to their own observability
+ * accounts. A destination that is switched off ignores what it is given.
  */
 
 import type { Point } from "../destinations/line-protocol.ts";

@@ -12,6 +12,7 @@ import type {
   ObsPlatformConfig,
   TimeseriesdbConfig,
 } from "../config/schema/config.ts";
+import { pipelineDestinations } from "../config/udp-pipelines.ts";
 import type { AppNameCache, Clock, Logger } from "../ports.ts";
 import { SERVICE_VERSION } from "../version.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";
@@ -88,26 +89,22 @@ export function createLogEventProcessor(deps: LogEventProcessorDeps): DatagramPr
   const isMonitored = createPerformanceFilter(monitor.monitorFilter);
   const lookUpAppNames = monitor.appNameLookup.enable;
   const categorise = createCategoriser(logEvents.categorise);
-  const toPoint =
-    logEvents.sendToTimeseriesdb.enable && deps.timeseriesdbConfig.enable
-      ? createLogEventPointMapper({
-          tags: logEvents.tags,
-          categoryNames: categoryNames(logEvents.categorise),
-          version: deps.timeseriesdbConfig.version,
-        })
-      : undefined;
-  const toMessages =
-    logEvents.sendToMQTT.enable && deps.mqttConfig.enable
-      ? createLogEventMessageMapper(logEvents)
-      : undefined;
-  const toObservability =
-    logEvents.sendToObsPlatform.enable && deps.obsPlatform.enable
-      ? createLogEventObservabilityMapper({
-          logEvents,
-          obsPlatform: deps.obsPlatform,
-          serviceVersion: deps.serviceVersion ?? SERVICE_VERSION,
-        })
-      : undefined;
+  const writesTo = pipelineDestinations(deps, logEvents);
+  const toPoint = writesTo.timeseriesdb
+    ? createLogEventPointMapper({
+        tags: logEvents.tags,
+        categoryNames: categoryNames(logEvents.categorise),
+        version: deps.timeseriesdbConfig.version,
+      })
+    : undefined;
+  const toMessages = writesTo.mqtt ? createLogEventMessageMapper(logEvents) : undefined;
+  const toObservability = writesTo.obsPlatform
+    ? createLogEventObservabilityMapper({
+        logEvents,
+        obsPlatform: deps.obsPlatform,
+        serviceVersion: deps.serviceVersion ?? SERVICE_VERSION,
+      })
+    : undefined;
   const warnings = createSenderWarnings(deps.logger.child("log-events"), deps.clock);
 
   return async function processLogDatagram(datagram, receivedAtMs, sender = UNKNOWN_SENDER) {

@@ -1,7 +1,7 @@
 /**
  * The user-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → exclusion
  * → enrichment → items → destinations. Everything that depends only on the configuration (layouts,
- * exclusion set, output mappers, scrambler) is built once here; a datagram costs a decode, a
+ * exclusion set, the mappers for each destination, scrambler) is built once here; a datagram costs a decode, a
  * split, one record and the items that are switched on. Bad input never throws: it ends as
  * `malformed` or `unknown_marker` with a throttled WARN per sender.
  */
@@ -11,6 +11,7 @@ import type {
   TimeseriesdbConfig,
   UserEventsConfig,
 } from "../config/schema/config.ts";
+import { pipelineDestinations } from "../config/udp-pipelines.ts";
 import type { AppNameCache, Clock, Logger } from "../ports.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";
 import { createDatagramDecoder, markerOf } from "./datagram-text.ts";
@@ -54,22 +55,17 @@ export function createUserEventProcessor(deps: UserEventProcessorDeps): Datagram
   // Sanitised fields hold no control characters, so U+0001 cannot occur inside a key part.
   const excluded = new Set(userEvents.excludeUser.map((user) => `${user.directory}\u0001${user.userId}`));
   const enrich = createUserEventEnricher(deps.appNames, createUserAgentParser());
-  const toPoint =
-    userEvents.sendToTimeseriesdb.enable && deps.timeseriesdbConfig.enable
-      ? createUserEventPointMapper(userEvents.tags, deps.timeseriesdbConfig.version)
-      : undefined;
-  const toMessages =
-    userEvents.sendToMQTT.enable && deps.mqttConfig.enable
-      ? createUserEventMessageMapper(userEvents)
-      : undefined;
-  const obs = userEvents.sendToObsPlatform;
-  const toObservability =
-    obs.enable && deps.obsPlatform.enable
-      ? createUserEventObservabilityMapper({
-          tags: userEvents.tags,
-          scramble: obs.scramble ? createScrambler(deps.scrambleKey) : undefined,
-        })
-      : undefined;
+  const writesTo = pipelineDestinations(deps, userEvents);
+  const toPoint = writesTo.timeseriesdb
+    ? createUserEventPointMapper(userEvents.tags, deps.timeseriesdbConfig.version)
+    : undefined;
+  const toMessages = writesTo.mqtt ? createUserEventMessageMapper(userEvents) : undefined;
+  const toObservability = writesTo.obsPlatform
+    ? createUserEventObservabilityMapper({
+        tags: userEvents.tags,
+        scramble: userEvents.sendToObsPlatform.scramble ? createScrambler(deps.scrambleKey) : undefined,
+      })
+    : undefined;
   const warnings = createSenderWarnings(deps.logger.child("user-events"), deps.clock);
 
   return async function processUserDatagram(datagram, receivedAtMs, sender = UNKNOWN_SENDER) {

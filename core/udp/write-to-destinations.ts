@@ -1,6 +1,6 @@
 /**
  * Hands one datagram's items to the pipeline's destinations and waits for all of them, so that the
- * queue feels a slow destination (CONTRACT §7). A destination is only called with a non-empty list.
+ * queue feels a slow destination. A destination is only called with a non-empty list.
  * Every call runs to its end before a failure is reported, so no write is still in flight when
  * the queue counts the datagram as failed.
  */

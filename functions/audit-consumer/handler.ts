@@ -16,7 +16,7 @@ const runtime = lambdaRuntime(Resource.StewardConfig.value);
 const config = runtime.config;
 const logger = runtime.logger.child("audit-consumer");
 
-const destinations = selectDestinations(
+const selected = selectDestinations(
   config.auditEvents.destination,
   config.timeseriesdbConfig,
   cloudDestinationAdapters({
@@ -28,7 +28,7 @@ const destinations = selectDestinations(
 );
 
 export const handler = createAuditConsumer({
-  destinations: destinations.map((destination) => destination.destination),
+  destinations: selected.map(({ destination }) => destination),
   logger,
   clock: systemClock,
 });

@@ -1,22 +1,22 @@
 /**
- * What the agent's parts share to reach their destinations, opened once: one time-series writer
+ * What the agent's parts share to reach their destinations, opened once: one time-series client
  * (when `timeseriesdbConfig.enable`, the master switch of everything the agent writes there), the
  * process's broker connection (local/broker-connection.ts, when `mqttConfig.enable` and some part
  * publishes: the REST API publishes through the same one) and the error tracker
- * (when `errorTracking.enable`; CONTRACT §7) that every part reports its failures to. Each part
+ * (when `errorTracking.enable`) that every part reports its failures to. Each part
  * keeps its own batching destinations on top and adds their stats here, so that
  * `steward_destination_write_errors_total{destination}` is declared once for the whole agent
  * (and what they refused as data counts in `steward_destination_refused_total`);
  * their failed writes go to `recordWriteError` (and to the status page's last errors). The error
  * points have a destination of their own that reports to nobody: a failed write of error points is never
- * itself an error point. The time-series writer makes sure its database exists before the first
+ * itself an error point. The time-series client makes sure its database exists before the first
  * write of any part (database-ensuring-series.ts), so every part, the interval counters too, finds
  * it. Each part hands its writers to `stopWithinBudget` (periodic writers to `addIntervalWriter`,
  * which also shows them on the status page and in the destination metrics as
  * `<name>.timeseriesdb`), so that a shutdown gives up on them at the budget's `pointWriters` time
  * (local/point-writers-at-shutdown.ts).
- * Started before the parts and stopped after them, so the time-series writer outlives every flush;
- * the broker connection is started before these connections and stopped after them.
+ * Started before the parts and stopped after them, so the time-series client outlives every flush;
+ * the broker connection is started before them and stopped after them.
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
@@ -83,7 +83,7 @@ export interface WritingPartDeps {
   metrics: MetricsRegistry;
   /** App id → name, filled by the app-name poller (empty until its first fetch). */
   appNames: AppNameCache;
-  /** The time-series writer and broker connection the agent's parts share. */
+  /** The time-series client and broker connection the agent's parts share. */
   connections: Pick<
     AgentConnections,
     | "series"

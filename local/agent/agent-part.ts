@@ -50,7 +50,7 @@ export interface PlainAgentPart extends AgentPartBase {
 }
 
 /**
- * A part that writes through the shared connections (time-series writer, broker, error tracking):
+ * A part that writes through the shared connections (time-series client, broker, error tracking):
  * they are started before it and stopped after it, once it has flushed.
  */
 export interface WritingAgentPart extends AgentPartBase {

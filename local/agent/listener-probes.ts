@@ -6,7 +6,7 @@
  */
 import { createSocket } from "node:dgram";
 import { connect } from "node:net";
-import type { Config } from "../../core/config/index.ts";
+import { type Config, logEventsEnabled } from "../../core/config/index.ts";
 
 export interface ListenerProbe {
   readonly name: string;
@@ -74,7 +74,7 @@ export function listenerProbes(config: Config): ListenerProbe[] {
     const udp = config.userEvents.udpServerConfig;
     probes.push(udpProbe("userEvents", udp.serverHost, udp.portUserActivityEvents));
   }
-  if (Object.values(config.logEvents.source).some((source) => source.enable)) {
+  if (logEventsEnabled(config)) {
     const udp = config.logEvents.udpServerConfig;
     probes.push(udpProbe("logEvents", udp.serverHost, udp.portLogEvents));
   }

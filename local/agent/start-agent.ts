@@ -13,7 +13,7 @@ import type { AgentPart, AgentPartDeps } from "./agent-part.ts";
 export interface AgentStartDeps extends AgentPartDeps {
   /** The process's broker connection (local/broker-connection.ts), already started, when something publishes. */
   broker: MqttBrokerClient | undefined;
-  /** The shutdown's deadlines: the time-series writers the connections hand out are given up at its `pointWriters` time. */
+  /** The shutdown's deadlines: the time-series clients the connections hand out are given up at its `pointWriters` time. */
   shutdown?: ShutdownSchedule | undefined;
 }
 

@@ -3,7 +3,7 @@
  * log-event pipeline when any `logEvents.source.*.enable`, each (udp-pipeline.ts)
  *
  *   socket → queue (source check, size, rate limit, bounded queue) → processor (parse, exclusion,
- *   enrichment, categorisation, counts, connections) → destinations (time-series DB, broker, observability)
+ *   enrichment, categorisation, counts, items) → destinations (time-series DB, broker, observability)
  *
  * plus the periodic writers of event counts, rejected-event counts and each queue's metrics, and
  * for each socket the count of datagrams the operating system dropped before they reached it.
@@ -19,7 +19,12 @@ import {
   type AgentEventDestinations,
   createEventDestinations,
 } from "../../core/agent-destinations/create-event-destinations.ts";
-import type { Config } from "../../core/config/index.ts";
+import {
+  logEventsEnabled,
+  type PipelineDestinations,
+  pipelineDestinations,
+  udpEventsEnabled,
+} from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";
@@ -32,7 +37,7 @@ import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts
 import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";
-import { observabilityFor, type SendTo, sendToOf } from "./udp-destinations.ts";
+import { observabilityFor } from "./udp-destinations.ts";
 import { startUdpPipeline, type UdpPipelineDeps, type UdpPipelineView } from "./udp-pipeline.ts";
 import { showUdpStatus } from "./udp-status.ts";
 
@@ -53,11 +58,6 @@ export interface UdpEvents extends Stoppable {
 
 /** Where the key that scrambles user names for the observability platform is kept. */
 export const SCRAMBLE_KEY_FILE = "data/obs-platform-scramble.key";
-
-/** True when the config asks for at least one UDP socket. */
-export function udpEventsEnabled(config: Config): boolean {
-  return config.userEvents.enable || Object.values(config.logEvents.source).some((source) => source.enable);
-}
 
 /** The UDP events as an agent part: on the status page, its listeners, queues, destinations and counts. */
 export const udpEventsPart: WritingAgentPart = {
@@ -132,7 +132,8 @@ interface PreparedUdp {
 async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Stoppable[]): Promise<PreparedUdp> {
   const { config, clock, metrics, connections } = deps;
   const userOn = config.userEvents.enable;
-  const logOn = Object.values(config.logEvents.source).some((source) => source.enable);
+  const logOn = logEventsEnabled(config);
+  const userWritesTo = pipelineDestinations(config, config.userEvents);
   const { version } = config.timeseriesdbConfig;
   const eventCounts = createEventCounts({ platformEvents: config.platformEvents, version, metrics });
   const rejectedEventCounts = createRejectedEventCounts({
@@ -140,17 +141,18 @@ async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Stoppabl
     trackRejectedEvents: config.logEvents.enginePerformanceMonitor.trackRejectedEvents,
     version,
   });
+  // Only for events that go to the observability platform: the master switch counts too.
   const scrambleKey =
-    userOn && config.userEvents.sendToObsPlatform.enable && config.userEvents.sendToObsPlatform.scramble
+    userOn && userWritesTo.obsPlatform && config.userEvents.sendToObsPlatform.scramble
       ? await loadOrCreateSecretKey(resolve(deps.cwd, SCRAMBLE_KEY_FILE))
       : undefined;
 
-  const destinationsFor = (name: UdpQueueName, sendTo: SendTo): AgentEventDestinations => {
+  const destinationsFor = (name: UdpQueueName, writesTo: PipelineDestinations): AgentEventDestinations => {
     const destinations = createEventDestinations({
       maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-      series: sendTo.timeseriesdb ? connections.series : undefined,
-      broker: sendTo.mqtt ? connections.broker : undefined,
-      observability: sendTo.obsPlatform ? observabilityFor(config, sendTo, clock, logger) : undefined,
+      series: writesTo.timeseriesdb ? connections.series : undefined,
+      broker: writesTo.mqtt ? connections.broker : undefined,
+      observability: writesTo.obsPlatform ? observabilityFor(config, writesTo, clock, logger) : undefined,
       clock,
       logger: logger.child(name),
       onWriteError: connections.recordWriteError,
@@ -158,11 +160,9 @@ async function prepareUdp(deps: UdpEventsDeps, logger: Logger, started: Stoppabl
     started.push(connections.stopWithinBudget(name, destinations));
     return destinations;
   };
-  const userDestinations = userOn
-    ? destinationsFor("user_events", sendToOf(config, config.userEvents))
-    : undefined;
+  const userDestinations = userOn ? destinationsFor("user_events", userWritesTo) : undefined;
   const logDestinations = logOn
-    ? destinationsFor("log_events", sendToOf(config, config.logEvents))
+    ? destinationsFor("log_events", pipelineDestinations(config, config.logEvents))
     : undefined;
 
   const countSources: PeriodicPoints[] = [];

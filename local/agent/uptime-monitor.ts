@@ -4,7 +4,8 @@
  * `uptimeMonitor.logLevel`, writes the `steward_memory_usage` point (when `timeseriesdbConfig.enable`
  * and `storeInTimeseriesdb.serviceMemoryUsage`) and posts the `qs_service*` metrics to
  * `storeObsPlatform.destinationAccount` (when `storeObsPlatform.enable` **and**
- * `obsPlatform.enable`, quirk 12), through destinations of its own whose failures are error-tracked.
+ * `obsPlatform.enable`: the master switch holds here as everywhere else), through destinations
+ * of its own whose failures are error-tracked.
  */
 import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
 import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";

@@ -1,7 +1,7 @@
 /**
  * The audit pipeline of the local runtime, as parts started in this order and stopped in
  * reverse: durable log → destinations → queue → queue metrics → ingest HTTP listener
- * (the log and the writers in local-audit-queue.ts). Each part is started with what the earlier
+ * (the log and the destinations in local-audit-queue.ts). Each part is started with what the earlier
  * ones returned.
  *
  * With `auditEvents.queue.durable` (the default) an event gets its 202 only once it is synced to
@@ -11,7 +11,7 @@
  * with none selected no log is opened and events are counted and kept nowhere (the log's manifest
  * handles a selection that changes between runs, durable-log.ts). On shutdown the listener stops
  * taking events at the signal (listener-at-signal.ts), the queue hands every logged event to the
- * writers, the writers flush until the shutdown budget's deadline for destinations
+ * destinations, which flush until the shutdown budget's deadline for destinations
  * (local/shutdown-budget.ts: then they are abandoned and what they had not written stays in the
  * log), and the log persists the cursors last. A queue
  * directory that cannot be opened or written never fails the start or the process: the log is
@@ -31,7 +31,6 @@ import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.t
 import type { Config } from "../../core/config/index.ts";
 import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
-import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
@@ -46,6 +45,7 @@ import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackPart } from "../status/tracked-part.ts";
+import { type AuditRoute, auditRoute } from "./audit-route.ts";
 import type { CloudIngest } from "./cloud-ingest.ts";
 import { type LocalAuditQueue, startLocalAuditQueue } from "./local-audit-queue.ts";
 import { createLocalIngest, type LocalIngest, type LocalIngestOptions } from "./local-ingest.ts";
@@ -72,33 +72,6 @@ export interface AuditPartsDeps {
 export interface AuditParts {
   /** The container health check's extra probes: the durable queue adds whether it takes events. */
   healthProbes: ListenerProbe[];
-}
-
-/** What the config chooses, once: events to SQS (no local log, no local writers), or the local queue. */
-export interface AuditRoute {
-  toSqs: boolean;
-  /** The SQS queue or the shared rate-limit table in the cloud (cloud-ingest.ts). */
-  cloudStores: boolean;
-  /** The durable log under `auditEvents.queue.directory`. */
-  durable: boolean;
-  /**
-   * With no destination selected, accepted events are counted and kept nowhere: no log is opened
-   * (nothing to write to disk, no directory needed), and a log an earlier run left is left as it
-   * is until a destination is selected again.
-   */
-  noDestination: boolean;
-}
-
-function auditRoute(config: Config): AuditRoute {
-  const { auditEvents: audit, cloud } = config;
-  const toSqs = cloud.enable && cloud.eventQueueUrl !== "";
-  const noDestination = selectedDestinationTypes(audit.destination).length === 0;
-  return {
-    toSqs,
-    cloudStores: toSqs || (cloud.enable && cloud.rateLimitTable !== ""),
-    durable: audit.queue.durable && !toSqs && !noDestination,
-    noDestination,
-  };
 }
 
 export async function startAuditParts(
@@ -148,7 +121,7 @@ async function startCloudStores(
 ): Promise<CloudIngest> {
   const opened = await deps.parts.start("audit-cloud-stores", async () => {
     // Loaded only here: the AWS SDK stays out of every other local process.
-    const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, {
+    const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, route, {
       clock: deps.clock,
       logger: logger.child("audit-queue"),
     });
@@ -196,8 +169,8 @@ async function startIngest(
 }
 
 /**
- * Where accepted events go: to the cloud queue (cloud-ingest.ts opens it exactly when events go
- * to SQS), to the durable queue, or through the in-process queue to the destinations.
+ * Where accepted events go: to the cloud queue (opened exactly when the route sends events to
+ * SQS), to the durable queue, or through the in-process queue to the destinations.
  */
 function queueOrHandler(
   cloudIngest: CloudIngest | undefined,

@@ -5,8 +5,8 @@
  * in the DynamoDB table `cloud.rateLimitTable`, so one limit holds across every agent and ingest
  * function. The adapters are the ingest function's (functions/audit-ingest/lambda-app.ts).
  *
- * audit-parts.ts imports this module with `import()` only when a queue URL or a rate-limit
- * table is set, so the AWS SDK stays out of every other local process. Credentials and endpoints
+ * audit-parts.ts imports this module with `import()` only when the route (audit-route.ts) names
+ * a cloud store, so the AWS SDK stays out of every other local process. Credentials and endpoints
  * come from the SDK's usual sources (`AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…, `AWS_ENDPOINT_URL_SQS`,
  * `AWS_ENDPOINT_URL_DYNAMODB`).
  */
@@ -16,6 +16,7 @@ import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-
 import { createSqsEventQueue } from "../../core/adapters/aws/sqs-event-queue.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger, RateLimitStore } from "../../core/ports.ts";
+import type { AuditRoute } from "./audit-route.ts";
 import { createForwardingQueue } from "./forwarding-queue.ts";
 import type { LocalEventQueue } from "./local-ingest.ts";
 
@@ -28,9 +29,13 @@ export interface CloudIngest {
   close(): void;
 }
 
-export function openCloudIngest(cloud: Config["cloud"], deps: { clock: Clock; logger: Logger }): CloudIngest {
-  const sqs = cloud.eventQueueUrl === "" ? undefined : new SQSClient({ region: cloud.region });
-  const dynamo = cloud.rateLimitTable === "" ? undefined : new DynamoDBClient({ region: cloud.region });
+export function openCloudIngest(
+  cloud: Config["cloud"],
+  route: Pick<AuditRoute, "toSqs" | "sharedRateLimit">,
+  deps: { clock: Clock; logger: Logger },
+): CloudIngest {
+  const sqs = route.toSqs ? new SQSClient({ region: cloud.region }) : undefined;
+  const dynamo = route.sharedRateLimit ? new DynamoDBClient({ region: cloud.region }) : undefined;
   return {
     queue:
       sqs === undefined

@@ -25,7 +25,8 @@ import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-m
 import type { Logger } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
-import type { AuditPartsDeps, AuditRoute } from "./audit-parts.ts";
+import type { AuditPartsDeps } from "./audit-parts.ts";
+import type { AuditRoute } from "./audit-route.ts";
 import { localDestinationAdapters } from "./destination-adapters.ts";
 import { stopDestinationsWithinBudget } from "./destinations-at-shutdown.ts";
 import { createDurableQueueLink, type DurableQueueLink } from "./durable-queue-link.ts";

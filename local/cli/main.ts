@@ -1,6 +1,6 @@
 /**
  * Process entry point (`npm start`, `npx steward`). The only module that handles signals and
- * calls process.exit: SIGTERM/SIGINT stop every parts in reverse start order and exit within
+ * calls process.exit: SIGTERM/SIGINT stop every part in reverse start order and exit within
  * the shutdown budget (local/shutdown-budget.ts says how the 10 s are spent) — 0, or 1 when events
  * were lost; an unexpected error writes a crash dump and exits 1. Signal handlers are installed
  * before anything starts, so a signal that arrives during start-up is honoured as soon as

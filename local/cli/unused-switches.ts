@@ -3,9 +3,9 @@
  * (a destination section that no running part writes to). Enabling one must not look like it
  * works: the runner warns once at start, naming each switch.
  */
-import type { Config } from "../../core/config/index.ts";
+import { type Config, udpEventsEnabled } from "../../core/config/index.ts";
+import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
-import { udpEventsEnabled } from "../agent/udp-events.ts";
 
 const pipelinesOn = (config: Config) => udpEventsEnabled(config) || platformPollingEnabled(config);
 
@@ -23,7 +23,7 @@ const auditWritesSeries = (config: Config) => {
   const audit = config.auditEvents;
   if (!audit.enable) return false;
   return (
-    (audit.destination.enable && audit.destination.type.includes("timeseriesdb")) ||
+    selectedDestinationTypes(audit.destination).includes("timeseriesdb") ||
     audit.queue.queueMetrics.timeseriesdb.enable
   );
 };

@@ -1,6 +1,6 @@
 /**
  * Child process of the UDP benchmark: Steward's log-event pipeline as the local runtime runs it
- * (startUdpEvents: socket, queue, processor, sinks), on a loopback port, with the engine source
+ * (startUdpEvents: socket, queue, processor, destinations), on a loopback port, with the engine source
  * on and categorisation rules as a real configuration has them.
  * Usage: node udp-server.mjs MODE UDP_PORT [INFLUX_PORT DATABASE]; MODE `noop`: no destination
  * is switched on (parse, categorise and count only); `influx`: log events to InfluxDB 1.x.
@@ -95,7 +95,7 @@ process.on("message", (message) => {
   process.send?.({
     counters: pipeline.queue.counters(),
     timeInQueue: pipeline.queue.stats().timeInQueue,
-    sinks: pipeline.destinations.stats(),
+    destinations: pipeline.destinations.stats(),
     cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     memoryAtPeak: memory.peak(),
   });

@@ -19,7 +19,7 @@ import { freePort } from "../helpers/free-port.ts";
 import { type StallingBehaviour, startStallingBroker } from "../helpers/stalling-mqtt-broker.ts";
 import { timed } from "../helpers/timed.ts";
 
-/** Where a brokerClient under test connects and how long it may wait; "disabled" adapters ignore it. */
+/** Where a broker client under test connects and how long it may wait; "disabled" adapters ignore it. */
 export interface BrokerClientTarget {
   brokerHost: string;
   brokerPort: number;

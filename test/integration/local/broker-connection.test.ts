@@ -73,7 +73,7 @@ describe.skipIf(skip)("brokerConnection", () => {
     expect(brokerConnection(off, recordingLogger(), process.cwd())).toBeUndefined();
   });
 
-  it("closes a brokerClient that was never opened without connecting", async () => {
+  it("closes a broker client that was never opened without connecting", async () => {
     const clientId = "steward-never-opened";
     const brokerClient = createMqttBrokerClient({
       brokerHost: "127.0.0.1",

@@ -142,7 +142,7 @@ describe("agent on cloud stores: audit ingest", () => {
         parsed.config.auditEvents.destination,
         parsed.config.timeseriesdbConfig,
         cloudDestinationAdapters({ s3: s3.client, bucket: s3.bucket, bucketPrefix: "", logger }),
-      ).map((destination) => destination.destination),
+      ).map(({ destination }) => destination),
       logger,
       clock: systemClock,
     });

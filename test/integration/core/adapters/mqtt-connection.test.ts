@@ -1,7 +1,7 @@
 /**
  * The broker connection settings of `mqttConfig` against real mosquitto brokers on loopback:
  * user name and password, TLS with the broker's CA (and a wrong one), a client certificate, and
- * the client id. Each brokerClient is built from a parsed config through buildBrokerClient, the path
+ * the client id. Each broker client is built from a parsed config through buildBrokerClient, the path
  * both runtimes take, so the test covers config → options → connection. A refused connection
  * fails the publish with UpstreamError and its reason within the connect wait, never a hang, and
  * the password shows up in no log line or error.

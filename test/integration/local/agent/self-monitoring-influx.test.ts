@@ -205,7 +205,7 @@ describe("error tracking while the time-series DB is down", () => {
 
     // A part's write failure is recorded (and becomes an error point, whose write fails too).
     connections.recordWriteError("timeseriesdb", new Error("POST /write failed: no answer"));
-    // Let the error points' own sink fail and retry a few times (1 s, then 2 s backoff).
+    // Let the error points' own destination fail and retry a few times (1 s, then 2 s backoff).
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const failedOwnWrites = logger.entries.filter(
       (e) => e.scope === "error-tracking" && e.message.startsWith("writing points failed"),

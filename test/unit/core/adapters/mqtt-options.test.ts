@@ -1,4 +1,4 @@
-/** mqttConfig → publisher options: defaults add nothing, TLS files are read relative to cwd. */
+/** mqttConfig → broker client options: defaults add nothing, TLS files are read relative to cwd. */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

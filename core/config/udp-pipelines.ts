@@ -1,0 +1,56 @@
+/**
+ * Which UDP pipelines the configuration switches on and where each one writes, worked out here
+ * once for every part that asks: the listeners and their health probes, the processors that map
+ * events, the broker connection, the account checks and the telemetry. A second copy of one of
+ * these rules elsewhere could disagree with this one, and then, for example, a listener would run
+ * for a pipeline whose processor writes nowhere.
+ */
+import type { Config } from "./schema/config.ts";
+
+/** True when any log-event source is on: the log-event pipeline has no switch of its own. */
+export function logEventsEnabled(config: Pick<Config, "logEvents">): boolean {
+  return Object.values(config.logEvents.source).some((source) => source.enable);
+}
+
+/** True when the configuration asks for at least one UDP socket (user events, log events). */
+export function udpEventsEnabled(config: Pick<Config, "userEvents" | "logEvents">): boolean {
+  return config.userEvents.enable || logEventsEnabled(config);
+}
+
+/** Where one UDP pipeline writes, and the observability accounts its events go to. */
+export interface PipelineDestinations {
+  readonly timeseriesdb: boolean;
+  readonly mqtt: boolean;
+  readonly obsPlatform: boolean;
+  readonly accounts: readonly string[];
+}
+
+/** The master switches of the agent's destinations (a processor is given just these). */
+export interface DestinationSwitches {
+  readonly timeseriesdbConfig: { readonly enable: boolean };
+  readonly mqttConfig: { readonly enable: boolean };
+  readonly obsPlatform: { readonly enable: boolean };
+}
+
+/** A pipeline's own `sendTo*` switches: `userEvents` or `logEvents`. */
+export interface PipelineSwitches {
+  readonly sendToTimeseriesdb: { readonly enable: boolean };
+  readonly sendToMQTT: { readonly enable: boolean };
+  readonly sendToObsPlatform: { readonly enable: boolean; readonly destinationAccount: readonly string[] };
+}
+
+/**
+ * A pipeline writes to a destination when its own switch AND the destination's master switch are
+ * on: the master switch turns off everything the agent sends there, whatever the sections say.
+ */
+export function pipelineDestinations(
+  switches: DestinationSwitches,
+  pipeline: PipelineSwitches,
+): PipelineDestinations {
+  return {
+    timeseriesdb: switches.timeseriesdbConfig.enable && pipeline.sendToTimeseriesdb.enable,
+    mqtt: switches.mqttConfig.enable && pipeline.sendToMQTT.enable,
+    obsPlatform: switches.obsPlatform.enable && pipeline.sendToObsPlatform.enable,
+    accounts: pipeline.sendToObsPlatform.destinationAccount,
+  };
+}
