@@ -15,6 +15,10 @@ import {
   createQlikPlatformClient,
 } from "../core/adapters/platform/platform-client.ts";
 import { createPlatformMonitor } from "../core/adapters/platform/platform-monitor.ts";
+import {
+  createRepositoryClient,
+  type RepositoryClient,
+} from "../core/adapters/platform/repository-client.ts";
 import { loadPlatformTlsMaterial } from "../core/adapters/platform/tls-material.ts";
 import type { Config } from "../core/config/index.ts";
 import type { Clock, Logger, PlatformMonitor } from "../core/ports.ts";
@@ -39,6 +43,19 @@ export async function openPlatformClient(
     clock: deps.clock,
     logger: deps.logger.child("platform"),
   });
+}
+
+/**
+ * Reads the certificate files (PlatformCertificateError when one cannot be read) and opens a
+ * repository client on `platform.host`, for callers that speak to the repository's API directly
+ * (task-event enrichment).
+ */
+export async function openRepositoryClient(
+  config: Pick<Config, "platform" | "cert">,
+  deps: Omit<OpenPlatformClientDeps, "logger">,
+): Promise<RepositoryClient> {
+  const tls = await loadPlatformTlsMaterial(certificatesInCwd(config.cert, deps.cwd));
+  return createRepositoryClient({ connection: config.platform, tls, clock: deps.clock });
 }
 
 /** `cert.*` with relative paths resolved from `cwd` (an empty path stays empty). */

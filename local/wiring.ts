@@ -24,6 +24,7 @@ import { platformPollingPart } from "./agent/platform-polling.ts";
 import { scrapeEndpointPart } from "./agent/scrape-endpoint.ts";
 import { startAgentParts } from "./agent/start-agent.ts";
 import { systemInfoPart } from "./agent/system-info.ts";
+import { taskEventsPart } from "./agent/task-events.ts";
 import { telemetryPart } from "./agent/telemetry.ts";
 import { udpEventsPart } from "./agent/udp-events.ts";
 import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
@@ -55,6 +56,7 @@ const AGENT_PARTS: readonly AgentPart[] = [
   appNamesPart,
   udpEventsPart,
   platformPollingPart,
+  taskEventsPart,
   heartbeatPart,
   uptimeMonitorPart,
   telemetryPart,

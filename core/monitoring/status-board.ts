@@ -14,6 +14,8 @@ export const STATUS_SECTIONS = [
   "audit",
   "destinations",
   "stores",
+  "taskEvents",
+  "alertDestinations",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 
@@ -39,6 +41,10 @@ export interface StatusDocument {
   destinations: Record<string, unknown>;
   /** The REST API's local store files (`keyValues`, `schedules`): available or why not. */
   stores: Record<string, unknown>;
+  /** Reload-task events, when they are on: `last`, the latest events with what each destination did. */
+  taskEvents: Record<string, unknown>;
+  /** Per alert destination: its counts by outcome and its last error. */
+  alertDestinations: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -118,6 +124,8 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         audit: read("audit"),
         destinations: read("destinations"),
         stores: read("stores"),
+        taskEvents: read("taskEvents"),
+        alertDestinations: read("alertDestinations"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

@@ -135,7 +135,9 @@ export function tailLines(log: ScriptLog, count: number): readonly string[] {
 }
 
 /** `{part: reason}` of every part that is not available, for logs and plain fallbacks. */
-export function unavailableParts(alert: TaskAlert): Record<string, string> {
+export function unavailableParts(
+  alert: Pick<TaskAlert, "task" | "app" | "execution" | "scriptLog" | "appOwner">,
+): Record<string, string> {
   const parts = {
     task: alert.task,
     app: alert.app,

@@ -176,6 +176,28 @@ export const QIX_PERF_LAYOUT = defineLayout("qseow-qix-perf", [
   text("object_type", 100),
 ] as const);
 
+/**
+ * Reload-task events of the scheduler's task appenders (11 fields). Field 0 is one of several
+ * prefixes that name the kind (task-events/task-datagram.ts keeps that table), so this layout's
+ * own marker is never compared. Surplus `;` belong to the message, the last field.
+ */
+export const TASK_EVENT_LAYOUT = defineLayout(
+  "scheduler-task",
+  [
+    text("hostName", 200),
+    text("taskName", 500),
+    text("appName", 500),
+    text("user", 200),
+    uuid("taskId"),
+    uuid("appId"),
+    text("logTimeStamp", 50),
+    text("logLevel", 20),
+    uuid("executionId"),
+    text("logMessage", 4000),
+  ] as const,
+  "logMessage",
+);
+
 export type UserLayout = typeof USER_SESSION_LAYOUT | typeof USER_CONNECTION_LAYOUT;
 
 /** Position of a named field in the datagram (the marker is 0). */

@@ -11,6 +11,7 @@ import type { UdpQueueName } from "./udp-queue.ts";
 export const UDP_ERROR_TYPES: Readonly<Record<UdpQueueName, string>> = {
   user_events: "UDP_USER_EVENT",
   log_events: "UDP_LOG_EVENT",
+  task_events: "UDP_TASK_EVENT",
 };
 
 export function trackProcessorFailures(

@@ -134,15 +134,36 @@ export type UdpDatagramOutcome = keyof typeof UDP_DATAGRAM_OUTCOMES;
 /** The outcome of datagrams the operating system dropped before the queue saw them. */
 export const KERNEL_DROP_OUTCOME = "dropped_kernel";
 
+/** The queues whose metrics a registry publishes, each with what answers its kernel drops. */
+type RegisteredQueues = Array<{
+  queue: UdpQueue;
+  kernelDrops: (queue: UdpQueue) => KernelDropCount | undefined;
+}>;
+
+const registeredQueues = new WeakMap<MetricsRegistry, RegisteredQueues>();
+
 /**
- * Declares the UDP scrape metrics once for all queues (a metric name is declared only once);
- * `kernelDrops` answers for a queue's socket, when it has a count.
+ * Adds `queues` to the UDP scrape metrics of `registry`; `kernelDrops` answers for a queue's
+ * socket, when it has a count. The metrics are declared at the first call for a registry (a metric
+ * name is declared only once), so that each part with UDP listeners (platform events, task
+ * events) adds its own queues.
  */
 export function registerUdpQueueMetrics(
   registry: MetricsRegistry,
   queues: readonly UdpQueue[],
   kernelDrops?: (queue: UdpQueue) => KernelDropCount | undefined,
 ): void {
+  const known = registeredQueues.get(registry);
+  const added = queues.map((queue) => ({ queue, kernelDrops: kernelDrops ?? (() => undefined) }));
+  if (known !== undefined) {
+    known.push(...added);
+    return;
+  }
+  registeredQueues.set(registry, added);
+  declareUdpQueueMetrics(registry, added);
+}
+
+function declareUdpQueueMetrics(registry: MetricsRegistry, registered: RegisteredQueues): void {
   const outcomes = Object.entries(UDP_DATAGRAM_OUTCOMES) as Array<
     [UdpDatagramOutcome, keyof UdpQueueCounters]
   >;
@@ -154,12 +175,12 @@ export function registerUdpQueueMetrics(
     labelNames: ["queue", "outcome"],
     collect() {
       const samples: Array<MetricSample<"queue" | "outcome">> = [];
-      for (const queue of queues) {
+      for (const { queue, kernelDrops } of registered) {
         const counters = queue.counters();
         for (const [outcome, key] of outcomes) {
           samples.push({ labels: { queue: queue.name, outcome }, value: counters[key] });
         }
-        const dropped = kernelDrops?.(queue)?.dropped ?? null;
+        const dropped = kernelDrops(queue)?.dropped ?? null;
         if (dropped !== null) {
           samples.push({ labels: { queue: queue.name, outcome: KERNEL_DROP_OUTCOME }, value: dropped });
         }
@@ -171,6 +192,7 @@ export function registerUdpQueueMetrics(
     name: "steward_udp_queue_size",
     help: "UDP datagrams waiting in the queue for a processing slot (not counting those being processed)",
     labelNames: ["queue"],
-    collect: () => queues.map((queue) => ({ labels: { queue: queue.name }, value: queue.state().waiting })),
+    collect: () =>
+      registered.map(({ queue }) => ({ labels: { queue: queue.name }, value: queue.state().waiting })),
   });
 }

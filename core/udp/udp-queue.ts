@@ -37,7 +37,7 @@ import { createWaitingRing, type WaitingItem, type WaitingRing } from "./waiting
 
 export type { UdpQueueCounters } from "./udp-queue-counters.ts";
 
-export type UdpQueueName = "user_events" | "log_events";
+export type UdpQueueName = "user_events" | "log_events" | "task_events";
 
 /** What `offer` did with a datagram. */
 export type UdpAdmission =

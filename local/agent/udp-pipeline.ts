@@ -25,20 +25,27 @@ import type { WritingPartDeps } from "./agent-connections.ts";
 import type { KernelDropReader } from "./kernel-drop-reader.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";
 
-export interface UdpPipelineView {
+/** A listener: its socket, its queue and what the operating system dropped for it. */
+export interface UdpListenerView {
   readonly queue: UdpQueue;
   readonly socket: BoundUdpSocket;
-  readonly destinations: AgentEventDestinations;
   /** Datagrams the operating system dropped for the socket since it was bound. */
   readonly kernelDrops: KernelDrops;
 }
 
-export interface UdpPipelineOptions {
+export interface UdpPipelineView extends UdpListenerView {
+  readonly destinations: AgentEventDestinations;
+}
+
+export interface UdpListenerOptions {
   name: UdpQueueName;
   /** For log lines and errors, e.g. "User events". */
   label: string;
   settings: UdpServerConfig & { port: number };
   processor: DatagramProcessor;
+}
+
+export interface UdpPipelineOptions extends UdpListenerOptions {
   destinations: AgentEventDestinations;
 }
 
@@ -54,11 +61,20 @@ export interface UdpPipelineDeps {
   started: Stoppable[];
 }
 
+/** A listener whose processor writes to event destinations (user and log events). */
 export async function startUdpPipeline(
   options: UdpPipelineOptions,
   deps: UdpPipelineDeps,
 ): Promise<UdpPipelineView> {
-  const { name, settings, destinations } = options;
+  return { ...(await startUdpListener(options, deps)), destinations: options.destinations };
+}
+
+/** A listener with every guarantee of the pipeline; what its processor does with a datagram is its own. */
+export async function startUdpListener(
+  options: UdpListenerOptions,
+  deps: UdpPipelineDeps,
+): Promise<UdpListenerView> {
+  const { name, settings } = options;
   const { connections, clock, started } = deps;
   const logger = deps.logger.child(name);
   const sources = await createSourceValidator(
@@ -112,5 +128,5 @@ export async function startUdpPipeline(
     { read: () => deps.readKernelDrops(socket), clock, logger },
   );
   started.push(kernelDrops);
-  return { queue, socket, destinations, kernelDrops };
+  return { queue, socket, kernelDrops };
 }

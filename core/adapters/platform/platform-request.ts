@@ -45,6 +45,8 @@ export interface PlatformRequest {
   readonly where: string;
   /** What is called, for error messages: e.g. `GET /qrs/app` (no query: it may carry keys). */
   readonly call: string;
+  /** `text`: the body is given as the text it is (a file download), not parsed; JSON by default. */
+  readonly responseType?: "json" | "text";
 }
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -120,7 +122,8 @@ export function sendPlatformRequest(options: PlatformRequest): Promise<PlatformR
         const status = res.statusCode ?? 0;
         finish(() => {
           try {
-            resolve({ status, body: parseBody(Buffer.concat(chunks).toString("utf8"), status) });
+            const text = Buffer.concat(chunks).toString("utf8");
+            resolve({ status, body: options.responseType === "text" ? text : parseBody(text, status) });
           } catch (error) {
             reject(
               new PlatformResponseError(`${where} answered ${call} with malformed JSON`, {

@@ -26,6 +26,12 @@ export interface RepositoryClient {
     query?: Readonly<Record<string, string>>,
     signal?: AbortSignal,
   ): Promise<RepositoryResponse>;
+  /** A GET whose answer is a file (a script log): the body is its text, unparsed. */
+  sendForText(
+    path: string,
+    query?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<{ readonly status: number; readonly body: string }>;
   close(): void;
 }
 
@@ -47,6 +53,7 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
     path: string,
     query: Readonly<Record<string, string>> = {},
     signal?: AbortSignal,
+    responseType: "json" | "text" = "json",
   ): Promise<RepositoryResponse> {
     const xrfkey = createXrfKey();
     // encodeURIComponent (not URLSearchParams) so spaces travel as %20, which QRS filters expect.
@@ -62,7 +69,7 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
       headers: {
         "X-Qlik-Xrfkey": xrfkey,
         "X-Qlik-User": connection.userHeader,
-        Accept: "application/json",
+        Accept: responseType === "text" ? "*/*" : "application/json",
         ...(method === "POST" ? { "Content-Type": "application/json" } : {}),
       },
       ...(method === "POST" ? { body: "{}" } : {}),
@@ -71,11 +78,16 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
       signal,
       where,
       call: `${method} ${path}`,
+      responseType,
     });
   }
 
   return {
-    send,
+    send: (method, path, query, signal) => send(method, path, query, signal),
+    async sendForText(path, query, signal) {
+      const response = await send("GET", path, query, signal, "text");
+      return { status: response.status, body: typeof response.body === "string" ? response.body : "" };
+    },
     close: () => agent.destroy(),
   };
 }

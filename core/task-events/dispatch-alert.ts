@@ -1,0 +1,123 @@
+/**
+ * Sends one TaskAlert to every destination that handles its kind, all at once, and answers what
+ * each did. A destination that throws (or answers something else than a send result) is counted
+ * `failed` and logged at ERROR, at most once a minute per destination with the number of
+ * failures since the last line, so one broken SMTP server neither floods the log nor holds up the
+ * other destinations. Each answer is counted in `steward_alerts_total{destination,kind,outcome}`
+ * and in the destination's totals, which carry its last error for the status page.
+ */
+import { describeError } from "../destinations/describe-error.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
+import type { Clock, Logger, MetricsRegistry } from "../ports.ts";
+import type { AlertDestination, AlertOutcome, AlertSendResult } from "./alert-destination.ts";
+import type { TaskAlert } from "./task-alert.ts";
+
+/** A destination's answers since start, and its last failure. */
+export interface AlertDestinationTotals {
+  sent: number;
+  failed: number;
+  suppressed: number;
+  skipped: number;
+  lastError?: { at: string; message: string };
+}
+
+export interface AlertDispatcher {
+  /** Resolves once every destination that handles the kind has answered; never rejects. */
+  dispatch(alert: TaskAlert): Promise<Record<string, AlertOutcome>>;
+  /** Per destination, every destination given (also those no alert has reached yet). */
+  totals(): Record<string, AlertDestinationTotals>;
+}
+
+export interface AlertDispatcherDeps {
+  readonly destinations: readonly AlertDestination[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Where `steward_alerts_total` is declared (once per registry). */
+  readonly metrics?: MetricsRegistry | undefined;
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set(["sent", "suppressed", "skipped"]);
+
+export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatcher {
+  const { destinations, clock, logger } = deps;
+  const totals = new Map<string, AlertDestinationTotals>(
+    destinations.map((d) => [d.name, { sent: 0, failed: 0, suppressed: 0, skipped: 0 }]),
+  );
+  // destination \u0001 kind \u0001 outcome → count
+  const counts = new Map<string, number>();
+  const failures = createLogThrottle();
+  deps.metrics?.counter({
+    name: "steward_alerts_total",
+    help: "Alerts per destination, alert kind and outcome (sent, failed, suppressed by the rate limit, skipped: nothing to send)",
+    labelNames: ["destination", "kind", "outcome"],
+    collect: () =>
+      [...counts].map(([key, value]) => {
+        const [destination = "", kind = "", outcome = ""] = key.split("\u0001");
+        return { labels: { destination, kind, outcome }, value };
+      }),
+  });
+
+  function count(destination: AlertDestination, alert: TaskAlert, outcome: AlertOutcome): void {
+    const key = `${destination.name}\u0001${alert.kind}\u0001${outcome}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const own = totals.get(destination.name);
+    if (own !== undefined) own[outcome] += 1;
+  }
+
+  function failed(destination: AlertDestination, alert: TaskAlert, error: unknown): void {
+    const message = describeError(error);
+    const own = totals.get(destination.name);
+    if (own !== undefined) own.lastError = { at: new Date(clock.now()).toISOString(), message };
+    const since = failures.admit(destination.name, clock.now());
+    const fields = {
+      destination: destination.name,
+      kind: alert.kind,
+      task: alert.event.taskName,
+      error: message,
+    };
+    if (since === undefined) logger.debug("sending an alert failed", fields);
+    else logger.error("sending an alert failed", { ...fields, failuresSinceLastLine: since });
+  }
+
+  async function sendTo(destination: AlertDestination, alert: TaskAlert): Promise<AlertOutcome> {
+    try {
+      const result: AlertSendResult = await destination.send(alert);
+      if (!OUTCOMES.has(result?.outcome))
+        throw new TypeError(`answered ${JSON.stringify(result)}, not a send result`);
+      if (result.outcome !== "sent") {
+        logger.verbose(`alert ${result.outcome}`, { destination: destination.name, reason: result.reason });
+      }
+      count(destination, alert, result.outcome);
+      return result.outcome;
+    } catch (error) {
+      count(destination, alert, "failed");
+      failed(destination, alert, error);
+      return "failed";
+    }
+  }
+
+  return {
+    async dispatch(alert) {
+      const handling = destinations.filter((destination) => handlesSafely(destination, alert, logger));
+      const outcomes = await Promise.all(handling.map((destination) => sendTo(destination, alert)));
+      return Object.fromEntries(
+        handling.map((destination, i) => [destination.name, outcomes[i] as AlertOutcome]),
+      );
+    },
+    totals: () => Object.fromEntries([...totals].map(([name, own]) => [name, { ...own }])),
+  };
+}
+
+/** `handles` is configuration lookup; one that throws is a bug, logged, and the destination left out. */
+function handlesSafely(destination: AlertDestination, alert: TaskAlert, logger: Logger): boolean {
+  try {
+    return destination.handles(alert.kind);
+  } catch (error) {
+    logger.error("an alert destination could not say whether it handles an alert", {
+      destination: destination.name,
+      kind: alert.kind,
+      error: describeError(error),
+    });
+    return false;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The task-event listener's processor, one datagram at a time as the UDP queue hands them over:
+ * decode → prefix → parse → de-duplicate → enrich (once) → dispatch to every destination that
+ * handles the alert kind → counted and shown among the last events. Bad input never throws: a
+ * datagram that is not a task event ends as `malformed` or `unknown_marker`, with one WARN per
+ * sender per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that failed is
+ * said at WARN at most once a minute with what was missing; the alert still goes out.
+ */
+import { createLogThrottle } from "../logging/log-throttle.ts";
+import type { Clock, Logger } from "../ports.ts";
+import { createDatagramDecoder, markerOf } from "../udp/datagram-text.ts";
+import type { DatagramOutcome, DatagramProcessor } from "../udp/event-destinations.ts";
+import { createSenderWarnings } from "../udp/sender-warnings.ts";
+import type { AlertOutcome } from "./alert-destination.ts";
+import type { AlertDispatcher } from "./dispatch-alert.ts";
+import type { EnrichedParts, Enrichment } from "./enrich-task-event.ts";
+import type { RecentTaskEvents } from "./recent-task-events.ts";
+import { foundValue, unavailableParts } from "./task-alert.ts";
+import { parseTaskDatagram } from "./task-datagram.ts";
+import type { TaskDeduplication } from "./task-deduplication.ts";
+import type { TaskEvent } from "./task-event.ts";
+import type { TaskEventCounts } from "./task-event-counts.ts";
+
+export interface TaskEventProcessorDeps {
+  readonly deduplication: TaskDeduplication;
+  /** enrichTaskEvent with its options and repository bound. */
+  readonly enrich: (event: TaskEvent) => Promise<Enrichment>;
+  readonly dispatcher: AlertDispatcher;
+  readonly counts: TaskEventCounts;
+  readonly recent: RecentTaskEvents;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+const UNKNOWN = "unknown";
+
+export function createTaskEventProcessor(deps: TaskEventProcessorDeps): DatagramProcessor {
+  const { counts, logger, clock } = deps;
+  const decode = createDatagramDecoder();
+  const warnings = createSenderWarnings(logger, clock);
+  const lookupWarnings = createLogThrottle();
+
+  function warnUnavailable(event: TaskEvent, unavailable: Record<string, string>): void {
+    const since = lookupWarnings.admit("unavailable", clock.now());
+    const fields = {
+      task: event.taskName,
+      taskId: event.taskId,
+      executionId: event.executionId,
+      unavailable,
+    };
+    if (since === undefined) logger.debug("task event sent with lookups that failed", fields);
+    else logger.warn("task event sent with lookups that failed", { ...fields, eventsSinceLastLine: since });
+  }
+
+  async function alertFor(event: TaskEvent): Promise<DatagramOutcome> {
+    const enrichment = await deps.enrich(event);
+    if (enrichment.outcome !== "alert") {
+      counts.record(event.kind, enrichment.outcome);
+      const log = enrichment.outcome === "unresolved" ? logger.warn : logger.verbose;
+      log.call(logger, `task event ${enrichment.outcome}: ${enrichment.reason}`, { task: event.taskName });
+      remember(enrichment.parts, `${event.kind} (${enrichment.outcome})`, {});
+      return "processed";
+    }
+    const { alert } = enrichment;
+    const unavailable = unavailableParts(alert);
+    if (Object.keys(unavailable).length > 0) {
+      counts.record(event.kind, "enrichment_failed");
+      warnUnavailable(event, unavailable);
+    }
+    const alerts = await deps.dispatcher.dispatch(alert);
+    counts.record(event.kind, "processed");
+    remember(alert, alert.kind, alerts);
+    return "processed";
+  }
+
+  function remember(parts: EnrichedParts, kind: string, alerts: Record<string, AlertOutcome>): void {
+    const { event } = parts;
+    deps.recent.add({
+      kind,
+      taskName: foundValue(parts.task)?.name || event.taskName,
+      appName: foundValue(parts.app)?.name || event.appName,
+      node: foundValue(parts.execution)?.executingNodeName || event.hostName,
+      at: new Date(event.receivedAtMs).toISOString(),
+      executionId: event.executionId,
+      alerts,
+      unavailable: unavailableParts(parts),
+    });
+  }
+
+  return async function processTaskDatagram(datagram, receivedAtMs, sender = UNKNOWN) {
+    const text = decode(datagram);
+    const prefix = markerOf(text);
+    const parsed = parseTaskDatagram(text, prefix, { receivedAtMs, sender });
+    if (!parsed.ok) {
+      const kind = parsed.outcome === "malformed" ? parsed.kind : UNKNOWN;
+      counts.record(kind, "received");
+      counts.record(kind, parsed.outcome);
+      if (parsed.outcome === "ignored") {
+        logger.debug(`task event ignored: ${parsed.reason}`, { sender });
+        return "dropped_by_rule";
+      }
+      warnings.warn(sender, `UDP task event ignored: ${parsed.reason}`, text, { prefix });
+      return parsed.outcome;
+    }
+    const { event } = parsed;
+    counts.record(event.kind, "received");
+    if (deps.deduplication.isDuplicate(event.executionId, event.kind, receivedAtMs)) {
+      counts.record(event.kind, "duplicate");
+      logger.debug("task event is a duplicate: this execution was reported within the window", {
+        task: event.taskName,
+        executionId: event.executionId,
+        kind: event.kind,
+        sender,
+      });
+      return "dropped_by_rule";
+    }
+    return alertFor(event);
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The alert destinations of task events, built from the configuration when the task-event part
+ * starts: one line per destination in ALERT_DESTINATIONS, a factory that answers the destination
+ * when its section is switched on and undefined when it is off. A destination that holds a
+ * connection or a batch gives a `stop`, called once the task-event listener has handed over its
+ * last alert.
+ */
+import type { AlertDestination } from "../../core/task-events/alert-destination.ts";
+import type { WritingAgentPartDeps } from "./agent-part.ts";
+
+/** A destination as the part runs it: stopped, when it has something to close, after the last alert. */
+export type RunningAlertDestination = AlertDestination & { stop?(): Promise<void> };
+
+/** What a destination is built with: everything a writing agent part is started with. */
+export type AlertDestinationDeps = WritingAgentPartDeps;
+
+export type AlertDestinationFactory = (
+  deps: AlertDestinationDeps,
+) => RunningAlertDestination | undefined | Promise<RunningAlertDestination | undefined>;
+
+/** One line per destination; each returns undefined when its configuration section is off. */
+const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [];
+
+/**
+ * The enabled destinations, in the order of the list. When one cannot be built (a template that
+ * does not compile, a file that cannot be read), those already built are stopped and the start fails.
+ */
+export async function createAlertDestinations(
+  deps: AlertDestinationDeps,
+  factories: readonly AlertDestinationFactory[] = ALERT_DESTINATIONS,
+): Promise<RunningAlertDestination[]> {
+  const built: RunningAlertDestination[] = [];
+  try {
+    for (const factory of factories) {
+      const destination = await factory(deps);
+      if (destination !== undefined) built.push(destination);
+    }
+  } catch (error) {
+    await Promise.allSettled(built.map((destination) => destination.stop?.()));
+    throw error;
+  }
+  return built;
+}
