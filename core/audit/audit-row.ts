@@ -32,7 +32,7 @@ export interface AuditRow {
   selectionDetails: string | null;
   screenshotUrl: string | null;
   /**
-   * JSON array of downloaded screenshot paths in the replaced system. Steward does not download
+   * JSON array of downloaded screenshot paths in Butler SOS. Steward does not download
    * screenshots, so it is always null; the column stays so existing queries keep working.
    */
   screenshotSavedPaths: string | null;
