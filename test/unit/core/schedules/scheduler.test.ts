@@ -110,7 +110,7 @@ describe("scheduler", () => {
     await scheduler.stop();
   });
 
-  it("reports status one line per job in the contract's format", async () => {
+  it("reports status one line per job: id, cron, timezone, state and next run", async () => {
     const { manager, scheduler } = await setUp();
     await manager.create(input());
     await manager.create(

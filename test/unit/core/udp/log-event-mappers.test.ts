@@ -51,7 +51,7 @@ const pointOn = (version: 1 | 2 | 3, event: LogEvent) =>
   pointOf(event, { tags: [], categoryNames: [], version });
 
 describe("createLogEventPointMapper", () => {
-  it("maps an engine event: common tags, engine tags when set, reference fields (3.x names), raw_event", () => {
+  it("maps an engine event: common tags, engine tags when set, Butler SOS's fields (3.x names), raw_event", () => {
     const event = logEvent(ENGINE);
 
     expect(pointOf(event)).toEqual({
