@@ -1,6 +1,6 @@
 /**
  * The script log of this execution: a ticket from the repository, then the download. Two
- * ticket calls exist — by the execution result's file reference (older platforms; the reference
+ * ticket calls exist — by the execution result's file reference (older platforms; that field
  * is deprecated) and by the execution result's id (newer platforms) — so the first is tried when
  * there is a file reference, and the second after it or instead of it.
  *
