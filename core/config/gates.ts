@@ -78,7 +78,9 @@ export function computeActivity(root: unknown): Activity {
     PLATFORM_ENDPOINT_KEYS.some(endpoint) ||
     (Array.isArray(servers) && servers.length > 0) ||
     flagOn(root, "appNames.enableAppNameExtract") ||
-    flagOn(root, "userSessions.enableSessionExtract");
+    flagOn(root, "userSessions.enableSessionExtract") ||
+    // Each task event is looked up in the repository over the client certificate.
+    flagOn(root, "taskEvents.enable");
   return {
     restServer,
     endpoint,

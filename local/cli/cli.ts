@@ -96,6 +96,8 @@ Options of simulate-platform:
   --generate-certs       first write new throw-away certificates into DIR; refused when
                          certificate files are already there, unless --force
   --force                with --generate-certs: replace the certificate files in DIR
+  --task-events HOST:PORT  also send a failed, an aborted and a successful reload-task
+                         datagram in turn every few seconds to HOST:PORT
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {

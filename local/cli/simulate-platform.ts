@@ -16,18 +16,20 @@ import { defaultConfig } from "../../core/config/index.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import type { LogLevel } from "../../core/logging/log-levels.ts";
 import { createLogger } from "../../core/logging/logger.ts";
+import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { SimulatedServer } from "../simulated-platform/simulated-server.ts";
 import {
   type SimulatedPlatform,
   startSimulatedPlatform,
 } from "../simulated-platform/start-simulated-platform.ts";
+import { startTaskEventSender } from "../simulated-platform/task-event-sender.ts";
 import type { CliIo, CliResult } from "./cli.ts";
 import {
   CertificateFilesError,
   prepareCertificates,
   type SimulatedPlatformCertificates,
 } from "./simulated-platform-certs.ts";
-import { stewardConfigSnippet } from "./simulated-platform-snippet.ts";
+import { stewardConfigSnippet, taskEventsSnippet } from "./simulated-platform-snippet.ts";
 
 /** The engine's usual port: one simulated server answers health, sessions and apps on one port. */
 export const DEFAULT_SIMULATED_PORT = 4747;
@@ -44,6 +46,7 @@ export const SIMULATE_PLATFORM_OPTIONS = {
   certs: { type: "string" },
   "generate-certs": { type: "boolean" },
   force: { type: "boolean" },
+  "task-events": { type: "string" },
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type SimulatePlatformArgs = {
@@ -61,6 +64,8 @@ export interface SimulatePlatformOptions {
   readonly certsDir: string;
   readonly generateCerts: boolean;
   readonly force: boolean;
+  /** Where reload-task datagrams go (`--task-events HOST:PORT`); none are sent without it. */
+  readonly taskEvents?: { readonly host: string; readonly port: number };
 }
 
 /** A bad option: cli.ts prints the message with the usage. */
@@ -99,7 +104,21 @@ export function parseSimulatePlatformOptions(
     certsDir: resolve(cwd, args.certs ?? DEFAULT_CERTS_DIR),
     generateCerts,
     force,
+    ...(args["task-events"] === undefined ? {} : { taskEvents: taskEventsTarget(args["task-events"]) }),
   };
+}
+
+/** `HOST:PORT` (an IPv6 address bracketed: `[::1]:9998`). */
+function taskEventsTarget(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d+)$/.exec(text.trim());
+  const host = match?.[1] ?? match?.[2];
+  const port = Number(match?.[3]);
+  if (host === undefined || !Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new SimulatePlatformUsageError(
+      `--task-events must be HOST:PORT, e.g. 127.0.0.1:9998 (got "${text}")`,
+    );
+  }
+  return { host, port };
 }
 
 function wholeNumber(
@@ -161,10 +180,39 @@ export async function simulatePlatform(
   io.stdout.write(
     stewardConfigSnippet({ host: connectHost, ports: platform.servers.map((server) => server.port), files }),
   );
-  io.stdout.write("\nStop the simulated platform with Ctrl-C.\n");
   const logger = createLogger({ level: logLevel, sinks: [consoleSink(io.stdout, io.stderr)] });
+  const sender = startTaskEvents(options.taskEvents, platform, io, logger);
+  io.stdout.write("\nStop the simulated platform with Ctrl-C.\n");
+  const parts = {
+    async stop() {
+      await sender?.stop();
+      await platform.stop();
+    },
+  };
   // The crash handler of main.ts writes its dumps with the embedded default's crashFile settings.
-  return { running: { config: defaultConfig(), logger, parts: platform } };
+  return { running: { config: defaultConfig(), logger, parts } };
+}
+
+/** The `--task-events` sender, with the lines that turn task events on in Steward; none without the option. */
+function startTaskEvents(
+  target: SimulatePlatformOptions["taskEvents"],
+  platform: SimulatedPlatform,
+  io: CliIo,
+  logger: Logger,
+): Stoppable | undefined {
+  const first = platform.servers[0];
+  if (target === undefined || first === undefined) return undefined;
+  io.stdout.write(taskEventsSnippet(target));
+  let warned = false;
+  return startTaskEventSender({
+    ...target,
+    state: first.repository.taskEvents,
+    onError(error) {
+      if (warned) return;
+      warned = true;
+      logger.warn(`task-event datagrams cannot be sent to ${target.host}:${target.port}: ${error.message}`);
+    },
+  });
 }
 
 function startFailure(error: unknown, options: SimulatePlatformOptions): string {

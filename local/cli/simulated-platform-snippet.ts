@@ -55,3 +55,28 @@ export function stewardConfigSnippet(options: SnippetOptions): string {
   ];
   return `${header.join("\n")}\n${stringify(config, { lineWidth: 0 })}`;
 }
+
+/**
+ * The lines to add under `Service:` for `--task-events HOST:PORT`: task events on, listening
+ * where the datagrams go (the simulated repository answers the lookups of the `platform` above).
+ */
+export function taskEventsSnippet(target: { readonly host: string; readonly port: number }): string {
+  const taskEvents = {
+    taskEvents: {
+      enable: true,
+      udpServerConfig: { serverHost: target.host, portTaskEvents: target.port },
+    },
+  };
+  const body = stringify(taskEvents, { lineWidth: 0 })
+    .trimEnd()
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+  return [
+    "",
+    `# Reload-task datagrams (a failed, an aborted and a successful run in turn) go to ${target.host}:${target.port}`,
+    "# every few seconds. Add these lines under Service: to receive them:",
+    body,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,88 @@
+/**
+ * What `steward simulate-platform --task-events HOST:PORT` sends: every few seconds one datagram
+ * of the scheduler's task appenders, in turn a failed, an aborted and a successful run of a
+ * catalogue reload task, with the prefixes and the eleven-field layout of the appender file
+ * Steward ships (the success prefix with its two slashes). Each run gets a new execution id,
+ * recorded in the simulated repository first, so that Steward's lookups find its execution
+ * result and script log.
+ */
+import { randomUUID } from "node:crypto";
+import { createSocket } from "node:dgram";
+import type { Stoppable } from "../../core/ports.ts";
+import { APP_SALES, TASK_SALES } from "./catalogue.ts";
+import { recordExecution, type SimRunOutcome, type TaskEventRoutesState } from "./task-routes.ts";
+
+export const TASK_EVENT_INTERVAL_MS = 5000;
+
+export interface TaskEventSenderOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Where the runs are recorded: the first simulated server's repository. */
+  readonly state: TaskEventRoutesState;
+  readonly intervalMs?: number;
+  readonly now?: () => number;
+  /** Called with each send's error (an unreachable address); the sender carries on. */
+  readonly onError?: (error: Error) => void;
+}
+
+const PREFIXES: Readonly<Record<SimRunOutcome, string>> = {
+  failed: "/scheduler-task-failed/",
+  aborted: "/scheduler-task-aborted/",
+  success: "/scheduler-task-success//",
+};
+
+const MESSAGES: Readonly<Record<SimRunOutcome, [level: string, message: string]>> = {
+  failed: ["ERROR", "Task finished with state FinishedFail. Max retries reached"],
+  aborted: ["INFO", "Execution State Change to Aborting"],
+  success: ["INFO", "Execution State Change to FinishedSuccess"],
+};
+
+const ORDER: readonly SimRunOutcome[] = ["failed", "aborted", "success"];
+
+/** The appender's time text: `yyyy-MM-dd HH:mm:ss,fff` (here in UTC). */
+function log4netTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)},${iso.slice(20, 23)}`;
+}
+
+/** One datagram as the appender sends it for `outcome` of `executionId`. */
+export function taskDatagram(outcome: SimRunOutcome, executionId: string, atMs: number): string {
+  const [level, message] = MESSAGES[outcome];
+  return [
+    PREFIXES[outcome],
+    "qs-node1",
+    "Reload Sales",
+    "Sales dashboard",
+    "INTERNAL\\sa_scheduler",
+    TASK_SALES,
+    APP_SALES,
+    log4netTime(atMs),
+    level,
+    executionId,
+    message,
+  ].join(";");
+}
+
+export function startTaskEventSender(options: TaskEventSenderOptions): Stoppable {
+  const now = options.now ?? Date.now;
+  const socket = createSocket(options.host.includes(":") ? "udp6" : "udp4");
+  socket.on("error", (error) => options.onError?.(error));
+  let turn = 0;
+  const sendNext = () => {
+    const outcome = ORDER[turn++ % ORDER.length] as SimRunOutcome;
+    const executionId = randomUUID();
+    const at = now();
+    recordExecution(options.state, { executionId, taskId: TASK_SALES, outcome, stoppedAtMs: at });
+    socket.send(taskDatagram(outcome, executionId, at), options.port, options.host, (error) => {
+      if (error) options.onError?.(error);
+    });
+  };
+  const timer = setInterval(sendNext, options.intervalMs ?? TASK_EVENT_INTERVAL_MS);
+  sendNext();
+  return {
+    async stop() {
+      clearInterval(timer);
+      socket.close();
+    },
+  };
+}
