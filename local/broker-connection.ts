@@ -12,7 +12,12 @@
  */
 import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
-import { type Config, logEventsEnabled, pipelineDestinations } from "../core/config/index.ts";
+import {
+  type Config,
+  logEventsEnabled,
+  pipelineDestinations,
+  taskEventsPublish,
+} from "../core/config/index.ts";
 import type { Logger } from "../core/ports.ts";
 import { platformPollingEnabled } from "./agent/platform-polling.ts";
 import type { NamedPart } from "./start-in-order.ts";
@@ -28,15 +33,17 @@ export interface BrokerConnection {
 const BROKER_CONNECT_WAIT_MS = 3000;
 
 /**
- * True when some part of the agent publishes to the broker: a UDP pipeline that writes there, or
- * platform polling (whose answers go to the broker whenever it is on), as those parts decide it.
+ * True when some part of the agent publishes to the broker: a UDP pipeline that writes there,
+ * platform polling (whose answers go to the broker whenever it is on), as those parts decide it,
+ * or task events with their broker messages on.
  */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
   return (
     (config.userEvents.enable && pipelineDestinations(config, config.userEvents).mqtt) ||
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
-    platformPollingEnabled(config)
+    platformPollingEnabled(config) ||
+    taskEventsPublish(config)
   );
 }
 

@@ -40,5 +40,6 @@ export {
   logEventsEnabled,
   type PipelineDestinations,
   pipelineDestinations,
+  taskEventsPublish,
   udpEventsEnabled,
 } from "./udp-pipelines.ts";

@@ -54,3 +54,11 @@ export function pipelineDestinations(
     accounts: pipeline.sendToObsPlatform.destinationAccount,
   };
 }
+
+/**
+ * True when task events publish their broker messages: task events on, their `sendToMQTT`
+ * switch and the broker's master switch on (the same rule as every pipeline's).
+ */
+export function taskEventsPublish(config: Pick<Config, "taskEvents" | "mqttConfig">): boolean {
+  return config.taskEvents.enable && config.mqttConfig.enable && config.taskEvents.sendToMQTT.enable;
+}

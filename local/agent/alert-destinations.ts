@@ -7,6 +7,8 @@
  */
 import type { AlertDestination } from "../../core/task-events/alert-destination.ts";
 import type { WritingAgentPartDeps } from "./agent-part.ts";
+import { mqttAlerts } from "./mqtt-alerts.ts";
+import { timeseriesAlerts } from "./timeseries-alerts.ts";
 
 /** A destination as the part runs it: stopped, when it has something to close, after the last alert. */
 export type RunningAlertDestination = AlertDestination & { stop?(): Promise<void> };
@@ -19,7 +21,7 @@ export type AlertDestinationFactory = (
 ) => RunningAlertDestination | undefined | Promise<RunningAlertDestination | undefined>;
 
 /** One line per destination; each returns undefined when its configuration section is off. */
-const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [];
+const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [timeseriesAlerts, mqttAlerts];
 
 /**
  * The enabled destinations, in the order of the list. When one cannot be built (a template that

@@ -1,0 +1,45 @@
+/**
+ * Task alerts as broker messages (task-mqtt-messages.ts), published on the process's one broker
+ * connection. Every message of an alert is published; when one fails (the broker is away, it
+ * did not acknowledge), the send fails with the topic and reason, and the dispatcher counts and
+ * shows it.
+ */
+import type { BrokerClient } from "../ports.ts";
+import { type AlertDestination, AlertSendError } from "../task-events/alert-destination.ts";
+import { publishesTaskMessages, type TaskMqttConfig, taskMqttMessages } from "./task-mqtt-messages.ts";
+
+/** The destination's name in metrics, logs and the status page. */
+export const MQTT_ALERT_DESTINATION = "mqtt";
+
+export function createMqttTaskDestination(options: {
+  readonly config: TaskMqttConfig;
+  readonly broker: BrokerClient;
+}): AlertDestination {
+  const { config, broker } = options;
+  return {
+    name: MQTT_ALERT_DESTINATION,
+    handles: (kind) => publishesTaskMessages(kind, config),
+    async send(alert) {
+      const messages = taskMqttMessages(alert, config);
+      if (messages.length === 0)
+        return { outcome: "skipped", reason: `${alert.kind} has no broker messages` };
+      const results = await Promise.allSettled(
+        messages.map(({ topic, message }) => broker.publish(topic, message)),
+      );
+      const failed = results.flatMap((result, index) =>
+        result.status === "rejected"
+          ? [{ topic: messages[index]?.topic, error: result.reason as unknown }]
+          : [],
+      );
+      const first = failed[0];
+      if (first !== undefined) {
+        const reason = first.error instanceof Error ? first.error.message : String(first.error);
+        throw new AlertSendError(
+          `${failed.length} of ${messages.length} broker messages not published (${first.topic}: ${reason})`,
+          { cause: first.error },
+        );
+      }
+      return { outcome: "sent", messages: messages.length };
+    },
+  };
+}
