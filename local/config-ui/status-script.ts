@@ -6,6 +6,8 @@
  * them, with a warning while ingest or a store refuses calls, or a destination holds the queue up.
  * Each UDP queue shows, next to its own drops, what the operating system dropped before the queue
  * saw it, or "not available" (the reason on hover) where the system does not report it.
+ * Reload-task events, when they are on, show the latest events with what each alert destination
+ * did and what the repository could not tell, and each destination's counts and last error.
  */
 export const STATUS_REFRESH_MS = 2000;
 
@@ -139,6 +141,26 @@ export const STATUS_SCRIPT = `"use strict";
     }));
   }
 
+  /** Reload-task events when they are on: the latest, newest first, and each alert destination's counts. */
+  function taskEventSections(doc) {
+    var last = (doc.taskEvents && doc.taskEvents.last) || [];
+    if (!doc.taskEvents || !doc.taskEvents.last) return [];
+    var shown = last.slice().reverse().map(function (t) {
+      var sent = entries(t.alerts).map(function (a) { return a[0] + " " + a[1]; }).join(", ");
+      var missing = Object.keys(t.unavailable || {});
+      return { cells: [t.kind, t.taskName, t.appName || "–", t.node, at(t.at, doc.now), sent || "–",
+        { text: missing.length ? missing.join(", ") : "", title: missing.map(function (k) { return k + ": " + t.unavailable[k]; }).join("\\n"), cls: missing.length ? "error" : "" }] };
+    });
+    return [
+      table("Reload-task events", ["kind", "task", "app", "node", "received", "alerts", "not available"], shown, "no task events yet"),
+      table("Alert destinations", ["destination", "sent", "failed", "suppressed", "skipped", "last error"], entries(doc.alertDestinations).map(function (e) {
+        var d = e[1] || {}, last = d.lastError;
+        return [e[0], num(d.sent), { text: num(d.failed), cls: d.failed ? "error" : "" }, num(d.suppressed), num(d.skipped),
+          { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
+      }), "none switched on"),
+    ];
+  }
+
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {
     var box = document.getElementById("status-alerts");
@@ -167,6 +189,7 @@ export const STATUS_SCRIPT = `"use strict";
       return [e[0], state(q.state), num(s.waiting) + " / " + num(s.maxSize), num(c.received), num(c.processed), num(sumDropped(c)),
         kernelDrops(q.kernelDrops), num(c.malformed)];
     })));
+    parts.push.apply(parts, taskEventSections(doc));
     parts.push(table("Event counts", ["type.source", "events"], entries(doc.eventCounts).map(function (e) { return [e[0], num(e[1])]; }), "no UDP events yet"));
     var audit = doc.audit || {}, ev = audit.events;
     parts.push(table("Audit events", ["counter", "value"], ev ? [
