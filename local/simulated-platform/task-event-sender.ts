@@ -2,7 +2,7 @@
  * What `steward simulate-platform --task-events HOST:PORT` sends: every few seconds one datagram
  * of the scheduler's task appenders, in turn a failed, an aborted and a successful run of a
  * catalogue reload task, with the prefixes and the eleven-field layout of the appender file
- * Steward ships (the success prefix with its two slashes). Each run gets a new execution id,
+ * Steward ships. Each run gets a new execution id,
  * recorded in the simulated repository first, so that Steward's lookups find its execution
  * result and script log.
  */
@@ -25,10 +25,11 @@ export interface TaskEventSenderOptions {
   readonly onError?: (error: Error) => void;
 }
 
-const PREFIXES: Readonly<Record<SimRunOutcome, string>> = {
+/** The prefixes of the appender file Steward ships (docs/log-appenders/scheduler/LocalLogConfig.xml). */
+export const APPENDER_PREFIXES: Readonly<Record<SimRunOutcome, string>> = {
   failed: "/scheduler-task-failed/",
   aborted: "/scheduler-task-aborted/",
-  success: "/scheduler-task-success//",
+  success: "/scheduler-task-success/",
 };
 
 const MESSAGES: Readonly<Record<SimRunOutcome, [level: string, message: string]>> = {
@@ -49,7 +50,7 @@ function log4netTime(ms: number): string {
 export function taskDatagram(outcome: SimRunOutcome, executionId: string, atMs: number): string {
   const [level, message] = MESSAGES[outcome];
   return [
-    PREFIXES[outcome],
+    APPENDER_PREFIXES[outcome],
     "qs-node1",
     "Reload Sales",
     "Sales dashboard",
