@@ -39,6 +39,14 @@ function dashboardEnvironmentTag(): string {
 }
 
 describe("parseSimulatePlatformOptions", () => {
+  it.each([
+    ["127.0.0.1:9998", { host: "127.0.0.1", port: 9998 }],
+    ["steward.example.com:19998", { host: "steward.example.com", port: 19998 }],
+    ["[::1]:9998", { host: "::1", port: 9998 }],
+  ])("takes --task-events %s", (text, target) => {
+    expect(parseSimulatePlatformOptions({ "task-events": text }, "/work").taskEvents).toEqual(target);
+  });
+
   it("defaults to one server on 127.0.0.1:4747 with certificates in ./simulated-platform-certs", () => {
     expect(parseSimulatePlatformOptions({}, "/work")).toEqual({
       port: DEFAULT_SIMULATED_PORT,
@@ -84,6 +92,9 @@ describe("parseSimulatePlatformOptions", () => {
     [{ host: "" }, /--host must be a host name or IP address/],
     [{ certs: " " }, /--certs must name a folder/],
     [{ force: true }, /--force only applies with --generate-certs/],
+    [{ "task-events": "9998" }, /--task-events must be HOST:PORT, e.g. 127.0.0.1:9998 \(got "9998"\)/],
+    [{ "task-events": "127.0.0.1:0" }, /--task-events must be HOST:PORT/],
+    [{ "task-events": "::1:9998" }, /--task-events must be HOST:PORT/],
   ])("refuses %o", (args, message) => {
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(SimulatePlatformUsageError);
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(message);
