@@ -183,6 +183,28 @@ describe("loadConfigFile: checking the settings and the files they name", () => 
     ]);
   });
 
+  it("requires readable certificate files when task events are on (each event is looked up in the repository)", async () => {
+    // Prepare
+    const cert = await writeConfig("task-client.pem", "cert");
+    const path = await writeConfig(
+      "task-certs.yaml",
+      [
+        "Service:",
+        "  taskEvents: { enable: true }",
+        `  cert: { clientCert: ${cert}, clientCertKey: ${join(dir, "nope.pem")} }`,
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "Service.cert.clientCertCA: required (a certificate file) by the features that reach the platform",
+      `Service.cert.clientCertKey: cannot read file ${join(dir, "nope.pem")} (ENOENT)`,
+    ]);
+  });
+
   it("does not check certificate files when no feature needs them", async () => {
     // Prepare
     const path = await writeConfig(
