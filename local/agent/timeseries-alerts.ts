@@ -10,11 +10,11 @@ import { createTimeseriesTaskDestination } from "../../core/alerts/timeseries-ta
 import { ALERT_KINDS } from "../../core/task-events/task-kinds.ts";
 import type { AlertDestinationFactory } from "./alert-destinations.ts";
 
-export const timeseriesAlerts: AlertDestinationFactory = ({ config, connections }) => {
+export const timeseriesAlerts: AlertDestinationFactory = ({ config, connections, clock }) => {
   const points = config.taskEvents.timeseriesdb;
   const series = connections.series;
   if (series === undefined || !ALERT_KINDS.some((kind) => writesTaskPoints(kind, points))) return undefined;
-  const destination = createTimeseriesTaskDestination({ config: points, series });
+  const destination = createTimeseriesTaskDestination({ config: points, series, clock });
   connections.addStats(() => ({ "task-events.timeseriesdb": destination.stats() }));
   return destination;
 };

@@ -11,6 +11,7 @@ import { createMqttBrokerClient } from "../../../../core/adapters/mqtt.ts";
 import { createMqttTaskDestination } from "../../../../core/alerts/mqtt-task-destination.ts";
 import { createTimeseriesTaskDestination } from "../../../../core/alerts/timeseries-task-destination.ts";
 import type { TimeseriesClient } from "../../../../core/ports.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
 import { available, type TaskAlert } from "../../../../core/task-events/task-alert.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../../helpers/mosquitto.ts";
@@ -57,7 +58,7 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
   });
 
   it("stores Butler's tag keys and field keys with Butler's types, and the same alert twice as one point", async () => {
-    const destination = createTimeseriesTaskDestination({ config: POINTS, series });
+    const destination = createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock });
     const alert = recentAlert();
 
     await expect(destination.send(alert)).resolves.toEqual({ outcome: "sent", messages: 1 });
@@ -101,7 +102,7 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
   });
 
   it("writes a successful reload the dashboards count by the misspelt status tag", async () => {
-    const destination = createTimeseriesTaskDestination({ config: POINTS, series });
+    const destination = createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock });
     await destination.send(recentAlert({ kind: "reloadTaskSuccess" }));
     const found = await rows(
       `SELECT count("log_message") FROM "reload_task_success" WHERE "task_exeuctionStatusText" = 'FinishedFail' AND "qs_env" = 'lab'`,
@@ -113,7 +114,7 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
     const config = taskEventsSettings({
       timeseriesdb: { preloadTaskFailure: { enable: true } },
     }).timeseriesdb;
-    const destination = createTimeseriesTaskDestination({ config, series });
+    const destination = createTimeseriesTaskDestination({ config, series, clock: systemClock });
     const alert = recentAlert({ kind: "preloadTaskFailure" });
     const stop = alert.execution.available ? Date.parse(alert.execution.value.stopTime ?? "") : 0;
     // The message stored as a number first, at the same time: the server refuses it as a string.
@@ -125,6 +126,46 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
     await expect(destination.send(alert)).rejects.toThrow(/refused the point \(field_type_conflict\)/);
 
     expect(destination.stats()).toEqual({ failedWrites: 1, refused: { field_type_conflict: 1 } });
+  });
+});
+
+describe.skipIf(noInfluxd)("task points while InfluxDB is away", () => {
+  it("writes the point once the database is back within the retries", async () => {
+    const series = createTimeseriesClient(timeseriesConfig(1, influxd.port));
+    await series.ensureDatabase();
+    const destination = createTimeseriesTaskDestination({
+      config: POINTS,
+      series,
+      clock: systemClock,
+      retryDelaysMs: [500, 1000, 2000, 4000],
+    });
+    const alert = recentAlert({
+      event: { ...failedAlert().event, executionId: "7d0f5a52-1c1d-4d3e-9a7b-2f7c1d2e3f4a" },
+    });
+    await influxd.stop();
+
+    const sending = destination.send(alert);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await influxd.start();
+
+    await expect(sending).resolves.toEqual({ outcome: "sent", messages: 1 });
+    expect(destination.stats().failedWrites).toBeGreaterThanOrEqual(1);
+    const found = await rows(
+      `SELECT count("log_message") FROM "reload_task_failed" WHERE "execution_id" = '7d0f5a52-1c1d-4d3e-9a7b-2f7c1d2e3f4a'`,
+    );
+    expect(found[0]?.[1]).toBe(1);
+  });
+
+  it("fails the send, saying how often it tried, when the database stays away", async () => {
+    const series = createTimeseriesClient(timeseriesConfig(1, 1));
+    const destination = createTimeseriesTaskDestination({
+      config: POINTS,
+      series,
+      clock: systemClock,
+      retryDelaysMs: [10, 10],
+    });
+    await expect(destination.send(recentAlert())).rejects.toThrow(/could not be written in 3 attempts/);
+    expect(destination.stats().failedWrites).toBe(3);
   });
 });
 
