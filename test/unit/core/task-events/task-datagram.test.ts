@@ -25,7 +25,7 @@ describe("parseTaskDatagram: every prefix an appender sends", () => {
     ["failed, no executor", FAILED_NO_EXECUTOR, "failed"],
     ["aborted", ABORTED, "aborted"],
     ["aborted, legacy prefix", ABORTED_LEGACY, "aborted"],
-    ["success with the two slashes the shipped appender file sends", SUCCESS_TWO_SLASHES, "success"],
+    ["success with the two slashes that Butler's appender file sends", SUCCESS_TWO_SLASHES, "success"],
     ["success", SUCCESS, "success"],
     ["success, legacy prefix", SUCCESS_LEGACY, "success"],
     ["distribute", DISTRIBUTE, "distribute"],

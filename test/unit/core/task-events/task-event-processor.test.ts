@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { createAlertDispatcher } from "../../../../core/task-events/dispatch-alert.ts";
+import type { Enrichment } from "../../../../core/task-events/enrich-task-event.ts";
+import { createRecentTaskEvents } from "../../../../core/task-events/recent-task-events.ts";
+import { notAvailable } from "../../../../core/task-events/task-alert.ts";
+import { createTaskDeduplication } from "../../../../core/task-events/task-deduplication.ts";
+import type { TaskEvent } from "../../../../core/task-events/task-event.ts";
+import { createTaskEventCounts } from "../../../../core/task-events/task-event-counts.ts";
+import { createTaskEventProcessor } from "../../../../core/task-events/task-event-processor.ts";
+import { createManualClock } from "../../../helpers/manual-clock.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { ENGINE_RELOAD_FAILED_DATAGRAM, FAILED } from "./task-datagram-examples.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function setUp() {
+  const clock = createManualClock();
+  const logger = recordingLogger();
+  const counts = createTaskEventCounts();
+  const lookups: TaskEvent[] = [];
+  const missing = notAvailable("not looked up in this test");
+  const enrich = async (event: TaskEvent): Promise<Enrichment> => {
+    lookups.push(event);
+    return {
+      outcome: "alert",
+      alert: {
+        event,
+        kind: "reloadTaskFailure",
+        task: missing,
+        app: missing,
+        execution: missing,
+        scriptLog: missing,
+        appOwner: missing,
+      },
+    };
+  };
+  const process = createTaskEventProcessor({
+    deduplication: createTaskDeduplication({ windowMs: 3_600_000 }),
+    enrich,
+    dispatcher: createAlertDispatcher({ destinations: [], clock, logger }),
+    counts,
+    recent: createRecentTaskEvents(),
+    logger,
+    clock,
+  });
+  return { process, clock, logger, counts, lookups };
+}
+
+describe("task-event processor: what comes in", () => {
+  it("looks a new event up once and counts it received and processed", async () => {
+    const { process, counts, lookups } = setUp();
+    await expect(process(bytes(FAILED), 1000, "10.0.0.5")).resolves.toBe("processed");
+    expect(lookups).toHaveLength(1);
+    expect(counts.totals()).toMatchObject({
+      "failed.received": 1,
+      "failed.processed": 1,
+      "failed.enrichment_failed": 1,
+    });
+  });
+
+  it("sends a repeat of the same execution nowhere: no second lookup, counted duplicate", async () => {
+    const { process, counts, lookups } = setUp();
+    await process(bytes(FAILED), 1000, "10.0.0.5");
+    await expect(process(bytes(FAILED), 2000, "10.0.0.6")).resolves.toBe("dropped_by_rule");
+    expect(lookups).toHaveLength(1);
+    expect(counts.totals()).toMatchObject({
+      "failed.received": 2,
+      "failed.duplicate": 1,
+      "failed.processed": 1,
+    });
+  });
+});
+
+describe("task-event processor: bad input", () => {
+  it("warns about an unknown prefix at most once a minute per sender", async () => {
+    const { process, clock, logger, counts } = setUp();
+    for (let i = 0; i < 3; i += 1)
+      await expect(process(bytes("/nonsense/;a;b"), 1000, "10.0.0.5")).resolves.toBe("unknown_marker");
+    await process(bytes("/nonsense/;a;b"), 1000, "10.0.0.6");
+    clock.advance(60_000);
+    await process(bytes("/nonsense/;a;b"), 61_000, "10.0.0.5");
+    expect(logger.at("warn").map((entry) => entry.message)).toEqual([
+      expect.stringContaining("not a task event prefix"),
+      expect.stringContaining("not a task event prefix"),
+      expect.stringContaining("not a task event prefix"),
+    ]);
+    expect(counts.totals()).toMatchObject({ "unknown.unknown_marker": 5 });
+  });
+
+  it("counts a short datagram malformed under its kind, with the reason", async () => {
+    const { process, logger, counts } = setUp();
+    const short = FAILED.split(";").slice(0, 9).join(";");
+    await expect(process(bytes(short), 1000, "10.0.0.5")).resolves.toBe("malformed");
+    expect(counts.totals()).toMatchObject({ "failed.malformed": 1 });
+    expect(logger.at("warn")[0]?.message).toMatch(/fewer than 11 fields/);
+  });
+
+  it("lets the engine's reload-failed datagram go quietly: it names no task", async () => {
+    const { process, logger, counts, lookups } = setUp();
+    await expect(process(bytes(ENGINE_RELOAD_FAILED_DATAGRAM), 1000, "10.0.0.5")).resolves.toBe(
+      "dropped_by_rule",
+    );
+    expect(lookups).toHaveLength(0);
+    expect(logger.at("warn")).toHaveLength(0);
+    expect(counts.totals()).toMatchObject({ "unknown.ignored": 1 });
+  });
+});
