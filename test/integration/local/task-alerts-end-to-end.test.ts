@@ -63,6 +63,11 @@ async function startAlertingSteward(
       },
       mqttConfig: { enable: true, brokerHost: "127.0.0.1", brokerPort: broker.port },
       taskEvents: {
+        udpServerConfig: {
+          serverHost: "127.0.0.1",
+          portTaskEvents: ports.udp,
+          queueMetrics: { timeseriesdb: { enable: true, writeFrequency: 500 } },
+        },
         timeseriesdb: {
           tag: { static: [{ name: "qs_env", value: "lab" }] },
           reloadTaskFailure: { enable: true },
@@ -99,7 +104,7 @@ async function points(database: string): Promise<Record<string, unknown>[]> {
 }
 
 describe.skipIf(skip)("reload-task alerts through `steward start`", () => {
-  it("a failed reload: one point and the broker messages within 5 s; the same datagram again adds nothing", async () => {
+  it("a failed reload: one point and the broker messages within 5 s; the same datagram again adds nothing; the queue is measured in task_events_queue", async () => {
     // Prepare
     const { ports, received } = await startAlertingSteward("alerts_once");
     const datagram = failedRun();
@@ -126,6 +131,14 @@ describe.skipIf(skip)("reload-task alerts through `steward start`", () => {
     expect(String(stored[0]?.reload_log)).toContain("Error: Cannot open file");
     expect(received.map((r) => r.topic)).toEqual(["qliksense/task_failure", "qliksense/task_failure_full"]);
     expect(received[0]?.message).toBe("Reload Sales");
+    await until(
+      async () => {
+        const queue = await influxd.query(`SELECT count(*) FROM "task_events_queue"`, "alerts_once");
+        return (queue.results[0]?.series?.length ?? 0) > 0;
+      },
+      5000,
+      100,
+    );
   });
 
   it("the script log unavailable: the alert still arrives, saying so", async () => {
