@@ -6,7 +6,8 @@
  * configuration is read or the address is taken from a custom property, not at send time.
  */
 
-const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const ADDRESS =
+  /^[^\s@<>(),;:"[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 /** An address is at most 254 characters (the SMTP path limit less its angle brackets). */
 const MAX_ADDRESS_LENGTH = 254;
