@@ -1,8 +1,9 @@
 /**
- * The SMTP client of alert emails: one nodemailer transport for the process, pooled so that
- * alerts reuse connections instead of opening one per recipient, with the `emailNotification.smtp`
- * settings and a time limit on connecting, the greeting and every socket wait, so that a server
- * that hangs fails the email instead of holding it.
+ * The SMTP client of alert emails: one nodemailer transport for the process with the
+ * `emailNotification.smtp` settings, and a time limit on connecting, the greeting and every
+ * socket wait, so that a server that hangs fails the email instead of holding it. It opens a
+ * connection per message rather than a pool: alerts are rare, and an idle pooled connection
+ * would outlive the alert and hold the process at shutdown.
  */
 import nodemailer from "nodemailer";
 import type { EmailSender, OutgoingEmail } from "../../alerts/email-sender.ts";
@@ -13,8 +14,6 @@ type SmtpConfig = EmailNotificationConfig["smtp"];
 export function createSmtpSender(smtp: SmtpConfig): EmailSender {
   const timeoutMs = smtp.timeoutSeconds * 1000;
   const transport = nodemailer.createTransport({
-    pool: true,
-    maxConnections: 2,
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,
