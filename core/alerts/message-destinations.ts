@@ -1,6 +1,6 @@
 /**
  * The message destinations of reload-task alerts that the configuration switches on — email,
- * Microsoft Teams and Slack — built from the configuration and the clients they send through.
+ * Microsoft Teams, Slack and outgoing webhooks — built from the configuration and the clients they send through.
  * local/agent/message-destinations.ts supplies the clients of the local process.
  */
 import type { Config } from "../config/schema/config.ts";
@@ -12,10 +12,17 @@ import type { EmailSender } from "./email-sender.ts";
 import type { JsonPoster } from "./json-poster.ts";
 import { createSlackDestination } from "./slack-destination.ts";
 import { createTeamsDestination } from "./teams-destination.ts";
+import type { WebhookCaller } from "./webhook-caller.ts";
+import { createWebhookDestination } from "./webhook-destination.ts";
 
 export type MessageDestinationsConfig = Pick<
   Config,
-  "emailNotification" | "teamsNotification" | "slackNotification" | "qlikSenseUrls" | "genericUrls"
+  | "emailNotification"
+  | "teamsNotification"
+  | "slackNotification"
+  | "webhookNotification"
+  | "qlikSenseUrls"
+  | "genericUrls"
 >;
 
 export interface MessageDestinationClients {
@@ -23,6 +30,7 @@ export interface MessageDestinationClients {
   /** The SMTP client; made only when email is on. */
   readonly emailSender: (smtp: Config["emailNotification"]["smtp"]) => EmailSender;
   readonly poster: JsonPoster;
+  readonly webhookCaller: WebhookCaller;
   /** Reads an operator's template file (UTF-8). */
   readonly readTemplate: (path: string) => Promise<string>;
 }
@@ -52,6 +60,11 @@ export function buildMessageDestinations(
     destinations.push(
       createSlackDestination(config.slackNotification, { poster, readTemplate, logger, links }),
     );
+  }
+  if (config.webhookNotification.enable) {
+    const logger = clients.logger.child("webhook");
+    const caller = clients.webhookCaller;
+    destinations.push(createWebhookDestination(config.webhookNotification, { caller, logger, links }));
   }
   return destinations;
 }

@@ -291,6 +291,25 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   channel: "Slack channel, e.g. sense-task-failure (empty = the webhook's own channel).",
   fromUser: "Name the message is posted under.",
   iconEmoji: "Emoji shown as the poster's icon, e.g. :ghost:.",
+  webhookNotification: "Failed and aborted reloads sent to your own HTTP endpoints.",
+  "webhookNotification.enable": "Master switch for outgoing webhooks.",
+  "webhookNotification.timeoutSeconds":
+    "Seconds one webhook call may take (every method) before it counts as failed.",
+  "webhookNotification.reloadTaskFailure": "Webhooks called for failed reloads.",
+  "webhookNotification.reloadTaskAborted": "Webhooks called for aborted reloads.",
+  "webhookNotification.reloadTaskFailure.rateLimit":
+    "Seconds after a call in which the same task calls the list no more (0 = no limit).",
+  "webhookNotification.reloadTaskAborted.rateLimit":
+    "Seconds after a call in which the same task calls the list no more (0 = no limit).",
+  webhooks: "Endpoints called one after another; one that fails is logged and the others are still called.",
+  "webhooks[].description": "Name of the webhook in logs.",
+  "webhooks[].webhookURL": `http(s) URL of the endpoint; write it as ${ENV_REF} when it carries a token (masked everywhere).`,
+  "webhooks[].httpMethod":
+    "GET (fields as query parameters), POST or PUT (fields as a JSON body); any letter case.",
+  "webhooks[].cert.enable":
+    "Check the endpoint's certificate against your own CA (the file named in certCA: below).",
+  "webhooks[].cert.rejectUnauthorized": "Refuse a certificate that does not verify (keep true).",
+  "webhooks[].cert.certCA": "PEM file of the CA that signed the endpoint's certificate (read at every call).",
 
   // ---- log events ----
   logEvents: "Warnings, errors and fatals from the platform's services (validated when a source is enabled).",

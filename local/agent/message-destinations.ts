@@ -1,10 +1,11 @@
 /**
- * The email, Teams and Slack destinations of reload-task alerts for the local process: the
- * configuration's enabled ones, sending through the SMTP client, the HTTP poster and template
- * files read from disk. The alert destination registry adds these to its list.
+ * The email, Teams, Slack and webhook destinations of reload-task alerts for the local process: the
+ * configuration's enabled ones, sending through the SMTP client, the HTTP poster, the webhook
+ * caller and template files read from disk. The alert destination registry adds these to its list.
  */
 import { readFile } from "node:fs/promises";
 import { createAlertPoster } from "../../core/adapters/http-clients/alert-poster.ts";
+import { createWebhookCaller } from "../../core/adapters/http-clients/webhook-caller.ts";
 import { createSmtpSender } from "../../core/adapters/smtp/smtp-client.ts";
 import {
   buildMessageDestinations,
@@ -21,6 +22,7 @@ export function messageDestinations(
     logger: deps.logger,
     emailSender: createSmtpSender,
     poster: createAlertPoster(),
+    webhookCaller: createWebhookCaller(),
     readTemplate: (path) => readFile(path, "utf8"),
   });
 }

@@ -27,6 +27,7 @@ import { taskEventsSchema } from "./task-events.ts";
 import { teamsNotificationSchema } from "./teams-notification.ts";
 import { timeseriesdbSchema } from "./timeseriesdb.ts";
 import { userEventsSchema } from "./user-events.ts";
+import { webhookNotificationSchema } from "./webhook-notification.ts";
 
 export const serviceSchema = v.object({
   ...loggingEntries,
@@ -46,6 +47,7 @@ export const serviceSchema = v.object({
   emailNotification: emailNotificationSchema,
   teamsNotification: teamsNotificationSchema,
   slackNotification: slackNotificationSchema,
+  webhookNotification: webhookNotificationSchema,
   cert: certSchema,
   mqttConfig: mqttConfigSchema,
   obsPlatform: obsPlatformSchema,
@@ -90,6 +92,7 @@ export type GenericUrlConfig = Config["genericUrls"][number];
 export type EmailNotificationConfig = Config["emailNotification"];
 export type TeamsNotificationConfig = Config["teamsNotification"];
 export type SlackNotificationConfig = Config["slackNotification"];
+export type WebhookNotificationConfig = Config["webhookNotification"];
 export type CategoriseRule = LogEventsConfig["categorise"]["rules"][number];
 export type EnginePerformanceMonitorConfig = LogEventsConfig["enginePerformanceMonitor"];
 export type CertConfig = Config["cert"];

@@ -160,6 +160,19 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: ["reloadTaskAborted", "channel"],
     placeholder: ["reloadTaskAborted", "webhookURL"],
   },
+  webhookNotification: {
+    active: {
+      enable: true,
+      reloadTaskFailure: {
+        webhooks: [{ description: "ops", webhookURL: "https://hooks.example.com/a", httpMethod: "post" }],
+      },
+    },
+    // An item to hold the placeholder: the template's list is empty.
+    disabled: { reloadTaskFailure: { webhooks: [{}] } },
+    typo: ["reloadTaskFailure", "webhooks", 0, "httpMethod"],
+    wrong: ["reloadTaskFailure", "rateLimit"],
+    placeholder: ["reloadTaskFailure", "webhooks", 0, "webhookURL"],
+  },
   cert: {
     active: { clientCert: "client.pem", clientCertKey: "client_key.pem", clientCertCA: "root.pem" },
     context: { appNames: { enableAppNameExtract: true, hostIP: "sense.example.com" } },
