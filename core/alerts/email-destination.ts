@@ -1,5 +1,6 @@
 /**
- * The email destination: for a failed, aborted or successful reload whose kind is switched on,
+ * The email destination: for a failed, aborted or successful reload (or a distribute or preload
+ * task's failure or success) whose kind is switched on,
  * decides the recipients (email-recipients.ts), leaves out each recipient that had this task's
  * alert within `rateLimit` seconds (the key is the task and the recipient), renders the message
  * once (email-message.ts, with its fallbacks) and sends one email per recipient.
@@ -55,6 +56,12 @@ export function templateCandidates(directory: string, file: string): string[] {
   return names.map((name) => join(directory, name));
 }
 
+/** Lines of the script log shown: reload kinds set them; distribute and preload tasks have no log. */
+function scriptLogCounts(settings: object): { head: number; tail: number } {
+  const counts = settings as { headScriptLogLines?: number; tailScriptLogLines?: number };
+  return { head: counts.headScriptLogLines ?? 0, tail: counts.tailScriptLogLines ?? 0 };
+}
+
 export function createEmailDestination(
   config: EmailNotificationConfig,
   deps: EmailDestinationDeps,
@@ -106,7 +113,7 @@ export function createEmailDestination(
       const fields = templateFields(
         alert,
         deps.links,
-        { head: settings.headScriptLogLines, tail: settings.tailScriptLogLines },
+        scriptLogCounts(settings),
         deps.timeZone === undefined ? {} : { timeZone: deps.timeZone },
       );
       const { content, problems } = emailContent(kind, fields, settings.subject, await bodyTemplate(kind));

@@ -7,13 +7,17 @@ import type { TemplateFields } from "../task-events/template-fields.ts";
 import { renderAlertTemplate } from "./alert-template.ts";
 import { BUILT_IN_EMAIL_HTML, BUILT_IN_EMAIL_TEXT } from "./email-built-in-templates.ts";
 
-export type EmailKind = "reloadTaskFailure" | "reloadTaskAborted" | "reloadTaskSuccess";
-
-export const EMAIL_KINDS: readonly EmailKind[] = [
+export const EMAIL_KINDS = [
   "reloadTaskFailure",
   "reloadTaskAborted",
   "reloadTaskSuccess",
-];
+  "distributeTaskFailure",
+  "distributeTaskSuccess",
+  "preloadTaskFailure",
+  "preloadTaskSuccess",
+] as const;
+
+export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 export interface EmailContent {
   readonly subject: string;
@@ -34,6 +38,10 @@ const KIND_LOOK: Readonly<Record<EmailKind, { heading: string; accent: string }>
   reloadTaskFailure: { heading: "Reload failed", accent: "#c62828" },
   reloadTaskAborted: { heading: "Reload aborted", accent: "#b45f06" },
   reloadTaskSuccess: { heading: "Reload succeeded", accent: "#2e7d32" },
+  distributeTaskFailure: { heading: "Distribute task failed", accent: "#c62828" },
+  distributeTaskSuccess: { heading: "Distribute task succeeded", accent: "#2e7d32" },
+  preloadTaskFailure: { heading: "Preload task failed", accent: "#c62828" },
+  preloadTaskSuccess: { heading: "Preload task succeeded", accent: "#2e7d32" },
 };
 
 /** A subject is one header line: line ends from a template or a task name would break it. */

@@ -227,6 +227,22 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "emailNotification.reloadTaskFailure.enable": "Send emails about failed reloads.",
   "emailNotification.reloadTaskAborted.enable": "Send emails about aborted reloads.",
   "emailNotification.reloadTaskSuccess.enable": "Send emails about successful reloads.",
+  "emailNotification.distributeTaskFailure": "Emails about failed distribute tasks.",
+  "emailNotification.distributeTaskFailure.enable": "Send emails about failed distribute tasks.",
+  "emailNotification.distributeTaskFailure.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.distributeTaskSuccess": "Emails about successful distribute tasks.",
+  "emailNotification.distributeTaskSuccess.enable": "Send emails about successful distribute tasks.",
+  "emailNotification.distributeTaskSuccess.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.preloadTaskFailure": "Emails about failed preload tasks.",
+  "emailNotification.preloadTaskFailure.enable": "Send emails about failed preload tasks.",
+  "emailNotification.preloadTaskFailure.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.preloadTaskSuccess": "Emails about successful preload tasks.",
+  "emailNotification.preloadTaskSuccess.enable": "Send emails about successful preload tasks.",
+  "emailNotification.preloadTaskSuccess.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
   appOwnerAlert: "Also send the email to the app's owner (every email address of the owner's user).",
   "appOwnerAlert.enable":
     "Send to the app owner; an owner that cannot be looked up never stops the email to the others.",

@@ -1,5 +1,5 @@
 /**
- * emailNotification: reload-task alerts by email, under Butler's keys so that an existing
+ * emailNotification: task alerts by email (reload, distribute and preload tasks), under Butler's keys so that an existing
  * configuration converts section for section. One SMTP server for every kind; per kind who
  * receives (custom properties of the task, the global list, the app owner), the rate limit per
  * task and recipient, the subject and the body template (built in unless a file is named).
@@ -56,8 +56,6 @@ const commonKindEntries = (d: KindDefaults) => ({
   }),
   alertEnabledByEmailAddress: section({ customPropertyName: nonEmptyStr(d.addressProperty) }),
   rateLimit: alertRateLimit(d.rateLimit),
-  headScriptLogLines: scriptLogLines(15),
-  tailScriptLogLines: scriptLogLines(15),
   priority: v.optional(v.picklist(["high", "normal", "low"], 'must be "high", "normal" or "low"'), "high"),
   subject: nonEmptyStr(d.subject),
   /** "" = the built-in body; else the directory of `htmlTemplateFile`. */
@@ -65,6 +63,12 @@ const commonKindEntries = (d: KindDefaults) => ({
   htmlTemplateFile: str(""),
   fromAddress: requiredFormat(isSenderAddress, 'must be an address or "Name <address>"'),
   recipients: list(emailAddress),
+});
+
+/** Reload tasks have a script log; distribute and preload tasks do not. */
+const scriptLogEntries = () => ({
+  headScriptLogLines: scriptLogLines(15),
+  tailScriptLogLines: scriptLogLines(15),
 });
 
 const appOwnerAlert = () =>
@@ -84,6 +88,7 @@ export const emailNotificationSchema = section({
       enableProperty: "Butler_FailedAlertEnableEmail",
       addressProperty: "Butler_FailedAlertSendToEmail",
     }),
+    ...scriptLogEntries(),
     appOwnerAlert: appOwnerAlert(),
   }),
   reloadTaskAborted: section({
@@ -93,6 +98,7 @@ export const emailNotificationSchema = section({
       enableProperty: "Butler_AbortedAlertEnableEmail",
       addressProperty: "Butler_AbortedAlertSendToEmail",
     }),
+    ...scriptLogEntries(),
     appOwnerAlert: appOwnerAlert(),
   }),
   reloadTaskSuccess: section({
@@ -102,5 +108,38 @@ export const emailNotificationSchema = section({
       enableProperty: "Butler_SuccessAlertEnableEmail",
       addressProperty: "Butler_SuccessAlertSendToEmail",
     }),
+    ...scriptLogEntries(),
   }),
+  distributeTaskFailure: section(
+    commonKindEntries({
+      rateLimit: 600,
+      subject: 'Qlik Sense distribute task failed: "{{taskName}}"',
+      enableProperty: "Butler_DistributeFailedAlertEnableEmail",
+      addressProperty: "Butler_DistributeFailedAlertSendToEmail",
+    }),
+  ),
+  distributeTaskSuccess: section(
+    commonKindEntries({
+      rateLimit: 600,
+      subject: 'Qlik Sense distribute task succeeded: "{{taskName}}"',
+      enableProperty: "Butler_DistributeSuccessAlertEnableEmail",
+      addressProperty: "Butler_DistributeSuccessAlertSendToEmail",
+    }),
+  ),
+  preloadTaskFailure: section(
+    commonKindEntries({
+      rateLimit: 600,
+      subject: 'Qlik Sense preload task failed: "{{taskName}}"',
+      enableProperty: "Butler_PreloadFailedAlertEnableEmail",
+      addressProperty: "Butler_PreloadFailedAlertSendToEmail",
+    }),
+  ),
+  preloadTaskSuccess: section(
+    commonKindEntries({
+      rateLimit: 600,
+      subject: 'Qlik Sense preload task succeeded: "{{taskName}}"',
+      enableProperty: "Butler_PreloadSuccessAlertEnableEmail",
+      addressProperty: "Butler_PreloadSuccessAlertSendToEmail",
+    }),
+  ),
 });

@@ -104,6 +104,37 @@ describe("alert email: the built-in message", () => {
   });
 });
 
+describe("alert email: distribute and preload tasks", () => {
+  it("sends a distribute task's failure with its own heading and subject, and no script log", async () => {
+    const { email } = destination({ enable: false });
+    const config = emailConfig({
+      enable: true,
+      smtp: { host: "127.0.0.1", port: smtp.port },
+      distributeTaskFailure: {
+        enable: true,
+        fromAddress: "noreply@example.com",
+        recipients: ["ops@example.com"],
+      },
+    });
+    expect(email.handles("distributeTaskFailure")).toBe(false);
+    const sender = createSmtpSender(config.smtp);
+    senders.push(sender);
+    const distribute = createEmailDestination(config, {
+      sender,
+      logger: recordingLogger(),
+      links: LINKS,
+      readTemplate: (path) => readFile(path, "utf8"),
+    });
+    expect(distribute.handles("distributeTaskFailure")).toBe(true);
+    expect(distribute.handles("preloadTaskFailure")).toBe(false);
+    await distribute.send(failedReloadAlert({ kind: "distributeTaskFailure" }));
+    const mail = smtp.received[0]?.mail;
+    expect(mail?.subject).toBe('Qlik Sense distribute task failed: "Reload Sales dashboard"');
+    expect(String(mail?.html)).toContain("Distribute task failed");
+    expect(String(mail?.html)).not.toContain("script log");
+  });
+});
+
 describe("alert email: the operator's templates", () => {
   const directory = mkdtempSync(join(tmpdir(), "steward-email-templates-"));
   writeFileSync(
