@@ -5,7 +5,31 @@
  * them refuse a message. Each returns the problems found; [] is a message the service would take.
  */
 
+import { createRequire } from "node:module";
+
 type Json = Record<string, unknown>;
+
+interface AdaptiveCardsLibrary {
+  AdaptiveCard: new () => {
+    parse(json: unknown, context: unknown): void;
+    validateProperties(): { validationEvents: { message: string }[] };
+  };
+  SerializationContext: new () => { eventCount: number; getEventAt(i: number): { message: string } };
+}
+
+/** The Adaptive Cards renderer's own parser and validator (its package's browser build runs in Node). */
+const adaptiveCards = createRequire(import.meta.url)(
+  "adaptivecards/dist/adaptivecards.js",
+) as AdaptiveCardsLibrary;
+
+/** What the Adaptive Cards library reports parsing and validating a card: unknown elements, missing members. */
+export function adaptiveCardLibraryProblems(card: unknown): string[] {
+  const parsed = new adaptiveCards.AdaptiveCard();
+  const context = new adaptiveCards.SerializationContext();
+  parsed.parse(card, context);
+  const events = Array.from({ length: context.eventCount }, (_, i) => context.getEventAt(i).message);
+  return [...events, ...parsed.validateProperties().validationEvents.map((event) => event.message)];
+}
 const isRecord = (x: unknown): x is Json => typeof x === "object" && x !== null && !Array.isArray(x);
 const isHttpUrl = (x: unknown) => typeof x === "string" && /^https?:\/\/\S+$/.test(x);
 
@@ -62,6 +86,7 @@ export function teamsMessageProblems(body: unknown): string[] {
     }
     if (typeof card.version !== "string" || !/^1\.[0-5]$/.test(card.version))
       problems.push(`attachments[${a}]: version must be 1.0-1.5`);
+    problems.push(...adaptiveCardLibraryProblems(card).map((message) => `attachments[${a}]: ${message}`));
     if (!Array.isArray(card.body)) problems.push(`attachments[${a}]: body must be an array`);
     else for (const [i, element] of card.body.entries()) cardElementProblems(element, `body[${i}]`, problems);
     for (const action of Array.isArray(card.actions) ? card.actions : [])
