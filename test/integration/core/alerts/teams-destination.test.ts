@@ -110,6 +110,42 @@ describe("Teams alert: formatted templates", () => {
     expect(tail).toContain("(Native Path: \\\\fileserver\\sales\\orders_2026.qvd)");
   });
 
+  it("renders a template in the shape operators' Teams templates have: buttons per generic link, a code block of details", async () => {
+    const file = template(
+      "operator.handlebars",
+      `{"type":"message","attachments":[{"contentType":"application/vnd.microsoft.card.adaptive","contentUrl":null,
+"content":{"type":"AdaptiveCard","version":"1.4","msteams":{"width":"Full"},
+"body":[{"type":"FactSet","facts":[{"title":"Task:","value":"{{taskName}}"},{"title":"Owner:","value":"{{appOwnerUserDirectory}}/{{appOwnerUserId}}"}]},
+{"type":"TextBlock","text":"{{executionDetailsConcatenated}}","wrap":true}],
+"actions":[{"type":"Action.OpenUrl","title":"Open QMC","url":"{{qlikSenseQMC}}"}
+{{#each genericUrls}},{"type":"Action.OpenUrl","title":"{{this.linkText}}","url":"{{this.url}}"}{{/each}}]}}]}`,
+    );
+    const config = teamsConfig({
+      enable: true,
+      reloadTaskFailure: {
+        enable: true,
+        webhookURL: `${server.url}/w`,
+        messageType: "formatted",
+        templateFile: file,
+      },
+    });
+    const destination = createTeamsDestination(config, {
+      poster: createAlertPoster(),
+      readTemplate: (path) => readFile(path, "utf8"),
+      logger: recordingLogger(),
+      links: {
+        qlikSenseUrls: { qmc: "https://sense.example.com/qmc", hub: "", appBaseUrl: "" },
+        genericUrls: [
+          { id: "runbook", linkText: 'Runbook "reloads"', comment: "", url: "https://wiki.example.com/r" },
+        ],
+      },
+    });
+    await destination.send(failedReloadAlert());
+    expect(teamsMessageProblems(posted())).toEqual([]);
+    expect(card().body[0].facts[1].value).toBe("LAB/ada");
+    expect(card().actions.map((a: { title: string }) => a.title)).toEqual(["Open QMC", 'Runbook "reloads"']);
+  });
+
   it("falls back to the basic card, logged, when the template is missing, is not JSON or renders a MessageCard", async () => {
     const notJson = template("broken.handlebars", '{"type":"message", {{taskName}}');
     const legacy = template("legacy.handlebars", '{"@type":"MessageCard","summary":"{{taskName}}"}');
