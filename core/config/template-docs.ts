@@ -202,6 +202,131 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "genericUrls[].comment": "What the link is for (not shown by the built-in templates).",
   "genericUrls[].url": "http(s) URL of the link.",
 
+  // ---- reload-task alerts by email, Teams and Slack ----
+  emailNotification: "Reload-task alerts by email (failed, aborted and successful reloads).",
+  "emailNotification.enable": "Master switch for alert emails.",
+  "emailNotification.smtp": "The SMTP server every alert email goes through (one connection pool).",
+  "emailNotification.smtp.host": "SMTP server host name or IP address.",
+  "emailNotification.smtp.port": "SMTP port: 25, 587 (STARTTLS) or 465 (TLS, with secure: true).",
+  "emailNotification.smtp.secure":
+    "TLS from the first byte (port 465); false upgrades with STARTTLS when the server offers it.",
+  "emailNotification.smtp.tls.serverName":
+    "Name the server's certificate is checked against, when it differs from host.",
+  "emailNotification.smtp.tls.ignoreTLS": "Never upgrade to TLS (only for a server on a trusted network).",
+  "emailNotification.smtp.tls.requireTLS": "Refuse to send unless the connection is upgraded to TLS.",
+  "emailNotification.smtp.tls.rejectUnauthorized":
+    "Refuse a server certificate that does not verify (keep true).",
+  "emailNotification.smtp.auth.enable": "Log in to the SMTP server.",
+  "emailNotification.smtp.auth.user": "SMTP user name.",
+  "emailNotification.smtp.auth.password": `SMTP password; write it as ${ENV_REF} (a secret, masked in logs and on the status page).`,
+  "emailNotification.smtp.timeoutSeconds":
+    "Seconds to connect, greet and send before the email counts as failed.",
+  "emailNotification.reloadTaskFailure": "Emails about failed reloads.",
+  "emailNotification.reloadTaskAborted": "Emails about aborted reloads.",
+  "emailNotification.reloadTaskSuccess": "Emails about successful reloads.",
+  "emailNotification.reloadTaskFailure.enable": "Send emails about failed reloads.",
+  "emailNotification.reloadTaskAborted.enable": "Send emails about aborted reloads.",
+  "emailNotification.reloadTaskSuccess.enable": "Send emails about successful reloads.",
+  "emailNotification.distributeTaskFailure": "Emails about failed distribute tasks.",
+  "emailNotification.distributeTaskFailure.enable": "Send emails about failed distribute tasks.",
+  "emailNotification.distributeTaskFailure.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.distributeTaskSuccess": "Emails about successful distribute tasks.",
+  "emailNotification.distributeTaskSuccess.enable": "Send emails about successful distribute tasks.",
+  "emailNotification.distributeTaskSuccess.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.preloadTaskFailure": "Emails about failed preload tasks.",
+  "emailNotification.preloadTaskFailure.enable": "Send emails about failed preload tasks.",
+  "emailNotification.preloadTaskFailure.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.preloadTaskSuccess": "Emails about successful preload tasks.",
+  "emailNotification.preloadTaskSuccess.enable": "Send emails about successful preload tasks.",
+  "emailNotification.preloadTaskSuccess.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  appOwnerAlert: "Also send the email to the app's owner (every email address of the owner's user).",
+  "appOwnerAlert.enable":
+    "Send to the app owner; an owner that cannot be looked up never stops the email to the others.",
+  "appOwnerAlert.includeOwner.includeAll":
+    "true: every owner but the excluded ones; false: only the owners listed in user.",
+  "appOwnerAlert.includeOwner.user": "Owners who receive the email when includeAll is false.",
+  "appOwnerAlert.excludeOwner.user": "Owners who never receive the email.",
+  "user[].directory": "User directory of the owner.",
+  "user[].userId": "User id of the owner.",
+  alertEnableByCustomProperty:
+    "Send to the recipients list only for tasks whose custom property has the value below.",
+  "alertEnableByCustomProperty.enable":
+    "true: recipients only for tasks so marked; false: recipients for every task.",
+  "alertEnableByCustomProperty.customPropertyName": "Task custom property that marks a task.",
+  "alertEnableByCustomProperty.enabledValue": "Value of that custom property that marks the task.",
+  "alertEnabledByEmailAddress.customPropertyName":
+    "Task custom property whose values are email addresses that always receive the task's alerts.",
+  "emailNotification.reloadTaskFailure.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.reloadTaskAborted.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  "emailNotification.reloadTaskSuccess.rateLimit":
+    "Seconds after an email in which the same task sends no other to the same recipient (0 = no limit).",
+  priority: "Email priority: high, normal or low.",
+  subject:
+    'Subject, a Handlebars template with the alert fields, e.g. Qlik Sense reload failed: "{{taskName}}".',
+  bodyFileDirectory: "Directory of your own body template; empty = the built-in body.",
+  htmlTemplateFile:
+    "Your body template's file name in bodyFileDirectory (.handlebars may be left out); if it cannot be read or rendered, a plain email is sent.",
+  fromAddress: "Sender, an address or Name <address>.",
+  recipients: "Email addresses that receive every alert of this kind (see alertEnableByCustomProperty).",
+  teamsNotification: "Failed and aborted reloads posted to Microsoft Teams through Power Automate Workflows.",
+  "teamsNotification.enable": "Master switch for Teams messages.",
+  "teamsNotification.timeoutSeconds": "Seconds a post may take before it counts as failed.",
+  "teamsNotification.reloadTaskFailure": "Teams messages about failed reloads.",
+  "teamsNotification.reloadTaskAborted": "Teams messages about aborted reloads.",
+  "teamsNotification.reloadTaskFailure.enable": "Post failed reloads.",
+  "teamsNotification.reloadTaskAborted.enable": "Post aborted reloads.",
+  "teamsNotification.reloadTaskFailure.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
+  "teamsNotification.reloadTaskAborted.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
+  messageType:
+    "basic: Steward's card; formatted: your templateFile (falls back to basic when it cannot be used).",
+  basicMsgTemplate: "Title of the basic message, a Handlebars template with the alert fields.",
+  "teamsNotification.reloadTaskFailure.rateLimit":
+    "Seconds after a message in which the same task posts no other (0 = no limit).",
+  "teamsNotification.reloadTaskAborted.rateLimit":
+    "Seconds after a message in which the same task posts no other (0 = no limit).",
+  templateFile: "Path of your Handlebars template for formatted messages; it renders to the message JSON.",
+  slackNotification: "Failed and aborted reloads posted to Slack through an incoming webhook.",
+  "slackNotification.enable": "Master switch for Slack messages.",
+  "slackNotification.timeoutSeconds": "Seconds a post may take before it counts as failed.",
+  "slackNotification.reloadTaskFailure": "Slack messages about failed reloads.",
+  "slackNotification.reloadTaskAborted": "Slack messages about aborted reloads.",
+  "slackNotification.reloadTaskFailure.enable": "Post failed reloads.",
+  "slackNotification.reloadTaskAborted.enable": "Post aborted reloads.",
+  "slackNotification.reloadTaskFailure.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
+  "slackNotification.reloadTaskAborted.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
+  "slackNotification.reloadTaskFailure.rateLimit":
+    "Seconds after a message in which the same task posts no other (0 = no limit).",
+  "slackNotification.reloadTaskAborted.rateLimit":
+    "Seconds after a message in which the same task posts no other (0 = no limit).",
+  channel: "Slack channel, e.g. sense-task-failure (empty = the webhook's own channel).",
+  fromUser: "Name the message is posted under.",
+  iconEmoji: "Emoji shown as the poster's icon, e.g. :ghost:.",
+  webhookNotification: "Failed and aborted reloads sent to your own HTTP endpoints.",
+  "webhookNotification.enable": "Master switch for outgoing webhooks.",
+  "webhookNotification.timeoutSeconds":
+    "Seconds one webhook call may take (every method) before it counts as failed.",
+  "webhookNotification.reloadTaskFailure": "Webhooks called for failed reloads.",
+  "webhookNotification.reloadTaskAborted": "Webhooks called for aborted reloads.",
+  "webhookNotification.reloadTaskFailure.rateLimit":
+    "Seconds after a call in which the same task calls the list no more (0 = no limit).",
+  "webhookNotification.reloadTaskAborted.rateLimit":
+    "Seconds after a call in which the same task calls the list no more (0 = no limit).",
+  webhooks: "Endpoints called one after another; one that fails is logged and the others are still called.",
+  "webhooks[].description": "Name of the webhook in logs.",
+  "webhooks[].webhookURL": `http(s) URL of the endpoint; write it as ${ENV_REF} when it carries a token (masked everywhere).`,
+  "webhooks[].httpMethod":
+    "GET (fields as query parameters), POST or PUT (fields as a JSON body); any letter case.",
+  "webhooks[].cert.enable":
+    "Check the endpoint's certificate against your own CA (the file named in certCA: below).",
+  "webhooks[].cert.rejectUnauthorized": "Refuse a certificate that does not verify (keep true).",
+  "webhooks[].cert.certCA": "PEM file of the CA that signed the endpoint's certificate (read at every call).",
+
   // ---- log events ----
   logEvents: "Warnings, errors and fatals from the platform's services (validated when a source is enabled).",
   "logEvents.tags": "Name/value tags added to each log event.",

@@ -1,9 +1,10 @@
 /**
  * A loopback HTTP server that records every request (method, path, headers, body) and answers
  * with the status the test sets, or not at all; it stands in for third-party APIs with no local
- * server.
+ * server. With `tls` it speaks HTTPS with that certificate, for clients that check it against a CA.
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface CapturedRequest {
@@ -24,10 +25,15 @@ export interface CaptureServer {
   stop(): Promise<void>;
 }
 
-export async function startCaptureServer(): Promise<CaptureServer> {
+export interface CaptureServerOptions {
+  /** PEM certificate and key: the server speaks HTTPS. */
+  readonly tls?: { readonly cert: string; readonly key: string };
+}
+
+export async function startCaptureServer(options: CaptureServerOptions = {}): Promise<CaptureServer> {
   const requests: CapturedRequest[] = [];
   let answer: CaptureAnswer | ((request: CapturedRequest) => CaptureAnswer) = 202;
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -43,11 +49,12 @@ export async function startCaptureServer(): Promise<CaptureServer> {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify({ ok: status < 300 }));
     });
-  });
+  };
+  const server = options.tls === undefined ? createServer(handle) : createHttpsServer(options.tls, handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls === undefined ? "http" : "https"}://127.0.0.1:${port}`,
     requests,
     respondWith(next) {
       answer = next;

@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import { auditEventsSchema } from "./audit-events.ts";
+import { emailNotificationSchema } from "./email-notification.ts";
 import { logEventsSchema } from "./log-events.ts";
 import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema } from "./logging.ts";
 import { obsPlatformSchema, thirdPartyToolsCredentialsSchema } from "./obs-platform.ts";
@@ -20,10 +21,13 @@ import {
   uptimeMonitorSchema,
 } from "./self-monitoring.ts";
 import { appNamesSchema, serversToMonitorSchema, userSessionsSchema } from "./servers.ts";
+import { slackNotificationSchema } from "./slack-notification.ts";
 import { cloudSchema, fileOperationsSchema, keyValueStoreSchema, schedulerSchema } from "./stores.ts";
 import { taskEventsSchema } from "./task-events.ts";
+import { teamsNotificationSchema } from "./teams-notification.ts";
 import { timeseriesdbSchema } from "./timeseriesdb.ts";
 import { userEventsSchema } from "./user-events.ts";
+import { webhookNotificationSchema } from "./webhook-notification.ts";
 
 export const serviceSchema = v.object({
   ...loggingEntries,
@@ -40,6 +44,10 @@ export const serviceSchema = v.object({
   taskEvents: taskEventsSchema,
   qlikSenseUrls: qlikSenseUrlsSchema,
   genericUrls: genericUrlsSchema,
+  emailNotification: emailNotificationSchema,
+  teamsNotification: teamsNotificationSchema,
+  slackNotification: slackNotificationSchema,
+  webhookNotification: webhookNotificationSchema,
   cert: certSchema,
   mqttConfig: mqttConfigSchema,
   obsPlatform: obsPlatformSchema,
@@ -81,6 +89,10 @@ export type UdpServerConfig =
   | TaskEventsConfig["udpServerConfig"];
 export type QlikSenseUrlsConfig = Config["qlikSenseUrls"];
 export type GenericUrlConfig = Config["genericUrls"][number];
+export type EmailNotificationConfig = Config["emailNotification"];
+export type TeamsNotificationConfig = Config["teamsNotification"];
+export type SlackNotificationConfig = Config["slackNotification"];
+export type WebhookNotificationConfig = Config["webhookNotification"];
 export type CategoriseRule = LogEventsConfig["categorise"]["rules"][number];
 export type EnginePerformanceMonitorConfig = LogEventsConfig["enginePerformanceMonitor"];
 export type CertConfig = Config["cert"];

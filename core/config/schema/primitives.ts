@@ -18,7 +18,7 @@ export const str = (fallback: string) => v.optional(v.string(), fallback);
 const requiredMarker = () =>
   v.metadata<string, { readonly requiredWhenActive: true }>({ requiredWhenActive: true });
 
-const requiredFormat = (check: (s: string) => boolean, message: string) =>
+export const requiredFormat = (check: (s: string) => boolean, message: string) =>
   v.optional(
     v.pipe(
       v.string(),

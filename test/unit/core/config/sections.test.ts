@@ -125,6 +125,54 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: [0, "url"],
     placeholder: [0, "url"],
   },
+  emailNotification: {
+    active: {
+      enable: true,
+      smtp: { host: "mail.example.com" },
+      reloadTaskFailure: {
+        enable: true,
+        fromAddress: "Qlik Sense <noreply@example.com>",
+        recipients: ["ops@example.com"],
+      },
+    },
+    disabled: {},
+    typo: ["reloadTaskFailure", "rateLimit"],
+    wrong: ["smtp", "port"],
+    placeholder: ["reloadTaskFailure", "recipients", 0],
+  },
+  teamsNotification: {
+    active: {
+      enable: true,
+      reloadTaskFailure: { enable: true, webhookURL: "https://example.logic.azure.com/workflows/1" },
+    },
+    disabled: {},
+    typo: ["reloadTaskFailure", "messageType"],
+    wrong: ["reloadTaskFailure", "rateLimit"],
+    placeholder: ["reloadTaskFailure", "webhookURL"],
+  },
+  slackNotification: {
+    active: {
+      enable: true,
+      reloadTaskAborted: { enable: true, webhookURL: "https://hooks.slack.example.com/services/1" },
+    },
+    disabled: {},
+    typo: ["reloadTaskAborted", "iconEmoji"],
+    wrong: ["reloadTaskAborted", "channel"],
+    placeholder: ["reloadTaskAborted", "webhookURL"],
+  },
+  webhookNotification: {
+    active: {
+      enable: true,
+      reloadTaskFailure: {
+        webhooks: [{ description: "ops", webhookURL: "https://hooks.example.com/a", httpMethod: "post" }],
+      },
+    },
+    // An item to hold the placeholder: the template's list is empty.
+    disabled: { reloadTaskFailure: { webhooks: [{}] } },
+    typo: ["reloadTaskFailure", "webhooks", 0, "httpMethod"],
+    wrong: ["reloadTaskFailure", "rateLimit"],
+    placeholder: ["reloadTaskFailure", "webhooks", 0, "webhookURL"],
+  },
   cert: {
     active: { clientCert: "client.pem", clientCertKey: "client_key.pem", clientCertCA: "root.pem" },
     context: { appNames: { enableAppNameExtract: true, hostIP: "sense.example.com" } },

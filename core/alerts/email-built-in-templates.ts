@@ -1,0 +1,83 @@
+/**
+ * The email bodies Steward ships, one pair (HTML and text) for every kind: the heading and its
+ * colour say what happened, then the task, app, node, times, duration and status, the script
+ * log's head and tail in a monospace block, what the repository could not tell, and links to
+ * the management console, the hub and the app. HTML email clients ignore style sheets, so the
+ * layout is tables with inline styles and a 640-pixel column that wraps long names.
+ *
+ * They are Handlebars templates over the alert's fields plus `heading` and `accent`
+ * (built-in-email.ts adds those), so they render exactly like an operator's own template.
+ */
+
+const CELL_LABEL =
+  "padding:6px 12px 6px 0;color:#5f6b7a;font-size:13px;white-space:nowrap;vertical-align:top;width:130px";
+const CELL_VALUE = "padding:6px 0;color:#1f2933;font-size:14px;word-break:break-word;vertical-align:top";
+const LOG_BLOCK =
+  "margin:0;padding:12px;background:#f4f6f8;border:1px solid #dde2e8;border-radius:4px;font-family:Consolas,'Courier New',monospace;font-size:12px;line-height:1.45;color:#1f2933;white-space:pre-wrap;overflow-wrap:anywhere";
+const BUTTON =
+  "display:inline-block;margin:0 8px 8px 0;padding:9px 16px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-size:14px";
+
+const row = (label: string, value: string) =>
+  `<tr><td style="${CELL_LABEL}">${label}</td><td style="${CELL_VALUE}">${value}</td></tr>`;
+
+const logSection = (title: string, countField: string, textField: string) =>
+  `{{#if ${textField}}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">${title}{{#if ${countField}}} ({{${countField}}} lines){{/if}}</h3>
+<pre style="${LOG_BLOCK}">{{${textField}}}</pre>{{/if}}`;
+
+export const BUILT_IN_EMAIL_HTML = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{heading}}</title></head>
+<body style="margin:0;padding:0;background:#eef1f4;font-family:'Segoe UI',Helvetica,Arial,sans-serif">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="background:#eef1f4;padding:24px 0"><tr><td align="center">
+<table role="presentation" width="640" cellspacing="0" cellpadding="0" style="max-width:640px;width:100%;background:#ffffff;border-radius:6px;overflow:hidden;border:1px solid #dde2e8">
+<tr><td style="background:{{accent}};padding:18px 24px;color:#ffffff">
+<div style="font-size:13px;letter-spacing:0.04em;text-transform:uppercase;opacity:0.9">{{heading}}</div>
+<div style="font-size:20px;font-weight:600;margin-top:4px;word-break:break-word">{{taskName}}</div>
+</td></tr>
+<tr><td style="padding:20px 24px">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+${row("App", '{{#if appUrl}}<a href="{{appUrl}}" style="color:#1f6feb">{{appName}}</a>{{else}}{{appName}}{{/if}}')}
+${row("Status", "{{executionStatusText}}")}
+${row("Node", "{{executingNodeName}}")}
+${row("Started", "{{executionStartTime.startTimeLocal1}}")}
+${row("Ended", "{{executionStopTime.stopTimeLocal1}}")}
+${row("Duration", "{{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s")}
+${row("Run by", "{{user}}")}
+${row("Execution id", '<span style="font-family:Consolas,monospace;font-size:12px">{{executionId}}</span>')}
+${row("Message", "{{logMessage}}")}
+</table>
+${logSection("Start of the script log", "scriptLogHeadCount", "scriptLogHead")}
+${logSection("End of the script log", "scriptLogTailCount", "scriptLogTail")}
+{{#each unavailable}}{{#if @first}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">Not available</h3><ul style="margin:0;padding-left:20px;color:#5f6b7a;font-size:13px">{{/if}}<li>{{@key}}: {{this}}</li>{{#if @last}}</ul>{{/if}}{{/each}}
+<div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}{{#if appUrl}}<a href="{{appUrl}}" style="${BUTTON}">Open app</a>{{/if}}</div>
+</td></tr>
+<tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">Sent by Steward from the scheduler's event on {{hostName}} at {{logTimeStamp}}.</td></tr>
+</table>
+</td></tr></table>
+</body></html>
+`;
+
+export const BUILT_IN_EMAIL_TEXT = `{{heading}}: {{taskName}}
+
+App:          {{appName}}
+Status:       {{executionStatusText}}
+Node:         {{executingNodeName}}
+Started:      {{executionStartTime.startTimeLocal1}}
+Ended:        {{executionStopTime.stopTimeLocal1}}
+Duration:     {{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s
+Run by:       {{user}}
+Execution id: {{executionId}}
+Message:      {{logMessage}}
+{{#if scriptLogHead}}
+--- Start of the script log ---
+{{scriptLogHead}}
+{{/if}}{{#if scriptLogTail}}
+--- End of the script log ---
+{{scriptLogTail}}
+{{/if}}{{#each unavailable}}{{#if @first}}
+Not available:
+{{/if}}  {{@key}}: {{this}}
+{{/each}}
+{{#if qlikSenseQMC}}QMC: {{qlikSenseQMC}}
+{{/if}}{{#if qlikSenseHub}}Hub: {{qlikSenseHub}}
+{{/if}}{{#if appUrl}}App: {{appUrl}}
+{{/if}}`;

@@ -1,0 +1,110 @@
+/**
+ * The Slack message of an alert (incoming webhook, Block Kit): a header with the title, the
+ * facts as section fields, the end of the script log in a code block, and buttons to the
+ * management console, the hub and the app. Slack refuses a message whose header is over 150
+ * characters, a field over 2000 or a text over 3000, or a button without a URL, so every text
+ * is cut to its limit (the log after escaping, which lengthens it) and a button is left out
+ * when its link is not configured.
+ */
+import type { SlackNotificationConfig } from "../config/schema/config.ts";
+import type { TemplateFields } from "../task-events/template-fields.ts";
+import { cutLogText } from "./chat-log-text.ts";
+
+type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** mrkdwn gives `&`, `<` and `>` meaning; they are escaped as Slack asks. */
+const escapeMrkdwn = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+const field = (label: string, value: string) => ({
+  type: "mrkdwn",
+  text: cut(`*${label}*\n${escapeMrkdwn(value === "" ? "-" : value)}`, 2000),
+});
+
+function buttons(fields: TemplateFields): unknown[] {
+  const links: [string, string][] = [
+    ["Open QMC", fields.qlikSenseQMC],
+    ["Open Hub", fields.qlikSenseHub],
+    ["Open app", fields.appUrl],
+  ];
+  const elements = links
+    .filter(([, url]) => url !== "")
+    .map(([text, url]) => ({ type: "button", text: { type: "plain_text", text }, url }));
+  return elements.length === 0 ? [] : [{ type: "actions", elements }];
+}
+
+/** The poster settings Slack reads from the body: channel, name and icon, when set. */
+export function slackPoster(settings: SlackKindSettings): Record<string, string> {
+  return {
+    ...(settings.channel === "" ? {} : { channel: settings.channel }),
+    ...(settings.fromUser === "" ? {} : { username: settings.fromUser }),
+    ...(settings.iconEmoji === "" ? {} : { icon_emoji: settings.iconEmoji }),
+  };
+}
+
+export function basicSlackMessage(
+  fields: TemplateFields,
+  title: string,
+  settings: SlackKindSettings,
+): unknown {
+  const { hours, minutes, seconds } = fields.executionDuration;
+  const unavailable = Object.entries(fields.unavailable);
+  return {
+    ...slackPoster(settings),
+    // The notification text of phones and desktop banners, which do not show blocks.
+    text: cut(title, 3000),
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: cut(title, 150) } },
+      {
+        type: "section",
+        fields: [
+          field("Task", fields.taskName),
+          field("App", fields.appName),
+          field("Status", fields.executionStatusText),
+          field("Node", fields.executingNodeName),
+          field("Started", fields.executionStartTime.startTimeLocal1 ?? "-"),
+          field("Ended", fields.executionStopTime.stopTimeLocal1 ?? "-"),
+          field("Duration", `${hours} h ${minutes} min ${seconds} s`),
+          field("Execution id", fields.executionId),
+        ],
+      },
+      ...(fields.scriptLogTail === ""
+        ? []
+        : [
+            {
+              type: "section",
+              text: {
+                type: "mrkdwn",
+                text: `*End of the script log*\n\`\`\`${cutLogText(escapeMrkdwn(fields.scriptLogTail), "tail")}\`\`\``,
+              },
+            },
+          ]),
+      ...(unavailable.length === 0
+        ? []
+        : [
+            {
+              type: "context",
+              elements: [
+                {
+                  type: "mrkdwn",
+                  text: cut(`Not available: ${unavailable.map(([p, r]) => `${p} (${r})`).join("; ")}`, 3000),
+                },
+              ],
+            },
+          ]),
+      ...buttons(fields),
+    ],
+  };
+}
+
+/** A formatted template's parsed output: an object with `blocks` or `text`, with the poster settings added. */
+export function asSlackMessage(value: unknown, settings: SlackKindSettings): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("the template must render a JSON object");
+  const message = value as Record<string, unknown>;
+  if (!Array.isArray(message.blocks) && typeof message.text !== "string")
+    throw new Error("the template must render an object with blocks or text");
+  return { ...slackPoster(settings), ...message };
+}

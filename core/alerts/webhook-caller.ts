@@ -1,0 +1,21 @@
+/**
+ * The port outgoing webhooks are called through (core/adapters/http-clients/webhook-caller.ts is
+ * the HTTP one). The URL may carry a token, so a caller never puts it in an error.
+ */
+
+export type WebhookMethod = "GET" | "POST" | "PUT";
+
+export interface WebhookCall {
+  readonly url: string;
+  readonly method: WebhookMethod;
+  /** GET: query parameters; POST and PUT: a JSON body. */
+  readonly payload: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** A CA of the operator's (PEM file, read at every call) and whether an unverified certificate is refused. */
+  readonly tls?: { readonly caFile: string; readonly rejectUnauthorized: boolean };
+}
+
+export interface WebhookCaller {
+  /** Resolves on a 2xx answer; rejects with the reason otherwise (no answer in time, refused, unreadable CA). */
+  call(request: WebhookCall): Promise<void>;
+}

@@ -1,0 +1,99 @@
+/**
+ * The outgoing webhook destination: for a failed or aborted reload, every webhook of the kind's
+ * list is called one after another with the payload of webhook-payload.ts. One rate limit per
+ * task covers the whole list. A webhook that fails — no answer in time, a refusal, an unreadable
+ * CA file — is logged by its description and counted, and the others are still called; the send
+ * then fails with how many did.
+ */
+import type { WebhookNotificationConfig } from "../config/schema/config.ts";
+import { redactText } from "../logging/redact.ts";
+import type { Logger } from "../ports.ts";
+import {
+  type AlertDestination,
+  AlertSendError,
+  type AlertSendResult,
+} from "../task-events/alert-destination.ts";
+import type { TaskAlert } from "../task-events/task-alert.ts";
+import type { AlertKind } from "../task-events/task-kinds.ts";
+import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
+import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
+import type { WebhookCaller, WebhookMethod } from "./webhook-caller.ts";
+import { type WebhookKind, webhookPayload } from "./webhook-payload.ts";
+
+export interface WebhookDestinationDeps {
+  readonly caller: WebhookCaller;
+  readonly logger: Logger;
+  readonly links: TemplateLinks;
+  readonly rateLimit?: AlertRateLimit;
+}
+
+type WebhookEntry = WebhookNotificationConfig["reloadTaskFailure"]["webhooks"][number];
+
+const isWebhookKind = (kind: AlertKind): kind is WebhookKind =>
+  kind === "reloadTaskFailure" || kind === "reloadTaskAborted";
+
+const METHODS: readonly string[] = ["GET", "POST", "PUT"];
+
+/** The method in upper case, or undefined when it is none of GET, POST and PUT. */
+function methodOf(entry: WebhookEntry): WebhookMethod | undefined {
+  const method = entry.httpMethod.toUpperCase();
+  return METHODS.includes(method) ? (method as WebhookMethod) : undefined;
+}
+
+export function createWebhookDestination(
+  config: WebhookNotificationConfig,
+  deps: WebhookDestinationDeps,
+): AlertDestination {
+  const rateLimit = deps.rateLimit ?? createAlertRateLimit();
+  const logger = deps.logger;
+
+  async function callOne(entry: WebhookEntry, payload: Record<string, string>): Promise<void> {
+    const method = methodOf(entry);
+    if (method === undefined) throw new Error(`httpMethod ${entry.httpMethod} is none of GET, POST and PUT`);
+    await deps.caller.call({
+      url: entry.webhookURL,
+      method,
+      payload,
+      timeoutMs: config.timeoutSeconds * 1000,
+      ...(entry.cert.enable
+        ? { tls: { caFile: entry.cert.certCA, rejectUnauthorized: entry.cert.rejectUnauthorized } }
+        : {}),
+    });
+  }
+
+  return {
+    name: "webhook",
+    handles: (kind) => config.enable && isWebhookKind(kind) && config[kind].webhooks.length > 0,
+    async send(alert: TaskAlert): Promise<AlertSendResult> {
+      if (!isWebhookKind(alert.kind))
+        return { outcome: "skipped", reason: `webhooks have no ${alert.kind} alerts` };
+      const kind = alert.kind;
+      const { webhooks, rateLimit: windowSeconds } = config[kind];
+      if (webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
+      if (!rateLimit.take(`${kind}|${alert.event.taskId}`, windowSeconds))
+        return { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
+      const payload = webhookPayload(kind, templateFields(alert, deps.links, { head: 0, tail: 0 }));
+      const failures: string[] = [];
+      for (const [index, entry] of webhooks.entries()) {
+        const name = entry.description === "" ? `webhook ${index + 1}` : entry.description;
+        try {
+          await callOne(entry, payload);
+        } catch (error) {
+          const reason = redactText((error as Error).message);
+          failures.push(`${name}: ${reason}`);
+          logger.warn("Alert webhook failed; the others are still called", {
+            kind,
+            taskId: alert.event.taskId,
+            webhook: name,
+            reason,
+          });
+        }
+      }
+      if (failures.length > 0)
+        throw new AlertSendError(
+          `${failures.length} of ${webhooks.length} webhooks failed (${webhooks.length - failures.length} called): ${failures.join("; ")}`,
+        );
+      return { outcome: "sent", messages: webhooks.length };
+    },
+  };
+}

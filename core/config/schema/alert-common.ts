@@ -1,0 +1,19 @@
+/**
+ * Settings every message destination of reload-task alerts shares (email, Teams, Slack): how
+ * long one send may take, the per-task rate limit, and how much of the script log is shown.
+ */
+import * as v from "valibot";
+import { int } from "./primitives.ts";
+
+/** Seconds one send may take before it counts as failed, so that a hung server never holds an alert. */
+export const alertTimeoutSeconds = () => int(15, 1, 300);
+
+/** Seconds after an alert in which the same key (task, or task and recipient) gets no other; 0 = no limit. */
+export const alertRateLimit = (fallback: number) => int(fallback, 0, 7 * 86_400);
+
+/** Lines of the script log shown; the log is kept to these lines so that a message stays readable. */
+export const scriptLogLines = (fallback: number) => int(fallback, 0, 1000);
+
+/** `basic`: Steward's own message; `formatted`: the operator's template file. */
+export const messageType = () =>
+  v.optional(v.picklist(["basic", "formatted"], 'must be "basic" or "formatted"'), "basic");

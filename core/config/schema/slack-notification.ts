@@ -1,0 +1,30 @@
+/**
+ * slackNotification: failed and aborted reloads posted to a Slack channel through an incoming
+ * webhook (the URL carries its token: a secret, masked everywhere). Off by default; validated
+ * only when on.
+ */
+import { alertRateLimit, alertTimeoutSeconds, messageType, scriptLogLines } from "./alert-common.ts";
+import { bool, nonEmptyStr, requiredHttpUrl, section, str } from "./primitives.ts";
+
+const slackKind = (basicText: string, channel: string) =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    /** The channel the webhook posts to when it may choose ("" = the webhook's own). */
+    channel: str(channel),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr(basicText),
+    rateLimit: alertRateLimit(300),
+    headScriptLogLines: scriptLogLines(10),
+    tailScriptLogLines: scriptLogLines(10),
+    templateFile: str(""),
+    fromUser: str("Qlik Sense"),
+    iconEmoji: str(":ghost:"),
+  });
+
+export const slackNotificationSchema = section({
+  enable: bool(false),
+  timeoutSeconds: alertTimeoutSeconds(),
+  reloadTaskFailure: slackKind('Qlik Sense reload failed: "{{taskName}}"', "sense-task-failure"),
+  reloadTaskAborted: slackKind('Qlik Sense reload aborted: "{{taskName}}"', "sense-task-aborted"),
+});

@@ -1,0 +1,28 @@
+/**
+ * teamsNotification: failed and aborted reloads posted to a Microsoft Teams channel through a
+ * Power Automate Workflows URL (the URL carries its access key: a secret, masked everywhere).
+ * Both message types send an Adaptive Card, the only thing a Workflows trigger accepts.
+ * Off by default; validated only when on.
+ */
+import { alertRateLimit, alertTimeoutSeconds, messageType, scriptLogLines } from "./alert-common.ts";
+import { bool, nonEmptyStr, requiredHttpUrl, section, str } from "./primitives.ts";
+
+const teamsKind = (basicText: string) =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr(basicText),
+    rateLimit: alertRateLimit(300),
+    headScriptLogLines: scriptLogLines(10),
+    tailScriptLogLines: scriptLogLines(10),
+    /** The template file of `formatted`: a Handlebars file rendering to the message JSON. */
+    templateFile: str(""),
+  });
+
+export const teamsNotificationSchema = section({
+  enable: bool(false),
+  timeoutSeconds: alertTimeoutSeconds(),
+  reloadTaskFailure: teamsKind('Qlik Sense reload failed: "{{taskName}}"'),
+  reloadTaskAborted: teamsKind('Qlik Sense reload aborted: "{{taskName}}"'),
+});

@@ -1,0 +1,42 @@
+/**
+ * webhookNotification: failed and aborted reloads sent to the operator's own HTTP endpoints,
+ * under Butler's keys. Each kind has a list of webhooks (called one after another; one that
+ * fails never stops the others) and one rate limit per task for the whole list. Off by default;
+ * validated only when on.
+ */
+import * as v from "valibot";
+import { alertRateLimit, alertTimeoutSeconds } from "./alert-common.ts";
+import { bool, list, requiredHttpUrl, requiredText, section, str } from "./primitives.ts";
+
+export const WEBHOOK_METHODS = ["GET", "POST", "PUT"] as const;
+
+const webhookSchema = v.object({
+  description: str(""),
+  webhookURL: requiredHttpUrl(),
+  /** Any letter case, as Butler accepted it. */
+  httpMethod: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => (WEBHOOK_METHODS as readonly string[]).includes(s.toUpperCase()),
+        "must be GET, POST or PUT",
+      ),
+    ),
+    "POST",
+  ),
+  cert: section({
+    enable: bool(false),
+    rejectUnauthorized: bool(true),
+    /** PEM file of the CA that signed the endpoint's certificate, read at every call. */
+    certCA: requiredText(),
+  }),
+});
+
+const webhookKind = () => section({ rateLimit: alertRateLimit(300), webhooks: list(webhookSchema) });
+
+export const webhookNotificationSchema = section({
+  enable: bool(false),
+  timeoutSeconds: alertTimeoutSeconds(),
+  reloadTaskFailure: webhookKind(),
+  reloadTaskAborted: webhookKind(),
+});

@@ -1,0 +1,55 @@
+/**
+ * A real SMTP server on loopback (the `smtp-server` package) that parses every message it
+ * accepts (`mailparser`), so tests see what a mail server would: envelope recipients, headers,
+ * subject, HTML and text parts. It can refuse recipients or hold the connection to test failures.
+ */
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedEmail {
+  readonly envelopeTo: readonly string[];
+  readonly mail: ParsedMail;
+}
+
+export interface SmtpCapture {
+  readonly port: number;
+  readonly received: ReceivedEmail[];
+  /** Recipients the server answers 550 to. */
+  readonly refuse: Set<string>;
+  stop(): Promise<void>;
+}
+
+export async function startSmtpCapture(): Promise<SmtpCapture> {
+  const received: ReceivedEmail[] = [];
+  const refuse = new Set<string>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refuse.has(address.address.toLowerCase())) {
+        const error = Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 });
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push({ envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address), mail });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    received,
+    refuse,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
