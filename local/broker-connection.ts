@@ -28,15 +28,17 @@ export interface BrokerConnection {
 const BROKER_CONNECT_WAIT_MS = 3000;
 
 /**
- * True when some part of the agent publishes to the broker: a UDP pipeline that writes there, or
- * platform polling (whose answers go to the broker whenever it is on), as those parts decide it.
+ * True when some part of the agent publishes to the broker: a UDP pipeline that writes there,
+ * platform polling (whose answers go to the broker whenever it is on) or the licence monitor with
+ * `sendToMQTT` on, as those parts decide it.
  */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
   return (
     (config.userEvents.enable && pipelineDestinations(config, config.userEvents).mqtt) ||
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
-    platformPollingEnabled(config)
+    platformPollingEnabled(config) ||
+    (config.licenseMonitor.enable && config.licenseMonitor.sendToMQTT.enable)
   );
 }
 

@@ -16,7 +16,8 @@ export function needsCertificates(config: Config): boolean {
     (rest.enable && PLATFORM_ENDPOINT_KEYS.some((k) => rest.endpointsEnable[k])) ||
     config.serversToMonitor.servers.length > 0 ||
     config.appNames.enableAppNameExtract ||
-    config.userSessions.enableSessionExtract
+    config.userSessions.enableSessionExtract ||
+    config.licenseMonitor.enable
   );
 }
 

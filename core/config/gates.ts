@@ -78,7 +78,8 @@ export function computeActivity(root: unknown): Activity {
     PLATFORM_ENDPOINT_KEYS.some(endpoint) ||
     (Array.isArray(servers) && servers.length > 0) ||
     flagOn(root, "appNames.enableAppNameExtract") ||
-    flagOn(root, "userSessions.enableSessionExtract");
+    flagOn(root, "userSessions.enableSessionExtract") ||
+    flagOn(root, "licenseMonitor.enable");
   return {
     restServer,
     endpoint,

@@ -14,6 +14,7 @@ export const STATUS_SECTIONS = [
   "audit",
   "destinations",
   "stores",
+  "licenses",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 
@@ -39,6 +40,8 @@ export interface StatusDocument {
   destinations: Record<string, unknown>;
   /** The REST API's local store files (`keyValues`, `schedules`): available or why not. */
   stores: Record<string, unknown>;
+  /** The licence monitor's last run: access licence use, the server licence's expiry, the version. */
+  licenses: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -118,6 +121,7 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         audit: read("audit"),
         destinations: read("destinations"),
         stores: read("stores"),
+        licenses: read("licenses"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };
