@@ -31,6 +31,7 @@ import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import {
   DEFAULT_CERTS_DIR,
+  DEFAULT_LICENSE_EXPIRES_IN_DAYS,
   DEFAULT_SIMULATED_HOST,
   DEFAULT_SIMULATED_PORT,
   MAX_SIMULATED_SERVERS,
@@ -96,6 +97,9 @@ Options of simulate-platform:
   --generate-certs       first write new throw-away certificates into DIR; refused when
                          certificate files are already there, unless --force
   --force                with --generate-certs: replace the certificate files in DIR
+  --license-expires-in-days N
+                         the simulated server licence expires N days from today (default
+                         ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
