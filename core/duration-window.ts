@@ -1,7 +1,7 @@
 /**
- * The last `capacity` durations (ms) in a preallocated ring, and the statistics the UDP and
- * audit event queues report over them (reference agent §3.1: average, p95 = the value at index
- * ceil(0.95·n) − 1 of the sorted samples, maximum; p99 for the benchmark's time in queue).
+ * The last `capacity` durations (ms) in a preallocated ring, and the statistics the UDP and audit
+ * event queues report over them (average, p95 = the value at index ceil(0.95·n) − 1 of the sorted
+ * samples and maximum, as Butler SOS computes them; p99 for the benchmark's time in queue).
  *
  * Recording is O(1) without allocation (it runs once or twice per datagram or event). Samples
  * carry a sequence number, so a reader asks for the samples recorded after a mark — "since the

@@ -194,10 +194,10 @@ export interface KeyValueStore {
   close(): Promise<void>;
 }
 
-/** Schedule states (CONTRACT §5). */
+/** Schedule states. */
 export type ScheduleState = "started" | "stopped";
 
-/** A cron schedule that starts a platform task (CONTRACT §5). */
+/** A cron schedule that starts a platform task. */
 export interface Schedule {
   id: string;
   created: string;
@@ -438,7 +438,7 @@ export interface MetricSpec<L extends string> {
 }
 
 /**
- * The engine's health check (`GET /engine/healthcheck`) as the agent reads it (reference §6).
+ * The engine's health check (`GET /engine/healthcheck`) as the agent reads it.
  * Memory in MB, `cpu.total` a percentage, `apps.*_docs` app ids (session apps start with
  * `SessionApp`), `started` the engine's compact start timestamp (`20211109T153726.028+0200`).
  */
@@ -513,7 +513,7 @@ export interface PlatformMonitor {
 
 /**
  * Several gauges sharing one timestamp, interval and attribute set: one element of the
- * observability platform's metric API body (`[{common: {...}, metrics: [...]}]`, reference §8.3).
+ * observability platform's metric API body (`[{common: {...}, metrics: [...]}]`).
  */
 export interface ObservabilityMetricBatch {
   /** Epoch ms the values were read. */
@@ -525,8 +525,8 @@ export interface ObservabilityMetricBatch {
 }
 
 /**
- * Records one failure of the agent's own work for error tracking (CONTRACT §7, reference §10.6):
- * `type` is the reference's error type (`HEALTH_API`, `PROXY_API`, `APP_NAMES_EXTRACT`,
+ * Records one failure of the agent's own work for error tracking:
+ * `type` is Butler SOS's error type (`HEALTH_API`, `PROXY_API`, `APP_NAMES_EXTRACT`,
  * `INFLUXDB_V1_WRITE`, `MQTT_PUBLISH`, `NEW_RELIC_POST`…), `server` the server's `serverName`
  * or `''` when the failure concerns no server. Never throws, never waits.
  */

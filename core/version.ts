@@ -1,5 +1,5 @@
 import packageJson from "../package.json" with { type: "json" };
 
-/** The running server version: always package.json's (CONTRACT §0). */
+/** The running server version: always package.json's. */
 export const SERVICE_VERSION: string = packageJson.version;
 export const SERVICE_NAME = "steward";

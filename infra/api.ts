@@ -1,7 +1,7 @@
 /**
  * The HTTP API (API Gateway v2) every endpoint group routes on. CORS is off at the gateway: the
- * apps answer preflights and refuse foreign origins themselves (CONTRACT §3), which a gateway-level
- * CORS configuration would bypass. Access logs are kept as long as the functions' logs.
+ * apps answer preflights and refuse foreign origins themselves, which a gateway-level CORS
+ * configuration would bypass. Access logs are kept as long as the functions' logs.
  */
 import { LOG_RETENTION } from "./functions.ts";
 

@@ -2,8 +2,8 @@
  * The audit event ingest function and its routes, linked to the queue and the rate-limit table.
  * One function serves every ingest route (routed by its ARN): a function per route would mean a
  * bundle, a log group, an alarm and a cold start per route. `/documentation/json` is not routed
- * here: on the shared API Gateway the REST function serves the one document covering both APIs
- * (CONTRACT §5); the ingest app still serves its own locally.
+ * here: on the shared API Gateway the REST function serves the one document covering both APIs;
+ * the ingest app still serves its own locally.
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";

@@ -1,10 +1,11 @@
 /**
- * The management REST API (/v4) function and its routes: one function for every group but
- * files (local only, CONTRACT §6), routed by its ARN (one function, not one per route), linked to the config secret, the key-value, schedule and
- * rate-limit tables. Every PUT/DELETE path also gets a POST route so that
+ * The management REST API (/v4) function and its routes: one function for every group but files
+ * (local only: the approved directories are on the on-prem servers, not in a Lambda's /tmp),
+ * routed by its ARN (one function, not one per route), linked to the config secret, the
+ * key-value, schedule and rate-limit tables. Every PUT/DELETE path also gets a POST route so that
  * `X-HTTP-Method-Override` reaches the function. `/documentation/json` and the API explorer
  * (`/documentation` and its files) are routed here: the REST document includes the ingest API's
- * operations (CONTRACT §5). The explorer's files come from `swagger-ui-dist`, installed beside the
+ * operations. The explorer's files come from `swagger-ui-dist`, installed beside the
  * bundle (`nodejs.install`) because they are read from the package at run time, never from a
  * CDN. The platform endpoints (apps, reload tasks) are not routed: they are served by the local /
  * on-prem runtime, where the platform and its client certificates are (README "Management REST

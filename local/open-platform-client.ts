@@ -4,8 +4,8 @@
  * `platform.*` settings (ports, user header, certificate check, timeout) and the `cert.*` files
  * are the same for both. Also builds the platform monitor of the health and session pollers
  * (`serversToMonitor.rejectUnauthorized`, the same `cert.*` files, re-read when they change).
- * Certificate paths resolve from the working directory, for every caller (the replaced system
- * resolved the app-name poller's from its program folder: reference §13.18).
+ * Certificate paths resolve from the working directory, for every caller (Butler SOS resolved
+ * the app-name poller's from its program folder, so one relative path meant two files).
  */
 import { resolve } from "node:path";
 import { openCertificateFiles } from "../core/adapters/platform/certificate-files.ts";
@@ -74,7 +74,7 @@ function certificatesInCwd(cert: Config["cert"], cwd: string): PlatformCertifica
 }
 
 export interface OpenPlatformMonitorDeps extends OpenPlatformClientDeps {
-  /** Per call; 5000 ms by default (reference §6). */
+  /** Per call; 5000 ms by default, as Butler SOS's health and session calls. */
   timeoutMs?: number;
 }
 

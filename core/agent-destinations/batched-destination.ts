@@ -1,10 +1,10 @@
 /**
- * A destination fed in batches (time-series points, observability events): an item batcher
- * plus the agent's drop policy. `write` resolves once the items are buffered, waiting while the
- * buffer is full so that a slow destination is felt by the UDP queue (CONTRACT §7, quirk 17);
- * past `maxWaitMs` the rest of the call is dropped, counted and reported by a WARN naming the
- * destination at most once a minute. Dropping again at once while the buffer stays full keeps an
- * outage from stalling the pipeline's other destinations.
+ * A destination fed in batches (time-series points, observability events): an item batcher plus the
+ * agent's drop policy. `write` resolves once the items are buffered, waiting while the buffer is
+ * full so that a slow destination is felt by the UDP queue (Butler SOS did not wait for its
+ * destinations); past `maxWaitMs` the rest of the call is dropped, counted and reported by a WARN
+ * naming the destination at most once a minute. Dropping again at once while the buffer stays full
+ * keeps an outage from stalling the pipeline's other destinations.
  */
 import {
   BufferFullError,

@@ -1,12 +1,11 @@
 /**
  * The destinations of one agent part (a UDP pipeline, the health or session poller) behind the
  * EventDestinations interface: time-series points, broker messages, observability events and
- * observability metric batches, each present or absent as the configuration says
- * (an absent destination ignores what it is given). Every method resolves once its items are
- * buffered or published, so a slow destination is felt by the queue (CONTRACT §7); a full
- * buffer drops by policy after a bounded wait, counted and reported. `stop()` flushes every
- * destination within `stopTimeoutMs` (or until `abandon()`, the shutdown's deadline) and rejects
- * if any kept items unwritten.
+ * observability metric batches, each present or absent as the configuration says (an absent
+ * destination ignores what it is given). Every method resolves once its items are buffered or
+ * published, so a slow destination is felt by the queue; a full buffer drops by policy after a
+ * bounded wait, counted and reported. `stop()` flushes every destination within `stopTimeoutMs` (or
+ * until `abandon()`, the shutdown's deadline) and rejects if any kept items unwritten.
  */
 
 import type { Point } from "../destinations/line-protocol.ts";

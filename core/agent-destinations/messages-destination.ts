@@ -1,12 +1,12 @@
 /**
- * The broker destination of a UDP pipeline: each message is published through the
- * BrokerClient (QoS 1: the broker acknowledges it) and `write` resolves when all of its
- * messages are settled, so a slow broker is felt by the UDP queue (quirk 17). At most
- * `maxInFlight` publishes run at once across all callers. A message whose publish fails is not
- * retried (the broker fails at once while disconnected and reconnects on its own): it is
- * counted as a failed write and dropped, with a WARN naming the destination at most once a
- * minute. A message whose topic no broker accepts is counted as rejected. `stop()` waits for the
- * publishes in flight within `stopTimeoutMs`, or until `abandon()` (the shutdown's deadline).
+ * The broker destination of a UDP pipeline: each message is published through the BrokerClient (QoS
+ * 1: the broker acknowledges it) and `write` resolves when all of its messages are settled, so a
+ * slow broker is felt by the UDP queue. At most `maxInFlight` publishes run at once across all
+ * callers. A message whose publish fails is not retried (the broker fails at once while
+ * disconnected and reconnects on its own): it is counted as a failed write and dropped, with a WARN
+ * naming the destination at most once a minute. A message whose topic no broker accepts is counted
+ * as rejected. `stop()` waits for the publishes in flight within `stopTimeoutMs`, or until
+ * `abandon()` (the shutdown's deadline).
  */
 import { describeError } from "../destinations/describe-error.ts";
 import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";

@@ -1,7 +1,7 @@
 /**
  * The validated audit event as it travels from the ingest edge, through the queue (in-process or
- * SQS), to the destinations. The ingest API's valibot envelope schema produces
- * `AuditEnvelope`; members the spec does not name are dropped at validation (CONTRACT §3).
+ * SQS), to the destinations. The ingest API's valibot envelope schema produces `AuditEnvelope`;
+ * members it does not define are dropped at validation.
  */
 
 export interface AuditEventSource {

@@ -1,7 +1,7 @@
 /**
- * Everything the destinations store about one accepted event, derived once from the
- * envelope (reference audit-ingest §4.2–4.5). Parquet/QVD rows, InfluxDB points and objectData
- * files are all views of these facts, so the destinations cannot drift apart.
+ * Everything the destinations store about one accepted event, derived once from the envelope.
+ * Parquet/QVD rows, InfluxDB points and objectData files are all views of these facts, so the
+ * destinations cannot drift apart.
  */
 import type { AcceptedEvent } from "./accepted-event.ts";
 import { parseUserIdentity } from "./user-identity.ts";

@@ -1,6 +1,6 @@
 /**
- * The table row written by the Parquet and table-file (QVD) destinations: the reference's 25 columns
- * in the reference's order (audit-ingest §4.3). Empty strings are null, as there.
+ * The table row written by the Parquet and table-file (QVD) destinations: the 25 columns of the
+ * audit row, in Butler SOS's order. Empty strings are null, as in Butler SOS.
  */
 import type { AuditFacts } from "./audit-facts.ts";
 
@@ -32,7 +32,7 @@ export interface AuditRow {
   selectionDetails: string | null;
   screenshotUrl: string | null;
   /**
-   * JSON array of downloaded screenshot paths in the replaced system. Steward does not download
+   * JSON array of downloaded screenshot paths in Butler SOS. Steward does not download
    * screenshots, so it is always null; the column stays so existing queries keep working.
    */
   screenshotSavedPaths: string | null;
@@ -108,7 +108,7 @@ export function toAuditRow(facts: AuditFacts, tags: Record<string, string> | nul
   };
 }
 
-/** `YYYY-MM-DD` of an epoch-ms instant in UTC: the partition key of CONTRACT §4. */
+/** `YYYY-MM-DD` of an epoch-ms instant in UTC: the `date=` partition of the event files. */
 export function isoUtcDate(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
 }

@@ -1,6 +1,6 @@
 /**
- * Audit client version: header normalisation and the compatibility matrix (CONTRACT §3).
- * Strict semver (no loose parsing); pre-release and non-semver client versions are incompatible.
+ * Audit client version: header normalisation and the compatibility matrix. Strict semver (no loose
+ * parsing); pre-release and non-semver client versions are incompatible.
  */
 
 import semver from "semver";

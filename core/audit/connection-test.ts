@@ -1,4 +1,4 @@
-/** GET /api/v1/test-connection (spec 1, CONTRACT §3): reachability plus an optional version check. */
+/** GET /api/v1/test-connection: reachability plus an optional version check. */
 
 import type { Logger } from "../ports.ts";
 import { type CompatibilityRule, isClientVersionCompatible } from "./client-version.ts";

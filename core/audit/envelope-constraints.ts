@@ -1,7 +1,7 @@
 /**
- * The envelope content rules (CONTRACT §3): each violation is a 422 item; all rules run and every
- * failure is listed. Messages quote the offending value, shortened so a huge value cannot
- * inflate the response.
+ * The envelope content rules: each violation is a 422 item; all rules run and every failure is
+ * listed. Messages quote the offending value, shortened so a huge value cannot inflate the
+ * response.
  */
 
 import type { AuditEnvelope } from "./accepted-event.ts";

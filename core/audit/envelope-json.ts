@@ -1,7 +1,7 @@
 /**
  * An accepted event as JSON without encoding it again: the request's own text already is the
  * envelope's JSON whenever validation dropped nothing from it (the envelope schema drops members
- * the spec does not name, at the top level and in `source`, and changes nothing else). Queues that
+ * the envelope does not define, at the top level and in `source`, and changes nothing else). Queues that
  * store events as JSON (the durable log, SQS) take that text instead of `JSON.stringify`, which
  * costs as much as parsing the body did. JSON.parse of the text gives the same values as the
  * validated envelope, so what a reader gets back is the same either way.

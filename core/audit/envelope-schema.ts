@@ -1,8 +1,8 @@
 /**
- * The audit event envelope, structural layer (CONTRACT §3): a violation here is a 400 "Schema
- * validation failed" listing every issue with a JSON pointer. No type coercion (`"1"` is not a
- * schemaVersion). Members the spec does not name are dropped from the output; `source` keeps only
- * kind, name and version. Content rules (UUIDs, lengths, type allow-list) are the 422 layer in
+ * The audit event envelope, structural layer: a violation here is a 400 "Schema validation failed"
+ * listing every issue with a JSON pointer. No type coercion (`"1"` is not a schemaVersion). Members
+ * the envelope does not define are dropped from the output; `source` keeps only kind, name and
+ * version. Content rules (UUIDs, lengths, type allow-list) are the 422 layer in
  * envelope-constraints.ts.
  */
 

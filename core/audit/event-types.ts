@@ -1,4 +1,4 @@
-/** The audit event types Steward accepts (reference audit-ingest §1.2; CONTRACT §3). */
+/** The audit event types Steward accepts: Butler SOS's, which its browser client sends. */
 
 export const KNOWN_EVENT_TYPES = [
   "selection.state.changed",

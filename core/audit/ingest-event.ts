@@ -1,9 +1,9 @@
 /**
- * The ingest use case: one parsed request body in, one typed outcome out; the edge maps the
- * outcome to a response. Checks run in CONTRACT §3 order: envelope schema (400), then content
- * in three groups (envelope constraints → client version → per-type payload; the first failing
- * group is reported as 422), then the queue (429 rate-limited, 503 full or unavailable, 413 an
- * event larger than the queue can ever hold).
+ * The ingest use case: one parsed request body in, one typed outcome out; the edge maps the outcome
+ * to a response. Checks run in this order: envelope schema (400), then content in three groups
+ * (envelope constraints → client version → per-type payload; the first failing group is reported as
+ * 422), then the queue (429 rate-limited, 503 full or unavailable, 413 an event larger than the
+ * queue can ever hold).
  */
 
 import { describeError } from "../destinations/describe-error.ts";
@@ -63,7 +63,7 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
   const unavailableLog = createLogThrottle();
   // A full or rate-limited queue refuses every event alike while it lasts: the first drop is
   // logged with its event, then at most one WARN a minute per reason with the count since the
-  // last (`dropped`), instead of one line per event (the reference's), which under load floods
+  // last (`dropped`), instead of one line per event (Butler SOS's), which under load floods
   // the log. Each drop is also counted in the queue's metrics and at DEBUG.
   const dropLog = createLogThrottle();
   function logDrop(message: string, reason: string, receivedAt: string, fields: Record<string, unknown>) {
@@ -93,7 +93,7 @@ export function createIngestEvent(options: IngestEventOptions, deps: IngestEvent
       return { kind: "constraint-violation", violations: constraintViolations };
     }
 
-    // The header wins over the envelope's own claim (reference §2.8).
+    // The header wins over the envelope's own claim, as in Butler SOS.
     const clientVersion = request.clientVersion ?? envelope.source?.version;
     if (clientVersion === undefined) {
       missingVersionLog.record({ ...fields, serverVersion: options.serverVersion });

@@ -2,7 +2,7 @@
 
 import type { BaseIssue } from "valibot";
 
-/** Escapes one reference token: `~` → `~0`, `/` → `~1` (in that order, RFC 6901 §3). */
+/** Escapes one reference token: `~` → `~0`, `/` → `~1` (in that order, as RFC 6901 requires). */
 export function escapePointerToken(token: string): string {
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }

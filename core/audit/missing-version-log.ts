@@ -1,8 +1,8 @@
 /**
- * Logging of events that carry no client version (CONTRACT §3): DEBUG for every event, WARN at
- * most once per source IP per minute carrying `missingVersionCount` (events since the previous
- * WARN for that IP, this one included). Per-IP state is dropped after 15 minutes of silence, so
- * memory stays bounded by the IPs active in the last 15 minutes.
+ * Logging of events that carry no client version: DEBUG for every event, WARN at most once per
+ * source IP per minute carrying `missingVersionCount` (events since the previous WARN for that IP,
+ * this one included). Per-IP state is dropped after 15 minutes of silence, so memory stays bounded
+ * by the IPs active in the last 15 minutes.
  */
 
 import type { Clock, Logger } from "../ports.ts";

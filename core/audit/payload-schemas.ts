@@ -1,8 +1,8 @@
 /**
- * Per-type payload schemas (reference audit-ingest §1.3, adopted by CONTRACT §3). Every object is
- * open (unknown members allowed and kept) and no value is coerced. Five types have a schema; the
- * other accepted types only need `payload` to be an object, which the envelope schema checks.
- * A violation is a 422 listing every issue.
+ * Per-type payload schemas, as Butler SOS checks them (the existing browser client's events fit
+ * them). Every object is open (unknown members allowed and kept) and no value is coerced. Five
+ * types have a schema; the other accepted types only need `payload` to be an object, which the
+ * envelope schema checks. A violation is a 422 listing every issue.
  */
 
 import * as v from "valibot";

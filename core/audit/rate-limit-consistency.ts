@@ -1,7 +1,7 @@
 /**
- * Start-up check of the two ingest limiters (reference audit-ingest §3.4): a queue limit above the
- * per-IP HTTP limit can never be reached by one client, and one below half of it caps every client
- * well under the HTTP limit. Both are legal but usually a mistake, so the entry point logs a WARN.
+ * Start-up check of the two ingest limiters: a queue limit above the per-IP HTTP limit can never be
+ * reached by one client, and one below half of it caps every client well under the HTTP limit. Both
+ * are legal but usually a mistake, so the entry point logs a WARN.
  */
 
 export interface LimiterSetting {

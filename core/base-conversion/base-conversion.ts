@@ -1,7 +1,7 @@
 /**
- * Arbitrary-length conversion between base62 and base16 strings (Qlik ids in both forms).
- * Alphabets as the replaced system: base62 = 0-9, a-z, A-Z; base16 = 0-9, a-f (lowercase only).
- * Leading zeros are not preserved and an empty input converts to "0" (reference §3).
+ * Arbitrary-length conversion between base62 and base16 strings (Qlik ids in both forms). Alphabets
+ * as in Butler: base62 = 0-9, a-z, A-Z; base16 = 0-9, a-f (lowercase only). Leading zeros are not
+ * preserved and an empty input converts to "0", as in Butler.
  */
 
 export const BASE62_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -1,8 +1,8 @@
 /**
- * The configuration as the config UI shows it (CONTRACT §7, reference §10.4): the tree as the
- * file was written (`${ENV}` references kept, never resolved: the tree is read before any
- * substitution), with the command line's overrides applied, masked by `obfuscateConfig` when
- * `obfuscate` is on, and serialised once as YAML. Pure: the file is read by the CLI.
+ * The configuration as the config UI shows it: the tree as the file was written (`${ENV}`
+ * references kept, never resolved: the tree is read before any substitution), with the command
+ * line's overrides applied, masked by `obfuscateConfig` when `obfuscate` is on, and serialised once
+ * as YAML. Pure: the file is read by the CLI.
  */
 import { stringify } from "yaml";
 import { obfuscateConfig } from "./obfuscate.ts";

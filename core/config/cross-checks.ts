@@ -40,8 +40,8 @@ const BUILT_IN_TAGS = new Set([
 ]);
 
 /**
- * Server tags become time-series tags, observability attributes and scrape-endpoint labels
- * (reference §8.4), so their names must be valid label names and must not replace built-in ones.
+ * Server tags become time-series tags, observability attributes and scrape-endpoint labels, so
+ * their names must be valid label names and must not replace built-in ones.
  */
 function checkServerTags(config: Config, out: ConfigProblem[]): void {
   const { serverTagsDefinition, servers } = config.serversToMonitor;

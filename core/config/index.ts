@@ -6,7 +6,7 @@
  *
  * - parseConfig(raw, env?)             a parsed YAML tree (`{Service: ...}`) → Config or every problem
  * - checkConfigText(text, file, env?)  YAML text → Config or every problem (extension, syntax, schema)
- * - defaultConfig()                    the embedded default config (CONTRACT §1)
+ * - defaultConfig()                    the embedded default config (what `npm start` runs without a file)
  * - renderTemplate()                   the commented template of `steward init-config`
  * - obfuscateConfig(tree)              a masked copy for logs, crash files and the config UI
  * - needsCertificates(config)          whether an enabled feature reaches the platform with certificates

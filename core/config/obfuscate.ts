@@ -28,7 +28,7 @@ const SECRET_PATHS = [
 /** Keys holding host names anywhere in the tree: first 3 characters kept. */
 const HOST_KEYS = new Set(["host", "hostIP", "serverHost", "brokerHost"]);
 
-/** Partially masked values: path suffix → characters kept (reference/agent.md §10.4). */
+/** Partially masked values: path suffix → characters kept, as Butler SOS masks them. */
 const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["thirdPartyToolsCredentials.obsPlatform[].accountId", 3],
   ["timeseriesdbConfig.v2Config.org", 3],

@@ -95,7 +95,7 @@ export function checkExtension(fileName: string): ConfigProblem | undefined {
 export function checkConfigText(text: string, fileName: string, env: Env = processEnv()): ParseResult {
   const extension = checkExtension(fileName);
   if (extension !== undefined) return { ok: false, problems: [extension] };
-  // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for the reference use them.
+  // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for Butler SOS use them.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {

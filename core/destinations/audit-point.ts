@@ -51,7 +51,7 @@ export function toAuditPoint(facts: AuditFacts, options: AuditPointOptions): Poi
     const value = facts[name];
     if (value !== null) tags[name] = value;
   }
-  // A static tag overwrites a dynamic tag of the same name, as in the replaced system.
+  // A static tag overwrites a dynamic tag of the same name, as in Butler SOS.
   for (const tag of options.staticTags) {
     if (tag.name !== "" && tag.value !== "") tags[tag.name] = tag.value;
   }

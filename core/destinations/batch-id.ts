@@ -1,4 +1,4 @@
-/** Batch ids and flush stamps used in file names (CONTRACT §4: names never collide). */
+/** Batch ids and flush stamps for file names that never collide, even between concurrent consumers. */
 import { randomBytes } from "node:crypto";
 
 /** 8 random hex characters: unique enough per flush second across concurrent consumers. */

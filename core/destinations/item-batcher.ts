@@ -1,11 +1,11 @@
 /**
- * Buffers items of any kind (audit events, points, observability events) for one destination
- * and writes them in batches: when `maxBatchSize` items are buffered or `writeFrequency` ms after
- * the first buffered item, whichever comes first (`writeFrequency: 0` = every item; CONTRACT §4).
- * A batch that fails is kept, whole and with the same id, and written again after a backoff that
- * doubles per failure; failures are counted, and logged as a WARN naming the destination at most
- * once a minute (the first failure of an outage at once, then one line a minute with how many
- * failed writes it stands for; the others at DEBUG), and an INFO line says when writes resume.
+ * Buffers items of any kind (audit events, points, observability events) for one destination and
+ * writes them in batches: when `maxBatchSize` items are buffered or `writeFrequency` ms after the
+ * first buffered item, whichever comes first (`writeFrequency: 0` = every item). A batch that fails
+ * is kept, whole and with the same id, and written again after a backoff that doubles per failure;
+ * failures are counted, and logged as a WARN naming the destination at most once a minute (the
+ * first failure of an outage at once, then one line a minute with how many failed writes it stands
+ * for; the others at DEBUG), and an INFO line says when writes resume.
  *
  * A refusal is not an outage: items the destination refuses as data (the write's error says
  * which, how many and why) are counted as rejected at once, by reason, and never written again,

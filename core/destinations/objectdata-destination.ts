@@ -1,9 +1,9 @@
 /**
  * The json destination with `objectdata.enable`: one pretty-printed JSON file per event that
  * carries `payload.event.objectData`, named `<YYYYMMDDTHHmmss.mmmZ>_<eventId>_<correlationId>.json`
- * and shaped as reference audit-ingest §4.5. Events without objectData are skipped. A batch's
- * files are written a few at a time, side by side; a file that fails fails only its event (the
- * batch is retried for those). The object store confines every file to the export directory.
+ * and shaped as Butler SOS writes them. Events without objectData are skipped. A batch's files are
+ * written a few at a time, side by side; a file that fails fails only its event (the batch is
+ * retried for those). The object store confines every file to the export directory.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";

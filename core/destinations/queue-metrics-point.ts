@@ -1,8 +1,7 @@
 /**
- * The queue-metrics point shared by every Steward queue that writes one (the audit queue,
- * reference audit-ingest §3.3; the UDP queues, reference agent §3.1 and §8.1.8): one measurement,
- * tags `queue_type`, `host` and the configured tags, and the reference's field names, in one place
- * so dashboards see the same columns whichever queue wrote them.
+ * The queue-metrics point shared by every Steward queue that writes one (the audit queue and the
+ * UDP queues): one measurement, tags `queue_type`, `host` and the configured tags, and Butler SOS's
+ * field names, in one place so dashboards see the same columns whichever queue wrote them.
  *
  * Field types are Butler SOS's on each database version, because a database it wrote refuses a
  * point that changes one: the counts (sizes, message counters, `backpressure_active` as 0/1, and
@@ -17,7 +16,7 @@ import { type FieldValue, floatField, type Point } from "./line-protocol.ts";
 import { SCHEMALESS_COUNT } from "./schemaless-count.ts";
 
 /**
- * The values behind the reference's fields (camelCase in memory → snake_case in the point): the
+ * The values behind Butler SOS's fields (camelCase in memory → snake_case in the point): the
  * local queue's metrics, plus the size drops that only a UDP queue has.
  */
 export type QueueMetricsValues = EventQueueMetrics & { droppedSize: number };

@@ -1,6 +1,6 @@
 /**
  * Writes the local audit queue's counters to the time-series database every `writeFrequency` ms
- * (measurement `audit_events_queue` by default; tags and fields as reference audit-ingest §3.3).
+ * (measurement `audit_events_queue` by default; tags and fields as Butler SOS writes them).
  * Counters are cumulative since start (the queue keeps them so), so a failed write loses nothing:
  * the next point carries the totals. `stop()` writes a last point. The timing is the periodic
  * writer's (periodic-writer.ts), shared with the agent's interval counters.

@@ -65,9 +65,9 @@ const BUILDERS: Record<AuditDestinationType, Builder> = {
     }),
     batching: { maxBatchSize: tablefile.maxBatchSize, writeFrequency: tablefile.writeFrequency },
   }),
-  // objectData files are written per event, immediately (spec document 1, Events item 3): no
-  // batch size or write frequency applies. Every event is written as soon as the previous write
-  // is done; the events that arrived meanwhile go together (their files written side by side).
+  // objectData files are written per event, immediately: no batch size or write frequency
+  // applies. Every event is written as soon as the previous write is done; the events that
+  // arrived meanwhile go together (their files written side by side).
   json: ({ json }, _connection, adapters) => ({
     destination: createObjectDataDestination({
       store: adapters.objectStoreFor(json.objectdata.exportDirectory),

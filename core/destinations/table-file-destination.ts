@@ -1,8 +1,8 @@
 /**
  * The parquet and tablefile destinations: one file per flushed batch and event date,
- * `date=YYYY-MM-DD/<flushTimeUTC>-<batchId>.<ext>` in the destination's object store
- * (CONTRACT §4). The date is the event's UTC date, so a batch spanning midnight becomes
- * several files.
+ * `date=YYYY-MM-DD/<flushTimeUTC>-<batchId>.<ext>` in the destination's object store (names never
+ * collide between concurrent consumers). The date is the event's UTC date, so a batch spanning
+ * midnight becomes several files.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";

@@ -18,7 +18,7 @@ export const MAX_PATH_BYTES = 4096;
 export const MAX_NAME_BYTES = 255;
 
 /**
- * `\` as a separator on every OS, as the documented system treats it (load scripts send Windows
+ * `\` as a separator on every OS, as Butler treats it (load scripts send Windows
  * paths): on Linux `a\b` is two directories and `..\..\x` climbs two levels, never one file name
  * with backslashes in it, which would let a traversal slip past the approval check.
  */

@@ -1,8 +1,8 @@
 /**
- * One log line per key per interval (a minute by default), with the count of what it stands
- * for: a destination that keeps failing, a drop reason, a sender of malformed or refused
- * datagrams is reported once a minute with how often it happened, instead of flooding the log
- * or going quiet (reference agent §3.2, §14 item 2: every drop visible, but once a minute).
+ * One log line per key per interval (a minute by default), with the count of what it stands for: a
+ * destination that keeps failing, a drop reason, a sender of malformed or refused datagrams is
+ * reported once a minute with how often it happened, instead of flooding the log or going quiet
+ * (every drop visible, but once a minute).
  *
  * Memory stays bounded when keys come from the network (spoofed sender addresses): keys whose
  * interval is over and that hold nothing back are pruned at most once per interval, and beyond

@@ -1,5 +1,5 @@
 /**
- * The logger: levels of spec document 3 (error … silly), written to sinks (console, daily files).
+ * The logger: the configuration file's levels (error … silly), written to sinks (console, daily files).
  * Created once per process by the entry point and injected everywhere.
  */
 

@@ -1,4 +1,4 @@
-/** MQTT publish topic rules (MQTT 3.1.1 §4.7): non-empty, no wildcards, no NUL, ≤ 65535 bytes. */
+/** MQTT publish topic rules (MQTT 3.1.1, section 4.7): non-empty, no wildcards, no NUL, ≤ 65535 bytes. */
 import { InvalidTopicError } from "./errors.ts";
 
 export function assertPublishTopic(topic: string): void {

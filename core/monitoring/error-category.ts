@@ -1,8 +1,8 @@
 /**
- * The category of a tracked error (reference §8.1.10, `error-categorizer.js`): timeout,
- * connection_refused, host_not_found, connection_reset, auth_error (401/403), not_found (404),
- * rate_limited (429), http_5xx, http_4xx, certificate_error, mqtt_error, new_relic_error or
- * unknown, read from the error and its `cause` chain (system error codes, HTTP statuses, messages).
+ * The category of a tracked error, as Butler SOS names it: timeout, connection_refused,
+ * host_not_found, connection_reset, auth_error (401/403), not_found (404), rate_limited (429),
+ * http_5xx, http_4xx, certificate_error, mqtt_error, new_relic_error or unknown, read from the
+ * error and its `cause` chain (system error codes, HTTP statuses, messages).
  */
 
 export interface ErrorFacts {

@@ -1,16 +1,16 @@
 /**
- * Error tracking of the agent (CONTRACT §7, reference §10.6): every failure the agent's parts
- * report is counted per (type, server) for the current UTC day.
- * - At midnight UTC the day's counts are logged once, at INFO, when `logSummary` is on (the
- *   reference also logged the running summary after every single error; CONTRACT §7 keeps only
- *   the daily line), then the counts start again from zero.
+ * Error tracking of the agent: every failure the agent's parts report is counted per (type, server)
+ * for the current UTC day.
+ * - At midnight UTC the day's counts are logged once, at INFO, when `logSummary` is on (Butler SOS
+ *   also logged the running summary after every single error; the daily line is enough), then the
+ *   counts start again from zero.
  * - Each error becomes one point (`pointsOf`): measurement `measurementName`, tags `error_type`
  *   and `server_name`, fields `error_count` = 1, `error_category` and, when known, `error_code`
  *   and `http_status`; the two numbers typed as Butler SOS typed them on each database version
  *   (schemaless-count.ts: floats on 1.x, integers on 2.x and 3.x), so that the measurement it
  *   filled accepts them. The caller writes them through a destination of their
  *   own whose failures are never recorded here, so a time-series DB that is down never feeds
- *   errors about its own error points back in (quirk 14).
+ *   errors about its own error points back in.
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
@@ -50,7 +50,7 @@ export interface ErrorTracker extends ErrorRecorder, Stoppable {
 }
 
 const DAY_MS = 86_400_000;
-/** How a missing server is named in the summary (as the reference). */
+/** How a missing server is named in the summary (as Butler SOS names it). */
 const NO_SERVER = "_no_server_context";
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,8 +1,8 @@
 /**
- * Whether the event loop answers in time (the container health check's second condition,
- * CONTRACT §7): a timer that should fire every `tickMs` notes how late it actually fired. The
- * loop is unresponsive when a tick came more than `maxDelayMs` late within the last `windowMs`,
- * or when the next tick is already overdue by more than `maxDelayMs`.
+ * Whether the event loop answers in time (the container health check's second condition): a timer
+ * that should fire every `tickMs` notes how late it actually fired. The loop is unresponsive when a
+ * tick came more than `maxDelayMs` late within the last `windowMs`, or when the next tick is
+ * already overdue by more than `maxDelayMs`.
  */
 import type { Clock, Stoppable, TimerHandle } from "../ports.ts";
 

@@ -1,9 +1,9 @@
 /**
- * What the running process reports at `GET /status` (CONTRACT §7, README "Config UI and status
- * page"): each part registers a named snapshot function under one of a few sections when it
- * starts, and the board calls them only when the document is asked for (nothing is pushed from a
- * hot path). Last write errors per destination are noted as they happen. No I/O: the listener
- * that serves the document lives in local/config-ui/.
+ * What the running process reports at `GET /status` (docs/self-monitoring.md, "Config UI and status
+ * page"): each part registers a named snapshot function under one of a few sections when it starts,
+ * and the board calls them only when the document is asked for (nothing is pushed from a hot path).
+ * Last write errors per destination are noted as they happen. No I/O: the listener that serves the
+ * document lives in local/config-ui/.
  */
 import type { Clock } from "../ports.ts";
 

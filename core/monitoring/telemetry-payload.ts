@@ -1,7 +1,7 @@
 /**
- * The anonymous telemetry document (CONTRACT §7, reference §10.7): the version, the platform and
- * architecture, which features are enabled (booleans only: no names, hosts, addresses or
- * counts of anything the user configured) and the random instance id. Nothing else.
+ * The anonymous telemetry document: the version, the platform and architecture, which features are
+ * enabled (booleans only: no names, hosts, addresses or counts of anything the user configured) and
+ * the random instance id. Nothing else.
  */
 import { type Config, logEventsEnabled } from "../config/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * What the uptime monitor reports at each occurrence (CONTRACT §7, reference §10.2, §8.1.9, §8.3):
+ * What the uptime monitor reports at each occurrence:
  * - the log line `Iteration # <n>, Uptime: <M> months, <D> days, <H> hours, <m> minutes, <s>
  *   seconds, Heap used <a> MB of total heap <b> MB. External (off-heap): <c> MB. Memory allocated
  *   to process: <d> MB.` (n with en-US thousands separators; months of 30 days, never wrapped at

@@ -1,8 +1,8 @@
 /**
- * The error type of a failed write to one of the agent's destinations (reference §10.6):
- * `INFLUXDB_V<n>_WRITE` for the time-series DB of version n, `MQTT_PUBLISH` for the broker and
- * `NEW_RELIC_POST` for the observability platform (the reference's type names are the data
- * contract of the error measurement, as the `qs_*` metric names are; CONTRACT §7).
+ * The error type of a failed write to one of the agent's destinations: `INFLUXDB_V<n>_WRITE` for
+ * the time-series DB of version n, `MQTT_PUBLISH` for the broker and `NEW_RELIC_POST` for the
+ * observability platform (Butler SOS's type names: they are the data contract of the error
+ * measurement, as the `qs_*` metric names are).
  */
 export function writeErrorType(destination: string, timeseriesVersion: number): string {
   if (destination === "timeseriesdb") return `INFLUXDB_V${timeseriesVersion}_WRITE`;

@@ -1,14 +1,13 @@
 /**
- * Reads the engine's health check answer (`GET /engine/healthcheck`, reference §6) into an
- * EngineHealth. Lenient where engines differ, strict where the agent's measurements depend on a
- * value:
+ * Reads the engine's health check answer (`GET /engine/healthcheck`) into an EngineHealth. Lenient
+ * where engines differ, strict where the agent's measurements depend on a value:
  * - members the agent does not use are ignored and dropped (newer engines add some, e.g.
  *   `mem.totalPhysical`);
  * - every member EngineHealth declares is required with its JSON type: a missing numeric group
  *   (`cache`, `users`, ...) or a number sent as text makes the whole answer malformed rather
  *   than writing zeros the engine never reported;
- * - `started` must be a string but its format is not checked here (an unparsable one gives an
- *   empty uptime, as reference §6 says).
+ * - `started` must be a string but its format is not checked here (an unparsable one gives an empty
+ *   uptime, as in Butler SOS).
  */
 import * as v from "valibot";
 import type { EngineHealth } from "../ports.ts";

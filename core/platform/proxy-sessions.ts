@@ -1,9 +1,9 @@
 /**
- * Reads a virtual proxy's session list (`GET /qps<prefix>/session`, reference §7): a JSON array
- * of `{UserDirectory, UserId, SessionId, Attributes[]}`. The three strings are required in every
- * entry (an entry without them would count a session the agent cannot attribute, so the whole
- * answer is malformed); `Attributes` and any other member are not used and not checked. `raw`
- * keeps the answer as received, for the message broker.
+ * Reads a virtual proxy's session list (`GET /qps<prefix>/session`): a JSON array of
+ * `{UserDirectory, UserId, SessionId, Attributes[]}`. The three strings are required in every entry
+ * (an entry without them would count a session the agent cannot attribute, so the whole answer is
+ * malformed); `Attributes` and any other member are not used and not checked. `raw` keeps the
+ * answer as received, for the message broker.
  */
 import * as v from "valibot";
 import type { ProxySessionList } from "../ports.ts";

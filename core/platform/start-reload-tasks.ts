@@ -1,5 +1,5 @@
 /**
- * Reload task start (PUT|POST /v4/reloadtask/{taskId}/start; CONTRACT §5, reference §8).
+ * Reload task start (PUT|POST /v4/reloadtask/{taskId}/start).
  *
  * Order: key-value items are stored first; then every id is checked (malformed → invalid,
  * unknown to the platform → invalid); tags and custom properties are looked up; only then are

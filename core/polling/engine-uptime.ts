@@ -1,14 +1,13 @@
 /**
- * The `uptime` field of `sense_server` (reference §6, `getFormattedTime`):
- * `"<days> days, <h>h <mm>m <ss>s"` — hours unpadded, minutes and seconds two digits — from the
- * engine's `started` timestamp (compact `20211109T153726.028+0200`, parsed by the UDP timestamp
- * parser) to the poll time.
- * Deviations from the reference, which read `started` as local wall-clock time and ignored its
- * offset (and took the hours from a Date in the local zone, so they were off by the machine's
- * offset): the offset is applied, so the uptime is the true time since that instant whatever the
- * zones of the engine and this machine. A value that does not parse — including one without a
- * zone — gives `''`, as the reference did for garbage; a start after the poll time (clock skew
- * between the machines) gives zero, never a negative uptime.
+ * The `uptime` field of `sense_server`, in Butler SOS's format: `"<days> days, <h>h <mm>m <ss>s"` —
+ * hours unpadded, minutes and seconds two digits — from the engine's `started` timestamp (compact
+ * `20211109T153726.028+0200`, parsed by the UDP timestamp parser) to the poll time. Deviations from
+ * Butler SOS, which read `started` as local wall-clock time and ignored its offset (and took the
+ * hours from a Date in the local zone, so they were off by the machine's offset): the offset is
+ * applied, so the uptime is the true time since that instant whatever the zones of the engine and
+ * this machine. A value that does not parse — including one without a zone — gives `''`, as Butler
+ * SOS did for garbage; a start after the poll time (clock skew between the machines) gives zero,
+ * never a negative uptime.
  */
 import { isoTimestampMs } from "../udp/udp-timestamps.ts";
 

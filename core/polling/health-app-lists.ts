@@ -1,9 +1,9 @@
 /**
- * The app lists behind the `apps` measurement's `*_names` fields (reference §6,
- * `processAppDocuments`): of one of the health check's doc lists (active, loaded, in memory),
- * ids starting with `SessionApp` form the session-app list as they are; every other id is
- * replaced by its name from the app-name cache (looked up lower-cased; an unknown id is kept as
- * it is). Both lists are sorted (code-unit order, as the reference's `sort()`).
+ * The app lists behind the `apps` measurement's `*_names` fields: of one of the health check's doc
+ * lists (active, loaded, in memory), ids starting with `SessionApp` form the session-app list as
+ * they are; every other id is replaced by its name from the app-name cache (looked up lower-cased;
+ * an unknown id is kept as it is). Both lists are sorted (code-unit order, as Butler SOS sorts
+ * them).
  */
 import type { AppNameCache } from "../ports.ts";
 

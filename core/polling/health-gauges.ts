@@ -1,16 +1,16 @@
 /**
- * The scrape endpoint's engine-health gauges (reference §8.4 with CONTRACT §7's `steward_` prefix),
- * one series per server labelled with its server tags (scrape-labels.ts), valued from that
- * server's latest health check, read only when the endpoint is scraped (nothing is done per poll):
- * `steward_apps_calls`, `steward_apps_selections`, `steward_apps_activedocs_total`,
+ * The scrape endpoint's engine-health gauges (Butler SOS's, named `steward_` where it said
+ * `butlersos_`), one series per server labelled with its server tags (scrape-labels.ts), valued
+ * from that server's latest health check, read only when the endpoint is scraped (nothing is done
+ * per poll): `steward_apps_calls`, `steward_apps_selections`, `steward_apps_activedocs_total`,
  * `steward_apps_inmemorydocs_total`, `steward_apps_loadeddocs_total` (counts), `steward_cache_*`
  * (`added`, `bytes_added`, `hits`, `lookups`, `replaced`, and `saturated` as 1 / 0),
  * `steward_cpu_total`, `steward_mem_committed`, `steward_mem_allocated`, `steward_mem_free` (in
- * bytes, and the help says so — the reference's said MB: quirk 13), `steward_session_active`,
+ * bytes, and the help says so — Butler SOS's said MB), `steward_session_active`,
  * `steward_session_total`, `steward_users_active`, `steward_users_total`, and
- * `steward_engine_metadata` = 1 with the extra labels `engine_started` and `engine_version`.
- * A server not polled successfully yet has no series. With `onChange` (the poller's round end)
- * the registry may render the gauges once per change instead of at every scrape.
+ * `steward_engine_metadata` = 1 with the extra labels `engine_started` and `engine_version`. A
+ * server not polled successfully yet has no series. With `onChange` (the poller's round end) the
+ * registry may render the gauges once per change instead of at every scrape.
  */
 import type { EngineHealth, MetricsRegistry } from "../ports.ts";
 import { mbToBytes } from "./health-obs-metrics.ts";

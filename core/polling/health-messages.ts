@@ -1,7 +1,7 @@
 /**
- * Engine health as broker messages (reference §8.2): one message per value, its payload the plain
- * value as text, on `<mqttConfig.baseTopic><host without port>/<suffix>`: `version`, `started`,
- * `mem/comitted` [sic], `mem/allocated`, `mem/free`, `cpu/total`, `session/active`,
+ * Engine health as broker messages, as Butler SOS publishes it: one message per value, its payload
+ * the plain value as text, on `<mqttConfig.baseTopic><host without port>/<suffix>`: `version`,
+ * `started`, `mem/comitted` [sic], `mem/allocated`, `mem/free`, `cpu/total`, `session/active`,
  * `session/total`, `apps/active_docs`, `apps/loaded_docs`, `apps/in_memory_docs` (ids joined with
  * `,`), `apps/calls`, `apps/selections`, `users/active`, `users/total`, `cache/hits`,
  * `cache/lookups`, `cache/added`, `cache/replaced`, `cache/bytes_added`, `saturated` (`true` /

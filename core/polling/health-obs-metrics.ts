@@ -1,21 +1,20 @@
 /**
- * Engine health as one observability-platform metric batch (reference §8.3, metric API): the
- * attributes of metric-attributes.ts, `interval.ms` the health polling interval, and the gauges of
- * each group whose `obsPlatform.metric.dynamic.*.enable` flag is on, with the platform's exact
- * names (misspellings included: `qs_memCommited`, `qs_cacheaAdded` — quirk 10, part of the data
- * contract):
+ * Engine health as one observability-platform metric batch (metric API): the attributes of
+ * metric-attributes.ts, `interval.ms` the health polling interval, and the gauges of each group
+ * whose `obsPlatform.metric.dynamic.*.enable` flag is on, with the platform's exact names
+ * (misspellings included: `qs_memCommited`, `qs_cacheaAdded` — part of the data contract:
+ * dashboards query these names):
  * - engine.memory: `qs_memCommited`, `qs_memAllocated`, `qs_memFree`, in bytes (MB × 1,048,576);
  * - engine.cpu: `qs_cpuTotal`; engine.calls: `qs_engineCalls`; engine.selections:
  *   `qs_engineSelections`; engine.sessions: `qs_engineSessionsActive`, `qs_engineSessionsTotal`;
  *   engine.users: `qs_engineUsersActive`, `qs_engineUsersTotal`;
- * - engine.saturated: `qs_engineSaturated` as 1 / 0 (the reference sent the raw boolean; the
+ * - engine.saturated: `qs_engineSaturated` as 1 / 0 (Butler SOS sent the raw boolean; the
  *   metric API takes numbers for gauges);
  * - apps.docCount: `qs_docsActiveCount`, `qs_docsLoadedCount`, `qs_docsInMemoryCount`;
  * - cache.cache: `qs_cacheHits`, `qs_cacheLookups`, `qs_cacheaAdded`, `qs_cacheReplaced`,
  *   `qs_cacheBytesAdded`.
- * (`apps.activeDocs/loadedDocs/inMemoryDocs` select nothing, as in the reference.) With every
- * group off there is no batch to post (undefined). The groups are chosen once, when the mapper is
- * made.
+ * (`apps.activeDocs/loadedDocs/inMemoryDocs` select nothing, as in Butler SOS.) With every group
+ * off there is no batch to post (undefined). The groups are chosen once, when the mapper is made.
  */
 import type { ObsPlatformConfig } from "../config/schema/config.ts";
 import type { EngineHealth, ObservabilityMetricBatch } from "../ports.ts";

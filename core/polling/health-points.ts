@@ -1,9 +1,8 @@
 /**
- * Engine health as the 8 time-series points of reference §8.1.3, one set per server per poll, all
+ * Engine health as the 8 time-series points Butler SOS writes, one set per server per poll, all
  * with the server tags and the poll time: `sense_server` (`version`, `started`, `uptime`), `mem`
- * (`comitted` [sic — dashboards depend on it, CONTRACT §7], `allocated`, `free`, MB), `apps`
- * (counts, id lists, name lists, `calls`, `selections`), `cpu` (`total`), `session`, `users`,
- * `cache` and `saturated`.
+ * (`comitted` [sic — dashboards depend on it], `allocated`, `free`, MB), `apps` (counts, id lists,
+ * name lists, `calls`, `selections`), `cpu` (`total`), `session`, `users`, `cache` and `saturated`.
  *
  * Field types are Butler SOS's per database version, because existing databases already hold
  * fields of those types and InfluxDB refuses a write that changes one: its 1.x schema makes the
@@ -15,7 +14,7 @@
  * The id lists (`active_docs`, `loaded_docs`, `in_memory_docs`, comma-joined) are written when
  * their `includeFields` flag is on, else `''`; the name lists (health-app-lists.ts) when that flag
  * is on and app names are extracted (the cache is given), else `''`, joined `"A","B"` on v1 and
- * `A,B` on v2/v3 as the reference. The version is chosen once, when the mapper is made.
+ * `A,B` on v2/v3 as Butler SOS. The version is chosen once, when the mapper is made.
  */
 import type { TimeseriesdbConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";

@@ -1,9 +1,8 @@
 /**
- * The attribute set of the health and session metric batches (reference §8.3): the server tags
- * (sessions: the session tags), `obsPlatform.metric.attribute.static`, and `serviceVersion` = the
- * Steward version when `obsPlatform.metric.attribute.dynamic.serviceVersion.enable` (CONTRACT §7:
- * the version attribute is `serviceVersion`). A static attribute never replaces a tag of the
- * server, and neither replaces `serviceVersion`.
+ * The attribute set of the health and session metric batches: the server tags (sessions: the
+ * session tags), `obsPlatform.metric.attribute.static`, and `serviceVersion` = the Steward version
+ * when `obsPlatform.metric.attribute.dynamic.serviceVersion.enable`. A static attribute never
+ * replaces a tag of the server, and neither replaces `serviceVersion`.
  */
 import type { ObsPlatformConfig } from "../config/schema/config.ts";
 import type { ServerTags } from "./server-tags.ts";

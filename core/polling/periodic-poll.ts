@@ -1,7 +1,6 @@
 /**
- * The beat every platform poller of the agent runs on (app names, engine health, user sessions;
- * CONTRACT §7 "Platform polling"):
- * - the first round runs at start (the reference waited one interval: quirk 19), then one every
+ * The beat every platform poller of the agent runs on (app names, engine health, user sessions):
+ * - the first round runs at start (Butler SOS waited one interval first), then one every
  *   `intervalMs` on a fixed beat, however long a round takes;
  * - a beat that finds the previous round still running is skipped with a WARN (at most once a
  *   minute, with the number skipped), so rounds never overlap;

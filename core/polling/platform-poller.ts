@@ -1,8 +1,8 @@
 /**
- * One platform poller of the agent (engine health, user sessions; CONTRACT §7 "Platform
- * polling"): on the periodic beat (first round at start, overlapping rounds skipped with a WARN),
- * a round asks every target — a monitored server, or a server's virtual proxy — at most
- * `maxConcurrent` at a time, so 200 servers never become 200 simultaneous requests.
+ * One platform poller of the agent (engine health, user sessions): on the periodic beat (first
+ * round at start, overlapping rounds skipped with a WARN), a round asks every target — a monitored
+ * server, or a server's virtual proxy — at most `maxConcurrent` at a time, so 200 servers never
+ * become 200 simultaneous requests.
  * - An answer is turned into the destinations' points, broker messages and metric batches
  *   (`itemsOf`; after `answerTurn`, when given: a turn of the event loop of its own), handed to
  *   the destinations (each buffers and batches; a round's points go out in as few
@@ -10,7 +10,7 @@
  *   endpoint's gauges. The gauges show the latest answers as of the last completed round
  *   (`latest()`, `onRound`), so they change once per round and can be rendered once per round.
  * - A failing target (unreachable, timeout, non-2xx, malformed answer) is counted, logged at
- *   WARN at most once a minute per target with the reason and the reference's error type
+ *   WARN at most once a minute per target with the reason and Butler SOS's error type
  *   (`HEALTH_API`, `PROXY_API`), and its latest answer is forgotten (from the end of that round
  *   on), so the scrape endpoint never shows a dead server's old values as current. The other
  *   targets are polled as usual.
@@ -57,7 +57,7 @@ export interface PlatformPollerOptions<T, A> {
   poll: string;
   /** One round, for log lines: "health round". */
   what: string;
-  /** The reference's error type for a failed call (§10.6): `HEALTH_API`, `PROXY_API`. */
+  /** Butler SOS's error type for a failed call: `HEALTH_API`, `PROXY_API`. */
   errorType: string;
   targets: readonly T[];
   /** A target's unique key (server name, server + virtual proxy). */

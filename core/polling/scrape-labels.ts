@@ -1,9 +1,9 @@
 /**
- * Label names of the health and session gauges on the scrape endpoint (reference §8.4): `host`,
- * `server_name`, `server_description` and the `serversToMonitor.serverTagsDefinition` names —
- * every server has exactly those (config validation), so no label is declared without a value
- * (CONTRACT §7). The config check of core/config/cross-checks.ts makes sure the defined names are
- * valid label names and do not replace the fixed ones.
+ * Label names of the health and session gauges on the scrape endpoint: `host`, `server_name`,
+ * `server_description` and the `serversToMonitor.serverTagsDefinition` names — every server has
+ * exactly those (config validation), so no label is declared without a value. The config check of
+ * core/config/cross-checks.ts makes sure the defined names are valid label names and do not replace
+ * the fixed ones.
  */
 import { FIXED_SERVER_TAGS } from "./server-tags.ts";
 

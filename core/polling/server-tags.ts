@@ -1,11 +1,11 @@
 /**
- * The server tags (reference §6, `servertags.js`): `host` = `servers[].host` without its port,
- * `server_name`, `server_description`, plus every `serverTags` entry. They tag every health point,
- * label every scrape gauge and are the attributes of every health metric. A configured tag never
- * replaces one of the three fixed ones (config validation refuses such names; this stays safe
- * anyway). Session tags add `user_session_virtual_proxy` (the prefix; `/` for the root proxy,
- * CONTRACT §7) and `user_session_host` (`userSessions.host` with its port); they carry the server
- * tags on every time-series DB version (the reference left them out on v2: quirk 9, fixed).
+ * The server tags: `host` = `servers[].host` without its port, `server_name`, `server_description`,
+ * plus every `serverTags` entry. They tag every health point, label every scrape gauge and are the
+ * attributes of every health metric. A configured tag never replaces one of the three fixed ones
+ * (config validation refuses such names; this stays safe anyway). Session tags add
+ * `user_session_virtual_proxy` (the prefix; `/` for the root proxy) and `user_session_host`
+ * (`userSessions.host` with its port); they carry the server tags on every time-series DB version
+ * (Butler SOS left them out on v2).
  */
 import type { MonitoredServerConfig } from "../config/schema/config.ts";
 

@@ -1,10 +1,10 @@
 /**
- * The scrape endpoint's session gauge (reference §8.4, CONTRACT §7's `steward_` prefix):
- * `steward_user_session_total`, one series per server × virtual proxy, labelled with the server
- * tags (scrape-labels.ts) + `user_session_virtual_proxy` + `user_session_host`, valued from the
- * latest poll's session count (everyone: `excludeUser` does not reduce counts), read only when the
- * gauge is rendered: at a scrape, or with `onChange` (the poller's round end) once per change. The reference's `service` label is not declared: it never had a value, and
- * no label is declared without one (CONTRACT §7).
+ * The scrape endpoint's session gauge: `steward_user_session_total`, one series per server ×
+ * virtual proxy, labelled with the server tags (scrape-labels.ts) + `user_session_virtual_proxy` +
+ * `user_session_host`, valued from the latest poll's session count (everyone: `excludeUser` does
+ * not reduce counts), read only when the gauge is rendered: at a scrape, or with `onChange` (the
+ * poller's round end) once per change. Butler SOS's `service` label is not declared: it never had a
+ * value, and no label is declared without one.
  */
 import type { MetricsRegistry } from "../ports.ts";
 import { pickLabels } from "./scrape-labels.ts";

@@ -1,5 +1,5 @@
 /**
- * A virtual proxy's sessions as one broker message (reference §8.2): topic
+ * A virtual proxy's sessions as one broker message, as Butler SOS publishes it: topic
  * `<mqttConfig.baseTopic><userSessions.host without port>/usersession<prefix>` — so
  * `…/usersession/` for the root proxy `/` and `…/usersession/hdr` for `/hdr` (a prefix given
  * without its leading `/` gets one) — and payload the proxy's answer as it came, unfiltered

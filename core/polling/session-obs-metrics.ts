@@ -1,9 +1,9 @@
 /**
- * A virtual proxy's session count as one observability-platform metric batch (reference §8.3):
- * attributes = the session tags + static attributes + `serviceVersion` (metric-attributes.ts),
- * `interval.ms` the session polling interval, one gauge `qs_proxySessions` = the number of
- * sessions (everyone: `excludeUser` does not reduce counts, CONTRACT §7). Undefined — nothing to
- * post — when `obsPlatform.metric.dynamic.proxy.sessions.enable` is off.
+ * A virtual proxy's session count as one observability-platform metric batch: attributes = the
+ * session tags + static attributes + `serviceVersion` (metric-attributes.ts), `interval.ms` the
+ * session polling interval, one gauge `qs_proxySessions` = the number of sessions (everyone:
+ * `excludeUser` does not reduce counts). Undefined — nothing to post — when
+ * `obsPlatform.metric.dynamic.proxy.sessions.enable` is off.
  */
 import type { ObsPlatformConfig } from "../config/schema/config.ts";
 import type { ObservabilityMetricBatch } from "../ports.ts";

@@ -1,17 +1,17 @@
 /**
- * A virtual proxy's sessions as time-series points (reference §8.1.4), per server × virtual
+ * A virtual proxy's sessions as time-series points, as Butler SOS writes them, per server × virtual
  * proxy × poll, tagged with the session tags (server tags + `user_session_virtual_proxy` +
- * `user_session_host`, on every version: quirk 9 fixed) and stamped with the poll time:
+ * `user_session_host`, on every version, where Butler SOS left the server tags out on v2) and
+ * stamped with the poll time:
  * - `user_session_summary`: `session_count` (integer), `session_user_id_list` (string);
- * - `user_session_list`: `session_user_id_list`, plus `session_count` on v2/v3 as the reference;
+ * - `user_session_list`: `session_user_id_list`, plus `session_count` on v2/v3 as Butler SOS;
  * - `user_session_details`: one per session of a user not excluded, fields `session_id`,
  *   `user_directory`, `user_id` and the extra tags `user_session_id`,
  *   `user_session_user_directory`, `user_session_user_id`.
- * `userSessions.excludeUser` removes users from the detail points and from
- * `session_user_id_list`, never from `session_count`; the reference filtered the details only,
- * and a count that drops excluded users would no longer be the platform's session count.
- * `session_count` is an integer, except on 2.x, where Butler SOS wrote it unsigned (a database it
- * filled refuses a signed integer into it).
+ * `userSessions.excludeUser` removes users from the detail points and from `session_user_id_list`,
+ * never from `session_count`; Butler SOS filtered the details only, and a count that drops excluded
+ * users would no longer be the platform's session count. `session_count` is an integer, except on
+ * 2.x, where Butler SOS wrote it unsigned (a database it filled refuses a signed integer into it).
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import {

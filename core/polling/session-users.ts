@@ -1,9 +1,8 @@
 /**
- * Who is in a virtual proxy's session list (reference §7, CONTRACT §7): the `DIR\ID` of each
- * session, de-duplicated in first-seen order and joined with `,` (the reference's
- * `uniqueUserList`), and the `userSessions.excludeUser` matcher. A user is excluded when both
- * `directory` and `userId` equal the session's exactly — case-sensitive, as the reference and as
- * UDP user events match `userEvents.excludeUser`.
+ * Who is in a virtual proxy's session list: the `DIR\ID` of each session, de-duplicated in
+ * first-seen order and joined with `,`, and the `userSessions.excludeUser` matcher. A user is
+ * excluded when both `directory` and `userId` equal the session's exactly — case-sensitive, as in
+ * Butler SOS and as UDP user events match `userEvents.excludeUser`.
  */
 import type { UserSessionsConfig } from "../config/schema/config.ts";
 import type { ProxySession } from "../ports.ts";

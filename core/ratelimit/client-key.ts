@@ -1,8 +1,8 @@
 /**
- * The rate-limit key of a client IP (CONTRACT §3): IPv4 as is, IPv4-mapped IPv6 as its IPv4
- * address, other IPv6 addresses grouped by their /64 prefix (one household or host usually owns
- * a whole /64, so per-address keys would be trivially evaded). Anything unparsable is keyed by
- * its trimmed lower-case text.
+ * The rate-limit key of a client IP: IPv4 as is, IPv4-mapped IPv6 as its IPv4 address, other IPv6
+ * addresses grouped by their /64 prefix (one household or host usually owns a whole /64, so
+ * per-address keys would be trivially evaded). Anything unparsable is keyed by its trimmed
+ * lower-case text.
  */
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

@@ -1,10 +1,10 @@
 /**
  * A synchronous, in-memory fixed-window counter for hot paths (a UDP socket admits tens of
- * thousands of datagrams a second; the in-process audit queue could use it too). It applies
- * the window rule of fixed-window-limiter.ts (windows of `windowMs` aligned to the Unix epoch,
- * CONTRACT §3) without a store round trip or a promise per hit, so there is one fixed-window
- * rule in Steward and two places to keep the count: a RateLimitStore shared between instances,
- * or this object inside one process.
+ * thousands of datagrams a second; the in-process audit queue could use it too). It applies the
+ * window rule of fixed-window-limiter.ts (windows of `windowMs` aligned to the Unix epoch) without
+ * a store round trip or a promise per hit, so there is one fixed-window rule in Steward and two
+ * places to keep the count: a RateLimitStore shared between instances, or this object inside one
+ * process.
  *
  * Only admitted hits are counted: once `limit` hits are in, everything is refused until the
  * next window starts (refused hits would not change that answer, so they are not stored).
@@ -23,7 +23,7 @@ export interface FixedWindowCounter {
   /** Hits admitted in the window containing `nowMs` (0 once that window is over). */
   count(nowMs: number): number;
   /**
-   * The current window's admitted hits as a per-minute rate (reference agent §3.1
+   * The current window's admitted hits as a per-minute rate (Butler SOS's
    * `rateLimitCurrent`). Elapsed time is counted from at least one second so that the first
    * hits of a window do not read as an absurd rate.
    */

@@ -1,7 +1,7 @@
 /**
- * Fixed-window rate limiting (CONTRACT §3): windows of `windowMs` aligned to the Unix epoch, one
- * counter per key and window in a RateLimitStore, so every instance sharing the store shares the
- * limit. Hits over the limit still count (they do not extend the window: it is fixed).
+ * Fixed-window rate limiting: windows of `windowMs` aligned to the Unix epoch, one counter per key
+ * and window in a RateLimitStore, so every instance sharing the store shares the limit. Hits over
+ * the limit still count (they do not extend the window: it is fixed).
  */
 
 import type { Clock, RateLimitStore } from "../ports.ts";

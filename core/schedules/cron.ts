@@ -1,7 +1,7 @@
 /**
- * Cron expressions and time zones for schedules (CONTRACT §5): 5 fields (minute precision) or
- * 6 fields (leading seconds), standard months 1–12 and weekdays 0–6 (7 = Sunday too), evaluated
- * in the schedule's IANA time zone by croner.
+ * Cron expressions and time zones for schedules: 5 fields (minute precision) or 6 fields (leading
+ * seconds), standard months 1–12 and weekdays 0–6 (7 = Sunday too), evaluated in the schedule's
+ * IANA time zone by croner.
  */
 import { Cron } from "croner";
 import { InvalidScheduleError } from "./errors.ts";

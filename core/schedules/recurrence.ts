@@ -1,9 +1,9 @@
 /**
  * Schedule expressions of the agent's own timers (`heartbeat.frequency`,
- * `uptimeMonitor.frequency`; CONTRACT §7): the later.js text forms the reference uses
- * (`every 30 seconds`, `every 1 hour`, `every 2 days`, `at 10:15 am`, …, parsed by
- * `@breejs/later`, the maintained fork of later.js) and 5- or 6-field cron expressions (parsed by
- * croner, as the REST schedules are). Anything else is a config error.
+ * `uptimeMonitor.frequency`): the later.js text forms Butler SOS uses (`every 30 seconds`,
+ * `every 1 hour`, `every 2 days`, `at 10:15 am`, …, parsed by `@breejs/later`, the maintained fork
+ * of later.js) and 5- or 6-field cron expressions (parsed by croner, as the REST schedules are).
+ * Anything else is a config error.
  *
  * Both kinds are evaluated in UTC: later.js text schedules always were (its default), and one
  * rule for both keeps `every 1 hour` and `0 * * * *` alike on every machine.
@@ -74,7 +74,7 @@ export function typicalIntervalMs(recurrence: Recurrence, fromMs: number): numbe
   const second = first === undefined ? undefined : recurrence.next(first);
   const third = second === undefined ? undefined : recurrence.next(second);
   if (second === undefined || third === undefined) return undefined;
-  // The reference measures between the 3rd and 4th occurrences; the 2nd and 3rd avoid the
+  // Butler SOS measures between the 3rd and 4th occurrences; the 2nd and 3rd avoid the
   // partial first range later.js answers when `fromMs` falls inside one.
   return third - second;
 }

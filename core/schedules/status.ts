@@ -1,4 +1,4 @@
-/** The text of GET /v4/schedules/status (CONTRACT §5): one line per job. */
+/** The text of GET /v4/schedules/status: one line per job. */
 
 export interface JobStatus {
   id: string;

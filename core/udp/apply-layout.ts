@@ -1,8 +1,8 @@
 /**
- * The one parser of UDP datagrams: `splitFields` cuts the text at `;` the way CONTRACT §7
- * decides (fewer fields than the layout → malformed; surplus `;` belong to the message field),
- * and `applyLayout` turns the pieces into a typed record by the layout's table (reference §2.5:
- * sanitising, UUID/timestamp/number validation; a missing value is `''`, never "undefined").
+ * The one parser of UDP datagrams: `splitFields` cuts the text at `;` (fewer fields than the layout
+ * → malformed; surplus `;` belong to the message field, so a `;` in a message never shifts the
+ * fields after it), and `applyLayout` turns the pieces into a typed record by the layout's table
+ * (sanitising, UUID/timestamp/number validation; a missing value is `''`, never "undefined").
  */
 import type { FieldSpec, Layout, LayoutRecord } from "./field-layouts.ts";
 import { sanitiseField } from "./sanitise-field.ts";

@@ -1,10 +1,10 @@
 /**
- * Backpressure reporting of a UDP queue (reference agent §3.1): utilisation is the waiting
- * count over `maxSize`. Reaching `thresholdPct` logs a WARN and makes the state active; while
- * active, a "continues" WARN at most every minute; falling below 0.8 × threshold clears it with
- * an INFO (the gap keeps a queue hovering at the threshold from flapping).
+ * Backpressure reporting of a UDP queue: utilisation is the waiting count over `maxSize`. Reaching
+ * `thresholdPct` logs a WARN and makes the state active; while active, a "continues" WARN at most
+ * every minute; falling below 0.8 × threshold clears it with an INFO (the gap keeps a queue
+ * hovering at the threshold from flapping).
  *
- * The reference only looks when a datagram arrives, so a queue that drains after a burst stays
+ * Butler SOS only looks when a datagram arrives, so a queue that drains after a burst stays
  * "active" until the next datagram; the queue also updates on completions while active.
  */
 import type { Logger } from "../ports.ts";

@@ -1,10 +1,10 @@
 /**
- * Log event categorisation (reference §4.1, with CONTRACT §7's changes): rules are tried in
- * configured order and every matching rule contributes its categories; a rule applies when the
- * event level is in its `logLevel` list (case-insensitive, `fatal` included) and one of its
- * filters matches the message (`sw` starts with, `ew` ends with, `so` contains; case-sensitive).
- * A matching `drop` rule discards the event (the reference only stripped its categories). When no
- * rule matched, the default rule's categories apply if it is enabled. Rules are compiled once.
+ * Log event categorisation: rules are tried in configured order and every matching rule contributes
+ * its categories; a rule applies when the event level is in its `logLevel` list (case-insensitive,
+ * `fatal` included) and one of its filters matches the message (`sw` starts with, `ew` ends with,
+ * `so` contains; case-sensitive). A matching `drop` rule discards the event (Butler SOS only
+ * stripped its categories). When no rule matched, the default rule's categories apply if it is
+ * enabled. Rules are compiled once.
  */
 
 import type { CategoriseRule, LogEventsConfig } from "../config/schema/config.ts";
@@ -50,7 +50,7 @@ export function createCategoriser(config: LogEventsConfig["categorise"]): Catego
   };
 }
 
-/** `sw` starts with, `ew` ends with, `so` contains; case-sensitive, as the reference. */
+/** `sw` starts with, `ew` ends with, `so` contains; case-sensitive, as in Butler SOS. */
 function compileFilter(filter: CategoriseRule["filter"][number]): (message: string) => boolean {
   const { value } = filter;
   if (filter.type === "sw") return (message) => message.startsWith(value);

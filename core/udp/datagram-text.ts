@@ -2,7 +2,7 @@
  * The first steps every processor takes with a datagram: its bytes decoded as UTF-8 (invalid
  * sequences become U+FFFD, never an exception, as log4net's appenders send UTF-8 and anything
  * else is noise) and its marker, field 0, sanitised and lower-cased (markers are compared
- * case-insensitively, CONTRACT §7).
+ * case-insensitively, as Butler SOS compares them).
  */
 import { sanitiseField } from "./sanitise-field.ts";
 

@@ -1,11 +1,11 @@
 /**
  * How a UDP queue's drops and processor failures reach the log, so that a flood is visible
- * without flooding the log (reference agent §3.1, §14 item 2):
+ * without flooding the log ("no events arrive" is what operators troubleshoot most):
  *
  * - each drop reason and processor failures: the first of a minute at WARN (failures at ERROR)
  *   with its detail, later ones at DEBUG, and the next WARN says how many were held back;
  * - the aggregated "Dropped N messages for <queue> in the last minute", at most once a minute.
- *   The reference only checks when a later drop arrives, so a burst followed by silence is
+ *   Butler SOS only checks when a later drop arrives, so a burst followed by silence is
  *   reported late or never; here the first drop after a report arms a timer that reports one
  *   minute later, whatever follows. `flush()` reports what is pending at once (on stop).
  *

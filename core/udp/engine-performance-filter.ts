@@ -1,10 +1,10 @@
 /**
- * The engine performance monitor's filter (reference §4.2): decides whether an engine API
- * performance event is kept. The app-specific filter is tried first — its entries in order, an
- * entry accepting when its apps match and its object type, object id and method selections all
- * pass — then the all-apps filter (app exclusions, object type, method). Comparisons are exact
- * and case-sensitive, except app ids: UUIDs are stored lower-case (CONTRACT §7), so configured
- * ids are lower-cased once here. Lists become sets once, when the filter is built.
+ * The engine performance monitor's filter: decides whether an engine API performance event is kept.
+ * The app-specific filter is tried first — its entries in order, an entry accepting when its apps
+ * match and its object type, object id and method selections all pass — then the all-apps filter
+ * (app exclusions, object type, method). Comparisons are exact and case-sensitive, except app ids:
+ * UUIDs match in any case and are stored lower-case, so configured ids are lower-cased once here.
+ * Lists become sets once, when the filter is built.
  */
 import type { EnginePerformanceMonitorConfig } from "../config/schema/config.ts";
 

@@ -1,14 +1,14 @@
 /**
- * Event counts (reference §5.1, §8.1.7; CONTRACT §7 "Agent details settled"): every datagram
- * whose marker is recognised is counted by (event type, source, host, subsystem) before exclusion,
- * the performance filter and categorisation; an unrecognised marker counts as `unknown` ×3. The
- * interval counts are deltas written to `platformEvents.eventCount.timeseriesdb.measurementName`
- * and kept only while `eventCount.enable` is true; `take`'s `written()` subtracts what was written,
- * so counts that arrive during a write are kept for the next one. Totals since start (by event
- * type and source) are always kept and published as `steward_events_total`. One instance serves
- * both pipelines: the metric is declared once. The field `counter` has the type Butler SOS gave
- * it on each database version (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x),
- * so that a database it wrote accepts these points.
+ * Event counts: every datagram whose marker is recognised is counted by (event type, source, host,
+ * subsystem) before exclusion, the performance filter and categorisation; an unrecognised marker
+ * counts as `unknown` ×3. The interval counts are deltas written to
+ * `platformEvents.eventCount.timeseriesdb.measurementName` and kept only while `eventCount.enable`
+ * is true; `take`'s `written()` subtracts what was written, so counts that arrive during a write
+ * are kept for the next one. Totals since start (by event type and source) are always kept and
+ * published as `steward_events_total`. One instance serves both pipelines: the metric is declared
+ * once. The field `counter` has the type Butler SOS gave it on each database version
+ * (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x), so that a database it wrote
+ * accepts these points.
  */
 import type { PlatformEventsConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
@@ -19,7 +19,7 @@ import { takeIntervalCounts } from "./interval-counts.ts";
 
 export type EventType = "log" | "user";
 
-/** Stands for a source, host or subsystem that is empty or not known (CONTRACT §7). */
+/** Stands for a source, host or subsystem that is empty or not known. */
 export const UNKNOWN = "unknown";
 
 /**

@@ -1,9 +1,10 @@
 /**
- * The field layouts of the platform's UDP datagrams (reference §2.3), one table per source: field
- * name, maximum length after sanitising and validator kind. `applyLayout` (apply-layout.ts) is
- * the one function that reads any of them, so a new source or a changed position is a table edit.
- * Field 0, the marker, is the layout's own `marker`; `fields` lists fields 1…n-1 in wire order.
- * The parsed record's types follow from the tables (`LayoutRecord`).
+ * The field layouts of the platform's UDP datagrams (as the platform's log appenders send them),
+ * one table per source: field name, maximum length after sanitising and validator kind.
+ * `applyLayout` (apply-layout.ts) is the one function that reads any of them, so a new source or a
+ * changed position is a table edit. Field 0, the marker, is the layout's own `marker`; `fields`
+ * lists fields 1…n-1 in wire order. The parsed record's types follow from the tables
+ * (`LayoutRecord`).
  */
 
 /** What a field's text is turned into; see apply-layout.ts for each rule. */
@@ -42,8 +43,9 @@ export interface Layout<S extends string = string, F extends readonly FieldSpec[
   readonly source: S;
   readonly fields: F;
   /**
-   * Index in `fields` of the free-text message that absorbs surplus `;` (CONTRACT §7): surplus
-   * fields are re-joined into it with `;`. Without one, a datagram with surplus fields is malformed.
+   * Index in `fields` of the free-text message that absorbs surplus `;` (a message may contain
+   * `;`): surplus fields are re-joined into it with `;`. Without one, a datagram with surplus
+   * fields is malformed.
    */
   readonly messageIndex: number | undefined;
 }

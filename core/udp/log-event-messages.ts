@@ -1,10 +1,10 @@
 /**
- * Log events as broker messages (reference §8.2): the payload is the parsed event as JSON with
- * `tags` (from `logEvents.tags`) added, published to `logEvents.sendToMQTT.baseTopic` when
- * `postTo.baseTopic`, and to the base topic plus the subsystem as a path when
+ * Log events as broker messages, as Butler SOS publishes them: the payload is the parsed event as
+ * JSON with `tags` (from `logEvents.tags`) added, published to `logEvents.sendToMQTT.baseTopic`
+ * when `postTo.baseTopic`, and to the base topic plus the subsystem as a path when
  * `postTo.subsystemTopics` (`System.Scheduler.Slave` → `<base>/system/scheduler/slave`). A
- * subsystem that would make an invalid publish topic (empty, or holding the wildcards `+`/`#`)
- * gets no subsystem message rather than a publish the broker refuses.
+ * subsystem that would make an invalid publish topic (empty, or holding the wildcards `+`/`#`) gets
+ * no subsystem message rather than a publish the broker refuses.
  */
 import type { LogEventsConfig } from "../config/schema/config.ts";
 import type { BrokerMessage } from "./event-destinations.ts";

@@ -1,10 +1,10 @@
 /**
- * Log events as observability-platform events `qs_logEvent` (reference §8.3). Only engine,
+ * Log events as observability-platform events `qs_logEvent`, as Butler SOS sends them. Only engine,
  * proxy, repository and scheduler events are sent, each when its
  * `sendToObsPlatform.source.<source>.enable` is on and its level (case-insensitive) is `error` or
  * `warn` with that level's flag on; FATAL and engine API performance events are never sent. The
- * attributes are the event's members under their `qs_` names (empty and absent ones left out),
- * then `logEvents.tags`, the static event attributes and `serviceVersion` when enabled.
+ * attributes are the event's members under their `qs_` names (empty and absent ones left out), then
+ * `logEvents.tags`, the static event attributes and `serviceVersion` when enabled.
  */
 
 import type { LogEventsConfig, ObsPlatformConfig } from "../config/schema/config.ts";
@@ -15,7 +15,7 @@ export const LOG_EVENT_TYPE = "qs_logEvent";
 
 const NONE = { error: false, warn: false };
 
-/** Attribute name → event member, in the reference's order. */
+/** Attribute name → event member, in Butler SOS's order. */
 const ATTRIBUTES: readonly (readonly [string, string])[] = [
   ["qs_ts_iso", "ts_iso"],
   ["qs_ts_local", "ts_local"],

@@ -1,13 +1,14 @@
 /**
- * Log events as points of measurement `log_event` (reference §8.1.6): common tags `host`,
+ * Log events as points of measurement `log_event` (as Butler SOS 15 writes it): common tags `host`,
  * `level`, `source`, `log_row`, `subsystem`; per source the tags written when non-empty and the
- * fields of the reference's table, named per database version as field-names.ts says (1.x
- * `result_code`, 2.x and 3.x `result_code_field`…) and typed as Butler SOS typed them on each
- * version (NUMBER_TYPES below); engine API performance events always carry `method`, `object_type`,
+ * fields Butler SOS writes, named per database version as field-names.ts says (1.x `result_code`,
+ * 2.x and 3.x `result_code_field`…) and typed as Butler SOS typed them on each version
+ * (NUMBER_TYPES below); engine API performance events always carry `method`, `object_type`,
  * `proxy_session_id`, `session_id` and `event_activity_source` (defaults `<Unknown>` and `-1` when
  * empty); every point has `raw_event`, the event as JSON. Tag precedence, lowest first:
  * `logEvents.tags`, categories, the event's own tags — configuration never hides event data. The
- * point's time is the event's own (`ts_iso`) when it parsed, else the receive time (CONTRACT §7).
+ * point's time is the event's own (`ts_iso`) when it parsed, else the receive time (Butler SOS
+ * stamped it with the write time instead).
  */
 
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
@@ -29,7 +30,7 @@ interface SourceSpec {
   readonly tagsIfSet: readonly string[];
   /** Tags always written, with the value used when the event's is empty. */
   readonly tagsAlways: readonly (readonly [name: string, fallback: string])[];
-  /** String fields; a member the source lacks is written as `''`, as the reference does. */
+  /** String fields; a member the source lacks is written as `''`, as Butler SOS does. */
   readonly strings: readonly string[];
   /** Numeric fields and their kind; a number that did not parse is left out (never NaN). */
   readonly numbers: readonly (readonly [member: string, kind: NumberKind])[];

@@ -1,10 +1,10 @@
 /**
- * The log-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → engine
- * performance filter → user normalisation → categorisation (a `drop` rule discards the event)
- * → items → destinations. A datagram of a source switched off, or an engine API performance event
- * while the monitor is off, is counted under its source and goes nowhere. Everything that
- * depends only on the configuration is built once here, so the per-datagram path is a decode, a
- * split, one record, a few map lookups and the items that are switched on.
+ * The log-event pipeline's processor: decode → marker → parse → count → engine performance filter →
+ * user normalisation → categorisation (a `drop` rule discards the event) → items → destinations. A
+ * datagram of a source switched off, or an engine API performance event while the monitor is off,
+ * is counted under its source and goes nowhere. Everything that depends only on the configuration
+ * is built once here, so the per-datagram path is a decode, a split, one record, a few map lookups
+ * and the items that are switched on.
  */
 import type {
   LogEventsConfig,

@@ -2,7 +2,7 @@
  * Parsed log events, one type per source, derived from the field layouts; the processor adds
  * `user_full` (user-full.ts), `category` (categorise.ts) and, for engine API performance events,
  * `app_name` and `event_activity_source`. The whole object is what `raw_event` and the broker
- * payload carry, so its member names are the reference's (snake_case, as the appenders name them).
+ * payload carry, so its member names are Butler SOS's (snake_case, as the appenders name them).
  */
 import type { Category } from "./categorise.ts";
 import {

@@ -1,11 +1,12 @@
 /**
- * Counts of engine performance events the monitor rejected (reference §5.2, §8.1.7), by (source,
- * app id, app name, method, object type) with the number of events and their summed
- * `process_time`. Kept only while both `platformEvents.rejectedEventCount.enable` and
- * `logEvents.enginePerformanceMonitor.trackRejectedEvents.enable` are true — each gated on its
- * own flags, not on the event counts' (reference quirk 7). Deltas as in interval-counts.ts.
- * `counter` has the type Butler SOS gave it on each database version (schemaless-count.ts: a
- * float on 1.x, an integer on 2.x and 3.x); `process_time` is a float on every version.
+ * Counts of engine performance events the monitor rejected, by (source, app id, app name, method,
+ * object type) with the number of events and their summed `process_time`. Kept only while both
+ * `platformEvents.rejectedEventCount.enable` and
+ * `logEvents.enginePerformanceMonitor.trackRejectedEvents.enable` are true — each gated on its own
+ * flags, not on the event counts' (Butler SOS stored either only when both were on). Deltas as in
+ * interval-counts.ts. `counter` has the type Butler SOS gave it on each database version
+ * (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x); `process_time` is a float on
+ * every version.
  */
 import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";

@@ -1,9 +1,9 @@
 /**
- * Sanitising of UDP event fields (reference §2.5): the control characters U+0000–U+001F and U+007F
- * are removed — they include the CR/LF a shell's `echo | nc` appends and anything that would break
- * a log line, a line-protocol line or a topic — and the value is then cut to the field's maximum
- * length. Every datagram passes each field through here, so the common case (a clean, short
- * value) returns the input itself without allocating.
+ * Sanitising of UDP event fields: the control characters U+0000–U+001F and U+007F are removed —
+ * they include the CR/LF a shell's `echo | nc` appends and anything that would break a log line, a
+ * line-protocol line or a topic — and the value is then cut to the field's maximum length. Every
+ * datagram passes each field through here, so the common case (a clean, short value) returns the
+ * input itself without allocating.
  */
 
 const isControl = (code: number): boolean => code < 0x20 || code === 0x7f;

@@ -1,9 +1,9 @@
 /**
  * Scrambling of user identities sent to the observability platform (`userEvents.sendToObsPlatform.
- * scramble`, CONTRACT §7). The reference used an unsalted digest, which a dictionary of user names
- * reverses; a keyed hash (HMAC-SHA-256, first 16 hex characters) keeps equal users equal for
- * dashboards without being reversible by anyone who lacks the key. The key is generated once and
- * kept by the wiring; this module only uses it.
+ * scramble`). Butler SOS used an unsalted digest, which a dictionary of user names reverses; a
+ * keyed hash (HMAC-SHA-256, first 16 hex characters) keeps equal users equal for dashboards without
+ * being reversible by anyone who lacks the key. The key is generated once and kept by the wiring;
+ * this module only uses it.
  */
 import { createHmac } from "node:crypto";
 

@@ -1,9 +1,9 @@
 /**
  * Throttled warnings about datagrams that could not be used (malformed, unknown marker): at most
- * one WARN per sender per minute (CONTRACT §7) carrying a 100-character sanitised preview and
- * the number of datagrams suppressed since the previous WARN, so a misconfigured appender is
- * visible without a flood filling the log. The per-sender state is the log throttle's, bounded
- * however many senders there are.
+ * one WARN per sender per minute carrying a 100-character sanitised preview and the number of
+ * datagrams suppressed since the previous WARN, so a misconfigured appender is visible without a
+ * flood filling the log. The per-sender state is the log throttle's, bounded however many senders
+ * there are.
  */
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger } from "../ports.ts";

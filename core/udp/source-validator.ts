@@ -1,10 +1,10 @@
 /**
- * Source validation for a UDP socket (reference agent §3.2, CONTRACT §7): `allowedSources` is
- * turned into a set of addresses once, at start — literal IPv4/IPv6 addresses kept, names
- * resolved through the injected resolver (all IPv4 and IPv6 addresses of each name), never
- * re-resolved — so the per-datagram check is one Set lookup.
+ * Source validation for a UDP socket: `allowedSources` is turned into a set of addresses once, at
+ * start — literal IPv4/IPv6 addresses kept, names resolved through the injected resolver (all IPv4
+ * and IPv6 addresses of each name), never re-resolved — so the per-datagram check is one Set
+ * lookup.
  *
- * Fail-open, as the reference: an empty list, or a list of which nothing resolves, switches
+ * Fail-open, as in Butler SOS: an empty list, or a list of which nothing resolves, switches
  * validation off with a WARN rather than silently dropping every datagram. An unresolvable name
  * is logged and skipped. Rejections are logged at WARN once per sender address per minute and at
  * DEBUG otherwise; the queue counts them (`dropped_source`).

@@ -1,8 +1,8 @@
 /**
- * Error tracking of the UDP pipelines (reference §10.6): a datagram whose processing throws is
- * recorded as `UDP_USER_EVENT` or `UDP_LOG_EVENT` (no server), then handed on to the queue, which
- * counts and logs it as before. Drops by policy (size, rate, queue full, malformed) are outcomes,
- * not errors, and are not recorded (as the reference).
+ * Error tracking of the UDP pipelines: a datagram whose processing throws is recorded as
+ * `UDP_USER_EVENT` or `UDP_LOG_EVENT` (no server), then handed on to the queue, which counts and
+ * logs it as before. Drops by policy (size, rate, queue full, malformed) are outcomes, not errors,
+ * and are not recorded (as in Butler SOS).
  */
 import type { ErrorRecorder } from "../ports.ts";
 import type { DatagramProcessor } from "./event-destinations.ts";

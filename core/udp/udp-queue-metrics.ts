@@ -1,20 +1,19 @@
 /**
- * What a UDP queue's counters become, in the two places they are read (CONTRACT §7):
+ * What a UDP queue's counters become, in the two places they are read:
  *
  * - the time-series DB: one point per write interval in `queueMetrics.timeseriesdb.measurementName`
- *   with the field names of reference agent §3.1, tags `queue_type`, `host` (this machine's host
- *   name, reference quirk 8 fixed) and the configured tags. Counters are deltas since the last
- *   successful write: `take` computes them against a baseline that only `written()` moves, so an
- *   unwritten interval is carried into the next one. `messages_processed` counts every datagram
+ *   with the field names Butler SOS writes, tags `queue_type`, `host` (this machine's host name,
+ *   where Butler SOS wrote an empty one) and the configured tags. Counters are deltas since the
+ *   last successful write: `take` computes them against a baseline that only `written()` moves, so
+ *   an unwritten interval is carried into the next one. `messages_processed` counts every datagram
  *   the processor finished, whatever its outcome (received = queued + dropped_total; queued =
- *   processed + failed + in flight), and the fields the reference lacks for our extra drop
- *   reasons and outcomes are appended: `messages_dropped_source` (also in
- *   `messages_dropped_total`), `messages_malformed`, `messages_unknown_marker`,
- *   `messages_dropped_by_rule`, plus `rate_limit_current` (admitted per minute, rounded).
- *   `messages_dropped_kernel` counts what the operating system dropped before Steward could
- *   receive it (kernel-drops.ts); it is not part of `messages_received` nor of
- *   `messages_dropped_total`, and the field is left out, never 0, while the system reports no such
- *   count. Every count here is typed as queue-metrics-point.ts says.
+ *   processed + failed + in flight), and the fields Butler SOS lacks for our extra drop reasons and
+ *   outcomes are appended: `messages_dropped_source` (also in `messages_dropped_total`),
+ *   `messages_malformed`, `messages_unknown_marker`, `messages_dropped_by_rule`, plus
+ *   `rate_limit_current` (admitted per minute, rounded). `messages_dropped_kernel` counts what the
+ *   operating system dropped before Steward could receive it (kernel-drops.ts); it is not part of
+ *   `messages_received` nor of `messages_dropped_total`, and the field is left out, never 0, while
+ *   the system reports no such count. Every count here is typed as queue-metrics-point.ts says.
  * - the scrape endpoint: `steward_udp_messages_total{queue,outcome}` (cumulative, never reset)
  *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape; the outcome
  *   `dropped_kernel` only where the system reports it (no label without a value).
@@ -125,7 +124,7 @@ export const UDP_DATAGRAM_OUTCOMES = {
   malformed: "malformed",
   unknown_marker: "unknownMarker",
   dropped_by_rule: "droppedByRule",
-  // Beyond CONTRACT §7's list: a processor that throws is a bug worth seeing on a dashboard.
+  // Also an outcome: a processor that throws is a bug worth seeing on a dashboard.
   failed: "failed",
 } as const satisfies Record<string, keyof UdpQueueCounters>;
 

@@ -1,11 +1,10 @@
 /**
- * The admission and bounded-concurrency stage of one UDP socket (`user_events` or `log_events`;
- * reference agent §3.1, CONTRACT §7). Per datagram, in order: source check → size
- * (`maxMessageSize` bytes) → rate limit (one fixed window for the whole socket) → bounded queue
- * (dropped when `maxSize` already wait, so capacity is maxSize + maxConcurrent) → the injected
- * DatagramProcessor, at most `maxConcurrent` at once. Every datagram gets an admission answer
- * and every drop a counted reason; the processor's outcome is counted, a processor that throws
- * is counted as failed and logged, never allowed to escape.
+ * The admission and bounded-concurrency stage of one UDP socket (`user_events` or `log_events`).
+ * Per datagram, in order: source check → size (`maxMessageSize` bytes) → rate limit (one fixed
+ * window for the whole socket) → bounded queue (dropped when `maxSize` already wait, so capacity is
+ * maxSize + maxConcurrent) → the injected DatagramProcessor, at most `maxConcurrent` at once. Every
+ * datagram gets an admission answer and every drop a counted reason; the processor's outcome is
+ * counted, a processor that throws is counted as failed and logged, never allowed to escape.
  *
  * Built for ≥ 50,000 datagrams/s on one core: admission is synchronous, waiting datagrams sit in
  * a ring of parallel arrays, and a processing slot carries its completion callbacks from one
@@ -72,7 +71,7 @@ export type UdpQueueConfig = Pick<UdpServerConfig, "messageQueue" | "rateLimit" 
 export interface UdpQueueOptions {
   name: UdpQueueName;
   config: UdpQueueConfig;
-  /** Durations kept for the statistics (reference: the last 1000). */
+  /** Durations kept for the statistics (Butler SOS keeps the last 1000). */
   timingSamples?: number;
 }
 

@@ -1,6 +1,5 @@
 /**
- * The timestamp forms the platform's log appenders emit (CONTRACT §7, "UDP timestamps"), accepted
- * for every source:
+ * The timestamp forms the platform's log appenders emit, accepted for every source:
  * - `ts_iso`: compact ISO `20211109T153726.028+0200` (log4net `%longIso8601date`) or hyphenated
  *   ISO `2021-11-09T15:37:26.028+02:00`; the zone is required (`Z`, `+hhmm` or `+hh:mm`), because
  *   the value becomes the point's instant.

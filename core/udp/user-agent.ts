@@ -1,8 +1,8 @@
 /**
- * The browser and operating system of a user event (reference §2.5): the proxy writes the user
- * agent after `UserAgent:` in the message. Parsing one with bowser costs about 10 µs, and a
- * platform's users send few distinct agents, so results are kept in a small cache (oldest entry
- * evicted first) owned by each parser.
+ * The browser and operating system of a user event: the proxy writes the user agent after
+ * `UserAgent:` in the message. Parsing one with bowser costs about 10 µs, and a platform's users
+ * send few distinct agents, so results are kept in a small cache (oldest entry evicted first) owned
+ * by each parser.
  */
 import Bowser from "bowser";
 

@@ -1,8 +1,8 @@
 /**
- * User events as broker messages (reference §8.2): a JSON payload `{messageType, host, command,
- * userDir, userId, origin, context, message, tags}` plus `appId`, `appName` and the user-agent
- * members when known, published to the everything topic when enabled and to the topic of the
- * event's command (`Start session`, `Stop session`, `Open connection`, `Close connection`,
+ * User events as broker messages, as Butler SOS publishes them: a JSON payload `{messageType, host,
+ * command, userDir, userId, origin, context, message, tags}` plus `appId`, `appName` and the
+ * user-agent members when known, published to the everything topic when enabled and to the topic of
+ * the event's command (`Start session`, `Stop session`, `Open connection`, `Close connection`,
  * matched exactly) when that topic is enabled.
  */
 import type { UserEventsConfig } from "../config/schema/config.ts";

@@ -1,9 +1,9 @@
 /**
- * User events as observability-platform events `qs_userEvent` (reference §8.3): `qs_host`,
- * `qs_event_action`, `qs_userFull`, `qs_userDirectory`, `qs_userId`, `qs_origin`, and when known
- * `qs_appId`, `qs_appName` and the user-agent attributes, then `userEvents.tags`. As in the
- * reference, the static event attributes and the version are not added to user events. With
- * `scramble` the three user values are replaced by their keyed hash (scramble.ts).
+ * User events as observability-platform events `qs_userEvent`: `qs_host`, `qs_event_action`,
+ * `qs_userFull`, `qs_userDirectory`, `qs_userId`, `qs_origin`, and when known `qs_appId`,
+ * `qs_appName` and the user-agent attributes, then `userEvents.tags`. As in Butler SOS, the static
+ * event attributes and the version are not added to user events. With `scramble` the three user
+ * values are replaced by their keyed hash (scramble.ts).
  */
 import type { NameValue, ObservabilityEvent } from "../ports.ts";
 import type { Scramble } from "./scramble.ts";

@@ -1,11 +1,11 @@
 /**
- * User events as points of measurement `user_events` (reference §8.1.5): tags `host`,
+ * User events as points of measurement `user_events` (as Butler SOS 15 writes it): tags `host`,
  * `event_action` (the command), `userFull`, `userDirectory`, `userId`, `origin`, and when known
  * `appId`, `appName`, `uaBrowserName`, `uaBrowserMajorVersion`, `uaOsName`, `uaOsVersion`, plus
- * `userEvents.tags` (which never replace the event's own tags); string fields `userFull`,
- * `userId` and, with an app, `appId`, `appName` — each also a tag, so named per database version
- * as field-names.ts says (1.x `userFull`, 2.x `appId_field`, 3.x `userFull_field`…). User events
- * carry no timestamp of their own: the point has the receive time.
+ * `userEvents.tags` (which never replace the event's own tags); string fields `userFull`, `userId`
+ * and, with an app, `appId`, `appName` — each also a tag, so named per database version as
+ * field-names.ts says (1.x `userFull`, 2.x `appId_field`, 3.x `userFull_field`…). User events carry
+ * no timestamp of their own: the point has the receive time.
  */
 
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";

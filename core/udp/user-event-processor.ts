@@ -1,7 +1,7 @@
 /**
- * The user-event pipeline's processor (CONTRACT §7): decode → marker → parse → count → exclusion
- * → enrichment → items → destinations. Everything that depends only on the configuration (layouts,
- * exclusion set, the mappers for each destination, scrambler) is built once here; a datagram costs a decode, a
+ * The user-event pipeline's processor: decode → marker → parse → count → exclusion → enrichment →
+ * items → destinations. Everything that depends only on the configuration (layouts, exclusion set,
+ * the mappers for each destination, scrambler) is built once here; a datagram costs a decode, a
  * split, one record and the items that are switched on. Bad input never throws: it ends as
  * `malformed` or `unknown_marker` with a throttled WARN per sender.
  */
@@ -85,7 +85,7 @@ export function createUserEventProcessor(deps: UserEventProcessorDeps): Datagram
       return "malformed";
     }
     const record = applyLayout(layout, parts);
-    // Counted before exclusion (reference §5.1); the origin stands for the subsystem.
+    // Counted before exclusion, as Butler SOS counts; the origin stands for the subsystem.
     eventCounts.record("user", record.source, record.host, record.origin);
     if (excluded.size > 0 && excluded.has(`${record.user_directory}\u0001${record.user_id}`))
       return "processed";

@@ -1,8 +1,8 @@
 /**
- * Parsed user activity events and their enrichment (reference §2.5): `user_full`, the app id
- * from the context (`/app/<uuid>`, up to `?`, `/` or `#`), the app name from the cache
- * (`<unknown app name>` when the id is not known yet) and the browser and OS of the user agent.
- * Enrichment members are `''` when unknown, so every event has the same shape.
+ * Parsed user activity events and their enrichment: `user_full`, the app id from the context
+ * (`/app/<uuid>`, up to `?`, `/` or `#`), the app name from the cache (`<unknown app name>` when
+ * the id is not known yet) and the browser and OS of the user agent. Enrichment members are `''`
+ * when unknown, so every event has the same shape.
  */
 import type { AppNameCache } from "../ports.ts";
 import { isUuidText } from "./apply-layout.ts";

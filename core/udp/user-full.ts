@@ -1,7 +1,7 @@
 /**
- * User normalisation of UDP events (reference §2.5 `formatUserFields`): dashboards group by
- * `DIR\ID`, so it is built from directory and id whenever both are known — also over the
- * scheduler's own field 12 — and a lone `DIR\ID` splits into the two when both are missing.
+ * User normalisation of UDP events: dashboards group by `DIR\ID`, so it is built from directory and
+ * id whenever both are known — also over the scheduler's own field 12 — and a lone `DIR\ID` splits
+ * into the two when both are missing.
  */
 
 export interface UserFields {

@@ -12,11 +12,8 @@
  * - app: the app name tag of user events (`appName`), log events (`app_name`) and audit events
  *   (`appName`).
  */
-import {
-  QueryVariableBuilder,
-  VariableRefresh,
-  VariableSort,
-} from "@grafana/grafana-foundation-sdk/dashboard";
+import type { QueryVariableBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
+import { templateVariable } from "./template-variable.ts";
 
 export const ENVIRONMENT = `"qs_env" =~ /^$environment$/`;
 export const SERVER = `"server_name" =~ /^$server$/`;
@@ -27,23 +24,15 @@ export const SERVER = `"server_name" =~ /^$server$/`;
  */
 export const appIs = (tag: "appName" | "app_name") => `"${tag}"::tag =~ /^$app$/`;
 
-function variable(name: string, label: string, query: string): QueryVariableBuilder {
-  return new QueryVariableBuilder(name)
-    .label(label)
-    .query(query)
-    .multi(true)
-    .includeAll(true)
-    .allValue(".*")
-    .current({ selected: true, text: ["All"], value: ["$__all"] })
-    .refresh(VariableRefresh.OnTimeRangeChanged)
-    .sort(VariableSort.AlphabeticalAsc);
-}
-
 export function influxdbVariables(): QueryVariableBuilder[] {
   return [
-    variable("environment", "Environment", `SHOW TAG VALUES WITH KEY = "qs_env"`),
-    variable("server", "Server", `SHOW TAG VALUES FROM "cpu" WITH KEY = "server_name" WHERE ${ENVIRONMENT}`),
-    variable(
+    templateVariable("environment", "Environment", `SHOW TAG VALUES WITH KEY = "qs_env"`),
+    templateVariable(
+      "server",
+      "Server",
+      `SHOW TAG VALUES FROM "cpu" WITH KEY = "server_name" WHERE ${ENVIRONMENT}`,
+    ),
+    templateVariable(
       "app",
       "App",
       `SHOW TAG VALUES FROM "user_events", "log_event", "audit_event" WITH KEY IN ("appName", "app_name") WHERE ${ENVIRONMENT}`,

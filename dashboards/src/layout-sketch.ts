@@ -45,6 +45,6 @@ h1{font-size:18px;margin:12px 16px}
 .row{position:absolute;font-weight:bold;font-size:15px;border-bottom:1px solid #444;padding-top:6px}
 .panel{position:absolute;background:#181b1f;border:1px solid #2c3235;border-radius:3px;padding:6px;overflow:hidden;display:flex;flex-direction:column;gap:4px}
 .panel b{color:#fff}.panel i{color:#8e8e9a}
-.panel code{font-size:10px;color:#6e9fff;white-space:pre-wrap;word-break:break-all;overflow:hidden}
+.panel code{display:block;font-size:10px;line-height:1.4;color:#6e9fff;white-space:pre-wrap;word-break:break-all;overflow:hidden}
 </style></head><body><h1>${escapeHtml(dashboard.title ?? "")}</h1><div class="grid">${boxes.join("")}</div></body></html>`;
 }

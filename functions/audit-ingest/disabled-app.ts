@@ -1,6 +1,6 @@
 /**
- * What the ingest function serves when `auditEvents.enable` is false (spec 1: the setting switches
- * the API on): every request is answered 404 in the ingestion shape, nothing is queued.
+ * What the ingest function serves when `auditEvents.enable` is false (the setting switches the
+ * API on): every request is answered 404 in the ingestion shape, nothing is queued.
  */
 
 import { Hono } from "hono";

@@ -1,10 +1,11 @@
 /**
- * The ingest API (spec 1, CONTRACT §3) as one runtime-neutral function: a request described by
- * `IngestHttpRequest` in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the
- * Lambda and in-process tests) and the local node:http listener (local/http/ingest-listener.ts),
- * which skips the framework on the hot path (README, ingest benchmark). Checks run in the
- * contract's order: CORS (preflights answered, foreign origins 403) → route (404) → rate limit
- * → token → body (415/413/400) → envelope schema (400) → content (422) → queue (429/503) → 202.
+ * The ingest API as one runtime-neutral function: a request described by `IngestHttpRequest`
+ * in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the Lambda and
+ * in-process tests) and the local node:http listener (local/http/ingest-listener.ts), which
+ * skips the framework on the hot path (README, ingest benchmark). Checks run in the order
+ * docs/audit-ingest-api.md gives: CORS (preflights answered, foreign origins 403) → route (404)
+ * → rate limit → token → body (415/413/400) → envelope schema (400) → content (422) → queue
+ * (429/503) → 202.
  * The function never throws: an unexpected error is logged and answered 500 in the ingestion
  * shape, without internals.
  */
@@ -55,7 +56,7 @@ export interface IngestHandlerDeps {
   rateLimitStore: RateLimitStore;
   logger: Logger;
   clock: Clock;
-  /** Defaults to package.json's version (CONTRACT §0); tests may pin another. */
+  /** Defaults to package.json's version, the one the server always reports; tests may pin another. */
   serverVersion?: string;
   /** Swagger UI's files for the API explorer at /documentation (without them: 404). */
   explorerAssets?: ExplorerAssets;

@@ -1,8 +1,8 @@
 /**
- * The ingestion response shape `{status, receivedAt, outcome, reason?, details?}` (spec 1,
- * CONTRACT §3), used for every answer of the ingest API, and the mapping from the ingest use
- * case's outcome to an answer. Answers are runtime-neutral records (`IngestAnswer`); each front
- * door writes them its own way (app.ts, local/http/ingest-listener.ts).
+ * The ingestion response shape `{status, receivedAt, outcome, reason?, details?}`, used for every
+ * answer of the ingest API, and the mapping from the ingest use case's outcome to an answer.
+ * Answers are runtime-neutral records (`IngestAnswer`); each front door writes them its own way
+ * (app.ts, local/http/ingest-listener.ts).
  */
 
 import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
@@ -35,7 +35,7 @@ export const INTERNAL_ERROR_REASON = "Internal error while processing event";
 export const EVENT_TOO_LARGE_REASON =
   "Event larger than the event queue can ever hold: raise auditEvents.queue.maxDiskBytes (local queue) or lower auditEvents.maxBodyBytes below the queue's limit";
 
-/** The headers every answer starts with: the security headers (CONTRACT §3). */
+/** The headers every answer starts with: the security headers, errors included. */
 export const answerHeaders = securityHeaderRecord;
 
 export function jsonAnswer(headers: Record<string, string>, status: number, value: unknown): IngestAnswer {

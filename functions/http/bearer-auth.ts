@@ -1,5 +1,5 @@
 /**
- * Bearer token authentication (spec 1 "Authentication"): with a token configured, requests need
+ * Bearer token authentication: with a token configured, requests need
  * `Authorization: Bearer <token>` (scheme case-insensitive, token trimmed); otherwise 401
  * "Unauthorized". An empty configured token turns the check off.
  */

@@ -1,6 +1,7 @@
 /**
- * CORS (CONTRACT §3). `allowedOrigins` holds exact origins or `*`. An allowed Origin is echoed
- * with `Vary: Origin` and the rate-limit headers are exposed so browser clients can honour them.
+ * CORS, the same for the ingest API and the REST API. `allowedOrigins` holds exact origins or
+ * `*`. An allowed Origin is echoed with `Vary: Origin` and the rate-limit headers are exposed so
+ * browser clients can honour them.
  * A request whose Origin is not allowed is refused with 403 — preflights too, and without any
  * `Access-Control-Allow-*` header. Requests without Origin (servers, scripts) pass untouched.
  * Preflights are answered here, before rate limiting and authentication.

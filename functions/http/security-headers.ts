@@ -1,5 +1,5 @@
 /**
- * Security headers on every response (CONTRACT §3): recorded before the rest of the chain runs,
+ * Security headers on every response of both APIs: recorded before the rest of the chain runs,
  * so every response built with `respond()` carries them, errors included.
  */
 

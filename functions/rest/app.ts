@@ -202,7 +202,7 @@ export function createApp(deps: RestAppDeps): Hono {
   const routes = routesFor(services, served, logger);
   for (const route of routes) registerRoute(app, route, { maxBodyBytes: config.maxBodyBytes });
 
-  // CONTRACT §5: one document for both APIs, each part generated from its own validators. Built
+  // One document for both APIs, each part generated from its own validators. Built
   // on the first request for it, not in every (Lambda cold) start, by generators imported then:
   // split into chunks of their own, a cold start neither loads nor compiles them.
   let documentation: Promise<{ json: string; page: string }> | undefined;

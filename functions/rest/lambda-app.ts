@@ -5,7 +5,7 @@
  * rate-limit counters in DynamoDB (shared by all instances), the client IP from API Gateway, the
  * API explorer's files from the `swagger-ui-dist` package installed beside the bundle.
  * Files are not wired: the approved directories live on the on-prem servers, not in a Lambda's
- * ephemeral /tmp, so those endpoints are neither served nor listed here (CONTRACT §6). Nor is
+ * ephemeral /tmp, so those endpoints are neither served nor listed here. Nor is
  * the platform (apps, reload tasks): its client key and network live on-prem, where the local
  * runtime serves those endpoints (README "Management REST API").
  * Separate from handler.ts so tests run it against dynalite.

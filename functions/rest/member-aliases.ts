@@ -1,8 +1,8 @@
 /**
- * Request members the spec renamed, still accepted under the documented system's names so that
- * existing load scripts keep working (README, "Moving from Butler and Butler SOS"). An alias is
- * read only when the spec's member is absent (the spec's name wins when both are given); it is
- * never echoed: answers use the spec's names. Each table maps the spec's name to the old one.
+ * Request members Steward renamed, still accepted under Butler's names so that existing load
+ * scripts keep working (README, "Moving from Butler and Butler SOS"). An alias is read only when
+ * Steward's member is absent (Steward's name wins when both are given); it is never echoed:
+ * answers use Steward's names. Each table maps Steward's name to Butler's.
  */
 import * as v from "valibot";
 
@@ -20,7 +20,7 @@ export const APP_RELOAD_ALIASES: MemberAliases = {
 const isPlainObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 
-/** The body with each alias moved to the spec's name, unless that name is already given. */
+/** The body with each alias moved to Steward's name, unless that name is already given. */
 export function renameAliasedMembers(body: Record<string, unknown>, aliases: MemberAliases) {
   const renamed: Record<string, unknown> = { ...body };
   for (const [name, alias] of Object.entries(aliases)) {
@@ -49,7 +49,7 @@ export function withMemberAliases<S extends v.GenericSchema>(schema: S, aliases:
     v.transform((body) => renameAliasedMembers(body, aliases) as v.InferInput<S>),
     schema,
     v.metadata({
-      description: `Also accepted, as the documented system named them: ${accepted} (ignored when the member itself is given).`,
+      description: `Also accepted, as Butler named them: ${accepted} (ignored when the member itself is given).`,
     }),
   );
 }

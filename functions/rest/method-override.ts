@@ -1,6 +1,6 @@
 /**
- * POST with `X-HTTP-Method-Override: PUT|DELETE` is handled as that method (CONTRACT §5: the
- * platform's load-script REST connector can only send GET and POST). The request is re-dispatched
+ * POST with `X-HTTP-Method-Override: PUT|DELETE` is handled as that method (the platform's
+ * load-script REST connector can only send GET and POST). The request is re-dispatched
  * through the app before any other middleware ran, so it is counted, authenticated and logged
  * once, as the overriding method; its body is streamed through, never buffered here.
  */

@@ -2,7 +2,8 @@
  * The OpenAPI 3.0 document of the REST API, built from the same route declarations (and so the
  * same valibot schemas) that validate requests; the API explorer at /documentation
  * (functions/http/api-explorer.ts) shows it.
- * `includeOpenApi` adds another generated document's operations (the ingest API's, CONTRACT §5).
+ * `includeOpenApi` adds another generated document's operations (the ingest API's), so one
+ * document describes both APIs.
  */
 import * as v from "valibot";
 import { type OpenApiSchema, toOpenApiSchema } from "../http/valibot-to-openapi.ts";

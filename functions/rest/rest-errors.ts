@@ -1,5 +1,5 @@
 /**
- * The REST API's error answers (CONTRACT §5): `{statusCode, error, message}` with the reason
+ * The REST API's error answers: `{statusCode, error, message}` with the reason
  * phrase as `error`, and the one place where typed errors from core become HTTP statuses.
  * Errors not listed here (store I/O failures, bugs) reach the app's onError: 500 without internals.
  */

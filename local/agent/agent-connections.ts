@@ -123,7 +123,8 @@ export async function startAgentConnections(
   declareDestinationMetrics(metrics, sources);
   addRefusedSource(metrics, () => sources.flatMap((source) => refusedCounts(source())));
   const tracking = config.errorTracking;
-  // No onWriteError here: the error points' own failures are never tracked (quirk 14).
+  // No onWriteError here: a failed write of error points is never itself recorded as an error
+  // point, so a database outage cannot feed on itself.
   const errorDestinations =
     tracking.enable && tracking.timeseriesdb.enable && series !== undefined
       ? createEventDestinations({

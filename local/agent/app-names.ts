@@ -1,9 +1,9 @@
 /**
- * The agent's app-name poller (CONTRACT §7 "Platform polling", reference §4.3 and §9.1): fetches
+ * The agent's app-name poller: fetches
  * the repository's app list and replaces the app-name cache that UDP user events and the engine
  * performance monitor read, so an event for `/app/<id>` carries the app's name.
  *
- * - The first fetch runs at start (the reference waited one interval: quirk 19), then one every
+ * - The first fetch runs at start (Butler SOS waited one interval), then one every
  *   `intervalMs` on a fixed beat. Start-up waits for the first fetch at most `startWaitMs`: the
  *   names should be there before the first events, but a slow or unreachable platform must never
  *   hold up or fail the agent; the next beat tries again.
@@ -31,7 +31,7 @@ import { openPlatformClient } from "../open-platform-client.ts";
 import { startTracked } from "../status/tracked-part.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "./agent-part.ts";
 
-/** The error type the reference's error tracker counts these failures under (§10.6). */
+/** The error type these failures are counted under: the one Butler SOS's error tracker uses. */
 export const APP_NAMES_ERROR_TYPE = "APP_NAMES_EXTRACT";
 
 const DEFAULT_START_WAIT_MS = 3000;

@@ -1,5 +1,5 @@
 /**
- * The container health check (CONTRACT §7, reference §10.3): `GET /health` on
+ * The container health check: `GET /health` on
  * `127.0.0.1:containerHealthCheck.port` answers `200 {"statusCode":200,"status":"ok"}` while
  * every enabled listener is up (listener-probes.ts) and the event loop answers within 1 s
  * (event-loop-watch.ts); otherwise `503 {"statusCode":503,"status":"ko","reason":…}` naming the

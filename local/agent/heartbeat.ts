@@ -1,9 +1,9 @@
 /**
- * The agent's heartbeat (CONTRACT §7, reference §10.1): a GET to `heartbeat.remoteURL` at start
+ * The agent's heartbeat: a GET to `heartbeat.remoteURL` at start
  * and on every occurrence of `heartbeat.frequency` (a later.js text schedule or cron, UTC), so a
  * monitoring tool sees the agent is alive. Each call gives up after 10 s; a failure (no answer,
  * timeout, non-2xx) is logged at WARN and counted (`steward_heartbeats_total{outcome}`), never
- * stops the beat. Heartbeat failures are not error-tracked (reference §10.6).
+ * stops the beat. Heartbeat failures are not error-tracked (nor are they in Butler SOS).
  */
 import { describeError } from "../../core/destinations/describe-error.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";

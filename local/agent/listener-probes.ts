@@ -1,7 +1,7 @@
 /**
- * Checks that each enabled listener of this process is up, for the container health check
- * (CONTRACT §7): a TCP listener (ingest API, REST API, scrape endpoint) is up when a connection
- * to its address opens; a UDP socket (user events, log events) is up when its address is taken,
+ * Checks that each enabled listener of this process is up, for the container health check: a TCP
+ * listener (ingest API, REST API, scrape endpoint) is up when a connection to its address
+ * opens; a UDP socket (user events, log events) is up when its address is taken,
  * i.e. a second socket cannot bind it. Wildcard hosts are probed on loopback.
  */
 import { createSocket } from "node:dgram";

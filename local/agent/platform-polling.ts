@@ -1,5 +1,5 @@
 /**
- * The agent's platform polling (CONTRACT §7 "Platform polling", reference §6 and §7): engine
+ * The agent's platform polling: engine
  * health of every `serversToMonitor.servers[]` entry every `serversToMonitor.pollingInterval`,
  * and, when `userSessions.enableSessionExtract`, the proxy sessions of every virtual proxy of the
  * servers whose `userSessions.enable` is on, every `userSessions.pollingInterval`.

@@ -1,9 +1,9 @@
 /**
- * The scrape endpoint (CONTRACT §7, reference agent §8.4): `GET /metrics` on
+ * The scrape endpoint: `GET /metrics` on
  * `scrapeEndpoint.host:port` answers the Prometheus text exposition of every metric declared in
  * the agent's registry — the UDP pipelines', the audit queue's, prom-client's process and Node.js
  * metrics, and whatever a later part declares there. Values are collected when scraped, so the
- * parts that count pay nothing per event. One listener serves it all: the reference's second
+ * parts that count pay nothing per event. One listener serves it all: Butler SOS's second
  * listener for the process metrics is not kept.
  *
  * A scraper that accepts gzip (Prometheus does) gets the answer gzipped (`Content-Encoding: gzip`,

@@ -1,8 +1,8 @@
 /**
- * Host facts for the start-up line and the telemetry (CONTRACT §7, reference §10.8), from
- * Node's `os` module and the runtime only: no OS command is ever spawned (the reference's
- * `systeminformation` ran `chcp`, `netstat`… on Windows, which security tools flag). Running in
- * a container is told by `/.dockerenv`, as the reference does.
+ * Host facts for the start-up line and the telemetry, from Node's `os` module and the runtime
+ * only: no OS command is ever spawned (Butler SOS's `systeminformation` ran `chcp`, `netstat`…
+ * on Windows, which security tools flag). Running in a container is told by `/.dockerenv`, as
+ * Butler SOS does.
  */
 import { existsSync } from "node:fs";
 import { arch, cpus, hostname, platform, release, totalmem } from "node:os";

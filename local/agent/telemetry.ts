@@ -1,5 +1,5 @@
 /**
- * Anonymous telemetry (CONTRACT §7, reference §10.7): off unless `anonTelemetry: true`; then the
+ * Anonymous telemetry: off unless `anonTelemetry: true`; then the
  * document of core/monitoring/telemetry-payload.ts is POSTed as JSON to `anonTelemetryEndpoint`
  * at start and every 12 h, each call giving up after 10 s. It never holds up or fails start-up
  * (the first POST is not waited for) and tolerates being offline: a failure is logged at DEBUG

@@ -2,7 +2,7 @@
  * One UDP socket of the agent (node:dgram): bound on an IPv4 or IPv6 address, or a host name
  * resolved once at start, with the receive buffer asked of the kernel. Binding failures (port in
  * use, address not on this machine) reject the start with the reason, so the process exits 1
- * instead of running with a silent gap (CONTRACT §7). Every datagram is handed to `onDatagram`
+ * instead of running with a silent gap. Every datagram is handed to `onDatagram`
  * synchronously; what to do with it (checks, queue) is the queue's business.
  */
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";

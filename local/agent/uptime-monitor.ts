@@ -1,5 +1,5 @@
 /**
- * The agent's uptime monitor (CONTRACT §7, reference §10.2): on every occurrence of
+ * The agent's uptime monitor: on every occurrence of
  * `uptimeMonitor.frequency` (later.js text or cron, UTC) it logs the uptime line at
  * `uptimeMonitor.logLevel`, writes the `steward_memory_usage` point (when `timeseriesdbConfig.enable`
  * and `storeInTimeseriesdb.serviceMemoryUsage`) and posts the `qs_service*` metrics to

@@ -1,6 +1,6 @@
 /**
- * Crash dump files, written when the process dies of an unexpected error (spec document 3,
- * crashFile.*). JSON for machines, text for people; secrets masked; files created exclusively
+ * Crash dump files, written when the process dies of an unexpected error (settings
+ * `crashFile.*`). JSON for machines, text for people; secrets masked; files created exclusively
  * with mode 0600 in a 0700 directory. The config summary holds switches only: no hosts, tokens
  * or paths.
  */

@@ -1,5 +1,5 @@
 /**
- * `steward healthcheck [--config FILE]` (CONTRACT §7): GETs the container health check of a
+ * `steward healthcheck [--config FILE]`: GETs the container health check of a
  * running Steward, `http://127.0.0.1:<containerHealthCheck.port>/health`, and answers exit code 0
  * when it says 200, else 1 with the reason: the command a container `HEALTHCHECK` runs. The port
  * comes from the same configuration file the instance runs with.

@@ -1,5 +1,5 @@
 /**
- * The config UI listener's Hono app (CONTRACT §7, reference §10.4): `GET /` the page,
+ * The config UI listener's Hono app: `GET /` the page,
  * `GET /config.yaml` the shown YAML as a download, `GET /status` the status document (JSON,
  * README "Config UI and status page"), `/assets/*` the page's own stylesheet and script; anything
  * else is a 404 page. Every request counts against a fixed 60 s window per client IP
@@ -29,7 +29,7 @@ export const CONFIG_UI_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** Requests per client IP per 60 s window (reference §10.4). */
+/** Requests per client IP per 60 s window, Butler SOS's limit for the same page. */
 export const CONFIG_UI_LIMIT_PER_MINUTE = 300;
 
 export interface ConfigUiAppDeps {

@@ -1,5 +1,5 @@
 /**
- * The values one simulated engine reports on `GET /engine/healthcheck` (reference §6): memory
+ * The values one simulated engine reports on `GET /engine/healthcheck`: memory
  * and CPU walk randomly within plausible bounds, session and user counts drift, the app lists
  * hold catalogue ids and a few `SessionApp_` ids that come and go, the call, selection and cache
  * counters only grow, `saturated` is rarely true, `started` and `version` stay fixed. Each call

@@ -1,5 +1,5 @@
 /**
- * The session lists one simulated proxy answers on `GET /qps<prefix>/session` (reference §7):
+ * The session lists one simulated proxy answers on `GET /qps<prefix>/session`:
  * per virtual proxy prefix a set of sessions where, at each call, some end and some start, from
  * a pool of 40 users in two directories. Entries have the proxy's shape
  * (`UserDirectory`, `UserId`, `SessionId`, `Attributes: []`).

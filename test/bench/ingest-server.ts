@@ -3,7 +3,7 @@
  * does (createLocalIngest on startIngestListener: in-process queue, in-memory rate limiter, token
  * on, info-level console logging); `trivial` a bare node:http server answering 202; `hono` a bare
  * Hono app parsing the body and answering 202 (the framework's own cost); `hono-headers` the same
- * answering with the headers CONTRACT §3 puts on every counted response (security and rate-limit
+ * answering with the headers Steward puts on every counted response (security and rate-limit
  * headers); `ingest-durable` the same ingest with the durable queue on (each event synced to a log
  * in a temp directory before its 202, one destination reading the log back and counting). The
  * two bare apps run on plain @hono/node-server `serve()`, without the listener's

@@ -37,7 +37,7 @@ export interface IngestBenchFigures {
   ratioMax: number;
   /** A bare Hono app's ratio to the trivial server: the framework's floor for `ratio`. */
   bareHonoRatio: number;
-  /** The same bare app also sending the contract's security and rate-limit headers. */
+  /** The same bare app also sending Steward's security and rate-limit headers. */
   bareHonoHeadersRatio: number;
   ingestP50Ms: number;
   ingestP99Ms: number;
@@ -314,7 +314,7 @@ export async function run(): Promise<IngestBenchFigures> {
     `  fdatasync of a 1 KB append on this disk (./data/): p50 ${figures.fsyncP50Ms} ms, p99 ${figures.fsyncP99Ms} ms; into preallocated zeros: p50 ${figures.fsyncPreallocatedP50Ms} ms, p99 ${figures.fsyncPreallocatedP99Ms} ms`,
   );
   console.log(
-    `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server, ${figures.bareHonoHeadersRatio}x with the contract's security and rate-limit headers`,
+    `  reference: a bare Hono POST (parse JSON, answer 202) runs at ${figures.bareHonoRatio}x the trivial server, ${figures.bareHonoHeadersRatio}x with Steward's security and rate-limit headers`,
   );
   console.log(
     `  non-2xx/errors ${figures.ingestNon2xx}, log lines during load ${figures.ingestLogLines} (target 0)`,

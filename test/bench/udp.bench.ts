@@ -36,7 +36,7 @@ const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 /** Which receivers to measure (`trivial,noop,influx` by default), e.g. `influx` alone. */
 const PARTS = new Set((process.env.BENCH_UDP_PARTS ?? "trivial,noop,influx").split(","));
 
-/** The engine sample of reference agent §2.7 with a longer message (~400 bytes); `{n}` is the row. */
+/** An engine log event as its appender sends it, message lengthened (~400 bytes); `{n}` is the row. */
 export function engineDatagram(): string {
   const base =
     "/qseow-engine/;{n};{t};2021-11-09 15:37:26,028;WARN;qs-node1;System.Engine.Engine;COMPANY\\qlikservice;";

@@ -132,7 +132,7 @@ const fixtures: [string, boolean, () => Fixture][] = [
   ],
 ];
 
-describe.each(fixtures)("TimeseriesClient contract: %s", (_name, skip, makeFixture) => {
+describe.each(fixtures)("TimeseriesClient contract: %s, storing", (_name, skip, makeFixture) => {
   it.skipIf(skip)("creates the database with its retention once, and again is a no-op", async () => {
     const fixture = makeFixture();
     const client = fixture.client();
@@ -246,7 +246,9 @@ describe.each(fixtures)("TimeseriesClient contract: %s", (_name, skip, makeFixtu
       expect(await fixture.fieldTypes("as points")).toEqual(types);
     },
   );
+});
 
+describe.each(fixtures)("TimeseriesClient contract: %s, refusing data", (_name, skip, makeFixture) => {
   it.skipIf(skip)("refuses a field type conflict as a data error", async () => {
     const fixture = makeFixture();
     const client = fixture.client();

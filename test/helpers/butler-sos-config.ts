@@ -1,6 +1,6 @@
 /**
  * Butler SOS configurations for the migrate-config tests: the fixtures written from the
- * documented agent's configuration tree (test/fixtures/butler-sos/), and a way to turn every
+ * complete Butler SOS configuration tree (test/fixtures/butler-sos/), and a way to turn every
  * feature of one on or off.
  */
 import { readFileSync } from "node:fs";

@@ -19,7 +19,7 @@ import { startIngestListener } from "../../local/http/ingest-listener.ts";
 import { createManualClock, type ManualClock } from "./manual-clock.ts";
 import { type RecordingLogger, recordingLogger } from "./recording-logger.ts";
 
-/** The default config's ingest settings (CONTRACT §2), as `npm start` uses them. */
+/** The default config's ingest settings, as `npm start` uses them. */
 export const DEFAULT_TEST_SETTINGS: AuditIngestSettings = defaultConfig().auditEvents;
 
 const FRONT_DOOR_IS_NODE = process.env.STEWARD_INGEST_FRONT_DOOR === "node";

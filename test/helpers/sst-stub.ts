@@ -2,8 +2,8 @@
  * Evaluates sst.config.ts offline: installs recording fakes for SST's globals ($config, $app,
  * $interpolate, sst.*, sst.x.*) and the Pulumi AWS provider global (aws.*), so a test can run
  * `app()` and `run()` and assert which resources, routes, links, subscriptions, alarms and dev
- * commands the infrastructure defines (toolchain-probe "Tier 1"). SST components record as
- * "aws.Queue", "x.DevCommand", "Secret"; Pulumi AWS resources as "pulumi.aws.cloudwatch.MetricAlarm".
+ * commands the infrastructure defines, without AWS credentials or a deploy. SST components record
+ * as "aws.Queue", "x.DevCommand", "Secret"; Pulumi AWS resources as "pulumi.aws.cloudwatch.MetricAlarm".
  * An output reads as the string "<kind>:<name>.<property>" (`.name` too: a table's or function's
  * name is an output); `nodes` outputs one level deeper ("aws.Queue:AuditEventDlq.nodes.queue.name").
  * A component passed on (in `link: [...]`) is named by `componentLabel(component)`.

@@ -92,7 +92,7 @@ function send(request: InfluxRequest): Promise<{ status: number; text: string }>
 }
 
 export function baseUrl(host: string, port: number): string {
-  // The replaced system always used plain http to InfluxDB; so do we (reference §4.2).
+  // Butler SOS always used plain http to InfluxDB; so do we.
   return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 

@@ -9,7 +9,7 @@
  * record took ~0.2 ms, while a 50 KB snapshot + fsync + rename took ~0.9 ms and grows with the
  * store. One process owns the files; two processes on the same files are not supported.
  */
-import { type FileHandle, open, readFile, rename } from "node:fs/promises";
+import { type FileHandle, open, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { KeyLimitExceededError, KeyValueStoreError } from "../../kv/errors.ts";
 import type { Clock, KeyValueStore } from "../../ports.ts";
@@ -23,6 +23,7 @@ import {
   serializeSnapshot,
 } from "./key-value-log.ts";
 import { makeDirectory } from "./make-directory.ts";
+import { replaceFile, syncDirectory } from "./replace-file.ts";
 import { isEnvironmentError } from "./retrying-opener.ts";
 
 export interface FileKeyValueStoreOptions {
@@ -46,15 +47,6 @@ async function readOptional(path: string): Promise<string | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
-  }
-}
-
-async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
@@ -235,15 +227,7 @@ class FileKeyValueStore implements KeyValueStore {
 
   /** Snapshot to temp file, sync, rename, sync directory, then empty the log. */
   private async compact(): Promise<void> {
-    const temp = `${this.options.file}.tmp`;
-    const handle = await open(temp, "w");
-    try {
-      await handle.writeFile(serializeSnapshot(this.namespaces, this.options.clock.now()));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, this.options.file);
+    await replaceFile(this.options.file, serializeSnapshot(this.namespaces, this.options.clock.now()));
     await syncDirectory(dirname(this.options.file));
     await this.log.truncate(0);
     await this.log.sync();

@@ -1,10 +1,10 @@
 /**
- * The local EventQueue: a bounded in-process queue (reference audit-ingest §3, CONTRACT §3).
- * `maxSize` events may wait and `maxConcurrent` run the injected handler at once; an optional
- * global fixed-window counter (`rateLimit`, core/ratelimit/) caps throughput. Full → "full", limited →
- * "rate-limited": answers, not errors. Backpressure is logged (WARN) when waiting events reach
- * `backpressureThreshold` % of `maxSize`. `stop()` refuses new events and waits until every
- * accepted one has been handled, so shutdown loses nothing that got a 202.
+ * The local EventQueue: a bounded in-process queue. `maxSize` events may wait and `maxConcurrent`
+ * run the injected handler at once; an optional global fixed-window counter (`rateLimit`,
+ * core/ratelimit/) caps throughput. Full → "full", limited → "rate-limited": answers, not errors.
+ * Backpressure is logged (WARN) when waiting events reach `backpressureThreshold` % of `maxSize`.
+ * `stop()` refuses new events and waits until every accepted one has been handled, so shutdown
+ * loses nothing that got a 202.
  */
 
 import type { AcceptedEvent } from "../../audit/accepted-event.ts";
@@ -55,7 +55,7 @@ export function createInProcessEventQueue(
   let stopping = false;
   let idleWaiters: Array<() => void> = [];
 
-  // The one fixed-window rule of Steward (windows aligned to the epoch minute, CONTRACT §3).
+  // The one fixed-window rule of Steward (windows aligned to the epoch minute).
   const rateLimit = options.rateLimit.enable
     ? createFixedWindowCounter({ limit: options.rateLimit.maxPerMinute })
     : undefined;

@@ -1,8 +1,8 @@
 /**
- * The agent's instance id (CONTRACT §7, quirk 21): a random UUID generated once and kept in a
- * file under `./data/`, read back on every later start. Random, so two instances never share
- * one (the reference derived it from host facts, identical on every host without systemInfo).
- * A file that exists but holds no UUID is an error, never overwritten.
+ * The agent's instance id: a random UUID generated once and kept in a file under `./data/`, read
+ * back on every later start. Random, so two instances never share one (Butler SOS derived it from
+ * host facts, identical on every host without systemInfo). A file that exists but holds no UUID is
+ * an error, never overwritten.
  */
 import { randomUUID } from "node:crypto";
 import { loadOrCreateFileValue } from "./generated-once-file.ts";

@@ -1,6 +1,6 @@
 /**
  * File operations of the REST API on the local file system (local runtime only): copy, move,
- * delete, create a directory anywhere (spec), create a directory under the table-data directory.
+ * delete, create a directory anywhere, create a directory under the table-data directory.
  * Every path is checked by core/files/path-guard.ts; only operations whose real paths fall inside `fileOperations` approved
  * directories run. Copy and move handle directories recursively and create missing parents.
  */

@@ -1,8 +1,8 @@
 /**
  * A random secret generated once and kept in a file under the data directory (e.g. the key that
- * scrambles user names sent to the observability platform, CONTRACT §7): 32 random bytes written
- * as hex with mode 0600, read back on every later start so scrambled values stay comparable
- * across restarts. A file that exists but does not hold a key is an error, never overwritten.
+ * scrambles user names sent to the observability platform): 32 random bytes written as hex with
+ * mode 0600, read back on every later start so scrambled values stay comparable across restarts. A
+ * file that exists but does not hold a key is an error, never overwritten.
  */
 import { randomBytes } from "node:crypto";
 import { loadOrCreateFileValue } from "./generated-once-file.ts";

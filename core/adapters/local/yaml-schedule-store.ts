@@ -4,7 +4,7 @@
  * rename, directory fsync) before it is acknowledged and shown, one write at a time.
  */
 import { constants } from "node:fs";
-import { access, open, readFile, rename } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
 import type { Schedule, ScheduleStore } from "../../ports.ts";
@@ -12,27 +12,15 @@ import { ScheduleStoreError } from "../../schedules/errors.ts";
 import { byCreation } from "../../schedules/order.ts";
 import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
 import { makeDirectory } from "./make-directory.ts";
+import { replaceFile, syncDirectory } from "./replace-file.ts";
 
 export interface YamlScheduleStoreOptions {
   file: string;
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-  const directory = await open(dirname(file), "r");
-  try {
-    await directory.sync();
-  } finally {
-    await directory.close();
-  }
+  await replaceFile(file, text);
+  await syncDirectory(dirname(file));
 }
 
 function parseFile(file: string, text: string): Schedule[] {

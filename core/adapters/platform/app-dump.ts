@@ -1,7 +1,7 @@
 /**
  * Assembles an app dump from an open engine document: properties, load script, lineage, sheets,
  * stories, master objects (with their full property trees), dimensions, measures, variables,
- * bookmarks, snapshots, fields, data connections and embedded media (reference §9).
+ * bookmarks, snapshots, fields, data connections and embedded media (what Butler's dump holds).
  */
 import type { AppDump } from "../../ports.ts";
 import { EngineRequestError, type EngineSession } from "./engine-session.ts";
@@ -111,7 +111,7 @@ async function bookmarks(session: EngineSession, doc: number, qType: string): Pr
   );
 }
 
-/** Lineage is missing on older engines; its absence is not an error (reference: omitted). */
+/** Lineage is missing on older engines; its absence is not an error (Butler omits it too). */
 async function lineage(session: EngineSession, doc: number): Promise<unknown[] | undefined> {
   try {
     return asArray(asObject(await session.call(doc, "GetLineage")).qLineage);

@@ -1,7 +1,7 @@
 /**
- * The `cert.*` files of the monitoring calls, re-read when they change on disk (reference §6:
- * path, size and modification time), so that a certificate renewed on the platform and copied
- * over the old files is taken without a restart.
+ * The `cert.*` files of the monitoring calls, re-read when they change on disk (path, size or
+ * modification time), so that a certificate renewed on the platform and copied over the old files
+ * is taken without a restart.
  *
  * - The files are stat'ed on demand, by the calls, at most once per `checkIntervalMs` (1 s by
  *   default): a round of 200 servers costs one check, not 200, and no timer runs between rounds.

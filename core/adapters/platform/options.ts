@@ -1,4 +1,4 @@
-/** Settings the platform adapter needs: the `platform` and `cert` config slices (CONTRACT §2). */
+/** Settings the platform adapter needs: the `platform` and `cert` config slices. */
 import type { CertConfig, PlatformConfig } from "../../config/index.ts";
 
 /** `platform.*`: host, repositoryPort, enginePort, userHeader, rejectUnauthorized, timeoutMs. */

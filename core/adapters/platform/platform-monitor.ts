@@ -24,7 +24,7 @@ export interface PlatformMonitorOptions {
   readonly certificates: CertificateFiles;
   /** `serversToMonitor.rejectUnauthorized`. */
   readonly rejectUnauthorized: boolean;
-  /** Per call; 5000 ms by default, as reference §6. */
+  /** Per call; 5000 ms by default, as in Butler SOS. */
   readonly timeoutMs?: number;
   /** Connections per `host:port`; 1 by default. */
   readonly maxSocketsPerHost?: number;
@@ -116,8 +116,8 @@ export function createPlatformMonitor(options: PlatformMonitorOptions): Platform
       const prefix = virtualProxyPrefix(virtualProxy);
       const xrfkey = createXrfKey();
       const context = { where: `proxy at ${sessionHost}`, call: `GET /qps${prefix}/session` };
-      // Per-server headers are not sent here (reference §7). XVirtualProxy carries the prefix as
-      // it is in the path: empty for the root proxy.
+      // Per-server headers are not sent here (Butler SOS sends them with the health check only).
+      // XVirtualProxy carries the prefix as it is in the path: empty for the root proxy.
       const response = await get(
         sessionHost,
         `/qps${prefix}/session?Xrfkey=${xrfkey}`,

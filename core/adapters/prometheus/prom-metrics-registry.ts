@@ -1,8 +1,8 @@
 /**
- * The MetricsRegistry of the scrape endpoint (CONTRACT §7): the metrics the agent's parts
- * declare, plus — when asked — `prom-client`'s process and Node.js runtime metrics. Each instance
- * owns its own prom-client `Registry`, never the global one, so two instances (two tests, two
- * wirings) cannot collide on a metric name.
+ * The MetricsRegistry of the scrape endpoint: the metrics the agent's parts declare, plus — when
+ * asked — `prom-client`'s process and Node.js runtime metrics. Each instance owns its own
+ * prom-client `Registry`, never the global one, so two instances (two tests, two wirings) cannot
+ * collide on a metric name.
  *
  * A declared metric reads its values from the spec's `collect` only when the endpoint is scraped:
  * the parts that count pay nothing per event, and the exposition shows exactly the samples of

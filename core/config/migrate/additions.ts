@@ -1,7 +1,7 @@
 /**
  * What the converter writes beyond renaming, each with a note saying why:
  * - the accounts of the health and session metrics: Butler SOS sent them to the accounts of
- *   `userEvents.sendToNewRelic.destinationAccount` (reference quirk 11), Steward to those of
+ *   `userEvents.sendToNewRelic.destinationAccount`, Steward to those of
  *   `obsPlatform.metric.destinationAccount`, so an empty metric list takes the user-event one;
  * - `restServer.enable: false` and, without an `auditEvents` section, `auditEvents.enable:
  *   false`: Butler SOS runs neither listener then, while Steward's defaults would open both.

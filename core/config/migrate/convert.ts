@@ -16,7 +16,7 @@ import { expandAliases } from "./expand-aliases.ts";
 import { renderHeader } from "./header.ts";
 import { BEHAVIOUR_NOTES, KEY_RULES, VALUE_RULES } from "./rules.ts";
 
-/** The top-level key of the documented agent's configuration. */
+/** The top-level key of a Butler SOS configuration. */
 export const BUTLER_SOS_ROOT = "Butler-SOS";
 
 /** A key of the source left out of the result. */

@@ -21,7 +21,7 @@ export function renderHeader(
   const lines = [
     `Steward configuration converted by \`steward migrate-config\` (${options.convertedBy}) from the`,
     `Butler SOS configuration ${options.sourceName}.`,
-    "Keys have Steward's names (spec document 3) where Butler SOS used product names:",
+    "Keys have Steward's names where Butler SOS used product names:",
     ...NAMES.map((line) => `  ${line}`),
     "Values and comments are kept. Settings Steward has and Butler SOS lacks take their defaults",
     "(`npx steward init-config` lists them all). Check the file with `npx steward check-config FILE`.",

@@ -1,7 +1,7 @@
 /**
- * The rules of `steward migrate-config`: how each key of a Butler SOS configuration (reference
- * agent.md §0 and §11, and the optional `auditEvents` section) becomes a Steward key (spec
- * document 3's neutral names). Paths are relative to `Butler-SOS`, with `[]` for list items.
+ * The rules of `steward migrate-config`: how each key of a Butler SOS configuration (the optional
+ * `auditEvents` section included) becomes a Steward key (names that say what a setting does, not
+ * which product it talks to). Paths are relative to `Butler-SOS`, with `[]` for list items.
  *
  * A key not named here keeps its name and place; if Steward has no setting there, the converter
  * leaves it out and says so. A rule renames a key in place (its value, members and comments go
@@ -25,7 +25,7 @@ const UNUSED_OBJECTDATA =
 
 /** Key rules by Butler SOS path. */
 export const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationRule>([
-  // ---- sections renamed by spec document 3 (reference agent.md §0) ----
+  // ---- sections named after what they do rather than after a product ----
   ["dockerHealthCheck", rename("containerHealthCheck")],
   ["prometheus", rename("scrapeEndpoint")],
   ["newRelic", rename("obsPlatform")],
@@ -74,7 +74,7 @@ export const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, Mig
     ),
   ],
 
-  // ---- the audit ingest API (optional in Butler SOS; reference audit-ingest.md §4.7) ----
+  // ---- the audit ingest API (optional in Butler SOS) ----
   [
     "auditEvents.tls",
     drop("Steward's ingest listener speaks plain HTTP; terminate TLS in a reverse proxy in front of it"),

@@ -1,4 +1,4 @@
-/** auditEvents: the ingest HTTP API, its queue and destinations (spec doc 3 + CONTRACT §2). */
+/** auditEvents: the ingest HTTP API, its queue and destinations. */
 // The one function the schema needs, not the whole package: a cold start evaluates what is imported.
 import validRange from "semver/ranges/valid.js";
 import * as v from "valibot";

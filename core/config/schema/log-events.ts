@@ -40,9 +40,9 @@ export const categoriseRuleSchema = v.object({
 const appRef = v.object({ appId: v.optional(requiredStr), appName: v.optional(requiredStr) });
 
 /**
- * An app object id in the performance monitor's appObject lists. The reference's schema declares
- * strings while its code and template comments use `{objectId: ...}` items (reference quirk 6), so
- * configurations exist in both forms: both are accepted and normalised to the id string.
+ * An app object id in the performance monitor's appObject lists. Butler SOS's schema declares
+ * strings while its code and template comments use `{objectId: ...}` items, so configurations exist
+ * in both forms: both are accepted and normalised to the id string.
  */
 export const appObjectIdSchema = v.pipe(
   v.union(

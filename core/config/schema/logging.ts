@@ -1,4 +1,4 @@
-/** Top-level logging keys, crash dumps, systemInfo and error tracking (spec document 3). */
+/** Top-level logging keys, crash dumps, systemInfo and error tracking. */
 
 import * as v from "valibot";
 import { LOG_LEVELS } from "../../logging/log-levels.ts";
@@ -11,7 +11,7 @@ export const loggingEntries = {
   fileLogging: bool(false),
   logDirectory: nonEmptyStr("log"),
   anonTelemetry: bool(false),
-  /** Where anonymous telemetry is POSTed when `anonTelemetry` is true (CONTRACT §7). */
+  /** Where anonymous telemetry is POSTed when `anonTelemetry` is true. */
   anonTelemetryEndpoint: str(""),
 };
 

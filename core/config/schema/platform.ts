@@ -1,4 +1,4 @@
-/** platform (repository/engine API access), cert (client certificates) and chat (CONTRACT §2). */
+/** platform (repository/engine API access), cert (client certificates) and chat. */
 import * as v from "valibot";
 import {
   bool,
@@ -25,7 +25,7 @@ export const certSchema = section({
   clientCert: str(""),
   clientCertKey: str(""),
   clientCertCA: str(""),
-  // The reference allows null for "no passphrase"; it becomes "".
+  // Butler SOS allows null for "no passphrase"; it becomes "".
   clientCertPassphrase: v.optional(
     v.pipe(
       v.nullable(v.string()),

@@ -1,4 +1,4 @@
-/** restServer: the management REST API (/v4) listener and its endpoint switches (CONTRACT §2). */
+/** restServer: the management REST API (/v4) listener and its endpoint switches. */
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
 import { bool, host, list, port, positiveInt, requiredStr, section, str } from "./primitives.ts";

@@ -1,4 +1,4 @@
-/** fileOperations, keyValueStore, scheduler and cloud resource names (CONTRACT §2). */
+/** fileOperations, keyValueStore, scheduler and cloud resource names. */
 import * as v from "valibot";
 import {
   bool,

@@ -1,6 +1,6 @@
 /**
- * File routes (spec 2 "Files"), local runner only: copy, move, delete inside approved
- * directories, create a directory (anywhere, spec) or under the table-data directory.
+ * File routes, local runner only: copy, move, delete inside approved
+ * directories, create a directory (anywhere, as Butler does) or under the table-data directory.
  * 403 outside approved directories, 409 existing target with overwrite false, 404 missing source.
  * In every path `\` is a separator, on every OS (core/files/path-guard.ts).
  */
@@ -102,7 +102,7 @@ export function fileRoutes(files: FileOperations): RouteSpec[] {
       path: "/v4/createdir",
       endpoint: "createDir",
       tag,
-      summary: "Creates a directory anywhere the service may write (spec); nothing happens if it exists",
+      summary: "Creates a directory anywhere the service may write; nothing happens if it exists",
       body: NonEmptyDirectoryBody,
       responses: { 201: { description: "Created or already there", schema: DirectoryBody }, ...errors },
       handler: async ({ body }, c) => {

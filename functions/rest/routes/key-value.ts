@@ -1,5 +1,5 @@
 /**
- * Key-value routes (spec 2 "Key-value store", CONTRACT §5), one endpoint key for all seven.
+ * Key-value routes, one endpoint key for all seven.
  * ttl in ms (0 or absent = none); missing namespace or key → 404, except keyexists which answers
  * `{keyExists: false, keyValue: {}}`; DELETEs answer 204 with no body.
  */

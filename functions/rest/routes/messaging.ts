@@ -1,5 +1,5 @@
 /**
- * Outbound messaging routes: broker publish (spec 2 "Messaging"), observability event and metric
+ * Outbound messaging routes: broker publish, observability event and metric
  * (202 `{observabilityResultCode, observabilityResultText}`), chat message. Upstream failure →
  * 502, feature off → 503.
  */

@@ -1,11 +1,11 @@
 /**
- * Platform routes of the management API (spec document 2 "Apps" and "Reload tasks"):
+ * Platform routes of the management API (apps and reload tasks):
  * PUT /v4/app/{appId}/reload, GET /v4/platformappdump/{appId} and /v4/app/{appId}/dump,
  * GET /v4/platformlistapps and /v4/apps/list, PUT|POST /v4/reloadtask/{taskId}/start.
  * Declared like every other group (the app serves a route only when its endpointsEnable key is
  * true). Errors (rest-errors.ts): 400 invalid input, 404 unknown app, 502 platform
  * unreachable/failed (with the reason). A missing body is read as `[]` (task start) or `{}` (reload).
- * The reload also takes the documented system's `startQSEoWTaskOnSuccess|OnFailure` (member-aliases.ts).
+ * The reload also takes Butler's `startQSEoWTaskOnSuccess|OnFailure` (member-aliases.ts).
  */
 import * as v from "valibot";
 import { dumpApp, listApps, requestAppReload } from "../../../core/platform/apps.ts";

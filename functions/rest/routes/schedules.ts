@@ -1,7 +1,7 @@
 /**
- * Schedule routes (spec 2 "Schedules", CONTRACT §5). POST answers 201 with an array holding the
+ * Schedule routes. POST answers 201 with an array holding the
  * new schedule; start/stop answer the schedule; startall/stopall answer all; status is text/plain.
- * POST also takes the documented system's `qlikSenseTaskId` for `platformTaskId` (member-aliases.ts).
+ * POST also takes Butler's `qlikSenseTaskId` for `platformTaskId` (member-aliases.ts).
  */
 import * as v from "valibot";
 import type { ScheduleManager } from "../../../core/schedules/schedule-manager.ts";

@@ -1,4 +1,4 @@
-/** System routes: enabled endpoints, ping, base62 ↔ base16 (spec 2 "System"). */
+/** System routes: enabled endpoints, ping, base62 ↔ base16. */
 import * as v from "valibot";
 import { base16ToBase62, base62ToBase16 } from "../../../core/base-conversion/base-conversion.ts";
 import type { EndpointKey } from "../../../core/config/index.ts";

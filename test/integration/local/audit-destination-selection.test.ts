@@ -59,7 +59,7 @@ async function stop(steward: StewardProcess): Promise<number | null> {
 const parquetIn = async (dir: string) =>
   existsSync(join(dir, "out", "parquet")) ? (await parquetEventIds(join(dir, "out", "parquet"))).sort() : [];
 
-describe("local audit pipeline: which destinations an event goes to", () => {
+describe("local audit pipeline: which destinations an event goes to, when first selected", () => {
   it("keeps events accepted with no destination selected nowhere, also not for a destination selected later", async () => {
     // Prepare
     const dir = scratchDirectory("steward-selection-none-");
@@ -129,7 +129,9 @@ describe("local audit pipeline: which destinations an event goes to", () => {
     expect(await parquetIn(dir)).toEqual([...before, ...after].sort());
     expect([firstCode, secondCode]).toEqual([0, 0]);
   }, 60_000);
+});
 
+describe("local audit pipeline: which destinations an event goes to, when deselected or its cursor is lost", () => {
   it("lets a destination no longer selected stop holding the log back, and starts it afresh when selected again", async () => {
     // Prepare: a regular file where Parquet's export directory should be keeps it behind.
     const dir = scratchDirectory("steward-selection-dropped-");

@@ -27,7 +27,7 @@ const pingConfig = (port: number) => `Service:
       ping: true
 `;
 
-describe("steward CLI", () => {
+describe("steward CLI: commands that answer and exit", () => {
   it("prints its version", async () => {
     const { code, output } = await runSteward(["--version"], freshDir());
     expect(code).toBe(0);
@@ -96,7 +96,9 @@ describe("steward CLI", () => {
     expect(badCommand.code).toBe(1);
     expect(badCommand.output).toMatch(/unknown command "frobnicate"/);
   });
+});
 
+describe("steward CLI: start", () => {
   it("start with a bad config prints the problems, serves nothing and exits 1", async () => {
     const dir = freshDir();
     const file = writeConfig(dir, "bad.yaml", "Service:\n  restServer:\n    port: -1\n");

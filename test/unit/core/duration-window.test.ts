@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createDurationWindow } from "../../../core/duration-window.ts";
 
 describe("createDurationWindow", () => {
-  it("reports average, p95, p99 and maximum as the reference computes them", () => {
+  it("reports average, p95, p99 and maximum as Butler SOS computes them", () => {
     const window = createDurationWindow();
     // Recorded out of order: the percentiles are over the sorted samples.
     for (let ms = 100; ms >= 1; ms -= 1) window.record(ms);

@@ -2,12 +2,14 @@
  * The handbook's shape: the README stays a front page that maps every page, each page says in its
  * first sentence whom it is for, and no page sends the reader to a document outside the
  * repository (a rule stated where it applies can be followed; a citation of a file nobody who
- * clones the repository has cannot).
+ * clones the repository has cannot). The patterns are those every file of the repository is
+ * held to (test/unit/architecture/outside-citations.test.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { relativeLinks } from "../../helpers/markdown-links.ts";
+import { citationsIn } from "../architecture/outside-citations.test.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const read = (page: string) => readFileSync(join(ROOT, page), "utf8");
@@ -25,17 +27,6 @@ const allPages = () => {
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
   return ["README.md", ...nested.sort()];
 };
-
-/** Citations of documents that live outside the repository. */
-const OUTSIDE_CITATIONS = [
-  /CONTRACT/,
-  /§/,
-  /\bquirks? \d/i,
-  /\bspec(?:ification)? documents?\b/i,
-  /\bthe reference's\b/i,
-  /\breference (?:bugs?|quirks?|document)\b/i,
-  /\brest-api\.md\b/,
-];
 
 describe("the handbook", () => {
   it("keeps the README a front page of at most 250 lines", () => {
@@ -66,15 +57,7 @@ describe("the handbook", () => {
 
   it("cites no document outside the repository", () => {
     // Act
-    const citations = allPages().flatMap((page) =>
-      read(page)
-        .split("\n")
-        .flatMap((line, index) =>
-          OUTSIDE_CITATIONS.some((pattern) => pattern.test(line))
-            ? [`${page}:${index + 1}: ${line.trim()}`]
-            : [],
-        ),
-    );
+    const citations = allPages().flatMap((page) => citationsIn(page, read(page)));
 
     // Assess
     expect(citations, `state the rule and its reason instead:\n${citations.join("\n")}`).toEqual([]);

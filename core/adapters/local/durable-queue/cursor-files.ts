@@ -7,9 +7,9 @@
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { replaceFile } from "./replace-file.ts";
+import { replaceFile } from "../replace-file.ts";
 
-export { syncDirectory } from "./replace-file.ts";
+export { syncDirectory } from "../replace-file.ts";
 
 const SUFFIX = ".json";
 

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { replaceFile } from "./replace-file.ts";
+import { replaceFile } from "../replace-file.ts";
 
 const fileOf = (queueDirectory: string) => join(queueDirectory, "destinations.json");
 

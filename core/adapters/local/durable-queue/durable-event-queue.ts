@@ -31,7 +31,7 @@
  *   (records and their checksum), group-commit.ts and log-writer.ts (appends batched into one
  *   write and one sync), synced-end.ts (what readers may see), recent-records.ts and
  *   log-reading.ts (reads), disk-budget.ts (`maxDiskBytes`), log-positions.ts;
- * - cursors: destination-cursors.ts (in memory, persisted), cursor-files.ts, replace-file.ts,
+ * - cursors: destination-cursors.ts (in memory, persisted), cursor-files.ts, ../replace-file.ts,
  *   destination-manifest.ts, destination-selection.ts and open-destination-cursors.ts (where each
  *   destination starts when the selection changed between runs).
  */

@@ -9,9 +9,9 @@
 import { type FileHandle, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../../ports.ts";
+import { syncDirectory } from "../replace-file.ts";
 import { ActiveSegment, type ActiveSegmentOptions } from "./active-segment.ts";
 import { deletableSegmentCount } from "./log-positions.ts";
-import { syncDirectory } from "./replace-file.ts";
 import { recoverTornTail } from "./torn-tail.ts";
 
 const NAME_DIGITS = 20;

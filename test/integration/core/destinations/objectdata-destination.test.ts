@@ -24,7 +24,7 @@ afterAll(async () => {
 const batch = (events: ReturnType<typeof acceptedEvent>[]) => ({ id: "b1", flushedAt: new Date(), events });
 
 describe("objectData json destination", () => {
-  it("writes one pretty-printed file per event with objectData, named and shaped as the reference", async () => {
+  it("writes one pretty-printed file per event with objectData, named and shaped as Butler SOS writes them", async () => {
     const directory = path.join(root, "a");
     const objectData = {
       objectType: "table",

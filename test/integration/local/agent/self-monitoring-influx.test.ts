@@ -1,7 +1,8 @@
 /**
  * The uptime monitor's `steward_memory_usage` points and the error tracker's points against a
  * real InfluxDB 1.x on loopback, the uptime metrics against a capture server standing in for the
- * observability platform, and the error tracker while the database is down (quirk 14).
+ * observability platform, and the error tracker while the database is down (a failed write of
+ * error points is never itself recorded, so an outage cannot feed on itself).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
@@ -106,7 +107,7 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
     ]);
   });
 
-  it("does not post uptime metrics while obsPlatform.enable is off (quirk 12)", async () => {
+  it("does not post uptime metrics while obsPlatform.enable is off, even with storeObsPlatform on", async () => {
     const posts: string[] = [];
     const recordingFetch: typeof fetch = async (input) => {
       posts.push(String(input));
@@ -192,7 +193,7 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
 });
 
 describe("error tracking while the time-series DB is down", () => {
-  it("records a part's failed writes, but never the failed writes of its own error points (quirk 14)", async () => {
+  it("records a part's failed writes, but never the failed writes of its own error points", async () => {
     const deadPort = await freePort();
     const cfg = config(deadPort, { errorTracking: { enable: true } });
     const logger = recordingLogger();

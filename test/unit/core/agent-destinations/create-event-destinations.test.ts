@@ -38,7 +38,7 @@ function recordingClient() {
 
 const events = (n: number) => Array.from({ length: n }, (_, i) => ({ eventType: `e${i}`, attributes: [] }));
 
-describe("createEventDestinations", () => {
+describe("createEventDestinations: posting and failed writes", () => {
   it("ignores what is given to an absent destination and lists only present ones in stats", async () => {
     const clock = createAsyncManualClock();
     const destinations = createEventDestinations({ maxBatchSize: 10, clock, logger: recordingLogger() });
@@ -143,7 +143,9 @@ describe("createEventDestinations", () => {
       failedWrites: 1,
     });
   });
+});
 
+describe("createEventDestinations: stopping", () => {
   it("rejects stop with UnwrittenItemsError when a destination stays down past stopTimeoutMs", async () => {
     const clock = createAsyncManualClock();
     const series = recordingSeries();

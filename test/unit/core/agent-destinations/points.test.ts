@@ -47,7 +47,7 @@ function tracked(promise: Promise<unknown>) {
   return state;
 }
 
-describe("agent destinations: time-series points", () => {
+describe("agent destinations: time-series points, batching and waiting", () => {
   it("writes a batch as soon as maxBatchSize points are buffered", async () => {
     const { clock, series, destinations, points } = start();
 
@@ -118,6 +118,18 @@ describe("agent destinations: time-series points", () => {
     expect(numbers(series.points())).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it("flushes buffered points on stop", async () => {
+    const { series, destinations } = start({ maxBatchSize: 100, maxAgeMs: 60_000 });
+
+    await destinations.writePoints(range(0, 4));
+    expect(series.requests).toHaveLength(0);
+    await destinations.stop();
+
+    expect(series.requests.map(numbers)).toEqual([[0, 1, 2, 3]]);
+  });
+});
+
+describe("agent destinations: time-series points, outages and refusals", () => {
   it("writes a batch again after an outage, each point exactly once", async () => {
     const { clock, series, destinations, points } = start();
     series.failNext.push(
@@ -194,7 +206,9 @@ describe("agent destinations: time-series points", () => {
     expect(numbers(series.points())).toEqual([0, 1]);
     expect(points()).toMatchObject({ written: 2, rejected: 1 });
   });
+});
 
+describe("agent destinations: time-series points, what each write sends", () => {
   it("stamps a point without a time when it is buffered, so a rewrite replaces rather than adds", async () => {
     const { clock, series, destinations } = start();
     const bufferedAt = clock.now();
@@ -246,15 +260,5 @@ describe("agent destinations: time-series points", () => {
 
     const [first, second, third] = awkward as [Point, Point, Point];
     expect(series.bodies).toEqual([encodePoints([first, { ...second, timestampMs: stampedAt }, third])]);
-  });
-
-  it("flushes buffered points on stop", async () => {
-    const { series, destinations } = start({ maxBatchSize: 100, maxAgeMs: 60_000 });
-
-    await destinations.writePoints(range(0, 4));
-    expect(series.requests).toHaveLength(0);
-    await destinations.stop();
-
-    expect(series.requests.map(numbers)).toEqual([[0, 1, 2, 3]]);
   });
 });

@@ -4,7 +4,7 @@ import { AUDIT_COLUMNS, toAuditRow } from "../../../../core/audit/audit-row.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 
 describe("toAuditRow", () => {
-  it("maps an object.view.duration event onto the reference's 25 columns", () => {
+  it("maps an object.view.duration event onto the 25 columns of Butler SOS's audit row", () => {
     const event = acceptedEvent();
 
     const row = toAuditRow(extractAuditFacts(event), { site: "north" });

@@ -41,7 +41,7 @@ function setup(answer: () => Promise<EnqueueResult> = async () => "queued") {
   return { logger, queue, request };
 }
 
-describe("ingestEvent", () => {
+describe("ingestEvent: checks, their order and the client version", () => {
   it("queues a valid event with its receive time and client IP", async () => {
     const { queue, request } = setup();
 
@@ -152,7 +152,9 @@ describe("ingestEvent", () => {
     expect(outcome.kind).toBe("accepted");
     expect(logger.at("warn")[0]?.fields).toMatchObject({ missingVersionCount: 1 });
   });
+});
 
+describe("ingestEvent: the queue's answers and their log lines", () => {
   it.each([
     ["rate-limited", "queue-rate-limited"],
     ["full", "queue-full"],

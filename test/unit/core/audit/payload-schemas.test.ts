@@ -13,7 +13,7 @@ function pointers(type: string, payload: Record<string, unknown>) {
 
 const crop = { width: 100, height: 50 };
 
-describe("checkPayload (per-type schemas, 422)", () => {
+describe("checkPayload (per-type schemas, 422): every type", () => {
   it.each(Object.entries(VALID_PAYLOADS))("accepts a minimal valid %s payload", (type, payload) => {
     expect(checkPayload(type, payload)).toEqual([]);
   });
@@ -44,7 +44,9 @@ describe("checkPayload (per-type schemas, 422)", () => {
     expect(checkPayload("navigation.sheet.loaded", { event: 5 })).toEqual([]);
     expect(checkPayload("event.custom", {})).toEqual([]);
   });
+});
 
+describe("checkPayload (per-type schemas, 422): selection, app model and screenshot payloads", () => {
   describe("selection.state.changed", () => {
     it("accepts 500 details and rejects 501", () => {
       expect(
@@ -129,7 +131,9 @@ describe("checkPayload (per-type schemas, 422)", () => {
       ).toEqual([pointer]);
     });
   });
+});
 
+describe("checkPayload (per-type schemas, 422): unsupported visualization, view duration and context", () => {
   describe("event.unsupported.visualization", () => {
     it("rejects a vizType over 64 characters and accepts a string dataStateId", () => {
       expect(

@@ -6,7 +6,7 @@ import {
 } from "../../../../core/base-conversion/base-conversion.ts";
 
 describe("base conversion", () => {
-  it("converts the reference's long base62 vector to base16 and back", () => {
+  it("converts the long base62 example of Butler's API schema to base16 and back", () => {
     // Prepare
     const base62 = "6DMW88LpSok9Z7P7hUK0wv7bF";
     // Act

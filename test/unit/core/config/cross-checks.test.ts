@@ -8,7 +8,7 @@ const server = (serverTags: Record<string, string>) => ({
   serverTags,
 });
 
-describe("cross-field rules", () => {
+describe("cross-field rules: telemetry, health check, heartbeat and audit limits", () => {
   it("anonymous telemetry needs systemInfo", () => {
     const endpoint = "https://telemetry.example.com/v1";
     expect(
@@ -41,6 +41,53 @@ describe("cross-field rules", () => {
     expect(problemsOf({ containerHealthCheck: { enable: true, port: 12398 } })).toEqual([]);
   });
 
+  it("heartbeat.remoteURL must be http(s) when enabled", () => {
+    expect(problemsOf({ heartbeat: { enable: true, remoteURL: "mailto:ops@example.com" } })).toEqual([
+      "Service.heartbeat.remoteURL: must be an http(s) URL",
+    ]);
+    expect(problemsOf({ heartbeat: { enable: true, remoteURL: "https://monitor.example.com/hb" } })).toEqual(
+      [],
+    );
+  });
+
+  it("audit queue and HTTP limits must be positive integers", () => {
+    expect(
+      problemsOf({
+        auditEvents: {
+          maxBodyBytes: 0,
+          correlationIdMaxLength: 1.5,
+          rateLimit: { maxPerMinute: -1 },
+          queue: { maxSize: 0, maxConcurrent: 2.5, rateLimit: { enable: true, maxPerMinute: 0 } },
+        },
+      }),
+    ).toEqual([
+      "Service.auditEvents.correlationIdMaxLength: must be an integer",
+      "Service.auditEvents.maxBodyBytes: must be >= 1",
+      "Service.auditEvents.queue.maxConcurrent: must be an integer",
+      "Service.auditEvents.queue.maxSize: must be >= 1",
+      "Service.auditEvents.queue.rateLimit.maxPerMinute: must be >= 1",
+      "Service.auditEvents.rateLimit.maxPerMinute: must be >= 1",
+    ]);
+  });
+
+  it("rejects unknown audit destination types and bad compatibility ranges", () => {
+    expect(
+      problemsOf({
+        auditEvents: {
+          destination: { type: "parquet,influxdb" },
+          compatibility: [{ serverRange: "not a range", clientRange: ">=0.3.0" }],
+          cors: { allowedOrigins: ["https://ok.example.com", "https://x.example.com/path"] },
+        },
+      }),
+    ).toEqual([
+      "Service.auditEvents.compatibility[0].serverRange: must be a semver range such as >=15.0.0 <16.0.0",
+      'Service.auditEvents.cors.allowedOrigins[1]: must be an origin such as "https://host:port" or "*"',
+      'Service.auditEvents.destination.type: unknown destination type "influxdb" (allowed: timeseriesdb, parquet, tablefile, json)',
+    ]);
+  });
+});
+
+describe("cross-field rules: server tags and destination accounts", () => {
   describe("server tags", () => {
     it("accepts servers setting exactly the defined tags", () => {
       expect(
@@ -141,7 +188,9 @@ describe("cross-field rules", () => {
       ).toEqual([]);
     });
   });
+});
 
+describe("cross-field rules: endpoint prerequisites and listeners", () => {
   describe("endpoint prerequisites", () => {
     it.each(["appReload", "appDump", "appList", "reloadTaskStart"])("%s needs platform.host", (endpoint) => {
       expect(problemsOf({ restServer: { endpointsEnable: { [endpoint]: true } } })).toEqual([
@@ -205,50 +254,5 @@ describe("cross-field rules", () => {
         [],
       );
     });
-  });
-
-  it("heartbeat.remoteURL must be http(s) when enabled", () => {
-    expect(problemsOf({ heartbeat: { enable: true, remoteURL: "mailto:ops@example.com" } })).toEqual([
-      "Service.heartbeat.remoteURL: must be an http(s) URL",
-    ]);
-    expect(problemsOf({ heartbeat: { enable: true, remoteURL: "https://monitor.example.com/hb" } })).toEqual(
-      [],
-    );
-  });
-
-  it("audit queue and HTTP limits must be positive integers", () => {
-    expect(
-      problemsOf({
-        auditEvents: {
-          maxBodyBytes: 0,
-          correlationIdMaxLength: 1.5,
-          rateLimit: { maxPerMinute: -1 },
-          queue: { maxSize: 0, maxConcurrent: 2.5, rateLimit: { enable: true, maxPerMinute: 0 } },
-        },
-      }),
-    ).toEqual([
-      "Service.auditEvents.correlationIdMaxLength: must be an integer",
-      "Service.auditEvents.maxBodyBytes: must be >= 1",
-      "Service.auditEvents.queue.maxConcurrent: must be an integer",
-      "Service.auditEvents.queue.maxSize: must be >= 1",
-      "Service.auditEvents.queue.rateLimit.maxPerMinute: must be >= 1",
-      "Service.auditEvents.rateLimit.maxPerMinute: must be >= 1",
-    ]);
-  });
-
-  it("rejects unknown audit destination types and bad compatibility ranges", () => {
-    expect(
-      problemsOf({
-        auditEvents: {
-          destination: { type: "parquet,influxdb" },
-          compatibility: [{ serverRange: "not a range", clientRange: ">=0.3.0" }],
-          cors: { allowedOrigins: ["https://ok.example.com", "https://x.example.com/path"] },
-        },
-      }),
-    ).toEqual([
-      "Service.auditEvents.compatibility[0].serverRange: must be a semver range such as >=15.0.0 <16.0.0",
-      'Service.auditEvents.cors.allowedOrigins[1]: must be an origin such as "https://host:port" or "*"',
-      'Service.auditEvents.destination.type: unknown destination type "influxdb" (allowed: timeseriesdb, parquet, tablefile, json)',
-    ]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig, EMBEDDED_CONFIG, ENDPOINT_KEYS, parseConfig } from "../../../../core/config/index.ts";
 
 describe("defaultConfig", () => {
-  it("is the embedded config of CONTRACT §1 and needs no other server", () => {
+  it("is the embedded config `npm start` runs on and needs no other server", () => {
     // Act
     const config = defaultConfig();
 
@@ -65,7 +65,7 @@ describe("defaultConfig", () => {
     ]);
   });
 
-  it("lists the 24 endpoint keys in the CONTRACT order", () => {
+  it("lists the 24 endpoint keys, the default config's endpointsEnable in the same order", () => {
     // Assess
     expect(ENDPOINT_KEYS).toHaveLength(24);
     expect(Object.keys(defaultConfig().restServer.endpointsEnable)).toEqual([...ENDPOINT_KEYS]);

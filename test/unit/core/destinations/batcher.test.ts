@@ -42,7 +42,7 @@ function startTestBatcher<W extends AuditDestination>(
 
 const ids = (events: readonly AcceptedEvent[]) => events.map((event) => event.envelope.eventId);
 
-describe("startBatcher", () => {
+describe("startBatcher: when a batch is written", () => {
   it("writes a batch as soon as maxBatchSize events are buffered", async () => {
     const { clock, writer, batcher } = startTestBatcher(recordingWriter(), {
       maxBatchSize: 3,
@@ -92,6 +92,22 @@ describe("startBatcher", () => {
     await batcher.stop();
   });
 
+  it("flushes what is buffered on stop and refuses events afterwards", async () => {
+    const { writer, batcher } = startTestBatcher(recordingWriter(), {
+      maxBatchSize: 100,
+      writeFrequency: 60_000,
+    });
+    const events = [acceptedEvent(), acceptedEvent()];
+    for (const event of events) await batcher.add(event);
+
+    await batcher.stop();
+
+    expect(writer.batches.map((batch) => ids(batch.events))).toEqual([ids(events)]);
+    await expect(batcher.add(acceptedEvent())).rejects.toBeInstanceOf(BatcherStoppedError);
+  });
+});
+
+describe("startBatcher: a destination that is down", () => {
   it("retries a failed batch with doubling backoff, counts each failure, loses nothing", async () => {
     const { clock, logger, writer, batcher } = startTestBatcher(recordingWriter(3), {
       maxBatchSize: 2,
@@ -169,20 +185,6 @@ describe("startBatcher", () => {
     expect(seen).toHaveLength(2);
     expect(seen[0]).toBe(seen[1]);
     await batcher.stop();
-  });
-
-  it("flushes what is buffered on stop and refuses events afterwards", async () => {
-    const { writer, batcher } = startTestBatcher(recordingWriter(), {
-      maxBatchSize: 100,
-      writeFrequency: 60_000,
-    });
-    const events = [acceptedEvent(), acceptedEvent()];
-    for (const event of events) await batcher.add(event);
-
-    await batcher.stop();
-
-    expect(writer.batches.map((batch) => ids(batch.events))).toEqual([ids(events)]);
-    await expect(batcher.add(acceptedEvent())).rejects.toBeInstanceOf(BatcherStoppedError);
   });
 
   it("makes add() wait while the buffer is full and the destination is down", async () => {

@@ -64,7 +64,7 @@ function start(
   return { clock, logger, batcher };
 }
 
-describe("startItemBatcher", () => {
+describe("startItemBatcher: batches and waiting for space", () => {
   it("reports each batch done, in order, once written or refused, never while it fails", async () => {
     const destination = recordingDestination();
     const done: number[][] = [];
@@ -127,7 +127,9 @@ describe("startItemBatcher", () => {
 
     expect(destination.written).toEqual([[1, 2], [5]]);
   });
+});
 
+describe("startItemBatcher: refusals", () => {
   it("counts a refused batch as rejected, logs it and never writes it again", async () => {
     const destination = recordingDestination();
     destination.failNext.push(new RefusedError(2));
@@ -166,61 +168,6 @@ describe("startItemBatcher", () => {
     await batcher.stop();
 
     expect(batcher.stats()).toMatchObject({ written: 1, rejected: 1, failedWrites: 0 });
-  });
-
-  it("stops at its timeout without waiting for a write that hangs, counting its items as unwritten", async () => {
-    // A request to a server that stopped answering: it settles only at its own timeout, later.
-    let settleWrite: (() => void) | undefined;
-    const destination = recordingDestination();
-    destination.write = async () => {
-      destination.attempts += 1;
-      await new Promise<void>((resolve) => {
-        settleWrite = resolve;
-      });
-    };
-    const { clock, batcher } = start(destination, { stopTimeoutMs: 5000 });
-    await batcher.add(1);
-    await batcher.add(2);
-    await clock.settle();
-
-    let outcome: unknown = "still stopping";
-    const stopping = batcher.stop().then(
-      () => "stopped",
-      (error: unknown) => error,
-    );
-    void stopping.then((result) => {
-      outcome = result;
-    });
-    await clock.advance(5000);
-
-    expect(destination.attempts).toBe(1);
-    expect(outcome).toBeInstanceOf(UnwrittenItemsError);
-    expect((outcome as UnwrittenItemsError).unwritten).toBe(2);
-    // The write that settles afterwards is not reported done.
-    settleWrite?.();
-    await clock.settle();
-    expect(batcher.stats()).toMatchObject({ buffered: 2, written: 0 });
-  });
-
-  it("gives up at once when abandoned: add() waiting for space rejects, stop() does not wait for the write in flight", async () => {
-    const destination = recordingDestination();
-    destination.write = () => {
-      destination.attempts += 1;
-      return new Promise<void>(() => undefined);
-    };
-    const { clock, batcher } = start(destination, { stopTimeoutMs: 60_000 });
-    await batcher.add(1);
-    await batcher.add(2);
-    await clock.settle();
-    const waitingForSpace = batcher.add(3).catch((error: unknown) => error);
-
-    batcher.abandon();
-
-    expect(await waitingForSpace).toBeInstanceOf(BatcherStoppedError);
-    const error = await batcher.stop().catch((stopError: unknown) => stopError);
-    expect(error).toBeInstanceOf(UnwrittenItemsError);
-    expect((error as UnwrittenItemsError).unwritten).toBe(2);
-    await expect(batcher.add(4)).rejects.toBeInstanceOf(BatcherStoppedError);
   });
 
   it("writes the next batch at once after a refusal: no backoff, nothing held up", async () => {
@@ -283,5 +230,62 @@ describe("startItemBatcher", () => {
     const stopped = batcher.stop();
     await expect(stopped).resolves.toBeUndefined();
     expect(batcher.stats()).toMatchObject({ rejected: 3, written: 0, buffered: 0 });
+  });
+});
+
+describe("startItemBatcher: stopping", () => {
+  it("stops at its timeout without waiting for a write that hangs, counting its items as unwritten", async () => {
+    // A request to a server that stopped answering: it settles only at its own timeout, later.
+    let settleWrite: (() => void) | undefined;
+    const destination = recordingDestination();
+    destination.write = async () => {
+      destination.attempts += 1;
+      await new Promise<void>((resolve) => {
+        settleWrite = resolve;
+      });
+    };
+    const { clock, batcher } = start(destination, { stopTimeoutMs: 5000 });
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.settle();
+
+    let outcome: unknown = "still stopping";
+    const stopping = batcher.stop().then(
+      () => "stopped",
+      (error: unknown) => error,
+    );
+    void stopping.then((result) => {
+      outcome = result;
+    });
+    await clock.advance(5000);
+
+    expect(destination.attempts).toBe(1);
+    expect(outcome).toBeInstanceOf(UnwrittenItemsError);
+    expect((outcome as UnwrittenItemsError).unwritten).toBe(2);
+    // The write that settles afterwards is not reported done.
+    settleWrite?.();
+    await clock.settle();
+    expect(batcher.stats()).toMatchObject({ buffered: 2, written: 0 });
+  });
+
+  it("gives up at once when abandoned: add() waiting for space rejects, stop() does not wait for the write in flight", async () => {
+    const destination = recordingDestination();
+    destination.write = () => {
+      destination.attempts += 1;
+      return new Promise<void>(() => undefined);
+    };
+    const { clock, batcher } = start(destination, { stopTimeoutMs: 60_000 });
+    await batcher.add(1);
+    await batcher.add(2);
+    await clock.settle();
+    const waitingForSpace = batcher.add(3).catch((error: unknown) => error);
+
+    batcher.abandon();
+
+    expect(await waitingForSpace).toBeInstanceOf(BatcherStoppedError);
+    const error = await batcher.stop().catch((stopError: unknown) => stopError);
+    expect(error).toBeInstanceOf(UnwrittenItemsError);
+    expect((error as UnwrittenItemsError).unwritten).toBe(2);
+    await expect(batcher.add(4)).rejects.toBeInstanceOf(BatcherStoppedError);
   });
 });

@@ -121,7 +121,7 @@ describe("encodePoint against a strict line-protocol parser", () => {
 });
 
 describe("toAuditPoint", () => {
-  it("maps tags and fields as the reference does, static tags overwriting dynamic ones", () => {
+  it("maps tags and fields as Butler SOS does, static tags overwriting dynamic ones", () => {
     const event = acceptedEvent();
 
     const point = toAuditPoint(extractAuditFacts(event), {

@@ -74,7 +74,7 @@ const fieldTypeConflict = () => {
   });
 };
 
-describe("startPeriodicWriter", () => {
+describe("startPeriodicWriter: writing every interval", () => {
   it("writes the points of every source in one request every interval, not before", async () => {
     const engine = deltaCounter("engine");
     const proxy = deltaCounter("proxy");
@@ -122,6 +122,72 @@ describe("startPeriodicWriter", () => {
     await writer.stop();
   });
 
+  it("drops a point the database refuses instead of carrying it into every next interval", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, logger, series, writer } = start([engine]);
+    engine.add(5);
+    series.failNext.push(fieldTypeConflict());
+
+    await clock.advance(10_000);
+    engine.add(2);
+    await clock.advance(10_000);
+    await writer.stop();
+
+    // The last write on stop carries nothing of the refused 5 either.
+    expect(series.attempts.map(counters)).toEqual([[["engine", 5]], [["engine", 2]], [["engine", 0]]]);
+    expect(writer.stats()).toMatchObject({
+      writes: 3,
+      failedWrites: 0,
+      rejected: 1,
+      refused: { field_type_conflict: 1 },
+      lastRefusal: { reason: "field_type_conflict" },
+    });
+    const refusals = logger.at("error");
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.fields).toMatchObject({
+      writer: "event-counts",
+      reason: "field_type_conflict",
+      refused: 1,
+      preview: expect.stringMatching(/^event_count,source=engine counter=5i /),
+    });
+  });
+
+  it("refuses a point that cannot be encoded on its own and writes the others", async () => {
+    const engine = deltaCounter("engine");
+    const broken: PeriodicPoints = {
+      take: (nowMs) => ({
+        points: [
+          { measurement: "queue", tags: {}, fields: { pct: floatField(Number.NaN) }, timestampMs: nowMs },
+        ],
+        written() {},
+      }),
+    };
+    const { clock, series, writer } = start([engine, broken]);
+    engine.add(3);
+
+    await clock.advance(10_000);
+    await writer.stop();
+
+    expect(series.requests.map(counters)).toEqual([[["engine", 3]], [["engine", 0]]]);
+    expect(writer.stats()).toMatchObject({ rejected: 2, refused: { unencodable: 2 } });
+  });
+
+  it("makes sure the database exists before its first write, and again after a 404", async () => {
+    const engine = deltaCounter("engine");
+    const { clock, series, writer } = start([engine]);
+    engine.add(1);
+    series.failNext.push(new TimeseriesWriteError("answered 404: database not found", 404));
+
+    await clock.advance(10_000);
+    await clock.advance(10_000);
+    await writer.stop();
+
+    expect(series.ensured).toBe(2);
+    expect(series.requests.map(counters)).toEqual([[["engine", 1]], [["engine", 0]]]);
+  });
+});
+
+describe("startPeriodicWriter: stopping", () => {
   it("writes a last time on stop and leaves no timer behind", async () => {
     const engine = deltaCounter("engine");
     const { clock, series, writer } = start([engine]);
@@ -213,69 +279,5 @@ describe("startPeriodicWriter", () => {
     expect(logger.at("error").map((entry) => entry.message)).toEqual([
       "interval counters not written before shutdown; lost",
     ]);
-  });
-
-  it("drops a point the database refuses instead of carrying it into every next interval", async () => {
-    const engine = deltaCounter("engine");
-    const { clock, logger, series, writer } = start([engine]);
-    engine.add(5);
-    series.failNext.push(fieldTypeConflict());
-
-    await clock.advance(10_000);
-    engine.add(2);
-    await clock.advance(10_000);
-    await writer.stop();
-
-    // The last write on stop carries nothing of the refused 5 either.
-    expect(series.attempts.map(counters)).toEqual([[["engine", 5]], [["engine", 2]], [["engine", 0]]]);
-    expect(writer.stats()).toMatchObject({
-      writes: 3,
-      failedWrites: 0,
-      rejected: 1,
-      refused: { field_type_conflict: 1 },
-      lastRefusal: { reason: "field_type_conflict" },
-    });
-    const refusals = logger.at("error");
-    expect(refusals).toHaveLength(1);
-    expect(refusals[0]?.fields).toMatchObject({
-      writer: "event-counts",
-      reason: "field_type_conflict",
-      refused: 1,
-      preview: expect.stringMatching(/^event_count,source=engine counter=5i /),
-    });
-  });
-
-  it("refuses a point that cannot be encoded on its own and writes the others", async () => {
-    const engine = deltaCounter("engine");
-    const broken: PeriodicPoints = {
-      take: (nowMs) => ({
-        points: [
-          { measurement: "queue", tags: {}, fields: { pct: floatField(Number.NaN) }, timestampMs: nowMs },
-        ],
-        written() {},
-      }),
-    };
-    const { clock, series, writer } = start([engine, broken]);
-    engine.add(3);
-
-    await clock.advance(10_000);
-    await writer.stop();
-
-    expect(series.requests.map(counters)).toEqual([[["engine", 3]], [["engine", 0]]]);
-    expect(writer.stats()).toMatchObject({ rejected: 2, refused: { unencodable: 2 } });
-  });
-
-  it("makes sure the database exists before its first write, and again after a 404", async () => {
-    const engine = deltaCounter("engine");
-    const { clock, series, writer } = start([engine]);
-    engine.add(1);
-    series.failNext.push(new TimeseriesWriteError("answered 404: database not found", 404));
-
-    await clock.advance(10_000);
-    await clock.advance(10_000);
-    await writer.stop();
-
-    expect(series.ensured).toBe(2);
-    expect(series.requests.map(counters)).toEqual([[["engine", 1]], [["engine", 0]]]);
   });
 });

@@ -62,7 +62,7 @@ function seriesSpy() {
 }
 
 describe("queue metrics writer", () => {
-  it("writes the queue counters every writeFrequency ms with the reference's tags and typed fields", async () => {
+  it("writes the queue counters every writeFrequency ms with Butler SOS's tags and typed fields", async () => {
     const clock = createAsyncManualClock();
     const series = seriesSpy();
     let processed = 10;

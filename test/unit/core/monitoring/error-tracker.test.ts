@@ -146,7 +146,7 @@ describe("error categories and types", () => {
     expect(categorizeError(error).category).toBe(category);
   });
 
-  it("names destination write failures with the reference's types", () => {
+  it("names destination write failures with Butler SOS's error types", () => {
     expect(writeErrorType("timeseriesdb", 1)).toBe("INFLUXDB_V1_WRITE");
     expect(writeErrorType("timeseriesdb", 3)).toBe("INFLUXDB_V3_WRITE");
     expect(writeErrorType("mqtt", 1)).toBe("MQTT_PUBLISH");

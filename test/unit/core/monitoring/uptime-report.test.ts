@@ -10,7 +10,7 @@ const MB = 1024 * 1024;
 const memory = { heapUsed: 10.5 * MB, heapTotal: 20 * MB, external: 1.234 * MB, rss: 80.126 * MB };
 
 describe("uptime report", () => {
-  it("formats the log line of reference §10.2", () => {
+  it("formats the uptime log line as Butler SOS writes it", () => {
     const uptime = ((((31 + 2) * 24 + 3) * 60 + 4) * 60 + 5) * 1000;
     expect(uptimeLogLine(1234, uptime, memory)).toBe(
       "Iteration # 1,234, Uptime: 1 months, 3 days, 3 hours, 4 minutes, 5 seconds, Heap used 10.5 MB of total heap 20 MB. External (off-heap): 1.23 MB. Memory allocated to process: 80.13 MB.",

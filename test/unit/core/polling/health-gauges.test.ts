@@ -31,7 +31,7 @@ function scrape(readings: HealthReading[]) {
 }
 
 describe("declareHealthGauges", () => {
-  it("declares the reference's gauges with the steward_ prefix", () => {
+  it("declares Butler SOS's gauges with the steward_ prefix", () => {
     const { metrics } = scrape([]);
 
     expect(metrics.map((m) => m.name).sort()).toEqual(

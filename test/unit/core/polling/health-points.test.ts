@@ -44,7 +44,7 @@ function fields(version: TimeseriesdbVersion, measurement: string, includeFields
 const kinds = (f: Readonly<Record<string, FieldValue>> | undefined) =>
   Object.fromEntries(Object.entries(f ?? {}).map(([k, value]) => [k, value.kind]));
 
-describe("createHealthPointMapper", () => {
+describe("createHealthPointMapper: measurements and field types", () => {
   it("writes the 8 measurements in order, each with the server tags and the poll time", () => {
     const mapped = createHealthPointMapper({ version: 3, includeFields: NONE, appNames: undefined })(
       HEALTH,
@@ -164,6 +164,16 @@ describe("createHealthPointMapper", () => {
     },
   );
 
+  it("encodes v1 mem with the integer suffix and v2 mem without", () => {
+    const v1 = points(1, ALL, undefined).get("mem");
+    const v2 = points(2, ALL, undefined).get("mem");
+
+    expect(v1 && encodePoint(v1)).toContain(" comitted=4108i,allocated=4213i,free=10513i ");
+    expect(v2 && encodePoint(v2)).toContain(" comitted=4107.5,allocated=4213.25,free=10512.75 ");
+  });
+});
+
+describe("createHealthPointMapper: app names, lists and uptime", () => {
   it('v1 joins names as "A","B"; the id lists comma-joined as received', () => {
     const apps = fields(1, "apps");
 
@@ -228,13 +238,5 @@ describe("createHealthPointMapper", () => {
     );
 
     expect(mapped[0]?.fields.uptime).toEqual(stringField(""));
-  });
-
-  it("encodes v1 mem with the integer suffix and v2 mem without", () => {
-    const v1 = points(1, ALL, undefined).get("mem");
-    const v2 = points(2, ALL, undefined).get("mem");
-
-    expect(v1 && encodePoint(v1)).toContain(" comitted=4108i,allocated=4213i,free=10513i ");
-    expect(v2 && encodePoint(v2)).toContain(" comitted=4107.5,allocated=4213.25,free=10512.75 ");
   });
 });

@@ -81,23 +81,7 @@ function poller(
   return { started, clock, logger, metrics, received };
 }
 
-describe("platform poller", () => {
-  it("records each failed call with its error type and server name (error tracking)", async () => {
-    const recorded: string[] = [];
-    const { started } = poller(
-      [{ name: "sense1" }, { name: "sense2" }],
-      async (target) => {
-        if (target.name === "sense2") throw new Error("unreachable");
-        return 1;
-      },
-      { errors: { record: (type, server) => recorded.push(`${type} ${server}`) } },
-    );
-    const running = await started;
-    await flush();
-    expect(recorded).toEqual(["HEALTH_API sense2"]);
-    await running.stop();
-  });
-
+describe("platform poller: polling and handing answers on", () => {
   it("polls every target at start and hands each answer to every destination", async () => {
     const { started, received } = poller(
       [{ name: "a" }, { name: "b" }],
@@ -136,39 +120,6 @@ describe("platform poller", () => {
     await running.stop();
   });
 
-  it("at stop gives up the round in flight: its calls are aborted, the targets still waiting are not called", async () => {
-    const called: string[] = [];
-    const signals: AbortSignal[] = [];
-    const targets = Array.from({ length: 5 }, (_, i) => ({ name: `s${i}` }));
-    const { started, logger } = poller(
-      targets,
-      (target, signal?: AbortSignal) => {
-        called.push(target.name);
-        if (signal !== undefined) signals.push(signal);
-        // A server that never answers: the call ends only when it is given up.
-        return new Promise<number>((_, reject) =>
-          signal?.addEventListener("abort", () => reject(new Error("given up"))),
-        );
-      },
-      { maxConcurrent: 2 },
-    );
-    const running = await started;
-    await flush();
-
-    const outcome = await Promise.race([
-      running.stop().then(() => "stopped"),
-      flush().then(() => "still waiting"),
-    ]);
-    await flush();
-
-    expect(outcome).toBe("stopped");
-    expect(called).toEqual(["s0", "s1"]);
-    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
-    // Given up, not completed: the gauges keep the answers of the last completed round.
-    expect(running.stats().lastRoundMs).toBeUndefined();
-    expect(logger.at("warn")).toEqual([]);
-  });
-
   it("never runs more than maxConcurrent calls at once", async () => {
     let active = 0;
     let peak = 0;
@@ -198,52 +149,6 @@ describe("platform poller", () => {
     expect(peak).toBe(3);
     expect(calls).toBe(12);
     expect(running.stats().succeeded).toBe(12);
-    await running.stop();
-  });
-
-  it("a failing target is counted, logged once a minute and forgotten; the others are polled", async () => {
-    let bDown = true;
-    const { started, clock, logger, metrics } = poller(
-      [{ name: "a" }, { name: "b" }, { name: "c" }],
-      async (target) => {
-        if (target.name === "b" && bDown) throw new Error("connect ECONNREFUSED 127.0.0.1:4747");
-        return 7;
-      },
-    );
-    const running = await started;
-    await flush();
-    clock.advance(5000);
-    await flush();
-    expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "c"]);
-    expect(running.stats()).toMatchObject({
-      succeeded: 4,
-      failed: 2,
-      lastErrors: { b: expect.stringContaining("ECONNREFUSED") },
-    });
-    const warnings = logger.at("warn");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.fields).toMatchObject({ server_name: "b", errorType: "HEALTH_API" });
-
-    bDown = false;
-    clock.advance(5000);
-    await flush();
-    expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "b", "c"]);
-    expect(running.stats().lastErrors).toEqual({});
-    expect(logger.at("info").some((entry) => entry.message === "polling works again")).toBe(true);
-
-    const polls = metrics.scrape().find((metric) => metric.name === "steward_health_polls_total");
-    expect(polls?.samples).toEqual([
-      { labels: { outcome: "succeeded" }, value: 7 },
-      { labels: { outcome: "failed" }, value: 2 },
-    ]);
-    const rounds = metrics.scrape().find((metric) => metric.name === "steward_health_rounds_total");
-    expect(rounds?.samples).toEqual([
-      { labels: { outcome: "completed" }, value: 3 },
-      { labels: { outcome: "skipped" }, value: 0 },
-    ]);
-    expect(
-      metrics.scrape().find((metric) => metric.name === "steward_health_round_duration_seconds")?.samples,
-    ).toHaveLength(1);
     await running.stop();
   });
 
@@ -297,6 +202,103 @@ describe("platform poller", () => {
     expect(whileSecondRoundRuns).toEqual(["a=1", "b=1"]);
     expect(answers()).toEqual(["a=2", "b=2"]);
     expect(rounds).toBe(2);
+    await running.stop();
+  });
+});
+
+describe("platform poller: failures and stopping", () => {
+  it("records each failed call with its error type and server name (error tracking)", async () => {
+    const recorded: string[] = [];
+    const { started } = poller(
+      [{ name: "sense1" }, { name: "sense2" }],
+      async (target) => {
+        if (target.name === "sense2") throw new Error("unreachable");
+        return 1;
+      },
+      { errors: { record: (type, server) => recorded.push(`${type} ${server}`) } },
+    );
+    const running = await started;
+    await flush();
+    expect(recorded).toEqual(["HEALTH_API sense2"]);
+    await running.stop();
+  });
+
+  it("at stop gives up the round in flight: its calls are aborted, the targets still waiting are not called", async () => {
+    const called: string[] = [];
+    const signals: AbortSignal[] = [];
+    const targets = Array.from({ length: 5 }, (_, i) => ({ name: `s${i}` }));
+    const { started, logger } = poller(
+      targets,
+      (target, signal?: AbortSignal) => {
+        called.push(target.name);
+        if (signal !== undefined) signals.push(signal);
+        // A server that never answers: the call ends only when it is given up.
+        return new Promise<number>((_, reject) =>
+          signal?.addEventListener("abort", () => reject(new Error("given up"))),
+        );
+      },
+      { maxConcurrent: 2 },
+    );
+    const running = await started;
+    await flush();
+
+    const outcome = await Promise.race([
+      running.stop().then(() => "stopped"),
+      flush().then(() => "still waiting"),
+    ]);
+    await flush();
+
+    expect(outcome).toBe("stopped");
+    expect(called).toEqual(["s0", "s1"]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+    // Given up, not completed: the gauges keep the answers of the last completed round.
+    expect(running.stats().lastRoundMs).toBeUndefined();
+    expect(logger.at("warn")).toEqual([]);
+  });
+
+  it("a failing target is counted, logged once a minute and forgotten; the others are polled", async () => {
+    let bDown = true;
+    const { started, clock, logger, metrics } = poller(
+      [{ name: "a" }, { name: "b" }, { name: "c" }],
+      async (target) => {
+        if (target.name === "b" && bDown) throw new Error("connect ECONNREFUSED 127.0.0.1:4747");
+        return 7;
+      },
+    );
+    const running = await started;
+    await flush();
+    clock.advance(5000);
+    await flush();
+    expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "c"]);
+    expect(running.stats()).toMatchObject({
+      succeeded: 4,
+      failed: 2,
+      lastErrors: { b: expect.stringContaining("ECONNREFUSED") },
+    });
+    const warnings = logger.at("warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.fields).toMatchObject({ server_name: "b", errorType: "HEALTH_API" });
+
+    bDown = false;
+    clock.advance(5000);
+    await flush();
+    expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "b", "c"]);
+    expect(running.stats().lastErrors).toEqual({});
+    expect(logger.at("info").some((entry) => entry.message === "polling works again")).toBe(true);
+
+    const polls = metrics.scrape().find((metric) => metric.name === "steward_health_polls_total");
+    expect(polls?.samples).toEqual([
+      { labels: { outcome: "succeeded" }, value: 7 },
+      { labels: { outcome: "failed" }, value: 2 },
+    ]);
+    const rounds = metrics.scrape().find((metric) => metric.name === "steward_health_rounds_total");
+    expect(rounds?.samples).toEqual([
+      { labels: { outcome: "completed" }, value: 3 },
+      { labels: { outcome: "skipped" }, value: 0 },
+    ]);
+    expect(
+      metrics.scrape().find((metric) => metric.name === "steward_health_round_duration_seconds")?.samples,
+    ).toHaveLength(1);
     await running.stop();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Shared inputs of the polling mapper tests: an engine health check as a QSEoW engine answers it
- * (reference §6's fields), a virtual proxy's session list, config slices parsed by the real
+ * (the fields Butler SOS reads from it), a virtual proxy's session list, config slices parsed by the real
  * schemas (defaults applied) and an app-name cache.
  */
 import * as v from "valibot";

@@ -51,7 +51,7 @@ const input = (overrides: Partial<NewSchedule> = {}): NewSchedule => ({
   ...overrides,
 });
 
-describe("scheduler", () => {
+describe("scheduler: firing", () => {
   it("fires a 6-field (seconds) schedule exactly at its times under the injected clock", async () => {
     const { clock, manager, starts, scheduler } = await setUp();
     await manager.create(input());
@@ -110,7 +110,34 @@ describe("scheduler", () => {
     await scheduler.stop();
   });
 
-  it("reports status one line per job in the contract's format", async () => {
+  it("logs a failed task start and keeps the schedule running", async () => {
+    const clock = createSteppingClock();
+    const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "s.yaml") });
+    const logger = recordingLogger();
+    let attempts = 0;
+    const scheduler = await startScheduler({
+      store,
+      clock,
+      logger,
+      taskStarter: {
+        async startTask() {
+          attempts++;
+          throw new Error("platform down");
+        },
+      },
+    });
+    const manager = createScheduleManager({ store, clock, runner: scheduler });
+    await manager.create(input());
+    await clock.advance(40_000);
+    expect(attempts).toBe(2);
+    expect(logger.entries.filter((entry) => entry.level === "error")).toHaveLength(2);
+    await scheduler.stop();
+    expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+describe("scheduler: status, stored state and validation", () => {
+  it("reports status one line per job: id, cron, timezone, state and next run", async () => {
     const { manager, scheduler } = await setUp();
     await manager.create(input());
     await manager.create(
@@ -147,31 +174,6 @@ describe("scheduler", () => {
     expect(starts).toHaveLength(1);
     expect(await readFile(first.file, "utf8")).toContain('cronSchedule: "*/20 * * * * *"');
     await scheduler.stop();
-  });
-
-  it("logs a failed task start and keeps the schedule running", async () => {
-    const clock = createSteppingClock();
-    const store = await openYamlScheduleStore({ file: join(scratch.fresh(), "s.yaml") });
-    const logger = recordingLogger();
-    let attempts = 0;
-    const scheduler = await startScheduler({
-      store,
-      clock,
-      logger,
-      taskStarter: {
-        async startTask() {
-          attempts++;
-          throw new Error("platform down");
-        },
-      },
-    });
-    const manager = createScheduleManager({ store, clock, runner: scheduler });
-    await manager.create(input());
-    await clock.advance(40_000);
-    expect(attempts).toBe(2);
-    expect(logger.entries.filter((entry) => entry.level === "error")).toHaveLength(2);
-    await scheduler.stop();
-    expect(clock.pendingTimers()).toBe(0);
   });
 
   it("rejects invalid cron expressions and time zones with InvalidScheduleError", async () => {

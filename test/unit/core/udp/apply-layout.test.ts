@@ -40,7 +40,7 @@ describe("field layouts", () => {
     [REPOSITORY_LAYOUT, 16],
     [SCHEDULER_LAYOUT, 18],
     [QIX_PERF_LAYOUT, 26],
-  ])("%# has the field count of reference §2.3", (layout, count) => {
+  ])("%# has the field count of Butler SOS's layout for that source", (layout, count) => {
     expect(layout.fields.length + 1).toBe(count);
   });
 });

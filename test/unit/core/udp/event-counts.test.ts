@@ -8,7 +8,7 @@ const NOW = Date.UTC(2026, 0, 1);
 const enabled = (extra: Record<string, unknown> = {}) =>
   platformEventsConfig({ eventCount: { enable: true, ...extra } });
 
-describe("createEventCounts", () => {
+describe("createEventCounts: the points written", () => {
   it("writes one point per (event type, source, host, subsystem) with its counter", () => {
     const counts = createEventCounts({ version: 3, platformEvents: enabled() });
 
@@ -84,6 +84,22 @@ describe("createEventCounts", () => {
     });
   });
 
+  it("keeps no interval counts while eventCount is disabled, whatever else is on", () => {
+    const counts = createEventCounts({
+      version: 3,
+      platformEvents: platformEventsConfig({
+        timeseriesdb: { enable: true },
+        rejectedEventCount: { enable: true },
+      }),
+    });
+
+    counts.record("log", "qseow-engine", "h", "s");
+
+    expect(counts.take(NOW).points).toEqual([]);
+  });
+});
+
+describe("createEventCounts: intervals, overflow and totals", () => {
   it("resets only what a take carried once written() is called", () => {
     const counts = createEventCounts({ version: 3, platformEvents: enabled() });
     counts.record("log", "qseow-engine", "h", "s");
@@ -122,20 +138,6 @@ describe("createEventCounts", () => {
     counts.record("log", "qseow-engine", "h", "s");
 
     counts.take(NOW).written();
-
-    expect(counts.take(NOW).points).toEqual([]);
-  });
-
-  it("keeps no interval counts while eventCount is disabled, whatever else is on", () => {
-    const counts = createEventCounts({
-      version: 3,
-      platformEvents: platformEventsConfig({
-        timeseriesdb: { enable: true },
-        rejectedEventCount: { enable: true },
-      }),
-    });
-
-    counts.record("log", "qseow-engine", "h", "s");
 
     expect(counts.take(NOW).points).toEqual([]);
   });

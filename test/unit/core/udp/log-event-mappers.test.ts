@@ -50,8 +50,8 @@ const pointOf = (
 const pointOn = (version: 1 | 2 | 3, event: LogEvent) =>
   pointOf(event, { tags: [], categoryNames: [], version });
 
-describe("createLogEventPointMapper", () => {
-  it("maps an engine event: common tags, engine tags when set, reference fields (3.x names), raw_event", () => {
+describe("createLogEventPointMapper: each log source", () => {
+  it("maps an engine event: common tags, engine tags when set, Butler SOS's fields (3.x names), raw_event", () => {
     const event = logEvent(ENGINE);
 
     expect(pointOf(event)).toEqual({
@@ -141,7 +141,9 @@ describe("createLogEventPointMapper", () => {
       execution_id: stringField("4831c6a5-34f6-45bb-9d40-73a6e6992670"),
     });
   });
+});
 
+describe("createLogEventPointMapper: engine API performance events", () => {
   it("maps an engine API performance event with its always-present tags and numeric fields (3.x)", () => {
     const event = logEvent(QIX_PERF);
 
@@ -194,7 +196,9 @@ describe("createLogEventPointMapper", () => {
     expect(point.fields.process_time).toBeUndefined();
     expect(point.fields.work_time).toEqual(floatField(11.2));
   });
+});
 
+describe("createLogEventPointMapper: tags and field names per InfluxDB version", () => {
   it("adds category tags and configured tags, the event's own tags winning", () => {
     const event = logEvent(PROXY, [
       { name: "qs_log_category", value: "session" },

@@ -80,7 +80,7 @@ function setup(logEvents: Record<string, unknown> = {}, overrides: Partial<LogEv
   return { process, destinations, logger, counted, rejected };
 }
 
-describe("createLogEventProcessor", () => {
+describe("createLogEventProcessor: processing and writing", () => {
   it("processes an engine event into a point at its own time, broker messages and an observability event", async () => {
     const { process, destinations, counted } = setup();
 
@@ -162,6 +162,44 @@ describe("createLogEventProcessor", () => {
     ]);
   });
 
+  it("sends no observability event for a level or source not selected", async () => {
+    const { process, destinations } = setup();
+
+    await process(bytes(QIX_PERF), RECEIVED);
+    await process(bytes(ENGINE.replace(";WARN;", ";FATAL;")), RECEIVED);
+
+    expect(destinations.calls.filter((c) => c.startsWith("writeEvents"))).toEqual([]);
+    expect(destinations.points).toHaveLength(2);
+  });
+
+  it.each([
+    ["the event's time-series switch", { sendToTimeseriesdb: { enable: false } }, {}, "writePoints"],
+    [
+      "the time-series master switch",
+      {},
+      { timeseriesdbConfig: { enable: false, version: 3 } },
+      "writePoints",
+    ],
+    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "writeMessages"],
+    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "writeMessages"],
+    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "writeEvents"],
+    [
+      "the observability master switch",
+      {},
+      { obsPlatform: obsPlatformConfig({ enable: false }) },
+      "writeEvents",
+    ],
+  ])("does not call a destination when %s is off", async (_case, logEvents, deps, destination) => {
+    const { process, destinations } = setup(logEvents, deps as Partial<LogEventProcessorDeps>);
+
+    await process(bytes(ENGINE), RECEIVED);
+
+    expect(destinations.calls.map((c) => c.split(":")[0])).not.toContain(destination);
+    expect(destinations.calls).toHaveLength(2);
+  });
+});
+
+describe("createLogEventProcessor: counting, the performance monitor and malformed events", () => {
   it("counts an event of a disabled source under that source and writes nothing", async () => {
     const { process, destinations, counted } = setup({
       source: { ...ALL_SOURCES, proxy: { enable: false } },
@@ -233,16 +271,6 @@ describe("createLogEventProcessor", () => {
     expect(destinations.points[0]?.tags.event_activity_source).toBe("user");
   });
 
-  it("sends no observability event for a level or source not selected", async () => {
-    const { process, destinations } = setup();
-
-    await process(bytes(QIX_PERF), RECEIVED);
-    await process(bytes(ENGINE.replace(";WARN;", ";FATAL;")), RECEIVED);
-
-    expect(destinations.calls.filter((c) => c.startsWith("writeEvents"))).toEqual([]);
-    expect(destinations.points).toHaveLength(2);
-  });
-
   it("counts an unknown marker as unknown ×3 and warns", async () => {
     const { process, destinations, logger, counted } = setup();
 
@@ -267,31 +295,5 @@ describe("createLogEventProcessor", () => {
     const { process } = setup();
 
     expect(await process(bytes(`${QIX_PERF};x`), RECEIVED)).toBe("malformed");
-  });
-
-  it.each([
-    ["the event's time-series switch", { sendToTimeseriesdb: { enable: false } }, {}, "writePoints"],
-    [
-      "the time-series master switch",
-      {},
-      { timeseriesdbConfig: { enable: false, version: 3 } },
-      "writePoints",
-    ],
-    ["the event's broker switch", { sendToMQTT: { enable: false } }, {}, "writeMessages"],
-    ["the broker master switch", {}, { mqttConfig: { enable: false } }, "writeMessages"],
-    ["the event's observability switch", { sendToObsPlatform: { enable: false } }, {}, "writeEvents"],
-    [
-      "the observability master switch",
-      {},
-      { obsPlatform: obsPlatformConfig({ enable: false }) },
-      "writeEvents",
-    ],
-  ])("does not call a destination when %s is off", async (_case, logEvents, deps, destination) => {
-    const { process, destinations } = setup(logEvents, deps as Partial<LogEventProcessorDeps>);
-
-    await process(bytes(ENGINE), RECEIVED);
-
-    expect(destinations.calls.map((c) => c.split(":")[0])).not.toContain(destination);
-    expect(destinations.calls).toHaveLength(2);
   });
 });

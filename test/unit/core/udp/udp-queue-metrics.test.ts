@@ -47,7 +47,7 @@ function setup(name: UdpQueueName = "user_events") {
 const config = { measurementName: "user_events_queue", tags: [{ name: "env", value: "prod" }] };
 
 describe("udpQueueMetricsPoints", () => {
-  it("writes one point with the reference's fields (their InfluxDB 3.x types), queue_type, host and the configured tags", async () => {
+  it("writes one point with Butler SOS's fields (their InfluxDB 3.x types), queue_type, host and the configured tags", async () => {
     const { queue, clock, offer } = setup();
     offer(0, 2);
     offer(1, 4);
@@ -276,7 +276,7 @@ describe("registerUdpQueueMetrics", () => {
     expect(text).toContain('steward_udp_queue_size{queue="user_events"} 0');
   });
 
-  it("labels every outcome of the contract for every queue, and never resets them after a write", async () => {
+  it("labels every outcome (received, processed, each drop reason) for every queue, and never resets them after a write", async () => {
     const { queue, clock, offer } = setup();
     const registry = createMemoryMetricsRegistry();
     registerUdpQueueMetrics(registry, [queue]);

@@ -20,7 +20,7 @@ function event(text = USER_CONNECTION): UserEvent {
 const WITHOUT_APP = "/qseow-proxy-session/;h;Start session;D;U;AppAccess;/hub;no agent";
 
 describe("createUserEventPointMapper", () => {
-  it("maps a user event to user_events with the reference's tags and, on InfluxDB 3.x, _field fields", () => {
+  it("maps a user event to user_events with Butler SOS's tags and, on InfluxDB 3.x, _field fields", () => {
     const toPoint = createUserEventPointMapper([{ name: "env", value: "prod" }], 3);
 
     expect(toPoint(event(), AT)).toEqual({

@@ -10,7 +10,7 @@ function queueAnswering(answer: () => Promise<EnqueueResult>): EventQueue {
   return { enqueue: answer };
 }
 
-describe("POST /api/v1/audit-event", () => {
+describe("POST /api/v1/audit-event: accepted and refused content", () => {
   it("answers 202 in the ingestion shape and queues the event", async () => {
     const t = createTestIngestApp();
 
@@ -121,7 +121,9 @@ describe("POST /api/v1/audit-event", () => {
     expect(response.status).toBe(422);
     expect((await readBody(response)).details?.errors?.[0]?.instancePath).toBe("/payload/event/details");
   });
+});
 
+describe("POST /api/v1/audit-event: the queue's answers", () => {
   it("answers 429 with retryAfter when the queue limiter refuses", async () => {
     const t = createTestIngestApp({ queue: queueAnswering(async () => "rate-limited") });
 

@@ -98,84 +98,79 @@ describe("file endpoints", () => {
     expect(anywhere.status).toBe(201);
     expect((await stat(t.path("made", "here"))).isDirectory()).toBe(true);
   });
+});
 
-  describe("path tricks never touch anything outside approved directories", () => {
-    const tricks: [string, string, () => unknown, number][] = [
-      [
-        "copy .. escape",
-        "/v4/filecopy",
-        () => ({ fromFile: f("copyfrom", "..", "outside", "secret.txt"), toFile: f("copyto", "s") }),
-        403,
-      ],
-      [
-        "copy via symlink out",
-        "/v4/filecopy",
-        () => ({ fromFile: f("copyfrom", "out", "secret.txt"), toFile: f("copyto", "s") }),
-        403,
-      ],
-      [
-        "copy to absolute system path",
-        "/v4/filecopy",
-        () => ({ fromFile: f("copyfrom", "a.txt"), toFile: "/etc/steward-test" }),
-        403,
-      ],
-      [
-        "copy with NUL",
-        "/v4/filecopy",
-        () => ({ fromFile: `${f("copyfrom", "a.txt")}\u0000.x`, toFile: f("copyto", "n") }),
-        400,
-      ],
-      [
-        "copy long name",
-        "/v4/filecopy",
-        () => ({ fromFile: f("copyfrom", "a".repeat(256)), toFile: f("copyto", "l") }),
-        400,
-      ],
-      [
-        "move to outside",
-        "/v4/filemove",
-        () => ({ fromFile: f("movefrom", "m.txt"), toFile: f("outside", "m.txt"), overwrite: true }),
-        403,
-      ],
-      [
-        "delete .. escape",
-        "/v4/filedelete",
-        () => ({ deleteFile: f("del", "..", "outside", "secret.txt") }),
-        403,
-      ],
-      [
-        "delete through symlink",
-        "/v4/filedelete",
-        () => ({ deleteFile: f("del", "out", "secret.txt") }),
-        403,
-      ],
-      ["delete approved root", "/v4/filedelete", () => ({ deleteFile: f("del") }), 403],
-      [
-        "delete relative escape",
-        "/v4/filedelete",
-        () => ({ deleteFile: "../../../../../../../../etc/passwd" }),
-        403,
-      ],
-      ["delete with NUL", "/v4/filedelete", () => ({ deleteFile: `${f("del")}/x\u0000` }), 400],
-      ["delete empty", "/v4/filedelete", () => ({ deleteFile: "" }), 400],
-      ["delete UNC", "/v4/filedelete", () => ({ deleteFile: "//server/share/x" }), 400],
-      ["createdirqvd .. escape", "/v4/createdirqvd", () => ({ directory: "../outside/x" }), 403],
-      ["createdirqvd via symlink", "/v4/createdirqvd", () => ({ directory: "out/x" }), 403],
-      ["createdirqvd absolute", "/v4/createdirqvd", () => ({ directory: "/tmp/x" }), 400],
-      ["createdirqvd NUL", "/v4/createdirqvd", () => ({ directory: "a\u0000b" }), 400],
-      ["createdir over-long name", "/v4/createdir", () => ({ directory: t.path("x".repeat(300)) }), 400],
-      ["wrong types", "/v4/filecopy", () => ({ fromFile: 1, toFile: ["x"], overwrite: "yes" }), 400],
-    ];
-    it.each(tricks)("%s → %i", async (_name, path, body, status) => {
-      const before = await outsideListing();
-      const method = path === "/v4/filedelete" ? "DELETE" : path.startsWith("/v4/file") ? "PUT" : "POST";
-      const response = await request(method, path, body());
-      expect(response.status).toBe(status);
-      const answer = (await response.json()) as { statusCode: number; message: string };
-      expect(answer.statusCode).toBe(status);
-      expect(answer.message).not.toMatch(/at .*\.ts:\d+/); // no stack trace
-      expect(await outsideListing()).toEqual(before);
-      expect(await readFile(f("outside", "secret.txt"), "utf8")).toBe("S");
-    });
+describe("file endpoints: path tricks never touch anything outside approved directories", () => {
+  const tricks: [string, string, () => unknown, number][] = [
+    [
+      "copy .. escape",
+      "/v4/filecopy",
+      () => ({ fromFile: f("copyfrom", "..", "outside", "secret.txt"), toFile: f("copyto", "s") }),
+      403,
+    ],
+    [
+      "copy via symlink out",
+      "/v4/filecopy",
+      () => ({ fromFile: f("copyfrom", "out", "secret.txt"), toFile: f("copyto", "s") }),
+      403,
+    ],
+    [
+      "copy to absolute system path",
+      "/v4/filecopy",
+      () => ({ fromFile: f("copyfrom", "a.txt"), toFile: "/etc/steward-test" }),
+      403,
+    ],
+    [
+      "copy with NUL",
+      "/v4/filecopy",
+      () => ({ fromFile: `${f("copyfrom", "a.txt")}\u0000.x`, toFile: f("copyto", "n") }),
+      400,
+    ],
+    [
+      "copy long name",
+      "/v4/filecopy",
+      () => ({ fromFile: f("copyfrom", "a".repeat(256)), toFile: f("copyto", "l") }),
+      400,
+    ],
+    [
+      "move to outside",
+      "/v4/filemove",
+      () => ({ fromFile: f("movefrom", "m.txt"), toFile: f("outside", "m.txt"), overwrite: true }),
+      403,
+    ],
+    [
+      "delete .. escape",
+      "/v4/filedelete",
+      () => ({ deleteFile: f("del", "..", "outside", "secret.txt") }),
+      403,
+    ],
+    ["delete through symlink", "/v4/filedelete", () => ({ deleteFile: f("del", "out", "secret.txt") }), 403],
+    ["delete approved root", "/v4/filedelete", () => ({ deleteFile: f("del") }), 403],
+    [
+      "delete relative escape",
+      "/v4/filedelete",
+      () => ({ deleteFile: "../../../../../../../../etc/passwd" }),
+      403,
+    ],
+    ["delete with NUL", "/v4/filedelete", () => ({ deleteFile: `${f("del")}/x\u0000` }), 400],
+    ["delete empty", "/v4/filedelete", () => ({ deleteFile: "" }), 400],
+    ["delete UNC", "/v4/filedelete", () => ({ deleteFile: "//server/share/x" }), 400],
+    ["createdirqvd .. escape", "/v4/createdirqvd", () => ({ directory: "../outside/x" }), 403],
+    ["createdirqvd via symlink", "/v4/createdirqvd", () => ({ directory: "out/x" }), 403],
+    ["createdirqvd absolute", "/v4/createdirqvd", () => ({ directory: "/tmp/x" }), 400],
+    ["createdirqvd NUL", "/v4/createdirqvd", () => ({ directory: "a\u0000b" }), 400],
+    ["createdir over-long name", "/v4/createdir", () => ({ directory: t.path("x".repeat(300)) }), 400],
+    ["wrong types", "/v4/filecopy", () => ({ fromFile: 1, toFile: ["x"], overwrite: "yes" }), 400],
+  ];
+  it.each(tricks)("%s → %i", async (_name, path, body, status) => {
+    const before = await outsideListing();
+    const method = path === "/v4/filedelete" ? "DELETE" : path.startsWith("/v4/file") ? "PUT" : "POST";
+    const response = await request(method, path, body());
+    expect(response.status).toBe(status);
+    const answer = (await response.json()) as { statusCode: number; message: string };
+    expect(answer.statusCode).toBe(status);
+    expect(answer.message).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+    expect(await outsideListing()).toEqual(before);
+    expect(await readFile(f("outside", "secret.txt"), "utf8")).toBe("S");
   });
 });

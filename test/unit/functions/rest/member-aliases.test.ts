@@ -1,7 +1,7 @@
 /**
- * Request members the spec renamed are accepted under the documented system's names
- * (qlikSenseTaskId, startQSEoWTaskOnSuccess/OnFailure); the spec's name wins when both are
- * given, and answers use the spec's names only.
+ * Request members Steward renamed are accepted under Butler's names (qlikSenseTaskId,
+ * startQSEoWTaskOnSuccess/OnFailure); Steward's name wins when both are given, and answers use
+ * Steward's names only.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
@@ -14,7 +14,7 @@ import { restTestAppForSuite } from "../../../helpers/suite-rest-app.ts";
 const TASK = "e3b27f50-b1c0-4d51-a5e5-a4c7c7c9d4a1";
 const OTHER_TASK = "0b6f2b4e-1c1d-4d3e-9a7b-2f7c1d2e3f4a";
 
-describe("POST /v4/schedules with the documented system's qlikSenseTaskId", () => {
+describe("POST /v4/schedules with Butler's qlikSenseTaskId", () => {
   const t = restTestAppForSuite({}, { perTest: true });
 
   const base = {
@@ -43,7 +43,7 @@ describe("POST /v4/schedules with the documented system's qlikSenseTaskId", () =
     expect(created?.platformTaskId).toBe(TASK);
   });
 
-  it("checks the alias like the member it stands for, naming the spec's member", async () => {
+  it("checks the alias like the member it stands for, naming Steward's member", async () => {
     const response = await post({ ...base, qlikSenseTaskId: "not-a-uuid" });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(
@@ -79,7 +79,7 @@ describe("POST /v4/schedules with the documented system's qlikSenseTaskId", () =
   });
 });
 
-describe("PUT /v4/app/{appId}/reload with the documented system's startQSEoWTask* members", () => {
+describe("PUT /v4/app/{appId}/reload with Butler's startQSEoWTask* members", () => {
   const APP = "3fa85f64-5717-4562-b3fc-2c963f66afa6";
   let reloads: { appId: string; options: AppReloadOptions }[];
   let started: string[];
@@ -148,7 +148,7 @@ describe("PUT /v4/app/{appId}/reload with the documented system's startQSEoWTask
     expect(started).toEqual([OTHER_TASK]);
   });
 
-  it("prefers the spec's member when both names are given", async () => {
+  it("prefers Steward's member when both names are given", async () => {
     const app = appWith(stubPlatform(true));
     await app.request(
       `/v4/app/${APP}/reload`,

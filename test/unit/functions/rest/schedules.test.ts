@@ -112,7 +112,7 @@ describe("schedule endpoints", () => {
     expect(t.startedTasks).toEqual([]);
   });
 
-  it("status answers text/plain, one line per job in the contract's format", async () => {
+  it("status answers text/plain, one line per job: id, cron, timezone, state and next run", async () => {
     const a = await create();
     const b = await create({
       cronSchedule: "0 9 * * 1-5",

@@ -39,7 +39,7 @@ function countingExposition(inner: MetricsExposition): MetricsExposition & { col
   };
 }
 
-describe("createScrapeApp", () => {
+describe("createScrapeApp: what GET and HEAD /metrics answer", () => {
   it("answers GET /metrics with 200, the exposition's content type and every declared metric", async () => {
     // Prepare
     const registry = registryWithCounter(3);
@@ -136,7 +136,9 @@ describe("createScrapeApp", () => {
     expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(await response.text()).toBe("");
   });
+});
 
+describe("createScrapeApp: other paths, methods and failing collects", () => {
   it.each(["/", "/metrics/", "/metricsx", "/v4/ping", "/Metrics"])("answers %s with 404", async (path) => {
     // Prepare
     const exposition = countingExposition(registryWithCounter());
@@ -212,7 +214,8 @@ describe("createScrapeApp", () => {
   });
 });
 
-describe("startScrapeEndpoint", () => {
+/** The listeners and port blockers a test starts, stopped after it. */
+function stoppedAfterEach(): { listeners: HttpListener[]; blockers: Server[] } {
   const listeners: HttpListener[] = [];
   const blockers: Server[] = [];
   afterEach(async () => {
@@ -221,6 +224,11 @@ describe("startScrapeEndpoint", () => {
       blockers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
     );
   });
+  return { listeners, blockers };
+}
+
+describe("startScrapeEndpoint: listening", () => {
+  const { listeners, blockers } = stoppedAfterEach();
 
   it("serves /metrics on host:port and stops accepting connections once stopped", async () => {
     // Prepare
@@ -250,6 +258,28 @@ describe("startScrapeEndpoint", () => {
       "Scrape endpoint stopped",
     ]);
   });
+
+  it("rejects the start with the reason when the port cannot be bound", async () => {
+    // Prepare
+    const blocker = createServer();
+    blockers.push(blocker);
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+
+    // Act
+    const start = startScrapeEndpoint({
+      config: { host: "127.0.0.1", port },
+      exposition: registryWithCounter(),
+      logger: recordingLogger(),
+    });
+
+    // Assess
+    await expect(start).rejects.toThrow(`Scrape endpoint: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+  });
+});
+
+describe("startScrapeEndpoint: what goes over the socket", () => {
+  const { listeners } = stoppedAfterEach();
 
   it("sends the exposition over the socket as the registry keeps it, with its length", async () => {
     // Prepare: a gauge kept between its changes, between metrics rendered at every scrape.
@@ -379,23 +409,5 @@ describe("startScrapeEndpoint", () => {
     expect(next.status).toBe(200);
     const metrics = parsePrometheusText(next.body.toString("utf8"));
     expect(sampleValue(metrics, "steward_test_total", { queue: "log_events" })).toBe(4);
-  });
-
-  it("rejects the start with the reason when the port cannot be bound", async () => {
-    // Prepare
-    const blocker = createServer();
-    blockers.push(blocker);
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
-    const port = (blocker.address() as { port: number }).port;
-
-    // Act
-    const start = startScrapeEndpoint({
-      config: { host: "127.0.0.1", port },
-      exposition: registryWithCounter(),
-      logger: recordingLogger(),
-    });
-
-    // Assess
-    await expect(start).rejects.toThrow(`Scrape endpoint: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
   });
 });

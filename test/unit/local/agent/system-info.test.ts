@@ -1,4 +1,7 @@
-/** systemInfo comes from Node's os module only: no OS command is spawned (reference §10.8). */
+/**
+ * systemInfo comes from Node's os module only: no OS command is spawned (on Windows, the commands
+ * Butler SOS spawned trip enterprise security tools).
+ */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

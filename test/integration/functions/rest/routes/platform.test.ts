@@ -123,7 +123,7 @@ beforeEach(() => {
   background = [];
 });
 
-describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
+describe("PUT|POST /v4/reloadtask/{taskId}/start, by task id", () => {
   it("starts a known task named in the path when no body is sent", async () => {
     const res = await send(app, "PUT", `/v4/reloadtask/${TASK_SALES}/start`);
     expect(res.status).toBe(200);
@@ -204,7 +204,9 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
     });
     expect(sim.repository.startedTaskIds).toEqual([TASK_HR]);
   });
+});
 
+describe("PUT|POST /v4/reloadtask/{taskId}/start, by tag, custom property and key-value items", () => {
   it("starts each task once however many ways it is named, listing it in every list that named it", async () => {
     const res = await send(app, "PUT", `/v4/reloadtask/${TASK_SALES}/start`, [
       { type: "starttaskid", payload: { taskId: TASK_SALES } },
@@ -260,7 +262,9 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start", () => {
     expect(stored).toEqual([]);
     expect(sim.repository.startedTaskIds).toEqual([TASK_HR]);
   });
+});
 
+describe("PUT|POST /v4/reloadtask/{taskId}/start, refused", () => {
   it.each([
     ["an object body", {}, /^body: body must be an array/],
     [

@@ -22,7 +22,7 @@ async function writeConfig(name: string, text: string): Promise<string> {
   return path;
 }
 
-describe("loadConfigFile", () => {
+describe("loadConfigFile: reading the YAML", () => {
   it("loads a .yml file", async () => {
     // Prepare
     const path = await writeConfig("a.yml", "Service:\n  logLevel: debug\n  auditEvents:\n    port: 9181\n");
@@ -139,7 +139,9 @@ describe("loadConfigFile", () => {
       expect.stringMatching(/^bomb\.yaml: YAML error: /),
     ]);
   });
+});
 
+describe("loadConfigFile: checking the settings and the files they name", () => {
   it("throws a ConfigError listing every schema problem", async () => {
     // Prepare
     const path = await writeConfig("wrong.yaml", "Service:\n  logLevel: loud\n  restServer:\n    prot: 1\n");

@@ -53,7 +53,7 @@ function healthReadings(round: number): HealthReading[] {
   }));
 }
 
-describe("createPromMetricsRegistry", () => {
+describe("createPromMetricsRegistry: rendering at each scrape", () => {
   it("answers with the Prometheus text format's content type", () => {
     expect(createPromMetricsRegistry().contentType).toBe("text/plain; version=0.0.4; charset=utf-8");
   });
@@ -101,7 +101,9 @@ describe("createPromMetricsRegistry", () => {
 
     await expect(registry.metrics()).rejects.toThrow("collect failed");
   });
+});
 
+describe("createPromMetricsRegistry: metrics that signal their changes", () => {
   it("renders a metric whose owner signals its changes once per change, not at every scrape", async () => {
     const registry = createPromMetricsRegistry();
     const gauge = changingGauge();

@@ -1,6 +1,6 @@
 /**
- * migrate-config's converter: a Butler SOS configuration (written from the reference's complete
- * key tree) becomes a Steward one that the config parser accepts, with values and comments kept,
+ * migrate-config's converter: a Butler SOS configuration (written from Butler SOS's complete key
+ * tree) becomes a Steward one that the config parser accepts, with values and comments kept,
  * every key left out named with its reason, and every section on or off.
  */
 import { describe, expect, it } from "vitest";
@@ -29,7 +29,7 @@ function at(tree: unknown, path: string): unknown {
   return node;
 }
 
-/** The names spec document 3 changed (reference agent.md §0), Butler SOS path → Steward path. */
+/** The keys Steward's configuration file names otherwise, Butler SOS path → Steward path. */
 const RENAMED: [string, string][] = [
   ["dockerHealthCheck", "containerHealthCheck"],
   ["prometheus.port", "scrapeEndpoint.port"],

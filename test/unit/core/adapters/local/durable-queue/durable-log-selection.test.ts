@@ -47,7 +47,7 @@ const cursorFilesOf = async (directory: string) => (await readdir(join(directory
 const messages = (logger: RecordingLogger, level: "warn" | "info") =>
   logger.at(level).map((entry) => ({ message: entry.message, ...entry.fields }));
 
-describe("durable log: which destinations read it", () => {
+describe("durable log: which destinations read it, as selections change", () => {
   it("starts a destination selected for the first time at the end, with a cursor file and the manifest naming it", async () => {
     const directory = freshDirectory();
     const first = await open(directory, ["parquet"]);
@@ -137,7 +137,9 @@ describe("durable log: which destinations read it", () => {
     await (await open(directory, ["parquet", "json"], quiet)).close();
     expect(quiet.at("warn")).toEqual([]);
   });
+});
 
+describe("durable log: which destinations read it, from older logs and damaged manifests", () => {
   it("opens a log of the version before manifests: destinations with a cursor file resume, the others start at the end", async () => {
     const directory = freshDirectory();
     const first = await open(directory, ["parquet", "json"]);

@@ -43,7 +43,7 @@ async function readAll(log: DurableLog, from = log.start()): Promise<string[]> {
 const segmentFiles = async (directory: string) =>
   (await readdir(directory)).filter((n) => n.endsWith(".log")).sort();
 
-describe("durable log", () => {
+describe("durable log: appending and reading", () => {
   it("acknowledges concurrent appends once synced and reads them back in order", async () => {
     const log = await open(freshDirectory(), recordingLogger());
 
@@ -90,7 +90,9 @@ describe("durable log", () => {
     expect(after).toEqual({ end: log.end(), payload: '{"n":1}' });
     await log.close();
   });
+});
 
+describe("durable log: crashes and damage", () => {
   it("keeps every acknowledged record when the process dies without closing the log", async () => {
     const directory = freshDirectory();
     const crashed = await open(directory, recordingLogger());
@@ -166,7 +168,9 @@ describe("durable log", () => {
     expect(logger.at("warn").some((entry) => entry.message.includes("skipped a damaged record"))).toBe(true);
     await reopened.close();
   });
+});
 
+describe("durable log: destinations' cursors and the disk budget", () => {
   it("deletes a segment only once every destination has written past it", async () => {
     const directory = freshDirectory();
     const log = await open(directory, recordingLogger(), { segmentBytes: 100 });

@@ -69,7 +69,7 @@ function start(options: GroupCommitOptions = {}) {
   return { ...steps, commit, settled, submit };
 }
 
-describe("group commit", () => {
+describe("group commit: grouping and acknowledging", () => {
   it("writes every record submitted in one turn as one group, and acknowledges it after its sync", async () => {
     const { submit, settled, writes, finishWrite, syncs, finishSync, durable } = start();
     submit("a", "b", "c");
@@ -139,6 +139,25 @@ describe("group commit", () => {
     expect(durable).toEqual([["a"], ["b"]]);
   });
 
+  it("is idle only once nothing waits, writes or syncs", async () => {
+    const { commit, finishWrite, finishSync } = start();
+    let idle = false;
+    void commit.submit("a");
+    void commit.idle().then(() => {
+      idle = true;
+    });
+    await turn();
+    finishWrite[0]?.();
+    await turn();
+    expect(idle).toBe(false);
+    finishSync[0]?.();
+    await turn();
+
+    expect(idle).toBe(true);
+  });
+});
+
+describe("group commit: failed syncs and writes", () => {
   it("fails a group whose sync failed and every later one, even one whose own sync succeeded", async () => {
     const { submit, settled, finishWrite, finishSync, durable, recovered } = start({ maxSyncsInFlight: 2 });
     submit("a");
@@ -208,22 +227,5 @@ describe("group commit", () => {
 
     expect(settled).toEqual({ a: "ENOSPC", b: "ENOSPC", c: "ok" });
     expect(durable).toEqual([["c"]]);
-  });
-
-  it("is idle only once nothing waits, writes or syncs", async () => {
-    const { commit, finishWrite, finishSync } = start();
-    let idle = false;
-    void commit.submit("a");
-    void commit.idle().then(() => {
-      idle = true;
-    });
-    await turn();
-    finishWrite[0]?.();
-    await turn();
-    expect(idle).toBe(false);
-    finishSync[0]?.();
-    await turn();
-
-    expect(idle).toBe(true);
   });
 });
