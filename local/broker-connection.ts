@@ -12,7 +12,12 @@
  */
 import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
-import { type Config, logEventsEnabled, pipelineDestinations } from "../core/config/index.ts";
+import {
+  type Config,
+  licenseMonitorDestinations,
+  logEventsEnabled,
+  pipelineDestinations,
+} from "../core/config/index.ts";
 import type { Logger } from "../core/ports.ts";
 import { platformPollingEnabled } from "./agent/platform-polling.ts";
 import type { NamedPart } from "./start-in-order.ts";
@@ -38,7 +43,7 @@ export function agentPublishes(config: Config): boolean {
     (config.userEvents.enable && pipelineDestinations(config, config.userEvents).mqtt) ||
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
     platformPollingEnabled(config) ||
-    (config.licenseMonitor.enable && config.licenseMonitor.sendToMQTT.enable)
+    licenseMonitorDestinations(config).mqtt
   );
 }
 

@@ -4,18 +4,19 @@
  * platform's version over the platform client's certificate, and, when `licenseRelease.enable`,
  * releases access licences left unused (or, with `dryRun`, only says which it would release).
  *
- * Each reading goes to the time-series database (`timeseriesdbConfig.enable` and
- * `licenseMonitor.timeseriesdb.enable`), the server licence also to the broker
- * (`mqttConfig.enable` and `licenseMonitor.sendToMQTT.enable`), and all of it to the scrape
- * endpoint's `steward_license_*` gauges and the status page. A server licence that has expired or
- * expires within `serverLicense.alertDaysBefore` days is said once per run at WARN and handed to
- * the alert destinations that subscribed (core/licences/license-expiry-alert.ts). One reading
- * that fails is logged, error-tracked and shown on the status page; the others still go out.
+ * Each reading goes to the time-series database and the server licence also to the broker, each
+ * when the section's own switch and the destination's master switch are on
+ * (core/config/license-monitor-destinations.ts), and all of it to the scrape endpoint's
+ * `steward_license_*` gauges and the status page. A server licence that has expired or expires
+ * within `serverLicense.alertDaysBefore` days is said once per run at WARN and handed to the alert
+ * destinations that subscribed (core/licences/license-expiry-alert.ts). One reading that fails is
+ * logged, error-tracked and shown on the status page; the others still go out.
  */
 import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { licenseMonitorDestinations } from "../../core/config/index.ts";
 import { describeError } from "../../core/destinations/describe-error.ts";
 import type { Point } from "../../core/destinations/line-protocol.ts";
-import { type AccessLicenceReading, readAccessLicences } from "../../core/licences/access-licences.ts";
+import type { AccessLicenceReading } from "../../core/licences/access-licences.ts";
 import type { LicenceExpiryAlerts } from "../../core/licences/license-expiry-alert.ts";
 import { declareLicenceGauges } from "../../core/licences/license-gauges.ts";
 import { expiryAlertText, serverLicenceMessages } from "../../core/licences/license-messages.ts";
@@ -28,8 +29,8 @@ import {
 } from "../../core/licences/license-points.ts";
 import type { LicenseSource } from "../../core/licences/license-source.ts";
 import { type ReleaseSummary, runReleasePass } from "../../core/licences/release-pass.ts";
-import { readServerLicence, type ServerLicenceReading } from "../../core/licences/server-licence.ts";
-import { readVersionInfo, type VersionReading } from "../../core/licences/version-info.ts";
+import type { ServerLicenceReading } from "../../core/licences/server-licence.ts";
+import type { VersionReading } from "../../core/licences/version-info.ts";
 import type { Stoppable } from "../../core/ports.ts";
 import { parseRecurrence } from "../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
@@ -37,6 +38,7 @@ import type { BrokerMessage } from "../../core/udp/event-destinations.ts";
 import { openLicenseSource } from "../open-platform-client.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
+import { readLicences } from "./license-readings.ts";
 import { declareReleaseCounter, logReleaseSummary, releaseTypes } from "./license-release.ts";
 
 /** The error-tracking type of a failed licence or version call. */
@@ -72,12 +74,11 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
   const logger = deps.logger.child("licenses");
   const recurrence = parseRecurrence(settings.frequency);
   const source = deps.source ?? (await openLicenseSource(config, { clock, cwd: deps.cwd }));
-  const seriesOn = connections.series !== undefined && settings.timeseriesdb.enable;
-  const brokerOn = config.mqttConfig.enable && settings.sendToMQTT.enable;
+  const writesTo = licenseMonitorDestinations(config);
   const destinations = createEventDestinations({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-    series: seriesOn ? connections.series : undefined,
-    broker: brokerOn ? connections.broker : undefined,
+    series: writesTo.timeseriesdb ? connections.series : undefined,
+    broker: writesTo.mqtt ? connections.broker : undefined,
     clock,
     logger,
     onWriteError: connections.recordWriteError,
@@ -101,55 +102,33 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
   };
   declareLicenceGauges(deps.metrics, () => ({ access: status.accessLicences, server: status.serverLicence }));
 
-  async function reading<T>(
-    name: string,
-    what: string,
-    errors: Record<string, string>,
-    read: () => Promise<T>,
-  ) {
-    try {
-      return await read();
-    } catch (error) {
-      errors[name] = describeError(error);
-      logger.error(`the ${what} could not be read`, { error: errors[name] });
-      connections.errors.record(ERROR_TYPE, config.platform.host, error);
-      return undefined;
-    }
-  }
-
   async function run(): Promise<void> {
     const at = clock.now();
     const signal = abort.signal;
-    const errors: Record<string, string> = {};
-    const points: Point[] = [];
-    const messages: BrokerMessage[] = [];
-    const access = settings.accessLicenses.enable
-      ? await reading("accessLicences", "access licence overview", errors, async () =>
-          readAccessLicences(await source.accessTypeOverview(signal)),
-        )
-      : undefined;
-    if (access !== undefined) points.push(...accessLicencePoints(access, staticTags, at));
-    const server = settings.serverLicense.enable
-      ? await reading("serverLicence", "server licence", errors, async () =>
-          readServerLicence(await source.serverLicence(signal), at),
-        )
-      : undefined;
-    const alert = server && expiryAlertText(server, settings.serverLicense.alertDaysBefore);
-    if (server !== undefined) {
-      points.push(serverLicencePoint(server, staticTags, at));
-      messages.push(
-        ...serverLicenceMessages(server, settings.sendToMQTT, settings.serverLicense.alertDaysBefore),
-      );
-    }
-    const version = settings.version.enable
-      ? await reading("version", "platform version", errors, async () =>
-          readVersionInfo(await source.systemInfo(signal)),
-        )
-      : undefined;
-    if (version !== undefined) points.push(versionPoint(version, staticTags, at));
+    const { access, server, version, errors } = await readLicences({
+      source,
+      settings,
+      atMs: at,
+      signal,
+      onError(_name, what, error) {
+        logger.error(`the ${what} could not be read`, { error: describeError(error) });
+        connections.errors.record(ERROR_TYPE, config.platform.host, error);
+      },
+    });
+    const alertDaysBefore = settings.serverLicense.alertDaysBefore;
+    const alert = server && expiryAlertText(server, alertDaysBefore);
+    const points: Point[] = [
+      ...(access === undefined ? [] : accessLicencePoints(access, staticTags, at)),
+      ...(server === undefined ? [] : [serverLicencePoint(server, staticTags, at)]),
+      ...(version === undefined ? [] : [versionPoint(version, staticTags, at)]),
+    ];
+    const messages: BrokerMessage[] =
+      server === undefined ? [] : serverLicenceMessages(server, settings.sendToMQTT, alertDaysBefore);
     status = {
       runs: status.runs + 1,
       lastRunAt: new Date(at).toISOString(),
+      // A reading that failed keeps the last good one on the page (its error says it is old);
+      // one switched off shows nothing.
       accessLicences: access ?? (errors.accessLicences === undefined ? undefined : status.accessLicences),
       serverLicence: server === undefined ? undefined : { ...server, alert },
       version: version ?? (errors.version === undefined ? undefined : status.version),
