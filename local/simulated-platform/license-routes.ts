@@ -3,7 +3,8 @@
  * `GET /qrs/license`, `GET /qrs/license/accesstypeoverview`,
  * `GET /qrs/license/{professional|analyzer}accesstype/full` (filtered on `lastUsed le '<ISO>'`, the
  * one filter the licence release sends), `GET /qrs/user/<id>` and
- * `DELETE /qrs/license/{professional|analyzer}accesstype/<id>` (204, or 404 for an unknown id),
+ * `DELETE /qrs/license/{professional|analyzer}accesstype/<id>` (204; 404 for an unknown id, 409 for
+ * one the simulation is told to refuse),
  * and the version endpoint `GET /v1/systeminfo`. Called after the repository's own checks
  * (xrfkey, user header, faults), which record every call.
  */
@@ -94,6 +95,10 @@ function release(sim: LicenseSimulation, type: string, id: string, res: ServerRe
   const index = sim.licences.findIndex((licence) => licence.type === type && licence.id === id);
   if (index === -1) {
     send(res, 404, `Cannot find the ${type} access type ${id}`);
+    return;
+  }
+  if (sim.refusedReleases.has(id)) {
+    send(res, 409, `The ${type} access type ${id} is in use and cannot be deleted`);
     return;
   }
   sim.licences.splice(index, 1);

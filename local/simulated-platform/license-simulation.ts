@@ -35,6 +35,8 @@ export interface LicenseSimulation {
   readonly licences: SimAccessLicence[];
   /** Licence ids released, in order. */
   readonly released: string[];
+  /** Licence ids whose release the repository refuses (409), to show a failed release. */
+  readonly refusedReleases: Set<string>;
   /** Epoch ms and uniform [0, 1): the simulated server's. */
   readonly now: () => number;
   readonly random: () => number;
@@ -132,16 +134,18 @@ export function createLicenseSimulation(options: LicenseSimulationOptions): Lice
     users: SIM_LICENCE_USERS,
     licences: allocatedLicences(options.now()),
     released: [],
+    refusedReleases: new Set(),
     now: options.now,
     random: options.random,
     seats: { professionalUsed: 6, analyzerUsed: 40, extraAllocated: 60, capacityUsed: 1200 },
   };
 }
 
-/** Gives every released licence back and forgets the releases (the expiry day stays). */
+/** Gives every released licence back and forgets the releases and refusals (the expiry day stays). */
 export function resetLicenseSimulation(sim: LicenseSimulation): void {
   sim.licences.splice(0, sim.licences.length, ...allocatedLicences(sim.now()));
   sim.released.length = 0;
+  sim.refusedReleases.clear();
 }
 
 /** Moves `value` by up to ±`step`, kept within [min, max]. */

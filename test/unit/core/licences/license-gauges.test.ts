@@ -43,14 +43,14 @@ describe("declareLicenceGauges", () => {
   });
 
   it("shows no series for what was not read: before the first run, or a licence without a date", () => {
-    const before = scrape({ access: undefined, server: undefined });
+    const firstRun = scrape({ access: undefined, server: undefined });
     const noDate = scrape({
       access: [],
       server: { expired: false, expiryDate: undefined, daysUntilExpiry: undefined },
     });
 
-    expect(before("steward_license_access_allocated")).toEqual([]);
-    expect(before("steward_license_server_expired")).toEqual([]);
+    expect(firstRun("steward_license_access_allocated")).toEqual([]);
+    expect(firstRun("steward_license_server_expired")).toEqual([]);
     expect(noDate("steward_license_server_days_until_expiry")).toEqual([]);
     expect(noDate("steward_license_server_expired")).toEqual([{ labels: {}, value: 0 }]);
   });

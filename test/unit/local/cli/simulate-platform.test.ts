@@ -47,6 +47,7 @@ describe("parseSimulatePlatformOptions", () => {
       certsDir: join("/work", "simulated-platform-certs"),
       generateCerts: false,
       force: false,
+      licenseExpiresInDays: 365,
     });
   });
 
@@ -60,6 +61,7 @@ describe("parseSimulatePlatformOptions", () => {
           certs: "certs/sim",
           "generate-certs": true,
           force: true,
+          "license-expires-in-days": "-3",
         },
         "/work",
       ),
@@ -70,6 +72,7 @@ describe("parseSimulatePlatformOptions", () => {
       certsDir: join("/work", "certs", "sim"),
       generateCerts: true,
       force: true,
+      licenseExpiresInDays: -3,
     });
   });
 
@@ -84,6 +87,9 @@ describe("parseSimulatePlatformOptions", () => {
     [{ host: "" }, /--host must be a host name or IP address/],
     [{ certs: " " }, /--certs must name a folder/],
     [{ force: true }, /--force only applies with --generate-certs/],
+    [{ "license-expires-in-days": "soon" }, /--license-expires-in-days must be a whole number of days/],
+    [{ "license-expires-in-days": "1.5" }, /--license-expires-in-days must be a whole number of days/],
+    [{ "license-expires-in-days": "36501" }, /from -36500 to 36500 \(got "36501"\)/],
   ])("refuses %o", (args, message) => {
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(SimulatePlatformUsageError);
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(message);
@@ -193,6 +199,12 @@ describe("stewardConfigSnippet", () => {
     expect(config.appNames).toMatchObject({ enableAppNameExtract: true, hostIP: "127.0.0.1" });
     expect(config.userSessions.enableSessionExtract).toBe(true);
     expect(config.scrapeEndpoint).toEqual({ enable: true, host: "127.0.0.1", port: 9842 });
+    expect(config.licenseMonitor).toMatchObject({
+      enable: true,
+      version: { port: 4747 },
+      timeseriesdb: { tag: { static: [{ name: "qs_env", value: "simulated" }] } },
+      licenseRelease: { enable: true, dryRun: true },
+    });
     expect(config.serversToMonitor.servers.map((s) => [s.host, s.serverName, s.userSessions])).toEqual(
       [4747, 4748, 4749].map((port, i) => [
         `127.0.0.1:${port}`,
