@@ -11,6 +11,7 @@ import {
   createLicenceExpiryAlerts,
   type LicenceExpiryAlert,
 } from "../../../../core/licences/license-expiry-alert.ts";
+import type { ErrorCounts } from "../../../../core/monitoring/error-tracker.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
 import { type LicenseMonitorStatus, startLicenseMonitor } from "../../../../local/agent/license-monitor.ts";
@@ -29,10 +30,14 @@ export interface LicenceTestTargets {
   readonly brokerPort?: number | undefined;
 }
 
-/** A config with the licence monitor on, pointed at the targets; `licenseMonitor` merges over the defaults here. */
+/**
+ * A config with the licence monitor on, pointed at the targets; `licenseMonitor` merges over the
+ * defaults here, `service` adds other sections.
+ */
 export function licenceConfig(
   targets: LicenceTestTargets,
   licenseMonitor: Record<string, unknown> = {},
+  service: Record<string, unknown> = {},
 ): Config {
   const { platform, influxd, database, brokerPort } = targets;
   const server = platform.servers[0];
@@ -62,6 +67,7 @@ export function licenceConfig(
         version: { port: server?.port },
         ...licenseMonitor,
       },
+      ...service,
     },
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
@@ -76,6 +82,8 @@ export interface LicenceRun {
   readonly metricsText: string;
   /** The expiry alerts the run handed to subscribers. */
   readonly alerts: LicenceExpiryAlert[];
+  /** What the error tracker counted during the run. */
+  readonly errorCounts: ErrorCounts;
 }
 
 export async function runOnce(config: Config): Promise<LicenceRun> {
@@ -111,10 +119,11 @@ export async function runOnce(config: Config): Promise<LicenceRun> {
   );
   const metricsText = await registry.metrics();
   const status = monitor.status();
+  const errorCounts = connections.errors.counts();
   await monitor.stop();
   await connections.stop();
   await brokerPart?.stop();
-  return { status, logger, metrics: parsePrometheusText(metricsText), metricsText, alerts };
+  return { status, logger, metrics: parsePrometheusText(metricsText), metricsText, alerts, errorCounts };
 }
 
 /** `SHOW FIELD KEYS` of a measurement: field → type. */
