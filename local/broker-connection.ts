@@ -14,6 +14,7 @@ import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../cor
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
 import {
   type Config,
+  licenseMonitorDestinations,
   logEventsEnabled,
   pipelineDestinations,
   taskEventsPublish,
@@ -34,8 +35,8 @@ const BROKER_CONNECT_WAIT_MS = 3000;
 
 /**
  * True when some part of the agent publishes to the broker: a UDP pipeline that writes there,
- * platform polling (whose answers go to the broker whenever it is on), as those parts decide it,
- * or task events with their broker messages on.
+ * platform polling (whose answers go to the broker whenever it is on), task events with their
+ * broker messages on, or the licence monitor with `sendToMQTT` on, as those parts decide it.
  */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
@@ -43,7 +44,8 @@ export function agentPublishes(config: Config): boolean {
     (config.userEvents.enable && pipelineDestinations(config, config.userEvents).mqtt) ||
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
     platformPollingEnabled(config) ||
-    taskEventsPublish(config)
+    taskEventsPublish(config) ||
+    licenseMonitorDestinations(config).mqtt
   );
 }
 

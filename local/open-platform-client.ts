@@ -9,6 +9,7 @@
  */
 import { resolve } from "node:path";
 import { openCertificateFiles } from "../core/adapters/platform/certificate-files.ts";
+import { createLicenseRepository } from "../core/adapters/platform/license-repository.ts";
 import type { PlatformCertificateOptions } from "../core/adapters/platform/options.ts";
 import {
   type ClosablePlatformClient,
@@ -21,6 +22,7 @@ import {
 } from "../core/adapters/platform/repository-client.ts";
 import { loadPlatformTlsMaterial } from "../core/adapters/platform/tls-material.ts";
 import type { Config } from "../core/config/index.ts";
+import type { LicenseSource } from "../core/licences/license-source.ts";
 import type { Clock, Logger, PlatformMonitor } from "../core/ports.ts";
 
 export interface OpenPlatformClientDeps {
@@ -56,6 +58,25 @@ export async function openRepositoryClient(
 ): Promise<RepositoryClient> {
   const tls = await loadPlatformTlsMaterial(certificatesInCwd(config.cert, deps.cwd));
   return createRepositoryClient({ connection: config.platform, tls, clock: deps.clock });
+}
+
+/**
+ * Reads the certificate files and opens the licence monitor's client: the repository at
+ * `platform.host`, the version endpoint at `licenseMonitor.version.host` (the repository's host
+ * when empty) and `.port`.
+ */
+export async function openLicenseSource(
+  config: Pick<Config, "platform" | "cert" | "licenseMonitor">,
+  deps: Pick<OpenPlatformClientDeps, "clock" | "cwd">,
+): Promise<LicenseSource> {
+  const tls = await loadPlatformTlsMaterial(certificatesInCwd(config.cert, deps.cwd));
+  const version = config.licenseMonitor.version;
+  return createLicenseRepository({
+    connection: config.platform,
+    tls,
+    clock: deps.clock,
+    version: { host: version.host === "" ? config.platform.host : version.host, port: version.port },
+  });
 }
 
 /** `cert.*` with relative paths resolved from `cwd` (an empty path stays empty). */

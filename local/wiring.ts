@@ -10,6 +10,7 @@
 import { createMemoryAppNameCache } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createPromMetricsRegistry } from "../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../core/config/index.ts";
+import { createLicenceExpiryAlerts } from "../core/licences/license-expiry-alert.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
@@ -20,6 +21,7 @@ import { appNamesPart } from "./agent/app-names.ts";
 import { configUiPart } from "./agent/config-ui.ts";
 import { containerHealthPart } from "./agent/container-health.ts";
 import { heartbeatPart } from "./agent/heartbeat.ts";
+import { licenseMonitorPart } from "./agent/license-monitor.ts";
 import { platformPollingPart } from "./agent/platform-polling.ts";
 import { scrapeEndpointPart } from "./agent/scrape-endpoint.ts";
 import { startAgentParts } from "./agent/start-agent.ts";
@@ -57,6 +59,7 @@ const AGENT_PARTS: readonly AgentPart[] = [
   udpEventsPart,
   platformPollingPart,
   taskEventsPart,
+  licenseMonitorPart,
   heartbeatPart,
   uptimeMonitorPart,
   telemetryPart,
@@ -123,6 +126,8 @@ export async function startLocal(
       healthProbes: [...audit.healthProbes, ...rest.healthProbes],
       configTree: deps.configTree ?? { Service: config },
       logLevelOverride: deps.logLevelOverride,
+      // The licence monitor emits expiry alerts here; alert destinations subscribe as they start.
+      licenceExpiryAlerts: createLicenceExpiryAlerts(logger.child("licenses")),
       broker: broker?.client,
       shutdown,
     });

@@ -17,7 +17,8 @@ export function needsCertificates(config: Config): boolean {
     config.serversToMonitor.servers.length > 0 ||
     config.appNames.enableAppNameExtract ||
     config.userSessions.enableSessionExtract ||
-    config.taskEvents.enable
+    config.taskEvents.enable ||
+    config.licenseMonitor.enable
   );
 }
 

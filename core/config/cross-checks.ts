@@ -152,6 +152,12 @@ function checkEndpointNeeds(config: Config, out: ConfigProblem[]): void {
   }
 }
 
+/** The licence monitor reads the repository at `platform.host` (and the version there unless it names a host). */
+function checkLicenseMonitor(config: Config, out: ConfigProblem[]): void {
+  if (!config.licenseMonitor.enable || config.platform.host !== "") return;
+  out.push(problem([S, "platform", "host"], "required when licenseMonitor.enable is true"));
+}
+
 interface Listener {
   readonly name: string;
   readonly host: string;
@@ -212,6 +218,7 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkServerTags(config, out);
   checkAccounts(config, out);
   checkEndpointNeeds(config, out);
+  checkLicenseMonitor(config, out);
   checkListeners(config, out);
   checkMqtt(config, out);
   return out;

@@ -19,6 +19,10 @@
 export { needsCertificates } from "./certificates.ts";
 export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
 export type { Env } from "./env.ts";
+export {
+  type LicenseMonitorDestinations,
+  licenseMonitorDestinations,
+} from "./license-monitor-destinations.ts";
 export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
 export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
 export { ConfigError, type ConfigProblem, formatProblem, formatProblems } from "./problems.ts";

@@ -468,6 +468,60 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "servers[].serverTags": "Tag name/value pairs (every name of serverTagsDefinition, nothing else).",
   "servers[].headers": "HTTP headers used when retrieving metrics (values are masked in logs).",
 
+  // ---- licences and version ----
+  licenseMonitor:
+    "Licence and version monitoring: access licence use, the server licence's expiry, the platform version, and the release of unused access licences (docs/licences.md). Reads the repository at platform.host with the cert.* client certificate.",
+  "licenseMonitor.enable": "Run the licence monitor (once at start, then on its schedule).",
+  "licenseMonitor.frequency":
+    'Schedule (UTC): later.js text such as "every 6 hours" or 5/6-field cron such as "0 */6 * * *".',
+  "licenseMonitor.timeseriesdb.enable":
+    "Write qlik_sense_license, qlik_sense_server_license, qlik_sense_version and qlik_sense_license_release (needs timeseriesdbConfig.enable).",
+  "licenseMonitor.timeseriesdb.tag.static":
+    "Tags added to every licence point, e.g. qs_env, which the shipped dashboards filter on.",
+  "licenseMonitor.timeseriesdb.tag.static[].name": "Tag name, e.g. qs_env.",
+  "licenseMonitor.timeseriesdb.tag.static[].value": "Tag value, e.g. prod.",
+  "licenseMonitor.sendToMQTT.enable":
+    "Publish the server licence's state (and expiry alerts) to the broker (needs mqttConfig.enable).",
+  "licenseMonitor.sendToMQTT.qlikSenseServerLicenseTopic":
+    "Topic of the server licence's state ({licenseExpired, expiryDateStr, daysUntilExpiry}), every run.",
+  "licenseMonitor.sendToMQTT.qlikSenseServerLicenseExpireTopic":
+    "Topic of the text alert when the server licence has expired or expires within alertDaysBefore days.",
+  "licenseMonitor.accessLicenses.enable":
+    "Read the access licence overview (professional, analyzer, analyzer capacity, login and user tokens).",
+  "licenseMonitor.serverLicense.enable": "Read the server licence's expiry.",
+  "licenseMonitor.serverLicense.alertDaysBefore":
+    "WARN (and alert) once per run when the server licence expires within this many days, or has expired.",
+  "licenseMonitor.version.enable": "Read the platform's version from its /v1/systeminfo endpoint.",
+  "licenseMonitor.version.host": "Host of the version endpoint (the central node); empty: platform.host.",
+  "licenseMonitor.version.port": "Port of the version endpoint (the platform serves it on 9032).",
+  "licenseMonitor.licenseRelease.enable":
+    "Release access licences unused for releaseThresholdDays (writes to the platform: see dryRun).",
+  "licenseMonitor.licenseRelease.dryRun":
+    "Only log and count what would be released; set false to release for real.",
+  "licenseMonitor.licenseRelease.neverRelease.user":
+    "Users whose licences are never released (userDir and userId, case-insensitive).",
+  "neverRelease.user[].userDir": "User directory, e.g. INTERNAL.",
+  "neverRelease.user[].userId": "User id, e.g. sa_repository.",
+  "licenseMonitor.licenseRelease.neverRelease.tag": "Users carrying any of these tags keep their licences.",
+  "licenseMonitor.licenseRelease.neverRelease.customProperty":
+    "Users with any of these custom property name/value pairs keep their licences.",
+  "neverRelease.customProperty[].name": "Custom property name.",
+  "neverRelease.customProperty[].value": "Custom property value.",
+  "licenseMonitor.licenseRelease.neverRelease.userDirectory":
+    "User directories whose users keep their licences (case-insensitive).",
+  "licenseMonitor.licenseRelease.neverRelease.inactive":
+    "ignore, yes (keep licences of inactive users) or no (keep those of active users).",
+  "licenseMonitor.licenseRelease.neverRelease.blocked":
+    "ignore, yes (keep licences of blocked users) or no (keep those of users not blocked).",
+  "licenseMonitor.licenseRelease.neverRelease.removedExternally":
+    "ignore, yes (keep licences of users removed externally) or no (keep the others').",
+  "licenseMonitor.licenseRelease.licenseType.professional.enable": "Release professional licences.",
+  "licenseMonitor.licenseRelease.licenseType.professional.releaseThresholdDays":
+    "Days a professional licence may go unused before it is released.",
+  "licenseMonitor.licenseRelease.licenseType.analyzer.enable": "Release analyzer licences.",
+  "licenseMonitor.licenseRelease.licenseType.analyzer.releaseThresholdDays":
+    "Days an analyzer licence may go unused before it is released.",
+
   // ---- audit events ----
   auditEvents: "Audit event ingest API (POST /api/v1/audit-event) and its destinations.",
   "auditEvents.enable": "Enable the audit ingest HTTP API.",
@@ -608,6 +662,13 @@ export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
       method: { allMethods: true, allMethodsExclude: [], someMethodsInclude: [] },
     },
   ],
+  "licenseMonitor.timeseriesdb.tag.static": [{ name: "qs_env", value: "prod" }],
+  "licenseMonitor.licenseRelease.neverRelease.user": [{ userDir: "INTERNAL", userId: "sa_repository" }],
+  "licenseMonitor.licenseRelease.neverRelease.tag": ["License do not release"],
+  "licenseMonitor.licenseRelease.neverRelease.customProperty": [
+    { name: "LicenseManage", value: "do-not-release" },
+  ],
+  "licenseMonitor.licenseRelease.neverRelease.userDirectory": ["ADMIN"],
   "fileOperations.copyApprovedDirectories": [{ fromDirectory: "/data/in", toDirectory: "/data/out" }],
   "fileOperations.moveApprovedDirectories": [{ fromDirectory: "/data/in", toDirectory: "/data/archive" }],
   excludeUser: [{ directory: "LAB", userId: "testuser" }],

@@ -16,6 +16,7 @@ export const STATUS_SECTIONS = [
   "stores",
   "taskEvents",
   "alertDestinations",
+  "licenses",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 
@@ -45,6 +46,8 @@ export interface StatusDocument {
   taskEvents: Record<string, unknown>;
   /** Per alert destination: its counts by outcome and its last error. */
   alertDestinations: Record<string, unknown>;
+  /** The licence monitor's last run: access licence use, the server licence's expiry, the version. */
+  licenses: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -126,6 +129,7 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         stores: read("stores"),
         taskEvents: read("taskEvents"),
         alertDestinations: read("alertDestinations"),
+        licenses: read("licenses"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

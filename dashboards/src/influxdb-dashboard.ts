@@ -2,6 +2,7 @@
 import { assembleDashboard } from "./assemble-dashboard.ts";
 import type { DataSourceInput, ImportableDashboard } from "./grafana-import.ts";
 import { eventRows } from "./influxdb-event-rows.ts";
+import { licenceRows } from "./influxdb-licence-rows.ts";
 import { serverRows } from "./influxdb-platform-rows.ts";
 import { stewardRows } from "./influxdb-steward-rows.ts";
 import { influxdbVariables } from "./influxdb-variables.ts";
@@ -18,9 +19,9 @@ export function influxdbDashboard(): ImportableDashboard {
     uid: "steward-qlik-sense-influxdb",
     title: "Qlik Sense operations (Steward, InfluxDB)",
     description:
-      "Engine health, sessions, user and log events, engine performance, UDP intake, audit events and Steward itself, from what Steward writes to InfluxDB 1.x.",
+      "Engine health, sessions, licences, user and log events, engine performance, UDP intake, audit events and Steward itself, from what Steward writes to InfluxDB 1.x.",
     input: INFLUXDB_INPUT,
     variables: influxdbVariables(),
-    rows: [...serverRows(), ...eventRows(), ...stewardRows()],
+    rows: [...serverRows(), ...licenceRows(), ...eventRows(), ...stewardRows()],
   });
 }

@@ -1,6 +1,7 @@
 /** The Prometheus dashboard: the same views as the InfluxDB one where a `steward_*` metric exists. */
 import { assembleDashboard } from "./assemble-dashboard.ts";
 import type { DataSourceInput, ImportableDashboard } from "./grafana-import.ts";
+import { prometheusLicenceRows } from "./prometheus-licence-rows.ts";
 import { prometheusPlatformRows } from "./prometheus-platform-rows.ts";
 import { prometheusStewardRows } from "./prometheus-steward-rows.ts";
 import { prometheusVariables } from "./prometheus-variables.ts";
@@ -17,9 +18,9 @@ export function prometheusDashboard(): ImportableDashboard {
     uid: "steward-qlik-sense-prometheus",
     title: "Qlik Sense operations (Steward, Prometheus)",
     description:
-      "Engine health, sessions, events, UDP intake, audit events, polling and Steward itself, from Steward's scrape endpoint.",
+      "Engine health, sessions, licences, events, UDP intake, audit events, polling and Steward itself, from Steward's scrape endpoint.",
     input: PROMETHEUS_INPUT,
     variables: prometheusVariables(),
-    rows: [...prometheusPlatformRows(), ...prometheusStewardRows()],
+    rows: [...prometheusPlatformRows(), ...prometheusLicenceRows(), ...prometheusStewardRows()],
   });
 }

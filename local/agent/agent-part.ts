@@ -7,6 +7,7 @@
 import type { MemoryAppNameCache } from "../../core/adapters/local/memory-app-name-cache.ts";
 import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../../core/config/index.ts";
+import type { LicenceExpiryAlerts } from "../../core/licences/license-expiry-alert.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import type { RateLimitedMetric } from "../../core/ratelimit/rate-limited-metric.ts";
@@ -34,6 +35,11 @@ export interface AgentPartDeps {
   configTree: unknown;
   /** `--log-level`, when given (the config UI shows it as `logLevel`). */
   logLevelOverride: string | undefined;
+  /**
+   * The server licence's expiry alerts: the licence monitor emits them, an alert destination
+   * subscribes when it starts (absent: only the log and the broker carry them).
+   */
+  licenceExpiryAlerts?: LicenceExpiryAlerts | undefined;
 }
 
 interface AgentPartBase {

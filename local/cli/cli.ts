@@ -31,6 +31,7 @@ import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import {
   DEFAULT_CERTS_DIR,
+  DEFAULT_LICENSE_EXPIRES_IN_DAYS,
   DEFAULT_SIMULATED_HOST,
   DEFAULT_SIMULATED_PORT,
   MAX_SIMULATED_SERVERS,
@@ -98,6 +99,9 @@ Options of simulate-platform:
   --force                with --generate-certs: replace the certificate files in DIR
   --task-events HOST:PORT  also send a failed, an aborted and a successful reload-task
                          datagram in turn every few seconds to HOST:PORT
+  --license-expires-in-days N
+                         the simulated server licence expires N days from today (default
+                         ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {

@@ -37,6 +37,8 @@ export const MAX_SIMULATED_SERVERS = 1000;
 /** Relative to the working directory. */
 export const DEFAULT_CERTS_DIR = "simulated-platform-certs";
 export const DEFAULT_SIMULATED_HOST = "127.0.0.1";
+/** The simulated server licence's Valid To day, from today, unless `--license-expires-in-days` says otherwise. */
+export const DEFAULT_LICENSE_EXPIRES_IN_DAYS = 365;
 
 /** The command's own options, merged into the command line's parser by cli.ts. */
 export const SIMULATE_PLATFORM_OPTIONS = {
@@ -47,6 +49,7 @@ export const SIMULATE_PLATFORM_OPTIONS = {
   "generate-certs": { type: "boolean" },
   force: { type: "boolean" },
   "task-events": { type: "string" },
+  "license-expires-in-days": { type: "string" },
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type SimulatePlatformArgs = {
@@ -66,6 +69,8 @@ export interface SimulatePlatformOptions {
   readonly force: boolean;
   /** Where reload-task datagrams go (`--task-events HOST:PORT`); none are sent without it. */
   readonly taskEvents?: { readonly host: string; readonly port: number };
+  /** Days from today (UTC) to the simulated server licence's Valid To day; negative: already expired. */
+  readonly licenseExpiresInDays: number;
 }
 
 /** A bad option: cli.ts prints the message with the usage. */
@@ -105,6 +110,7 @@ export function parseSimulatePlatformOptions(
     generateCerts,
     force,
     ...(args["task-events"] === undefined ? {} : { taskEvents: taskEventsTarget(args["task-events"]) }),
+    licenseExpiresInDays: licenceDays(args["license-expires-in-days"]),
   };
 }
 
@@ -119,6 +125,18 @@ function taskEventsTarget(text: string): { host: string; port: number } {
     );
   }
   return { host, port };
+}
+
+/** `--license-expires-in-days`: a whole number of days, negative for a licence that has expired. */
+function licenceDays(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_LICENSE_EXPIRES_IN_DAYS;
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || Math.abs(value) > 36_500) {
+    throw new SimulatePlatformUsageError(
+      `--license-expires-in-days must be a whole number of days from -36500 to 36500 (got "${text}")`,
+    );
+  }
+  return value;
 }
 
 function wholeNumber(
@@ -171,6 +189,7 @@ export async function simulatePlatform(
       servers: options.servers,
       port: options.port,
       host: options.host,
+      licenseExpiresInDays: options.licenseExpiresInDays,
     });
   } catch (error) {
     return fail(startFailure(error, options));
@@ -237,7 +256,7 @@ function banner(servers: readonly SimulatedServer[], files: SimulatedPlatformCer
   }
   const count = servers.length === 1 ? "1 server" : `${servers.length} servers`;
   return [
-    `Simulated platform: ${count} listening, each serving /engine/healthcheck, /qps/<virtual proxy>/session and /qrs/app`,
+    `Simulated platform: ${count} listening, each serving /engine/healthcheck, /qps/<virtual proxy>/session, /qrs/app, the licence routes of /qrs/license and /v1/systeminfo`,
     ...shown,
     `Clients must present a certificate signed by ${files.ca} (e.g. ${files.clientCert} with ${files.clientKey}).`,
     "",

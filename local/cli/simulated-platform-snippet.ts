@@ -21,6 +21,8 @@ export interface SnippetOptions {
 const ENVIRONMENT_TAG = "qs_env";
 /** Polled every 10 s (the default is 30 s), so a first look shows the values changing. */
 const POLLING_INTERVAL_MS = 10_000;
+/** Every minute (the default is every 6 hours), so a first look shows the licence counts changing. */
+const LICENSE_FREQUENCY = "every 1 minutes";
 /** The scrape endpoint's default address: this machine only. */
 const SCRAPE = { host: "127.0.0.1", port: 9842 } as const;
 
@@ -46,12 +48,27 @@ export function stewardConfigSnippet(options: SnippetOptions): string {
           serverTags: { [ENVIRONMENT_TAG]: "simulated" },
         })),
       },
+      licenseMonitor: {
+        enable: true,
+        frequency: LICENSE_FREQUENCY,
+        timeseriesdb: { tag: { static: [{ name: ENVIRONMENT_TAG, value: "simulated" }] } },
+        version: { port: firstPort },
+        licenseRelease: {
+          enable: true,
+          dryRun: true,
+          neverRelease: {
+            user: [{ userDir: "INTERNAL", userId: "sa_repository" }],
+            userDirectory: ["ADMIN"],
+          },
+        },
+      },
       scrapeEndpoint: { enable: true, ...SCRAPE },
     },
   };
   const header = [
     "# Steward polling the simulated platform: engine health and proxy sessions of every server,",
-    `# app names from the first, metrics at http://${SCRAPE.host}:${SCRAPE.port}/metrics.`,
+    "# app names and licences from the first (licence release in a dry run: it only logs),",
+    `# metrics at http://${SCRAPE.host}:${SCRAPE.port}/metrics.`,
   ];
   return `${header.join("\n")}\n${stringify(config, { lineWidth: 0 })}`;
 }

@@ -3,7 +3,7 @@
  * (a destination section that no running part writes to). Enabling one must not look like it
  * works: the runner warns once at start, naming each switch.
  */
-import { type Config, udpEventsEnabled } from "../../core/config/index.ts";
+import { type Config, licenseMonitorDestinations, udpEventsEnabled } from "../../core/config/index.ts";
 import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
 
@@ -13,7 +13,8 @@ const pipelinesOn = (config: Config) => udpEventsEnabled(config) || platformPoll
 const agentWritesSeries = (config: Config) =>
   pipelinesOn(config) ||
   (config.uptimeMonitor.enable && config.uptimeMonitor.storeInTimeseriesdb.serviceMemoryUsage) ||
-  (config.errorTracking.enable && config.errorTracking.timeseriesdb.enable);
+  (config.errorTracking.enable && config.errorTracking.timeseriesdb.enable) ||
+  licenseMonitorDestinations(config).timeseriesdb;
 
 /**
  * The audit pipeline writes to the time-series DB with `timeseriesdbConfig`'s connection whenever

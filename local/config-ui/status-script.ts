@@ -7,8 +7,11 @@
  * Each UDP queue shows, next to its own drops, what the operating system dropped before the queue
  * saw it, or "not available" (the reason on hover) where the system does not report it.
  * Reload-task events, when they are on, show the latest events with what each alert destination
- * did and what the repository could not tell, and each destination's counts and last error.
+ * did and what the repository could not tell, and each destination's counts and last error. The
+ * licence monitor's last run is shown when it runs (status-licences-script.ts).
  */
+import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
+
 export const STATUS_REFRESH_MS = 2000;
 
 export const STATUS_SCRIPT = `"use strict";
@@ -161,6 +164,7 @@ export const STATUS_SCRIPT = `"use strict";
     ];
   }
 
+${STATUS_LICENCES_SCRIPT}
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {
     var box = document.getElementById("status-alerts");
@@ -199,6 +203,7 @@ export const STATUS_SCRIPT = `"use strict";
     var alerts = [];
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
+    if (doc.licenses && doc.licenses.monitor) parts.push(licencesSection(doc.licenses.monitor, doc.now, alerts));
     parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "refused", "buffered", "last refusal", "last error"], entries(doc.destinations).map(function (e) {
       var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()], refusal = d.lastRefusal;
       // Refused: written nowhere and never retried; the count by reason and the latest one's words.

@@ -2,7 +2,8 @@
  * One simulated platform server: an HTTPS listener demanding a client certificate signed by the
  * given CA (no certificate or a stranger's fails the TLS handshake) that serves, with its own
  * values, the engine health check (`/engine/healthcheck`), the proxy's session lists
- * (`/qps/session`, `/qps/<prefix>/session`) and the repository routes (`/qrs/...`). It records
+ * (`/qps/session`, `/qps/<prefix>/session`), the repository routes (`/qrs/...`) and the version
+ * endpoint (`/v1/systeminfo`, which the platform serves on port 9032). It records
  * every call, can misbehave on demand on the health and session routes, and can be stopped on
  * its own (then it is unreachable).
  */
@@ -12,6 +13,8 @@ import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { pushBounded, type SimulatedCall } from "./call-log.ts";
 import { createHealthSimulation } from "./health-simulation.ts";
+import { answerLicenseRoute } from "./license-routes.ts";
+import { createLicenseSimulation } from "./license-simulation.ts";
 import {
   createRepositoryState,
   handleRepository,
@@ -60,6 +63,8 @@ export interface SimulatedServerOptions {
   readonly port: number;
   readonly random: () => number;
   readonly now: () => number;
+  /** Days from today (UTC) to the server licence's Valid To day (365 by default). */
+  readonly licenseExpiresInDays?: number | undefined;
 }
 
 const SESSION_PATH = /^\/qps(\/[^/]+)?\/session$/;
@@ -130,6 +135,12 @@ export async function startSimulatedServer(options: SimulatedServerOptions): Pro
       handleRepository(simulated.repository, req, res, url);
       return;
     }
+    if (url.pathname === "/v1/systeminfo") {
+      recordCall(simulated.calls, req, url);
+      if (!answerLicenseRoute(simulated.repository.licenses, req.method ?? "", url, res))
+        send(res, 404, "Not found");
+      return;
+    }
     const sessionMatch = SESSION_PATH.exec(url.pathname);
     if (req.method !== "GET" || (url.pathname !== "/engine/healthcheck" && sessionMatch === null)) {
       send(res, 404, "Not found");
@@ -176,7 +187,13 @@ export async function startSimulatedServer(options: SimulatedServerOptions): Pro
     port,
     address: `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`,
     calls: [],
-    repository: createRepositoryState(),
+    repository: createRepositoryState(
+      createLicenseSimulation({
+        expiresInDays: options.licenseExpiresInDays ?? 365,
+        now: options.now,
+        random: options.random,
+      }),
+    ),
     fault: undefined,
     slowAnswerMs: 30_000,
     reset() {

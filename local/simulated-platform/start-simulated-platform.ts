@@ -19,6 +19,8 @@ export interface SimulatedPlatformOptions {
   readonly random?: () => number;
   /** Epoch ms; Date.now by default (each server's `started`). */
   readonly now?: () => number;
+  /** Days from today (UTC) to the server licence's Valid To day; 365 by default. */
+  readonly licenseExpiresInDays?: number | undefined;
 }
 
 export interface SimulatedPlatform {
@@ -46,6 +48,7 @@ export async function startSimulatedPlatform(options: SimulatedPlatformOptions):
           port: firstPort === 0 ? 0 : firstPort + index,
           random: options.random ?? Math.random,
           now: options.now ?? Date.now,
+          licenseExpiresInDays: options.licenseExpiresInDays,
         }),
       );
     }

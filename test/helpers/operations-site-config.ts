@@ -2,8 +2,8 @@
  * `steward.yaml` for a site with everything the dashboards read switched on, written to one
  * InfluxDB 1.x database: health and sessions of the simulated platform's servers, UDP user and
  * log events of every source (engine performance monitor kept and rejected), event counts, queue
- * metrics, Steward's memory and errors, audit events with their queue metrics, the scrape
- * endpoint and a heartbeat. Every configurable tag list carries `qs_env`, the tag the dashboards'
+ * metrics, Steward's memory and errors, the licence monitor (releasing for real), audit events
+ * with their queue metrics, the scrape endpoint and a heartbeat. Every configurable tag list carries `qs_env`, the tag the dashboards'
  * environment variable reads. Intervals are short so that everything is written within seconds.
  */
 import { stringify } from "yaml";
@@ -56,7 +56,7 @@ export function operationsSiteConfig(options: OperationsSiteOptions): string {
         clientCertKey: platform.pki.clientKeyPath,
         clientCertCA: platform.pki.caPath,
       },
-      platform: { repositoryPort: platform.servers[0]?.port },
+      platform: { host: "127.0.0.1", repositoryPort: platform.servers[0]?.port },
       timeseriesdbConfig: {
         enable: true,
         version: 1,
@@ -102,6 +102,13 @@ export function operationsSiteConfig(options: OperationsSiteOptions): string {
         rejectUnauthorized: true,
         serverTagsDefinition: ["qs_env"],
         servers,
+      },
+      // Released for real, so that the released-licences panels have points too.
+      licenseMonitor: {
+        enable: true,
+        timeseriesdb: { tag: { static: tags } },
+        version: { port: platform.servers[0]?.port },
+        licenseRelease: { enable: true, dryRun: false },
       },
     },
   });

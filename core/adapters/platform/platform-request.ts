@@ -31,7 +31,7 @@ export interface PlatformRequest {
   /** Host name or IP address, without brackets for IPv6. */
   readonly host: string;
   readonly port: number;
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "DELETE";
   /** Path including the query string, already encoded. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;

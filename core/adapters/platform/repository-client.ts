@@ -21,7 +21,7 @@ export interface RepositoryClientOptions {
 export interface RepositoryClient {
   /** Sends one call. Non-2xx statuses are returned, not thrown; the caller decides what they mean. */
   send(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
     query?: Readonly<Record<string, string>>,
     signal?: AbortSignal,
@@ -49,7 +49,7 @@ export function createRepositoryClient(options: RepositoryClientOptions): Reposi
   const where = `repository at ${connection.host}:${connection.repositoryPort}`;
 
   function send(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
     query: Readonly<Record<string, string>> = {},
     signal?: AbortSignal,

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { auditEventsSchema } from "./audit-events.ts";
 import { emailNotificationSchema } from "./email-notification.ts";
+import { licenseMonitorSchema } from "./license-monitor.ts";
 import { logEventsSchema } from "./log-events.ts";
 import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema } from "./logging.ts";
 import { obsPlatformSchema, thirdPartyToolsCredentialsSchema } from "./obs-platform.ts";
@@ -57,6 +58,7 @@ export const serviceSchema = v.object({
   appNames: appNamesSchema,
   userSessions: userSessionsSchema,
   serversToMonitor: serversToMonitorSchema,
+  licenseMonitor: licenseMonitorSchema,
   auditEvents: auditEventsSchema,
   restServer: restServerSchema,
   fileOperations: fileOperationsSchema,
@@ -105,6 +107,7 @@ export type AppNamesConfig = Config["appNames"];
 export type UserSessionsConfig = Config["userSessions"];
 export type ServersToMonitorConfig = Config["serversToMonitor"];
 export type MonitoredServerConfig = ServersToMonitorConfig["servers"][number];
+export type LicenseMonitorConfig = Config["licenseMonitor"];
 export type AuditEventsConfig = Config["auditEvents"];
 export type AuditDestinationConfig = AuditEventsConfig["destination"];
 export type RestServerConfig = Config["restServer"];

@@ -30,7 +30,7 @@ function recurrenceProblem(expression: string): string | undefined {
  * default is not parsed again at every parse (every Lambda cold start takes it, the sections being
  * off there): a test checks that it parses.
  */
-const scheduleExpression = (fallback: string) =>
+export const scheduleExpression = (fallback: string) =>
   v.optional(
     v.pipe(
       v.string(),

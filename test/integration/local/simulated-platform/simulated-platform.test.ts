@@ -1,10 +1,13 @@
 /**
- * The simulated platform itself: its health and session answers change between calls and keep
- * the platform's shape, it checks the xrfkey pair, and it demands a trusted client certificate.
+ * The simulated platform itself: its health, session and licence answers change between calls
+ * and keep the platform's shape, it checks the xrfkey pair, and it demands a trusted client certificate.
  */
 import { readFile } from "node:fs/promises";
 import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readAccessLicences } from "../../../../core/licences/access-licences.ts";
+import { readServerLicence } from "../../../../core/licences/server-licence.ts";
+import { readVersionInfo } from "../../../../core/licences/version-info.ts";
 import { readEngineHealth } from "../../../../core/platform/engine-health.ts";
 import { readProxySessions } from "../../../../core/platform/proxy-sessions.ts";
 import {
@@ -95,7 +98,7 @@ describe("startSimulatedPlatform", () => {
     // Act
     const lists = [];
     for (let i = 0; i < 6; i++) {
-      const answer = await get(port, "/qps/hdr/session?Xrfkey=abcdefghij987654", headers);
+      const answer = await get(port, "/qps/hdr/session?xrfkey=abcdefghij987654", headers);
       lists.push(
         readProxySessions(answer.body, context)
           .sessions.map((s) => s.sessionId)
@@ -106,6 +109,40 @@ describe("startSimulatedPlatform", () => {
     // Assess
     expect(new Set(lists).size).toBeGreaterThan(1);
     expect(platform.servers[1]?.calls.at(-1)?.headers.xvirtualproxy).toBe("/hdr");
+  });
+
+  it("answers licence overviews whose allocated and used counts move between calls and keep their shape", async () => {
+    // Prepare
+    const port = platform.servers[0]?.port as number;
+    const headers = {
+      "X-Qlik-Xrfkey": "abcdefghij987654",
+      "X-Qlik-User": "UserDirectory=Internal;UserId=sa_repository",
+    };
+
+    // Act
+    const readings = [];
+    for (let i = 0; i < 6; i++) {
+      const answer = await get(port, "/qrs/license/accesstypeoverview?xrfkey=abcdefghij987654", headers);
+      readings.push(readAccessLicences(answer.body));
+    }
+    const licence = await get(port, "/qrs/license?xrfkey=abcdefghij987654", headers);
+    const version = await get(port, "/v1/systeminfo");
+
+    // Assess
+    const allocated = readings.map((r) =>
+      JSON.stringify(r.map((type) => [type.counts.allocated, type.counts.used])),
+    );
+    expect(new Set(allocated).size).toBeGreaterThan(1);
+    for (const reading of readings) {
+      const analyzer = reading.find((type) => type.type === "analyzer")?.counts ?? {};
+      expect(analyzer.used).toBeLessThanOrEqual(analyzer.allocated as number);
+      expect(analyzer.available).toBe((analyzer.total as number) - (analyzer.allocated as number));
+    }
+    expect(readServerLicence(licence.body, Date.now())).toMatchObject({
+      expired: false,
+      daysUntilExpiry: 365,
+    });
+    expect(readVersionInfo(version.body).version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it("answers 400 when the Xrfkey query and header differ", async () => {

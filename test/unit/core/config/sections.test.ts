@@ -249,6 +249,14 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     typo: ["servers", 0, "serverName"],
     wrong: ["servers", 0, "userSessions", "virtualProxies"],
   },
+  licenseMonitor: {
+    active: { enable: true },
+    context: { platform: { host: "sense1.example.com" } },
+    disabled: { enable: false },
+    typo: ["serverLicense", "alertDaysBefore"],
+    wrong: ["version", "port"],
+    placeholder: ["frequency"],
+  },
   auditEvents: {
     disabled: { enable: false },
     typo: ["queue", "queueMetrics"],

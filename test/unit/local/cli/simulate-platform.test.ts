@@ -55,6 +55,7 @@ describe("parseSimulatePlatformOptions", () => {
       certsDir: join("/work", "simulated-platform-certs"),
       generateCerts: false,
       force: false,
+      licenseExpiresInDays: 365,
     });
   });
 
@@ -68,6 +69,7 @@ describe("parseSimulatePlatformOptions", () => {
           certs: "certs/sim",
           "generate-certs": true,
           force: true,
+          "license-expires-in-days": "-3",
         },
         "/work",
       ),
@@ -78,6 +80,7 @@ describe("parseSimulatePlatformOptions", () => {
       certsDir: join("/work", "certs", "sim"),
       generateCerts: true,
       force: true,
+      licenseExpiresInDays: -3,
     });
   });
 
@@ -95,6 +98,9 @@ describe("parseSimulatePlatformOptions", () => {
     [{ "task-events": "9998" }, /--task-events must be HOST:PORT, e.g. 127.0.0.1:9998 \(got "9998"\)/],
     [{ "task-events": "127.0.0.1:0" }, /--task-events must be HOST:PORT/],
     [{ "task-events": "::1:9998" }, /--task-events must be HOST:PORT/],
+    [{ "license-expires-in-days": "soon" }, /--license-expires-in-days must be a whole number of days/],
+    [{ "license-expires-in-days": "1.5" }, /--license-expires-in-days must be a whole number of days/],
+    [{ "license-expires-in-days": "36501" }, /from -36500 to 36500 \(got "36501"\)/],
   ])("refuses %o", (args, message) => {
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(SimulatePlatformUsageError);
     expect(() => parseSimulatePlatformOptions(args, "/work")).toThrow(message);
@@ -204,6 +210,12 @@ describe("stewardConfigSnippet", () => {
     expect(config.appNames).toMatchObject({ enableAppNameExtract: true, hostIP: "127.0.0.1" });
     expect(config.userSessions.enableSessionExtract).toBe(true);
     expect(config.scrapeEndpoint).toEqual({ enable: true, host: "127.0.0.1", port: 9842 });
+    expect(config.licenseMonitor).toMatchObject({
+      enable: true,
+      version: { port: 4747 },
+      timeseriesdb: { tag: { static: [{ name: "qs_env", value: "simulated" }] } },
+      licenseRelease: { enable: true, dryRun: true },
+    });
     expect(config.serversToMonitor.servers.map((s) => [s.host, s.serverName, s.userSessions])).toEqual(
       [4747, 4748, 4749].map((port, i) => [
         `127.0.0.1:${port}`,

@@ -148,3 +148,18 @@ describe("enabledSwitchesWithoutEffect", () => {
     expect(enabledSwitchesWithoutEffect(config)).toEqual([]);
   });
 });
+
+describe("enabledSwitchesWithoutEffect and the licence monitor", () => {
+  it("does not name the time-series switch when the licence monitor writes there, and names it when it does not", () => {
+    const base = defaultConfig();
+    const series = { ...base.timeseriesdbConfig, enable: true };
+    const monitor = { ...base.licenseMonitor, enable: true };
+    const writing = { ...base, timeseriesdbConfig: series, licenseMonitor: monitor };
+    const notWriting = {
+      ...writing,
+      licenseMonitor: { ...monitor, timeseriesdb: { ...monitor.timeseriesdb, enable: false } },
+    };
+    expect(enabledSwitchesWithoutEffect(writing)).toEqual([]);
+    expect(enabledSwitchesWithoutEffect(notWriting)).toEqual(["Service.timeseriesdbConfig.enable"]);
+  });
+});

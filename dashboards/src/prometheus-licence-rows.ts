@@ -1,0 +1,71 @@
+/**
+ * The Prometheus dashboard's licence row, from the licence monitor's `steward_license_*` gauges:
+ * access licences per type, analyzer capacity minutes, the server licence's days until expiry,
+ * and what the licence release did. The gauges hold the last run's values; a count the platform
+ * does not give has no series.
+ */
+import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
+import type { DashboardRow } from "./dashboard-row.ts";
+import { lines, stat } from "./panels.ts";
+import { promql } from "./prometheus-platform-rows.ts";
+import { ENV } from "./prometheus-variables.ts";
+
+const SEATS = `${ENV}, license_type=~"professional|analyzer"`;
+
+export function prometheusLicenceRows(): DashboardRow[] {
+  return [
+    {
+      row: new RowBuilder("Licences"),
+      panels: [
+        stat({
+          title: "Access licences available",
+          description:
+            "Professional and analyzer access licences still available at the last licence monitor run.",
+          targets: [promql(`steward_license_access_available{${SEATS}}`, "{{license_type}}")],
+          width: 6,
+        }),
+        lines({
+          title: "Access licences allocated and used",
+          description:
+            "Professional and analyzer access licences allocated and in use at each licence monitor run.",
+          targets: [
+            promql(`steward_license_access_allocated{${SEATS}}`, "{{license_type}} allocated"),
+            promql(`steward_license_access_used{${SEATS}}`, "{{license_type}} used"),
+          ],
+          width: 10,
+        }),
+        lines({
+          title: "Analyzer capacity minutes",
+          description: "Analyzer capacity minutes allocated and used at each licence monitor run.",
+          targets: [
+            promql(`steward_license_access_allocated_minutes{${ENV}}`, "allocated"),
+            promql(`steward_license_access_used_minutes{${ENV}}`, "used"),
+          ],
+          width: 8,
+        }),
+        stat({
+          title: "Server licence days until expiry",
+          description:
+            "Days until the server licence's last valid day (0 on it, negative after it); the rule StewardServerLicenceExpiring warns inside 30 days.",
+          targets: [promql(`steward_license_server_days_until_expiry{${ENV}}`, "days")],
+          unit: "d",
+          width: 8,
+          height: 5,
+        }),
+        lines({
+          title: "Access licences released or kept",
+          description:
+            "Access licences the release looked at in each interval, by type and outcome (would_release: a dry run).",
+          targets: [
+            promql(
+              `sum by (license_type, outcome) (increase(steward_license_releases_total{${ENV}}[$__rate_interval]))`,
+              "{{license_type}} {{outcome}}",
+            ),
+          ],
+          width: 16,
+          height: 5,
+        }),
+      ],
+    },
+  ];
+}

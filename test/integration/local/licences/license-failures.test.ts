@@ -1,0 +1,103 @@
+/**
+ * The licence monitor when the platform misbehaves, against the simulated platform over mutual
+ * TLS and Debian's influxd: a repository that answers 500 fails the licence readings (each logged
+ * at ERROR, error-tracked and named on the status page) while the version, read from another
+ * endpoint, still goes out; and a repository that never answers does not hold up the stop.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
+import { startLicenseMonitor } from "../../../../local/agent/license-monitor.ts";
+import { startTestPlatform, type TestPlatform } from "../../../fixtures/platform/test-platform.ts";
+import { until } from "../../../helpers/eventually.ts";
+import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";
+import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
+import { recordingLogger } from "../../../helpers/recording-logger.ts";
+import { licenceConfig, rows, runOnce } from "./license-monitor-fixture.ts";
+
+const skip = skipWithoutInfluxd();
+
+let influxd: Influxd;
+let platform: TestPlatform;
+
+beforeAll(async () => {
+  if (skip) return;
+  [influxd, platform] = await Promise.all([startInfluxd(), startTestPlatform()]);
+}, 60_000);
+
+beforeEach(() => {
+  if (!skip) platform.reset();
+});
+
+afterAll(async () => {
+  await Promise.all([influxd?.close(), platform?.stop()]);
+});
+
+describe.skipIf(skip)("the licence monitor when the platform misbehaves", () => {
+  it("logs, tracks and shows each failed reading, and still writes the one that worked", async () => {
+    platform.repository.fault = "status500";
+
+    const run = await runOnce(
+      licenceConfig(
+        { platform, influxd, database: "licence_failures" },
+        { licenseRelease: { enable: true } },
+        { errorTracking: { enable: true } },
+      ),
+    );
+
+    expect(Object.keys(run.status.errors).sort()).toEqual(["accessLicences", "serverLicence"]);
+    expect(run.status.errors.serverLicence).toContain("HTTP 500");
+    expect(run.logger.at("error").map((entry) => entry.message)).toEqual([
+      "the access licence overview could not be read",
+      "the server licence could not be read",
+    ]);
+    expect(run.status.release?.unreadTypes.map((unread) => unread.type)).toEqual([
+      "professional",
+      "analyzer",
+    ]);
+    expect(run.logger.at("warn").map((entry) => entry.message)).toEqual([
+      "no professional licence was released: the list of licences could not be read",
+      "no analyzer licence was released: the list of licences could not be read",
+    ]);
+    expect(await rows(influxd, "licence_failures", "qlik_sense_version")).toHaveLength(1);
+    expect(await rows(influxd, "licence_failures", "qlik_sense_server_license")).toEqual([]);
+    const tracked = await rows(influxd, "licence_failures", "butler_sos_errors");
+    // Two errors of one type in the same millisecond are one point in InfluxDB: the count is the tracker's.
+    expect(run.errorCounts.types.LICENSE_API).toEqual({ total: 4, servers: { "127.0.0.1": 4 } });
+    expect(tracked[0]).toMatchObject({
+      error_type: "LICENSE_API",
+      server_name: "127.0.0.1",
+      http_status: 500,
+    });
+    // No gauge shows a value that was not read.
+    expect(run.metricsText).not.toMatch(/^steward_license_server_days_until_expiry /m);
+  });
+
+  it("stops within a second while the repository never answers", async () => {
+    platform.repository.fault = "hang";
+    const config = licenceConfig(
+      { platform, influxd, database: "licence_hang" },
+      { version: { enable: false } },
+    );
+    const logger = recordingLogger();
+    const metrics = createMemoryMetricsRegistry();
+    const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
+    const monitor = await startLicenseMonitor({
+      config,
+      logger,
+      clock: systemClock,
+      cwd: process.cwd(),
+      metrics,
+      connections,
+    });
+    await until(() => platform.repository.calls.length >= 1, 5000);
+
+    const started = Date.now();
+    await monitor.stop();
+    const stopMs = Date.now() - started;
+    await connections.stop();
+
+    expect(stopMs).toBeLessThan(1000);
+    expect(monitor.status().runs).toBe(1);
+  });
+});
