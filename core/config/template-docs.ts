@@ -153,6 +153,55 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "userEvents.sendToObsPlatform.enable": "Save user events in the observability platform.",
   "userEvents.sendToObsPlatform.scramble": "Scramble user directory and user ID before sending.",
 
+  // ---- reload-task events and the links alerts carry ----
+  taskEvents:
+    "Reload-task events (failed, aborted, successful, distribute runs) from the scheduler's log appender.",
+  "taskEvents.enable": "Listen for task events, look each one up in the repository and send its alerts.",
+  "udpServerConfig.portTaskEvents": "UDP port; must match the scheduler's task appenders.",
+  "taskEvents.deduplication.windowSeconds":
+    "Seconds a task execution's event is remembered: a repeat within them (appenders on several nodes) is counted as duplicate and goes nowhere.",
+  "taskEvents.timeseriesdb": "Task events as time-series points (through timeseriesdbConfig).",
+  "tag.static": "Name/value tags added to every point (e.g. qs_env, which the dashboards filter on).",
+  "tag.static[].name": "Tag name.",
+  "tag.static[].value": "Tag value.",
+  "taskEvents.timeseriesdb.reloadTaskFailure.enable":
+    "Write failed reloads (measurement reload_task_failed).",
+  "taskEvents.timeseriesdb.reloadTaskSuccess.enable":
+    "Write successful reloads (measurement reload_task_success).",
+  "reloadTaskSuccess.allReloadTasks.enable":
+    "Write every successful reload, not only the tasks chosen by custom property.",
+  "reloadTaskSuccess.byCustomProperty.enable":
+    "Write successful reloads of tasks whose custom property has the value below.",
+  "byCustomProperty.customPropertyName": "Custom property of the task that chooses it.",
+  "byCustomProperty.enabledValue": "Value of that custom property that chooses the task.",
+  headScriptLogLines: "First lines of the script log included.",
+  tailScriptLogLines: "Last lines of the script log included.",
+  "taskEvents.timeseriesdb.externalProgramTaskFailure.enable": "Write failed external program tasks.",
+  "taskEvents.timeseriesdb.externalProgramTaskSuccess.enable": "Write successful external program tasks.",
+  "taskEvents.timeseriesdb.userSyncTaskFailure.enable": "Write failed user sync tasks.",
+  "taskEvents.timeseriesdb.userSyncTaskSuccess.enable": "Write successful user sync tasks.",
+  "taskEvents.timeseriesdb.distributeTaskFailure.enable": "Write failed distribute tasks.",
+  "taskEvents.timeseriesdb.distributeTaskSuccess.enable": "Write successful distribute tasks.",
+  "taskEvents.timeseriesdb.preloadTaskFailure.enable": "Write failed preload tasks.",
+  "taskEvents.timeseriesdb.preloadTaskSuccess.enable": "Write successful preload tasks.",
+  "taskEvents.sendToMQTT.enable": "Publish failed and aborted reloads to the message broker (mqttConfig).",
+  "sendToMQTT.taskFailureTopic": "Topic of a failed reload's task name.",
+  "sendToMQTT.taskFailureFullTopic": "Topic of a failed reload's full JSON.",
+  "sendToMQTT.taskFailureSendFull": "Also publish the full JSON of failed reloads.",
+  "sendToMQTT.taskAbortedTopic": "Topic of an aborted reload's task name.",
+  "sendToMQTT.taskAbortedFullTopic": "Topic of an aborted reload's full JSON.",
+  "sendToMQTT.taskAbortedSendFull": "Also publish the full JSON of aborted reloads.",
+  qlikSenseUrls: "Links alerts carry (template fields qlikSenseQMC, qlikSenseHub, appUrl); empty = no link.",
+  "qlikSenseUrls.qmc": "URL of the management console.",
+  "qlikSenseUrls.hub": "URL of the hub.",
+  "qlikSenseUrls.appBaseUrl":
+    "Base URL of app pages, e.g. https://sense.example.com/sense/app; the app id is appended.",
+  genericUrls: "Links of your own that alert templates can show (template field genericUrls).",
+  "genericUrls[].id": "Name a template refers to the link by.",
+  "genericUrls[].linkText": "Text of the link.",
+  "genericUrls[].comment": "What the link is for (not shown by the built-in templates).",
+  "genericUrls[].url": "http(s) URL of the link.",
+
   // ---- log events ----
   logEvents: "Warnings, errors and fatals from the platform's services (validated when a source is enabled).",
   "logEvents.tags": "Name/value tags added to each log event.",
@@ -441,6 +490,15 @@ export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
   "app[].include": [{ appName: "Sales" }],
   header: [{ name: "X-My-Header", value: envRef("MY_HEADER_VALUE") }],
   tags: [{ name: "env", value: "dev" }],
+  "tag.static": [{ name: "qs_env", value: "prod" }],
+  genericUrls: [
+    {
+      id: "runbook",
+      linkText: "Runbook",
+      comment: "What to do when a reload fails",
+      url: "https://wiki.example.com/reloads",
+    },
+  ],
   staticTags: [{ name: "env", value: "dev" }],
   "attribute.static": [{ name: "env", value: "dev" }],
 };

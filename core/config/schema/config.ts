@@ -9,6 +9,7 @@ import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema 
 import { obsPlatformSchema, thirdPartyToolsCredentialsSchema } from "./obs-platform.ts";
 import { certSchema, chatSchema, platformSchema } from "./platform.ts";
 import { platformEventsSchema } from "./platform-events.ts";
+import { genericUrlsSchema, qlikSenseUrlsSchema } from "./qlik-sense-urls.ts";
 import { restServerSchema } from "./rest-server.ts";
 import {
   configVisualisationSchema,
@@ -20,6 +21,7 @@ import {
 } from "./self-monitoring.ts";
 import { appNamesSchema, serversToMonitorSchema, userSessionsSchema } from "./servers.ts";
 import { cloudSchema, fileOperationsSchema, keyValueStoreSchema, schedulerSchema } from "./stores.ts";
+import { taskEventsSchema } from "./task-events.ts";
 import { timeseriesdbSchema } from "./timeseriesdb.ts";
 import { userEventsSchema } from "./user-events.ts";
 
@@ -35,6 +37,9 @@ export const serviceSchema = v.object({
   platformEvents: platformEventsSchema,
   userEvents: userEventsSchema,
   logEvents: logEventsSchema,
+  taskEvents: taskEventsSchema,
+  qlikSenseUrls: qlikSenseUrlsSchema,
+  genericUrls: genericUrlsSchema,
   cert: certSchema,
   mqttConfig: mqttConfigSchema,
   obsPlatform: obsPlatformSchema,
@@ -69,7 +74,13 @@ export type ObsPlatformAccount = ThirdPartyToolsCredentialsConfig["obsPlatform"]
 export type PlatformEventsConfig = Config["platformEvents"];
 export type UserEventsConfig = Config["userEvents"];
 export type LogEventsConfig = Config["logEvents"];
-export type UdpServerConfig = UserEventsConfig["udpServerConfig"] | LogEventsConfig["udpServerConfig"];
+export type TaskEventsConfig = Config["taskEvents"];
+export type UdpServerConfig =
+  | UserEventsConfig["udpServerConfig"]
+  | LogEventsConfig["udpServerConfig"]
+  | TaskEventsConfig["udpServerConfig"];
+export type QlikSenseUrlsConfig = Config["qlikSenseUrls"];
+export type GenericUrlConfig = Config["genericUrls"][number];
 export type CategoriseRule = LogEventsConfig["categorise"]["rules"][number];
 export type EnginePerformanceMonitorConfig = LogEventsConfig["enginePerformanceMonitor"];
 export type CertConfig = Config["cert"];

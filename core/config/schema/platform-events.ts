@@ -26,7 +26,8 @@ export const platformEventsSchema = section({
   }),
 });
 
-const udpCommonEntries = (queueMeasurement: string) => ({
+/** The members every UDP listener's `udpServerConfig` has, besides its port key. */
+export const udpCommonEntries = (queueMeasurement: string) => ({
   serverHost: host("127.0.0.1"),
   messageQueue: section({
     maxConcurrent: positiveInt(10),

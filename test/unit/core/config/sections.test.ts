@@ -106,6 +106,25 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: ["enginePerformanceMonitor", "monitorFilter", "allApps", "objectType", "allObjectTypes"],
     placeholder: ["udpServerConfig", "serverHost"],
   },
+  taskEvents: {
+    active: { enable: true, sendToMQTT: { enable: true } },
+    context: { platform: { host: "sense.example.com" } },
+    disabled: {},
+    typo: ["deduplication", "windowSeconds"],
+    wrong: ["udpServerConfig", "portTaskEvents"],
+    placeholder: ["udpServerConfig", "serverHost"],
+  },
+  qlikSenseUrls: {
+    typo: ["appBaseUrl"],
+    wrong: ["hub"],
+    placeholder: ["qmc"],
+  },
+  genericUrls: {
+    active: [{ id: "runbook", linkText: "Runbook", url: "https://wiki.example.com/reloads" }],
+    typo: [0, "linkText"],
+    wrong: [0, "url"],
+    placeholder: [0, "url"],
+  },
   cert: {
     active: { clientCert: "client.pem", clientCertKey: "client_key.pem", clientCertCA: "root.pem" },
     context: { appNames: { enableAppNameExtract: true, hostIP: "sense.example.com" } },

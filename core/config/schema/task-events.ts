@@ -1,0 +1,65 @@
+/**
+ * taskEvents: the scheduler's reload-task events over UDP (failed, aborted, successful and
+ * distribute runs), their de-duplication, and what Butler kept under `influxDb.*` and
+ * `mqttConfig.*` for these events (here under `timeseriesdb` and `sendToMQTT`, written through
+ * `timeseriesdbConfig` and `mqttConfig`). Off by default; validated only when on.
+ */
+import { udpCommonEntries } from "./platform-events.ts";
+import { bool, int, nameValueList, nonEmptyStr, port, section } from "./primitives.ts";
+
+export const taskEventsUdpSchema = section({
+  ...udpCommonEntries("task_events_queue"),
+  portTaskEvents: port(9998),
+});
+
+/** `tag.static`: name/value tags added to every point of a kind (e.g. `qs_env`, which dashboards filter on). */
+const staticTags = () => section({ static: nameValueList() });
+
+/** A task type's own measurement: on or off, with its static tags. */
+const kindPoints = () => section({ enable: bool(false), tag: staticTags() });
+
+export const taskEventsSchema = section({
+  enable: bool(false),
+  udpServerConfig: taskEventsUdpSchema,
+  deduplication: section({
+    // A day at most: the appenders on several nodes send one execution within seconds of each other.
+    windowSeconds: int(3600, 1, 86_400),
+  }),
+  timeseriesdb: section({
+    tag: staticTags(),
+    reloadTaskFailure: section({
+      enable: bool(false),
+      tailScriptLogLines: int(20, 0, 10_000),
+      tag: staticTags(),
+    }),
+    reloadTaskSuccess: section({
+      enable: bool(false),
+      allReloadTasks: section({ enable: bool(false) }),
+      byCustomProperty: section({
+        enable: bool(false),
+        customPropertyName: nonEmptyStr("Butler_SuccessReloadTask_InfluxDB"),
+        enabledValue: nonEmptyStr("Yes"),
+      }),
+      headScriptLogLines: int(15, 0, 10_000),
+      tailScriptLogLines: int(25, 0, 10_000),
+      tag: staticTags(),
+    }),
+    externalProgramTaskFailure: kindPoints(),
+    externalProgramTaskSuccess: kindPoints(),
+    userSyncTaskFailure: kindPoints(),
+    userSyncTaskSuccess: kindPoints(),
+    distributeTaskFailure: kindPoints(),
+    distributeTaskSuccess: kindPoints(),
+    preloadTaskFailure: kindPoints(),
+    preloadTaskSuccess: kindPoints(),
+  }),
+  sendToMQTT: section({
+    enable: bool(false),
+    taskFailureTopic: nonEmptyStr("qliksense/task_failure"),
+    taskFailureFullTopic: nonEmptyStr("qliksense/task_failure_full"),
+    taskFailureSendFull: bool(true),
+    taskAbortedTopic: nonEmptyStr("qliksense/task_aborted"),
+    taskAbortedFullTopic: nonEmptyStr("qliksense/task_aborted_full"),
+    taskAbortedSendFull: bool(true),
+  }),
+});
