@@ -66,6 +66,18 @@ export function convertValue(node: unknown, source: PathSegment[], target: PathS
 }
 
 /**
+ * Sets a pair aside for its move. The YAML library keeps the comment above a mapping's first
+ * member on the mapping itself, so it is carried over to the key, to go where the key goes.
+ */
+function setAside(map: YAMLMap, pair: Pair, from: PathSegment[], to: readonly string[], walk: Walk): void {
+  if (map.items[0] === pair && map.commentBefore && isScalar(pair.key)) {
+    pair.key.commentBefore = [map.commentBefore, pair.key.commentBefore].filter(Boolean).join("\n");
+    map.commentBefore = null;
+  }
+  walk.moves.push({ pair, from, to });
+}
+
+/**
  * Sets aside the members of a section about to be left out that have a move rule (at any
  * depth): a setting with a home elsewhere goes there even when its neighbours have none.
  */
@@ -77,7 +89,7 @@ export function harvestMoves(map: YAMLMap, source: PathSegment[], walk: Walk): v
     const from = [...source, key];
     const rule = walk.rules.keyRules.get(pattern(from));
     if (rule?.kind === "move") {
-      walk.moves.push({ pair, from, to: rule.to });
+      setAside(map, pair, from, rule.to, walk);
       return false;
     }
     if (isMap(pair.value)) harvestMoves(pair.value, from, walk);
@@ -99,7 +111,7 @@ export function convertMap(map: YAMLMap, source: PathSegment[], target: PathSegm
       continue;
     }
     if (rule?.kind === "move") {
-      walk.moves.push({ pair, from, to: rule.to });
+      setAside(map, pair, from, rule.to, walk);
       continue;
     }
     if (rule?.kind === "lift") {
