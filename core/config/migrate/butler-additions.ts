@@ -20,34 +20,37 @@ function member(map: YAMLMap, key: string): Pair | undefined {
     | undefined;
 }
 
-/** Replaces the X-Qlik-User entry of `section.headers.static` by `section.userHeader`. */
-function liftUserHeader(doc: Document, source: YAMLMap, section: string): MigrationNote[] {
+/** Replaces the X-Qlik-User entry of `section.headers.static` by `section.userHeader`; true if there was one. */
+function liftUserHeader(doc: Document, source: YAMLMap, section: string): boolean {
   const sectionPair = member(source, section);
-  if (sectionPair === undefined || !isMap(sectionPair.value)) return [];
+  if (sectionPair === undefined || !isMap(sectionPair.value)) return false;
   const headers = member(sectionPair.value, "headers");
   const list =
     headers !== undefined && isMap(headers.value) ? member(headers.value, "static")?.value : undefined;
-  if (!isSeq(list)) return [];
+  if (!isSeq(list)) return false;
   const index = list.items.findIndex((item) => {
     const name = isMap(item) ? item.get("name") : undefined;
     return typeof name === "string" && name.toLowerCase() === USER_HEADER;
   });
   const value = index === -1 ? undefined : (list.items[index] as YAMLMap).get("value");
-  if (typeof value !== "string") return [];
+  if (typeof value !== "string") return false;
   list.items.splice(index, 1);
   const items = sectionPair.value.items;
   items.splice(items.indexOf(headers as (typeof items)[number]), 0, doc.createPair("userHeader", value));
   if (list.items.length === 0) items.splice(items.indexOf(headers as (typeof items)[number]), 1);
-  return [
-    {
-      path: "Service.platform.userHeader",
-      message: `from the X-Qlik-User header of ${section}.headers.static: Steward calls the platform as this user`,
-    },
-  ];
+  return true;
 }
 
 export function prepareButler(doc: Document, source: YAMLMap): MigrationNote[] {
-  return [...liftUserHeader(doc, source, "configQRS"), ...liftUserHeader(doc, source, "configEngine")];
+  const sections = ["configQRS", "configEngine"].filter((section) => liftUserHeader(doc, source, section));
+  if (sections.length === 0) return [];
+  const from = sections.map((section) => `${section}.headers.static`).join(" and ");
+  return [
+    {
+      path: "Service.platform.userHeader",
+      message: `from the X-Qlik-User header of ${from}: Steward calls the platform as this user`,
+    },
+  ];
 }
 
 const isOn = (doc: Document, path: readonly string[]) => doc.getIn(["Service", ...path]) === true;

@@ -258,7 +258,25 @@ describe("migrate-config on a Butler file: what Butler implied", () => {
 
   it("takes the platform user from the X-Qlik-User header", () => {
     expect(at(after, "platform.userHeader")).toBe("UserDirectory=Internal;UserId=sa_repository");
-    expect(note("Service.platform.userHeader")).toContain("X-Qlik-User");
+    expect(note("Service.platform.userHeader")).toContain(
+      "configQRS.headers.static and configEngine.headers.static",
+    );
+    expect(result.notes.filter((n) => n.path === "Service.platform.userHeader")).toHaveLength(1);
+  });
+
+  it("leaves out the other headers, saying Steward sends the user header only", () => {
+    const other = migrate(
+      "Butler:\n  configQRS:\n    headers:\n      static:\n        - name: X-Qlik-User\n          value: UserDirectory=NORDLYS;UserId=svc_steward\n        - name: X-Trace\n          value: on\n",
+    );
+    expect(at(parse(other.text), "Service.platform")).toEqual({
+      userHeader: "UserDirectory=NORDLYS;UserId=svc_steward",
+    });
+    expect(other.dropped).toEqual([
+      {
+        path: "Butler.configQRS.headers",
+        reason: expect.stringContaining("X-Qlik-User (platform.userHeader)"),
+      },
+    ]);
   });
 
   it("writes the time-series database version Butler spoke, 1", () => {
