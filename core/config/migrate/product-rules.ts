@@ -12,8 +12,9 @@
  * members are converted against Steward's schema there), or drops it with the reason a person
  * reads. A move lets one Butler section feed several Steward ones (`udpServerConfig` goes to
  * `taskEvents`, `influxDb.reloadTaskFailure` to `taskEvents.timeseriesdb`), and it is taken
- * even out of a section Steward leaves out, so a setting that has a home is never lost with its
- * neighbours.
+ * even out of a section Steward's schema lacks (`slackNotification.restMessage.webhookURL` goes to
+ * `chat.webhookURL` whether or not Steward has `slackNotification`), so a setting that has a home
+ * is never lost with its neighbours.
  */
 import type { Document, YAMLMap } from "yaml";
 
