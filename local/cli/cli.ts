@@ -74,8 +74,9 @@ Commands:
   check-config FILE      validate a configuration file; prints every problem, or "ok"
   init-config            print a complete, commented configuration template
   migrate-config FILE    print the Steward configuration equivalent to a Butler SOS one;
-                         standard error lists what was left out and why, and what
-                         check-config says of the result (exit 0 ok, 2 problems to fix)
+                         or to a Butler one (told apart by the top-level key); standard
+                         error lists what was left out and why, and what check-config
+                         says of the result (exit 0 ok, 2 problems to fix)
   healthcheck            ask a running Steward's container health check (port from --config);
                          exit 0 when healthy, 1 otherwise (for a container HEALTHCHECK)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
@@ -139,7 +140,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "migrate-config": {
       const file = rest[0] ?? values.config;
       if (file === undefined)
-        return usageError(io, "migrate-config needs a FILE (a Butler SOS configuration)");
+        return usageError(io, "migrate-config needs a FILE (a Butler SOS or Butler configuration)");
       if (rest.length > 1) return usageError(io, `unexpected argument "${rest[1]}"`);
       return { exitCode: await migrateConfig(file, io) };
     }

@@ -1,18 +1,19 @@
 /**
- * `steward migrate-config FILE`: reads a Butler SOS configuration and prints the equivalent
+ * `steward migrate-config FILE`: reads a Butler SOS or Butler configuration (told apart by the
+ * top-level key) and prints the equivalent
  * Steward configuration on standard output (the rules are in core/config/migrate/). Standard
  * error lists every key left out and every value changed, with the reason, then checks the
  * result as `check-config` would (schema, cross-field rules, certificate files relative to the
  * working directory) and lists what a person still has to fix.
  *
  * Exit status: 0 converted and accepted; 2 converted, but the listed problems need fixing before
- * Steward starts with it; 1 nothing converted (unreadable file, YAML error, not a Butler SOS file).
+ * Steward starts with it; 1 nothing converted (unreadable file, YAML error, not a Butler SOS or Butler file).
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { checkCertificateFiles } from "../../core/adapters/local/config-file.ts";
 import { checkConfigText, formatProblem } from "../../core/config/index.ts";
-import { migrateButlerSosConfig } from "../../core/config/migrate/convert.ts";
+import { migrateConfigText } from "../../core/config/migrate/convert.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import type { CliIo } from "./cli.ts";
 
@@ -29,7 +30,7 @@ export async function migrateConfig(file: string, io: CliIo): Promise<number> {
     io.stderr.write(`${PREFIX} ${file}: ${reason}\n`);
     return 1;
   }
-  const result = migrateButlerSosConfig(text, {
+  const result = migrateConfigText(text, {
     sourceName: file,
     convertedBy: `${SERVICE_NAME} ${SERVICE_VERSION}`,
   });
@@ -40,7 +41,7 @@ export async function migrateConfig(file: string, io: CliIo): Promise<number> {
   io.stdout.write(result.text);
 
   const lines = [
-    `${PREFIX} converted ${file} from Butler SOS: ${result.renamed} keys renamed, ${result.dropped.length} left out`,
+    `${PREFIX} converted ${file} from ${result.product}: ${result.renamed} keys renamed, ${result.dropped.length} left out`,
   ];
   for (const key of result.dropped) lines.push(`  left out ${key.path}: ${key.reason}`);
   for (const note of result.notes) lines.push(`  note ${note.path}: ${note.message}`);

@@ -3,27 +3,22 @@
  * version, how names changed, and every key that was left out with the reason, so the file
  * itself keeps the record after the command's output is gone.
  */
-import type { DroppedKey, MigrationOptions } from "./convert.ts";
-
-const NAMES = [
-  "Butler-SOS → Service, influxdbConfig → timeseriesdbConfig, newRelic → obsPlatform,",
-  "prometheus → scrapeEndpoint, dockerHealthCheck → containerHealthCheck, qlikSenseEvents →",
-  "platformEvents, …influxdb → …timeseriesdb, sendToInfluxdb → sendToTimeseriesdb, sendToNewRelic →",
-  "sendToObsPlatform, qixPerf → engineApiPerf, butlerSOSMemoryUsage → serviceMemoryUsage, …",
-];
+import type { MigrationOptions } from "./convert.ts";
+import type { DroppedKey, ProductRules } from "./product-rules.ts";
 
 /** The header lines (without `#`), followed by the source's own leading comment if it had one. */
 export function renderHeader(
   options: MigrationOptions,
+  rules: ProductRules,
   dropped: readonly DroppedKey[],
   sourceComment: string | null | undefined,
 ): string {
   const lines = [
     `Steward configuration converted by \`steward migrate-config\` (${options.convertedBy}) from the`,
-    `Butler SOS configuration ${options.sourceName}.`,
-    "Keys have Steward's names where Butler SOS used product names:",
-    ...NAMES.map((line) => `  ${line}`),
-    "Values and comments are kept. Settings Steward has and Butler SOS lacks take their defaults",
+    `${rules.product} configuration ${options.sourceName}.`,
+    `Keys have Steward's names where ${rules.product} used product names:`,
+    ...rules.headerNames.map((line) => `  ${line}`),
+    `Values and comments are kept. Settings Steward has and ${rules.product} lacks take their defaults`,
     "(`npx steward init-config` lists them all). Check the file with `npx steward check-config FILE`.",
   ];
   if (dropped.length > 0) {

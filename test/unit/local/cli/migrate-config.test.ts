@@ -1,12 +1,14 @@
 /**
  * `steward migrate-config FILE` in-process: the converted file on standard output; on standard
  * error every key left out with its reason, the notes, and what check-config says of the result
- * (certificate files read from the working directory); exit 0, 2 or 1.
+ * (certificate files read from the working directory); exit 0, 2 or 1. Butler SOS and Butler
+ * files alike, told apart by their top-level key.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, USAGE } from "../../../../local/cli/cli.ts";
+import { butlerFixture } from "../../../helpers/butler-config.ts";
 import { butlerSosFixture } from "../../../helpers/butler-sos-config.ts";
 import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 import { exitCode, recordingCliIo } from "../../../helpers/recording-cli-io.ts";
@@ -83,6 +85,45 @@ describe("steward migrate-config", () => {
     expect(io.err()).toContain("steward: migrate-config needs a FILE");
     expect(USAGE).toMatch(
       /^ {2}migrate-config FILE {4}print the Steward configuration equivalent to a Butler SOS one;$/m,
+    );
+  });
+});
+
+describe("steward migrate-config on a Butler file", () => {
+  /** A working directory holding `butler.yaml` (and the certificate files it names, when asked). */
+  function butlerDir(withCertificates: boolean): string {
+    const dir = workDir("", withCertificates);
+    writeFileSync(join(dir, "butler.yaml"), butlerFixture());
+    return dir;
+  }
+
+  it("prints the converted file, what it left out and why, the notes, and exits 0 when check-config accepts it", async () => {
+    const io = recordingCliIo(butlerDir(true));
+    const code = exitCode(await runCli(["migrate-config", "butler.yaml"], io));
+    expect(io.err()).toContain("migrate-config: check-config accepts the result");
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(/^# Butler configuration butler\.yaml\.$/m);
+    expect(io.out()).toMatch(/^Service:$/m);
+    expect(io.out()).toMatch(/^ {2}taskEvents:$/m);
+    expect(io.err()).toMatch(
+      /^migrate-config: converted butler\.yaml from Butler: \d+ keys renamed, 55 left out$/m,
+    );
+    expect(io.err()).toMatch(/^ {2}left out Butler\.startTaskFilter: Steward has no task filter/m);
+    expect(io.err()).toMatch(
+      /^ {2}left out Butler\.serviceMonitor: Steward does not monitor Windows services/m,
+    );
+    expect(io.err()).toMatch(
+      /^ {2}note Service\.taskEvents\.sendToMQTT\.enable: set to true as mqttConfig\.enable is/m,
+    );
+    expect(io.err()).toMatch(/^ {2}note Service\.timeseriesdbConfig\.version: set to 1/m);
+  });
+
+  it("lists the certificate files it cannot read and exits 2, still printing the file", async () => {
+    const io = recordingCliIo(butlerDir(false));
+    expect(exitCode(await runCli(["migrate-config", "butler.yaml"], io))).toBe(2);
+    expect(io.out()).toMatch(/^Service:$/m);
+    expect(io.err()).toMatch(
+      /^ {2}Service\.cert\.clientCert: cannot read file .*certs\/client\.pem \(ENOENT\)$/m,
     );
   });
 });

@@ -7,7 +7,7 @@
  *   false`: Butler SOS runs neither listener then, while Steward's defaults would open both.
  */
 import { type Document, isScalar, isSeq, type YAMLMap } from "yaml";
-import type { MigrationNote } from "./convert.ts";
+import type { MigrationNote } from "./product-rules.ts";
 
 const METRIC_ACCOUNTS = ["Service", "obsPlatform", "metric", "destinationAccount"];
 const USER_EVENT_ACCOUNTS = ["Service", "userEvents", "sendToObsPlatform", "destinationAccount"];
@@ -42,7 +42,7 @@ export function adjustAcrossKeys(doc: Document): MigrationNote[] {
   return notes;
 }
 
-function addSwitchedOff(doc: Document, service: YAMLMap, key: string, comment: string): void {
+export function addSwitchedOff(doc: Document, service: YAMLMap, key: string, comment: string): void {
   const pair = doc.createPair(key, { enable: false });
   (pair.key as { commentBefore?: string }).commentBefore = comment;
   service.items.push(pair as YAMLMap["items"][number]);

@@ -1,22 +1,20 @@
 /**
- * The rules of `steward migrate-config`: how each key of a Butler SOS configuration (the optional
- * `auditEvents` section included) becomes a Steward key (names that say what a setting does, not
- * which product it talks to). Paths are relative to `Butler-SOS`, with `[]` for list items.
- *
- * A key not named here keeps its name and place; if Steward has no setting there, the converter
- * leaves it out and says so. A rule renames a key in place (its value, members and comments go
- * with it), lifts a mapping's members into its parent (the key itself disappears), or drops the
- * key with the reason a person reads. Values are kept, except where a value transform says why.
+ * The rules of `steward migrate-config` for a Butler SOS configuration (the optional
+ * `auditEvents` section included): how each key becomes a Steward key (names that say what a
+ * setting does, not which product it talks to). Paths are relative to `Butler-SOS`, with `[]`
+ * for list items; the rule kinds are described in ./product-rules.ts. Values are kept, except
+ * where a value transform says why.
  */
-
-export type MigrationRule =
-  | { readonly kind: "rename"; readonly to: string }
-  | { readonly kind: "lift" }
-  | { readonly kind: "drop"; readonly reason: string };
-
-const rename = (to: string): MigrationRule => ({ kind: "rename", to });
-const lift: MigrationRule = { kind: "lift" };
-const drop = (reason: string): MigrationRule => ({ kind: "drop", reason });
+import { addStewardOnlyChoices, adjustAcrossKeys } from "./butler-sos-additions.ts";
+import {
+  anonTelemetryRule,
+  drop,
+  lift,
+  type MigrationRule,
+  type ProductRules,
+  rename,
+  type ValueTransform,
+} from "./product-rules.ts";
 
 const AUDIT_CONNECTION =
   "Steward's audit timeseriesdb writer uses the connection settings of timeseriesdbConfig; set the database there";
@@ -24,7 +22,7 @@ const UNUSED_OBJECTDATA =
   "Butler SOS never wrote it (only json.objectdata is implemented); Steward has no such setting";
 
 /** Key rules by Butler SOS path. */
-export const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationRule>([
+const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationRule>([
   // ---- sections named after what they do rather than after a product ----
   ["dockerHealthCheck", rename("containerHealthCheck")],
   ["prometheus", rename("scrapeEndpoint")],
@@ -109,17 +107,8 @@ const AUDIT_DESTINATION_NAMES: Readonly<Record<string, string>> = {
   qvd: "tablefile",
 };
 
-/** A changed value and why. */
-export interface ValueChange {
-  readonly value: unknown;
-  readonly note: string;
-}
-
-/** Given the source value: the new one and why, or undefined to keep it. */
-export type ValueTransform = (value: unknown) => ValueChange | undefined;
-
 /** Value transforms by Butler SOS path. */
-export const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, ValueTransform>([
+const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, ValueTransform>([
   [
     "auditEvents.destination.type",
     (value: unknown) => {
@@ -131,18 +120,7 @@ export const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, 
         : { value: renamed, note: `writer names are Steward's: "${renamed}"` };
     },
   ],
-  [
-    "anonTelemetry",
-    (value: unknown) =>
-      value === true
-        ? {
-            value: false,
-            note:
-              "Butler SOS sent telemetry to its vendor; Steward sends it only to an endpoint you name: " +
-              "set anonTelemetryEndpoint and anonTelemetry: true to opt in",
-          }
-        : undefined,
-  ],
+  ["anonTelemetry", anonTelemetryRule("Butler SOS")],
   [
     "influxdbConfig.maxBatchSize",
     (value: unknown) =>
@@ -159,7 +137,7 @@ export const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map<string, 
  * Things that work differently in Steward, said once when the source turns the feature on
  * (Butler SOS path → message when the value is `true`). The keys themselves convert as usual.
  */
-export const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
+const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
   [
     "prometheus.enable",
     "scrape metrics are named steward_* instead of butlersos_* (e.g. steward_mem_free); update dashboards and alerts",
@@ -173,3 +151,21 @@ export const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
     "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
   ],
 ]);
+
+/** The header's summary of the renames. */
+const HEADER_NAMES = [
+  "Butler-SOS → Service, influxdbConfig → timeseriesdbConfig, newRelic → obsPlatform,",
+  "prometheus → scrapeEndpoint, dockerHealthCheck → containerHealthCheck, qlikSenseEvents →",
+  "platformEvents, …influxdb → …timeseriesdb, sendToInfluxdb → sendToTimeseriesdb, sendToNewRelic →",
+  "sendToObsPlatform, qixPerf → engineApiPerf, butlerSOSMemoryUsage → serviceMemoryUsage, …",
+];
+
+export const BUTLER_SOS_RULES: ProductRules = {
+  root: "Butler-SOS",
+  product: "Butler SOS",
+  keyRules: KEY_RULES,
+  valueRules: VALUE_RULES,
+  behaviourNotes: BEHAVIOUR_NOTES,
+  headerNames: HEADER_NAMES,
+  finish: (doc, service) => [...adjustAcrossKeys(doc), ...addStewardOnlyChoices(doc, service)],
+};

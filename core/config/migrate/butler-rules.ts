@@ -1,0 +1,212 @@
+/**
+ * The rules of `steward migrate-config` for a Butler configuration (top key `Butler`): the REST
+ * API, the connections, the reload-task sections and the licence monitors. Paths are relative to
+ * `Butler`, with `[]` for list items; the rule kinds are described in ./product-rules.ts. The
+ * reload-task settings Butler spread over `udpServerConfig`, `influxDb` and `mqttConfig` move to
+ * `taskEvents`; the four licence and version monitors fold into `licenseMonitor`, read on one
+ * schedule; the alert sections keep Butler's names and shapes.
+ */
+
+import { finishButler, prepareButler } from "./butler-additions.ts";
+import { BUTLER_ENDPOINT_RULES } from "./butler-endpoint-rules.ts";
+import { BUTLER_LICENCE_RULES } from "./butler-licence-rules.ts";
+import {
+  anonTelemetryRule,
+  drop,
+  lift,
+  type MigrationRule,
+  move,
+  type ProductRules,
+  rename,
+  type ValueTransform,
+} from "./product-rules.ts";
+
+const WINDOWS_SERVICES =
+  "Steward does not monitor Windows services; use the servers' own service monitoring for them";
+const CLOUD = "Steward works with Qlik Sense Enterprise on Windows only; it has no Qlik Cloud integration";
+const CERTIFICATES_ONLY =
+  "Steward always calls the platform over TLS with the client certificates of cert; there is nothing to choose";
+const UPTIME_CONNECTION =
+  "Steward sends uptime metrics with the URL and headers of obsPlatform.metric (url, header); set them there";
+const NEVER_WRITTEN =
+  "Butler never wrote app or task tags from this switch; Steward's points carry the static tags only";
+
+/** The task types Butler writes a time-series point for, each a block under `influxDb`. */
+const TASK_POINT_KINDS = [
+  "reloadTaskFailure",
+  "reloadTaskSuccess",
+  "externalProgramTaskFailure",
+  "externalProgramTaskSuccess",
+  "userSyncTaskFailure",
+  "userSyncTaskSuccess",
+  "distributeTaskFailure",
+  "distributeTaskSuccess",
+  "preloadTaskFailure",
+  "preloadTaskSuccess",
+];
+
+/** Butler's MQTT keys for failed and aborted reloads, the same names under taskEvents.sendToMQTT. */
+const TASK_TOPIC_KEYS = [
+  "taskFailureTopic",
+  "taskFailureFullTopic",
+  "taskFailureSendFull",
+  "taskAbortedTopic",
+  "taskAbortedFullTopic",
+  "taskAbortedSendFull",
+];
+
+const taskEventRules: [string, MigrationRule][] = [
+  ["udpServerConfig", move("taskEvents.udpServerConfig")],
+  ["udpServerConfig.enable", move("taskEvents.enable")],
+  ["udpServerConfig.portTaskFailure", rename("portTaskEvents")],
+  ["influxDb.tag", move("taskEvents.timeseriesdb.tag")],
+  ...TASK_POINT_KINDS.flatMap((kind): [string, MigrationRule][] => [
+    [`influxDb.${kind}`, move(`taskEvents.timeseriesdb.${kind}`)],
+    [`influxDb.${kind}.tag.dynamic`, drop(NEVER_WRITTEN)],
+  ]),
+  ...TASK_TOPIC_KEYS.map((key): [string, MigrationRule] => [
+    `mqttConfig.${key}`,
+    move(`taskEvents.sendToMQTT.${key}`),
+  ]),
+];
+
+const connectionRules: [string, MigrationRule][] = [
+  ["influxDb", rename("timeseriesdbConfig")],
+  ["influxDb.hostIP", rename("host")],
+  ["influxDb.hostPort", rename("port")],
+  ["influxDb.auth", move("timeseriesdbConfig.v1Config.auth")],
+  ["influxDb.dbName", move("timeseriesdbConfig.v1Config.dbName")],
+  ["influxDb.retentionPolicy", move("timeseriesdbConfig.v1Config.retentionPolicy")],
+  ["configEngine", move("platform")],
+  ["configEngine.port", rename("enginePort")],
+  [
+    "configEngine.engineVersion",
+    drop("Steward's engine client picks the protocol version itself; there is nothing to set"),
+  ],
+  ["configEngine.useSSL", drop(CERTIFICATES_ONLY)],
+  ["configQRS", move("platform")],
+  ["configQRS.port", rename("repositoryPort")],
+  ["configQRS.authentication", drop(CERTIFICATES_ONLY)],
+  ["configQRS.useSSL", drop(CERTIFICATES_ONLY)],
+  ...["configEngine", "configQRS"].map((section): [string, MigrationRule] => [
+    `${section}.headers`,
+    drop(
+      "Steward sends one header of its own, X-Qlik-User (platform.userHeader); other headers are not sent",
+    ),
+  ]),
+  [
+    "mqttConfig.azureEventGrid",
+    drop(
+      "Steward connects to any broker with mqttConfig's host, port, credentials and tls (certFile, keyFile); set those for Azure Event Grid",
+    ),
+  ],
+  [
+    "mqttConfig.subscriptionRootTopic",
+    drop("Steward does not subscribe to the broker: start tasks with the REST API (reloadTaskStart)"),
+  ],
+  [
+    "mqttConfig.taskStartTopic",
+    drop("Steward does not subscribe to the broker: start tasks with the REST API (reloadTaskStart)"),
+  ],
+  [
+    "mqttConfig.taskFailureServerStatusTopic",
+    drop("Steward publishes a failed reload on taskFailureTopic and taskFailureFullTopic only"),
+  ],
+  ["mqttConfig.serviceRunningTopic", drop(WINDOWS_SERVICES)],
+  ["mqttConfig.serviceStoppedTopic", drop(WINDOWS_SERVICES)],
+  ["mqttConfig.serviceStatusTopic", drop(WINDOWS_SERVICES)],
+  ["mqttConfig.qlikSenseCloud", drop(CLOUD)],
+  ["thirdPartyToolsCredentials.newRelic", rename("obsPlatform")],
+];
+
+const generalRules: [string, MigrationRule][] = [
+  ["dockerHealthCheck", rename("containerHealthCheck")],
+  ["uptimeMonitor.storeInInfluxdb", rename("storeInTimeseriesdb")],
+  // Butler's switch says whether its memory usage is written: Steward's says the same of its own.
+  ["uptimeMonitor.storeInInfluxdb.enable", rename("serviceMemoryUsage")],
+  ["uptimeMonitor.storeNewRelic", rename("storeObsPlatform")],
+  ["uptimeMonitor.storeNewRelic.url", drop(UPTIME_CONNECTION)],
+  ["uptimeMonitor.storeNewRelic.header", drop(UPTIME_CONNECTION)],
+  ["uptimeMonitor.storeNewRelic.metric.dynamic.butlerMemoryUsage", rename("serviceMemoryUsage")],
+  ["uptimeMonitor.storeNewRelic.metric.dynamic.butlerUptime", rename("serviceUptime")],
+  ["uptimeMonitor.storeNewRelic.attribute.dynamic.butlerVersion", rename("serviceVersion")],
+  ["scheduler.configfile", rename("storeFile")],
+  ["fileCopyApprovedDirectories", move("fileOperations.copyApprovedDirectories")],
+  ["fileMoveApprovedDirectories", move("fileOperations.moveApprovedDirectories")],
+  ["fileDeleteApprovedDirectories", move("fileOperations.deleteApprovedDirectories")],
+  ["configDirectories", lift],
+  ["configDirectories.qvdPath", move("fileOperations.tableDataDirectory")],
+];
+
+const alertRules: [string, MigrationRule][] = [
+  ["slackNotification.restMessage", lift],
+  ["slackNotification.restMessage.webhookURL", move("chat.webhookURL")],
+  ...["emailNotification", "slackNotification", "teamsNotification"].flatMap(
+    (section): [string, MigrationRule][] => [
+      [`${section}.serviceStopped`, drop(WINDOWS_SERVICES)],
+      [`${section}.serviceStarted`, drop(WINDOWS_SERVICES)],
+    ],
+  ),
+  ["webhookNotification.serviceMonitor", drop(WINDOWS_SERVICES)],
+  ["incidentTool.newRelic.serviceMonitor", drop(WINDOWS_SERVICES)],
+  [
+    "incidentTool.signl4",
+    drop(
+      "Steward has no SIGNL4 destination; an outgoing webhook (webhookNotification) can call SIGNL4's webhook URL",
+    ),
+  ],
+];
+
+const noCounterpart: [string, MigrationRule][] = [
+  [
+    "scriptLog",
+    drop("Steward keeps no disk copies of script logs; its alerts carry the script log's head and tail"),
+  ],
+  ["serviceMonitor", drop(WINDOWS_SERVICES)],
+  ["qlikSenseCloud", drop(CLOUD)],
+];
+
+/** Key rules by Butler path. */
+const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationRule>([
+  ...generalRules,
+  ...connectionRules,
+  ...taskEventRules,
+  ...BUTLER_ENDPOINT_RULES,
+  ...alertRules,
+  ...BUTLER_LICENCE_RULES,
+  ...noCounterpart,
+]);
+
+const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map([
+  ["anonTelemetry", anonTelemetryRule("Butler")],
+]);
+
+const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
+  [
+    "uptimeMonitor.storeInInfluxdb.enable",
+    "Steward's own memory goes to the measurement steward_memory_usage (tags instance, version) instead of butler_memory_usage: update dashboards that read it",
+  ],
+  [
+    "uptimeMonitor.storeNewRelic.enable",
+    "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
+  ],
+]);
+
+const HEADER_NAMES = [
+  "Butler → Service, restServerConfig → restServer, restServerEndpointsEnable → restServer.endpointsEnable",
+  "(butlerping → ping, senseAppReload → appReload, …), configQRS/configEngine → platform, influxDb →",
+  "timeseriesdbConfig, udpServerConfig → taskEvents.udpServerConfig, influxDb.<task kind> →",
+  "taskEvents.timeseriesdb, mqttConfig.task…Topic → taskEvents.sendToMQTT, qlikSenseLicense and",
+  "qlikSenseVersion → licenseMonitor, file…ApprovedDirectories → fileOperations, …",
+];
+
+export const BUTLER_RULES: ProductRules = {
+  root: "Butler",
+  product: "Butler",
+  keyRules: KEY_RULES,
+  valueRules: VALUE_RULES,
+  behaviourNotes: BEHAVIOUR_NOTES,
+  headerNames: HEADER_NAMES,
+  prepare: prepareButler,
+  finish: finishButler,
+};
