@@ -7,6 +7,7 @@
  */
 import type { AlertDestination } from "../../core/task-events/alert-destination.ts";
 import type { WritingAgentPartDeps } from "./agent-part.ts";
+import { messageDestinations } from "./message-destinations.ts";
 import { mqttAlerts } from "./mqtt-alerts.ts";
 import { timeseriesAlerts } from "./timeseries-alerts.ts";
 
@@ -16,12 +17,16 @@ export type RunningAlertDestination = AlertDestination & { stop?(): Promise<void
 /** What a destination is built with: everything a writing agent part is started with. */
 export type AlertDestinationDeps = WritingAgentPartDeps;
 
-export type AlertDestinationFactory = (
-  deps: AlertDestinationDeps,
-) => RunningAlertDestination | undefined | Promise<RunningAlertDestination | undefined>;
+/** Several destinations may come from one factory (email, Teams, Slack and webhooks share theirs). */
+type Built = RunningAlertDestination | readonly RunningAlertDestination[] | undefined;
+
+export type AlertDestinationFactory = (deps: AlertDestinationDeps) => Built | Promise<Built>;
+
+/** Email, Teams, Slack and outgoing webhooks: those whose section is switched on. */
+const messageAlerts: AlertDestinationFactory = (deps) => messageDestinations(deps.config, deps);
 
 /** One line per destination; each returns undefined when its configuration section is off. */
-const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [timeseriesAlerts, mqttAlerts];
+const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [timeseriesAlerts, mqttAlerts, messageAlerts];
 
 /**
  * The enabled destinations, in the order of the list. When one cannot be built (a template that
@@ -34,8 +39,8 @@ export async function createAlertDestinations(
   const built: RunningAlertDestination[] = [];
   try {
     for (const factory of factories) {
-      const destination = await factory(deps);
-      if (destination !== undefined) built.push(destination);
+      const destinations = await factory(deps);
+      if (destinations !== undefined) built.push(...[destinations].flat());
     }
   } catch (error) {
     await Promise.allSettled(built.map((destination) => destination.stop?.()));
