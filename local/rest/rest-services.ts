@@ -142,9 +142,9 @@ export async function startRestServices(
       : {}),
   };
   const storeAvailability: Record<string, () => StoreAvailability> = {};
-  if (localKv !== undefined) storeAvailability["keyValues"] = () => localKv.availability();
+  if (localKv !== undefined) storeAvailability.keyValues = () => localKv.availability();
   const scheduleAvailability = schedules.availability;
-  if (scheduleAvailability !== undefined) storeAvailability["schedules"] = () => scheduleAvailability();
+  if (scheduleAvailability !== undefined) storeAvailability.schedules = () => scheduleAvailability();
   return {
     services,
     storeAvailability,

@@ -80,7 +80,7 @@ export function smallDiskUnavailable(): string | undefined {
   rmSync(probe, { recursive: true, force: true });
   if (disk !== undefined) return undefined;
   const reason = asRoot ? "mounting a tmpfs failed (no CAP_SYS_ADMIN?)" : "mounting a tmpfs needs root";
-  if (process.env["CI"] === "true") throw new Error(`disk-full tests must run in CI: ${reason}`);
+  if (process.env.CI === "true") throw new Error(`disk-full tests must run in CI: ${reason}`);
   console.warn(`SKIPPED disk-full tests: ${reason}`);
   return reason;
 }

@@ -179,12 +179,12 @@ describe.skipIf(skip)("platform polling, through `steward start`", () => {
     // that ran before the list arrived has none); v1 joins them as "A","B".
     const named = /^"[^"]+"(,"[^"]+")*$/;
     const appsRow = () => lastRow("apps", `WHERE "server_name" = 'alpha'`);
-    await until(async () => named.test(String((await appsRow())["loaded_docs_names"])), 10_000, 100);
+    await until(async () => named.test(String((await appsRow()).loaded_docs_names)), 10_000, 100);
     const apps = await appsRow();
-    expect(String(apps["loaded_docs_names"])).toMatch(named);
-    expect(typeof apps["loaded_docs_count"]).toBe("number");
+    expect(String(apps.loaded_docs_names)).toMatch(named);
+    expect(typeof apps.loaded_docs_count).toBe("number");
     const started = await lastRow("sense_server", `WHERE "server_name" = 'alpha'`);
-    expect(String(started["uptime"])).toMatch(/^\d+ days, \d+h \d{2}m \d{2}s$/);
+    expect(String(started.uptime)).toMatch(/^\d+ days, \d+h \d{2}m \d{2}s$/);
   });
 
   it("writes the three session measurements per virtual proxy with the server tags", async () => {
@@ -195,7 +195,7 @@ describe.skipIf(skip)("platform polling, through `steward start`", () => {
     }
     const summary = await lastRow("user_session_summary", `WHERE "server_name" = 'alpha'`);
     expect(summary).toMatchObject({ user_session_host: server(0).address });
-    expect(typeof summary["session_count"]).toBe("number");
+    expect(typeof summary.session_count).toBe("number");
   });
 
   it("sends the server's own headers on health calls only, and the xrfkey pair on session calls", () => {
@@ -207,7 +207,7 @@ describe.skipIf(skip)("platform polling, through `steward start`", () => {
     expect(new Set(sessions.map((call) => call.path))).toEqual(new Set(["/qps/session", "/qps/hdr/session"]));
     for (const call of sessions) {
       expect(call.headers["x-team"]).toBeUndefined();
-      expect(call.query["Xrfkey"]).toBe(call.headers["x-qlik-xrfkey"]);
+      expect(call.query.Xrfkey).toBe(call.headers["x-qlik-xrfkey"]);
     }
   });
 
@@ -268,7 +268,7 @@ describe.skipIf(skip)("platform polling, through `steward start`", () => {
     const servers = new Set(
       metrics
         .find((metric) => metric.name === "steward_mem_free")
-        ?.samples.map((sample) => sample.labels["server_name"]),
+        ?.samples.map((sample) => sample.labels.server_name),
     );
     expect(servers).toEqual(new Set(["alpha"]));
     expect(sampleValue(metrics, "steward_health_polls_total", { outcome: "failed" })).toBeGreaterThan(0);

@@ -89,7 +89,7 @@ describe("platform poller: polling and handing answers on", () => {
     );
     const running = await started;
     await flush();
-    expect(received.points.map((point) => point.tags["server"]).sort()).toEqual(["a", "b"]);
+    expect(received.points.map((point) => point.tags.server).sort()).toEqual(["a", "b"]);
     expect(received.messages.map((message) => message.topic).sort()).toEqual(["t/a", "t/b"]);
     expect(received.metrics).toHaveLength(2);
     expect([...running.latest()].map((entry) => entry.target.name).sort()).toEqual(["a", "b"]);

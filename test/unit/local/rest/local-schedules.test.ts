@@ -104,7 +104,7 @@ describe("local schedules whose store cannot be opened at start", () => {
       "Schedule store cannot be opened; no schedule runs and its endpoints answer 503 until it can",
     ]);
     expect(errors[0]?.fields).toMatchObject({ file });
-    expect(String(errors[0]?.fields?.["error"])).toContain("ENOTDIR");
+    expect(String(errors[0]?.fields?.error)).toContain("ENOTDIR");
     expect(logger.at("info").map((entry) => entry.message)).not.toContain("Scheduler started");
     expect(schedules.availability?.()).toMatchObject({ state: "unavailable", file, refused: 5 });
     await schedules.stop();
@@ -135,7 +135,7 @@ describe("local schedules whose store cannot be opened at start", () => {
       logger
         .at("info")
         .filter((entry) => entry.message === "Schedule fired, starting platform task")
-        .map((entry) => entry.fields?.["due"]),
+        .map((entry) => entry.fields?.due),
     ).toEqual(["2026-01-01T00:00:20.000Z", "2026-01-01T00:00:40.000Z"]);
     expect(logger.at("info").map((entry) => entry.message)).toEqual([
       "Scheduler started",
@@ -190,7 +190,7 @@ describe("local schedules whose disk fills up while they run", () => {
         expect(errors.map((entry) => entry.message)).toEqual([
           "Schedule store failed to write; the change is not made",
         ]);
-        expect(String(errors[0]?.fields?.["error"])).toContain("ENOSPC");
+        expect(String(errors[0]?.fields?.error)).toContain("ENOSPC");
 
         // Act 2
         await rm(filler);

@@ -61,8 +61,8 @@ describe("key-value store whose file cannot be opened at start", () => {
       "Key-value store cannot be opened; its endpoints answer 503 until it can",
     );
     expect(errors[0]?.fields).toMatchObject({ file, retryInMs: 5000 });
-    expect(String(errors[0]?.fields?.["error"])).toContain("ENOTDIR");
-    expect(String(errors[0]?.fields?.["error"])).not.toContain("ENOENT");
+    expect(String(errors[0]?.fields?.error)).toContain("ENOTDIR");
+    expect(String(errors[0]?.fields?.error)).not.toContain("ENOENT");
     expect(logger.at("debug").map((entry) => entry.message)).toEqual([
       "Key-value store still cannot be opened",
       "Key-value store still cannot be opened",
@@ -186,7 +186,7 @@ describe("key-value store whose disk fills up while it runs", () => {
         expect(errors.map((entry) => entry.message)).toEqual([
           "Key-value store failed to write; it is opened again from its files and its endpoints answer 503 until then",
         ]);
-        expect(String(errors[0]?.fields?.["error"])).toContain("ENOSPC");
+        expect(String(errors[0]?.fields?.error)).toContain("ENOSPC");
         expect(whileFailed).toMatchObject({ state: "unavailable", file, refused: 1 });
 
         // Act 2: space again; the next attempt opens the store from its files.
