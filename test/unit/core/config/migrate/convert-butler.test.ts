@@ -149,11 +149,12 @@ const LEFT_OUT = [
   "Butler.uptimeMonitor.storeNewRelic.url",
   "Butler.uptimeMonitor.storeNewRelic.header",
   "Butler.scriptLog",
-  "Butler.teamsNotification",
-  "Butler.slackNotification",
-  "Butler.emailNotification",
+  // Butler's service-monitor alerts: Steward does not monitor Windows services.
+  ...["teamsNotification", "slackNotification", "emailNotification"].flatMap((section) =>
+    ["serviceStarted", "serviceStopped"].map((block) => `Butler.${section}.${block}`),
+  ),
+  "Butler.webhookNotification.serviceMonitor",
   "Butler.incidentTool",
-  "Butler.webhookNotification",
   "Butler.mqttConfig.azureEventGrid",
   "Butler.mqttConfig.subscriptionRootTopic",
   "Butler.mqttConfig.taskStartTopic",
@@ -177,12 +178,17 @@ const LEFT_OUT = [
     "distributeTaskFailure",
     "preloadTaskSuccess",
   ].map((kind) => `Butler.influxDb.${kind}.tag.dynamic`),
-  "Butler.qlikSenseVersion.versionMonitor",
-  "Butler.qlikSenseLicense.serverLicenseMonitor",
-  "Butler.qlikSenseLicense.licenseMonitor",
-  "Butler.qlikSenseLicense.licenseRelease",
-  "Butler.mqttConfig.qlikSenseServerLicenseTopic",
-  "Butler.mqttConfig.qlikSenseServerLicenseExpireTopic",
+  // The licence monitor runs on one schedule and writes where licenseMonitor says.
+  "Butler.qlikSenseVersion.versionMonitor.frequency",
+  "Butler.qlikSenseVersion.versionMonitor.rejectUnauthorized",
+  "Butler.qlikSenseLicense.serverLicenseMonitor.frequency",
+  "Butler.qlikSenseLicense.licenseRelease.frequency",
+  ...["serverLicenseMonitor", "licenseMonitor", "licenseRelease"].flatMap((monitor) =>
+    ["enable", "tag"].map((key) => `Butler.qlikSenseLicense.${monitor}.destination.influxDb.${key}`),
+  ),
+  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.mqtt.sendAlert",
+  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.mqtt.sendRecurring",
+  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.webhook",
   "Butler.restServerEndpointsEnable.scheduler.updateSchedule",
   ...["postNewRelicMetric", "postNewRelicEvent"].flatMap((endpoint) =>
     ["url", "header", "attribute"].map(
@@ -196,12 +202,6 @@ const LEFT_OUT = [
   "Butler.configQRS.host",
   "Butler.configQRS.userHeader",
   "Butler.configQRS.rejectUnauthorized",
-  "Butler.qlikSenseVersion.versionMonitor.destination.influxDb",
-  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.influxDb",
-  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.mqtt",
-  "Butler.qlikSenseLicense.licenseMonitor.frequency",
-  "Butler.qlikSenseLicense.licenseMonitor.destination.influxDb",
-  "Butler.qlikSenseLicense.licenseRelease.destination.influxDb",
 ];
 
 describe("migrate-config on a Butler file: where each section lands", () => {

@@ -61,12 +61,12 @@ describe("migrate-config's move rule", () => {
     ]);
   });
 
-  it("takes a moved key out of a section Steward leaves out", () => {
+  it("takes a moved key out of its section and converts the rest of the section in place", () => {
     const { service, dropped } = migrate(
       "  slackNotification:\n    restMessage:\n      webhookURL: https://hooks.example/rest\n    spare: 1\n",
     );
     expect(service.chat).toEqual({ webhookURL: "https://hooks.example/rest" });
-    expect(dropped.map((key) => key.path)).toEqual(["Butler.slackNotification"]);
+    expect(dropped.map((key) => key.path)).toEqual(["Butler.slackNotification.spare"]);
   });
 
   it("leaves out a moved key whose way is blocked by a value, naming the place", () => {
