@@ -1,0 +1,130 @@
+/**
+ * Reload-task alerts by email, to Teams and to an outgoing webhook, end to end as an operator runs
+ * them: `steward start` with task events on, the simulated platform over mutual TLS, a real SMTP
+ * server and a capture server standing in for Teams and the webhook's receiver. A failed-reload
+ * datagram becomes one email, one card and one webhook call within 5 s; the same datagram again
+ * sends nothing more; a subject template with an error still lets a plain-subject email out.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
+import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
+import { recordExecution } from "../../../local/simulated-platform/task-routes.ts";
+import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
+import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
+import { until } from "../../helpers/eventually.ts";
+import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { sendDatagrams } from "../../helpers/send-datagrams.ts";
+import { type SmtpCapture, startSmtpCapture } from "../../helpers/smtp-capture.ts";
+import { startStewardIn } from "../../helpers/started-steward.ts";
+import {
+  freeTaskEventPorts,
+  type TaskEventPorts,
+  taskEventCount,
+  writeTaskEventsConfig,
+} from "../../helpers/task-events-steward.ts";
+
+let platform: TestPlatform;
+let smtp: SmtpCapture;
+let capture: CaptureServer;
+
+beforeAll(async () => {
+  [platform, smtp, capture] = await Promise.all([
+    startTestPlatform(),
+    startSmtpCapture(),
+    startCaptureServer(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([platform?.stop(), smtp?.stop(), capture?.stop()]);
+});
+beforeEach(() => {
+  platform.reset();
+  smtp.received.length = 0;
+  capture.requests.length = 0;
+});
+
+/** Steward sending failed reloads by email, to Teams and to one webhook; `subject` is the email's template. */
+async function startMessagingSteward(subject: string): Promise<TaskEventPorts> {
+  const dir = scratchDirectory("steward-task-messages-");
+  const ports = await freeTaskEventPorts();
+  writeTaskEventsConfig(dir, {
+    platform,
+    ports,
+    extra: {
+      emailNotification: {
+        enable: true,
+        smtp: { host: "127.0.0.1", port: smtp.port },
+        reloadTaskFailure: {
+          enable: true,
+          subject,
+          fromAddress: "steward@example.com",
+          recipients: ["ops@example.com"],
+        },
+      },
+      teamsNotification: {
+        enable: true,
+        reloadTaskFailure: { enable: true, webhookURL: `${capture.url}/teams` },
+      },
+      webhookNotification: {
+        enable: true,
+        reloadTaskFailure: { webhooks: [{ description: "ops", webhookURL: `${capture.url}/hook` }] },
+      },
+    },
+  });
+  await startStewardIn(dir);
+  return ports;
+}
+
+function failedRun(): string {
+  const executionId = randomUUID();
+  recordExecution(platform.repository.taskEvents, {
+    executionId,
+    taskId: TASK_SALES,
+    outcome: "failed",
+    stoppedAtMs: Date.now() - 1000,
+  });
+  return taskDatagram("failed", executionId, Date.now());
+}
+
+const paths = () => capture.requests.map((request) => request.path).sort();
+
+describe("reload-task alerts by email, Teams and webhook through `steward start`", () => {
+  it("a failed reload: one email, one Teams card and one webhook call within 5 s; the same datagram again sends nothing more", async () => {
+    // Prepare
+    const ports = await startMessagingSteward('Reload failed: "{{taskName}}"');
+    const datagram = failedRun();
+
+    // Act
+    const sentAt = Date.now();
+    await sendDatagrams(ports.udp, [datagram]);
+    await until(async () => smtp.received.length === 1 && capture.requests.length === 2, 5000, 50);
+    const within = Date.now() - sentAt;
+    await sendDatagrams(ports.udp, [datagram]);
+    await until(async () => (await taskEventCount(ports.scrape, "failed", "duplicate")) === 1, 5000, 50);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    // Assess
+    expect(within).toBeLessThan(5000);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.envelopeTo).toEqual(["ops@example.com"]);
+    expect(smtp.received[0]?.mail.subject).toBe('Reload failed: "Reload Sales"');
+    expect(String(smtp.received[0]?.mail.html)).toContain("Reload Sales");
+    expect(paths()).toEqual(["/hook", "/teams"]);
+    const teams = JSON.parse(capture.requests.find((r) => r.path === "/teams")?.body ?? "{}");
+    expect(teams.attachments[0].contentType).toBe("application/vnd.microsoft.card.adaptive");
+  });
+
+  it("a subject template with an error: the email still arrives, with the plain subject", async () => {
+    // Prepare
+    const ports = await startMessagingSteward("{{#each}}");
+
+    // Act
+    await sendDatagrams(ports.udp, [failedRun()]);
+    await until(async () => smtp.received.length === 1, 5000, 50);
+
+    // Assess
+    expect(smtp.received[0]?.mail.subject).toBe('Qlik Sense reload failed: "Reload Sales"');
+    expect(smtp.received[0]?.mail.text).toContain("FinishedFail");
+  });
+});
