@@ -80,8 +80,8 @@ export function computeActivity(root: unknown): Activity {
     flagOn(root, "appNames.enableAppNameExtract") ||
     flagOn(root, "userSessions.enableSessionExtract") ||
     // Each task event is looked up in the repository over the client certificate.
-    flagOn(root, "taskEvents.enable");
-  flagOn(root, "licenseMonitor.enable");
+    flagOn(root, "taskEvents.enable") ||
+    flagOn(root, "licenseMonitor.enable");
   return {
     restServer,
     endpoint,
