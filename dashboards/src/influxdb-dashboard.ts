@@ -5,6 +5,7 @@ import { eventRows } from "./influxdb-event-rows.ts";
 import { licenceRows } from "./influxdb-licence-rows.ts";
 import { serverRows } from "./influxdb-platform-rows.ts";
 import { stewardRows } from "./influxdb-steward-rows.ts";
+import { taskRows } from "./influxdb-task-rows.ts";
 import { influxdbVariables } from "./influxdb-variables.ts";
 
 export const INFLUXDB_INPUT: DataSourceInput = {
@@ -19,9 +20,9 @@ export function influxdbDashboard(): ImportableDashboard {
     uid: "steward-qlik-sense-influxdb",
     title: "Qlik Sense operations (Steward, InfluxDB)",
     description:
-      "Engine health, sessions, licences, user and log events, engine performance, UDP intake, audit events and Steward itself, from what Steward writes to InfluxDB 1.x.",
+      "Engine health, sessions, licences, reload tasks, user and log events, engine performance, UDP intake, audit events and Steward itself, from what Steward writes to InfluxDB 1.x.",
     input: INFLUXDB_INPUT,
     variables: influxdbVariables(),
-    rows: [...serverRows(), ...licenceRows(), ...eventRows(), ...stewardRows()],
+    rows: [...serverRows(), ...licenceRows(), ...taskRows(), ...eventRows(), ...stewardRows()],
   });
 }

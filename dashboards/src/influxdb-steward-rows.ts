@@ -15,7 +15,7 @@ import { appIs, ENVIRONMENT } from "./influxdb-variables.ts";
 import { influxql } from "./influxql-query.ts";
 import { bars, lines, table } from "./panels.ts";
 
-const UDP_QUEUES = `FROM "user_events_queue", "log_events_queue" WHERE $timeFilter AND ${ENVIRONMENT}`;
+const UDP_QUEUES = `FROM "user_events_queue", "log_events_queue", "task_events_queue" WHERE $timeFilter AND ${ENVIRONMENT}`;
 const PER_INTERVAL = "GROUP BY time($__interval) fill(none)";
 const DROPS = [
   `sum("messages_dropped_source") AS "source not allowed"`,
@@ -37,7 +37,7 @@ function udpRow(): DashboardRow {
       lines({
         title: "Datagrams received and processed",
         description:
-          "UDP datagrams per interval, by queue (measurements user_events_queue and log_events_queue).",
+          "UDP datagrams per interval, by queue (measurements user_events_queue, log_events_queue and task_events_queue).",
         targets: [
           influxql(
             `SELECT sum("messages_received") AS "received", sum("messages_processed") AS "processed" ${UDP_QUEUES} ${PER_INTERVAL}`,

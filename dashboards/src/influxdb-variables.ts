@@ -9,8 +9,8 @@
  *   environment tag; set it in `serversToMonitor.serverTagsDefinition` (health and sessions) and
  *   in the `tags` lists of user events, log events, event counts and queue metrics.
  * - server: the health measurements' `server_name` tag (`serversToMonitor.servers[].serverName`).
- * - app: the app name tag of user events (`appName`), log events (`app_name`) and audit events
- *   (`appName`).
+ * - app: the app name tag of user events (`appName`), log events (`app_name`), audit events
+ *   (`appName`) and reload-task runs (`app_name`).
  */
 import type { QueryVariableBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import { templateVariable } from "./template-variable.ts";
@@ -35,7 +35,7 @@ export function influxdbVariables(): QueryVariableBuilder[] {
     templateVariable(
       "app",
       "App",
-      `SHOW TAG VALUES FROM "user_events", "log_event", "audit_event" WITH KEY IN ("appName", "app_name") WHERE ${ENVIRONMENT}`,
+      `SHOW TAG VALUES FROM "user_events", "log_event", "audit_event", "reload_task_failed", "reload_task_success" WITH KEY IN ("appName", "app_name") WHERE ${ENVIRONMENT}`,
     ),
   ];
 }

@@ -4,6 +4,7 @@ import type { DataSourceInput, ImportableDashboard } from "./grafana-import.ts";
 import { prometheusLicenceRows } from "./prometheus-licence-rows.ts";
 import { prometheusPlatformRows } from "./prometheus-platform-rows.ts";
 import { prometheusStewardRows } from "./prometheus-steward-rows.ts";
+import { prometheusTaskRows } from "./prometheus-task-rows.ts";
 import { prometheusVariables } from "./prometheus-variables.ts";
 
 export const PROMETHEUS_INPUT: DataSourceInput = {
@@ -18,9 +19,14 @@ export function prometheusDashboard(): ImportableDashboard {
     uid: "steward-qlik-sense-prometheus",
     title: "Qlik Sense operations (Steward, Prometheus)",
     description:
-      "Engine health, sessions, licences, events, UDP intake, audit events, polling and Steward itself, from Steward's scrape endpoint.",
+      "Engine health, sessions, licences, reload tasks, events, UDP intake, audit events, polling and Steward itself, from Steward's scrape endpoint.",
     input: PROMETHEUS_INPUT,
     variables: prometheusVariables(),
-    rows: [...prometheusPlatformRows(), ...prometheusLicenceRows(), ...prometheusStewardRows()],
+    rows: [
+      ...prometheusPlatformRows(),
+      ...prometheusLicenceRows(),
+      ...prometheusTaskRows(),
+      ...prometheusStewardRows(),
+    ],
   });
 }

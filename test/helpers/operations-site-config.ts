@@ -2,7 +2,8 @@
  * `steward.yaml` for a site with everything the dashboards read switched on, written to one
  * InfluxDB 1.x database: health and sessions of the simulated platform's servers, UDP user and
  * log events of every source (engine performance monitor kept and rejected), event counts, queue
- * metrics, Steward's memory and errors, the licence monitor (releasing for real), audit events
+ * metrics, Steward's memory and errors, the licence monitor (releasing for real), reload-task
+ * events (failed and successful runs, enriched from the simulated repository), audit events
  * with their queue metrics, the scrape endpoint and a heartbeat. Every configurable tag list carries `qs_env`, the tag the dashboards'
  * environment variable reads. Intervals are short so that everything is written within seconds.
  */
@@ -14,7 +15,7 @@ export interface OperationsSiteOptions {
   /** Names of the platform's servers, in order. */
   serverNames: readonly string[];
   influx: { port: number; database: string };
-  ports: { user: number; log: number; scrape: number; ingest: number; rest: number };
+  ports: { user: number; log: number; task: number; scrape: number; ingest: number; rest: number };
   heartbeatUrl: string;
   environment: string;
 }
@@ -95,6 +96,15 @@ export function operationsSiteConfig(options: OperationsSiteOptions): string {
           },
         },
         sendToTimeseriesdb: on,
+      },
+      taskEvents: {
+        enable: true,
+        udpServerConfig: { serverHost: "127.0.0.1", portTaskEvents: ports.task, queueMetrics },
+        timeseriesdb: {
+          tag: { static: tags },
+          reloadTaskFailure: on,
+          reloadTaskSuccess: { enable: true, allReloadTasks: on },
+        },
       },
       userSessions: { enableSessionExtract: true, pollingInterval: 1000 },
       serversToMonitor: {

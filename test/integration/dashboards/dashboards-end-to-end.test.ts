@@ -1,7 +1,7 @@
 /**
  * The shipped dashboards and alert rules against a running site: `steward start` polling the
- * simulated platform (two servers that answer, one that does not), fed UDP user and log events
- * and audit events, writing to Debian's InfluxDB 1.x and scraped every second by Debian's
+ * simulated platform (two servers that answer, one that does not), fed UDP user, log and
+ * reload-task events and audit events, writing to Debian's InfluxDB 1.x and scraped every second by Debian's
  * Prometheus loaded with dashboards/prometheus/steward-rules.yml. Every query of every panel of
  * both dashboards runs against the server it targets, with Grafana's macros and the variables
  * at "All" expanded as Grafana does, and must return data; so must the variables' own queries.
@@ -13,7 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
 import type { SimulatedServer } from "../../../local/simulated-platform/simulated-server.ts";
+import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
+import { recordExecution, type SimRunOutcome } from "../../../local/simulated-platform/task-routes.ts";
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
@@ -63,6 +66,9 @@ const MEASUREMENTS = [
   "qlik_sense_server_license",
   "qlik_sense_version",
   "qlik_sense_license_release",
+  "reload_task_failed",
+  "reload_task_success",
+  "task_events_queue",
   "user_events",
   "log_event",
   "rejected_event_count",
@@ -131,6 +137,18 @@ function auditEvents(): Record<string, unknown>[] {
   });
 }
 
+/** A reload-task run the simulated repository knows, and the scheduler's datagram about it. */
+function taskRun(outcome: SimRunOutcome): string {
+  const executionId = randomUUID();
+  recordExecution(platform.repository.taskEvents, {
+    executionId,
+    taskId: TASK_SALES,
+    outcome,
+    stoppedAtMs: Date.now() - 1000,
+  });
+  return taskDatagram(outcome, executionId, Date.now());
+}
+
 let platform: TestPlatform;
 let heartbeat: CaptureServer;
 let prometheus: Prometheus;
@@ -165,6 +183,7 @@ beforeAll(async () => {
   const ports = {
     user: await freePort(),
     log: await freePort(),
+    task: await freePort(),
     scrape: await freePort(),
     ingest: await freePort(),
     rest: await freePort(),
@@ -193,6 +212,7 @@ beforeAll(async () => {
   const sent = datagrams(new Date());
   await sendDatagrams(ports.user, sent.user);
   await sendDatagrams(ports.log, sent.log);
+  await sendDatagrams(ports.task, [taskRun("failed"), taskRun("success")]);
   for (const event of auditEvents()) {
     const answer = await postEvent(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, event);
     if (answer.status !== 202) throw new Error(`audit event refused: ${JSON.stringify(answer)}`);
