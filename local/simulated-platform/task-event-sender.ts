@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { createSocket } from "node:dgram";
 import type { Stoppable } from "../../core/ports.ts";
-import { APP_SALES, TASK_SALES } from "./catalogue.ts";
+import { SIM_APPS, SIM_TASKS, type SimTask, TASK_SALES } from "./catalogue.ts";
 import { recordExecution, type SimRunOutcome, type TaskEventRoutesState } from "./task-routes.ts";
 
 export const TASK_EVENT_INTERVAL_MS = 5000;
@@ -46,17 +46,24 @@ function log4netTime(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)},${iso.slice(20, 23)}`;
 }
 
-/** One datagram as the appender sends it for `outcome` of `executionId`. */
-export function taskDatagram(outcome: SimRunOutcome, executionId: string, atMs: number): string {
+const SALES = SIM_TASKS.find((task) => task.id === TASK_SALES) as SimTask;
+
+/** One datagram as the appender sends it for `outcome` of `executionId` of `task` (Reload Sales by default). */
+export function taskDatagram(
+  outcome: SimRunOutcome,
+  executionId: string,
+  atMs: number,
+  task: SimTask = SALES,
+): string {
   const [level, message] = MESSAGES[outcome];
   return [
     APPENDER_PREFIXES[outcome],
     "qs-node1",
-    "Reload Sales",
-    "Sales dashboard",
+    task.name,
+    SIM_APPS.find((app) => app.id === task.appId)?.name ?? "",
     "INTERNAL\\sa_scheduler",
-    TASK_SALES,
-    APP_SALES,
+    task.id,
+    task.appId,
     log4netTime(atMs),
     level,
     executionId,

@@ -26,12 +26,20 @@ export const platformEventsSchema = section({
   }),
 });
 
+/** How many datagrams a listener processes at once and holds waiting, by default. */
+export interface QueueDefaults {
+  readonly maxConcurrent: number;
+  readonly maxSize: number;
+}
+
+const EVENT_QUEUE: QueueDefaults = { maxConcurrent: 10, maxSize: 200 };
+
 /** The members every UDP listener's `udpServerConfig` has, besides its port key. */
-export const udpCommonEntries = (queueMeasurement: string) => ({
+export const udpCommonEntries = (queueMeasurement: string, queue: QueueDefaults = EVENT_QUEUE) => ({
   serverHost: host("127.0.0.1"),
   messageQueue: section({
-    maxConcurrent: positiveInt(10),
-    maxSize: positiveInt(200),
+    maxConcurrent: positiveInt(queue.maxConcurrent),
+    maxSize: positiveInt(queue.maxSize),
     backpressureThreshold: int(80, 1, 100),
   }),
   rateLimit: section({ enable: bool(false), maxMessagesPerMinute: positiveInt(600) }),

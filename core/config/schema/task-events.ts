@@ -7,8 +7,21 @@
 import { udpCommonEntries } from "./platform-events.ts";
 import { bool, int, nameValueList, nonEmptyStr, port, section } from "./primitives.ts";
 
+/**
+ * A task event spends most of its processing waiting for the repository: a run's final status and
+ * its script log appear a moment after the event, so each run waits at least half a second for
+ * its log. Waiting costs a timer, not CPU, so this queue processes twice as many runs at once as
+ * the user- and log-event queues and holds five times as many: a data source that goes down fails
+ * every task that reads it within the same minute, and that burst must be neither dropped nor
+ * worked through ten at a time. Measured on 2026-11-27 (docs/performance.md): 200 failed runs
+ * sent within a second were all processed in 6.4 s with 20 at once (12 s with 10); 30 or 50 at
+ * once were faster but, with every alert sent, peaked above 150 MB. Each run in process holds at
+ * most its script log (the platform client reads 16 MB of a body at most).
+ */
+const TASK_EVENT_QUEUE = { maxConcurrent: 20, maxSize: 1000 };
+
 export const taskEventsUdpSchema = section({
-  ...udpCommonEntries("task_events_queue"),
+  ...udpCommonEntries("task_events_queue", TASK_EVENT_QUEUE),
   portTaskEvents: port(9998),
 });
 
