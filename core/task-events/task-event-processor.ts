@@ -5,6 +5,11 @@
  * datagram that is not a task event ends as `malformed` or `unknown_marker`, with one WARN per
  * sender per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that failed is
  * said at WARN at most once a minute with what was missing; the alert still goes out.
+ *
+ * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
+ * destination did with the alert): it is what an operator looks for in the log after a night, and
+ * even a site that fails a task a minute writes few of them. Successes and distribute runs, many
+ * more, are logged at VERBOSE.
  */
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger } from "../ports.ts";
@@ -69,13 +74,23 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
     }
     const alerts = await deps.dispatcher.dispatch(alert);
     counts.record(event.kind, "processed");
-    remember(alert, alert.kind, alerts);
+    const shown = remember(alert, alert.kind, alerts);
+    const log = event.kind === "failed" || event.kind === "aborted" ? logger.info : logger.verbose;
+    log.call(logger, `reload task ${event.kind}: ${shown.taskName}`, {
+      app: shown.appName,
+      node: shown.node,
+      executionId: event.executionId,
+      alerts: Object.entries(alerts)
+        .map(([destination, outcome]) => `${destination} ${outcome}`)
+        .join(", "),
+    });
     return "processed";
   }
 
-  function remember(parts: EnrichedParts, kind: string, alerts: Record<string, AlertOutcome>): void {
+  /** Adds the event to the last ones shown, with the names the repository gave; answers what it shows. */
+  function remember(parts: EnrichedParts, kind: string, alerts: Record<string, AlertOutcome>) {
     const { event } = parts;
-    deps.recent.add({
+    const shown = {
       kind,
       taskName: foundValue(parts.task)?.name || event.taskName,
       appName: foundValue(parts.app)?.name || event.appName,
@@ -84,7 +99,9 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
       executionId: event.executionId,
       alerts,
       unavailable: unavailableParts(parts),
-    });
+    };
+    deps.recent.add(shown);
+    return shown;
   }
 
   return async function processTaskDatagram(datagram, receivedAtMs, sender = UNKNOWN) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { AlertDestination } from "../../../../core/task-events/alert-destination.ts";
 import { createAlertDispatcher } from "../../../../core/task-events/dispatch-alert.ts";
 import type { Enrichment } from "../../../../core/task-events/enrich-task-event.ts";
 import { createRecentTaskEvents } from "../../../../core/task-events/recent-task-events.ts";
@@ -9,11 +10,11 @@ import { createTaskEventCounts } from "../../../../core/task-events/task-event-c
 import { createTaskEventProcessor } from "../../../../core/task-events/task-event-processor.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
-import { ENGINE_RELOAD_FAILED_DATAGRAM, FAILED } from "./task-datagram-examples.ts";
+import { ENGINE_RELOAD_FAILED_DATAGRAM, FAILED, SUCCESS } from "./task-datagram-examples.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-function setUp() {
+function setUp(destinations: readonly AlertDestination[] = []) {
   const clock = createManualClock();
   const logger = recordingLogger();
   const counts = createTaskEventCounts();
@@ -37,7 +38,7 @@ function setUp() {
   const process = createTaskEventProcessor({
     deduplication: createTaskDeduplication({ windowMs: 3_600_000 }),
     enrich,
-    dispatcher: createAlertDispatcher({ destinations: [], clock, logger }),
+    dispatcher: createAlertDispatcher({ destinations, clock, logger }),
     counts,
     recent: createRecentTaskEvents(),
     logger,
@@ -103,5 +104,40 @@ describe("task-event processor: bad input", () => {
     expect(lookups).toHaveLength(0);
     expect(logger.at("warn")).toHaveLength(0);
     expect(counts.totals()).toMatchObject({ "unknown.ignored": 1 });
+  });
+});
+
+describe("task-event processor: what the log says", () => {
+  /** A destination of this test that sends every alert as one message. */
+  const sending: AlertDestination = {
+    name: "email",
+    handles: () => true,
+    send: async () => ({ outcome: "sent", messages: 1 }),
+  };
+
+  it("says each failed run once at INFO: task, app, node, execution and what each destination did", async () => {
+    const { process, logger } = setUp([sending]);
+    await process(bytes(FAILED), 1000, "10.0.0.5");
+    await process(bytes(FAILED), 2000, "10.0.0.5"); // a repeat: nothing more at INFO
+
+    expect(logger.at("info")).toEqual([
+      expect.objectContaining({
+        message: "reload task failed: Reload Sales",
+        fields: expect.objectContaining({
+          app: "Sales dashboard",
+          node: "qs-node1",
+          executionId: FAILED.split(";")[9],
+          alerts: "email sent",
+        }),
+      }),
+    ]);
+  });
+
+  it("says a successful run at VERBOSE only: a site has many more of them", async () => {
+    const { process, logger } = setUp([sending]);
+    await process(bytes(SUCCESS), 1000, "10.0.0.5");
+
+    expect(logger.at("info")).toEqual([]);
+    expect(logger.at("verbose").map((entry) => entry.message)).toContain("reload task success: Reload Sales");
   });
 });
