@@ -84,7 +84,7 @@ export function createLicenceChatDestination(
     name: format.name,
     kind: LICENCE_EXPIRY_KIND,
     async send(alert) {
-      if (!deps.rateLimit.take("license-alert", settings.rateLimit))
+      if (!deps.rateLimit.take(`${format.name}|license-alert`, settings.rateLimit))
         return { outcome: "suppressed", reason: `the licence had an alert within ${settings.rateLimit} s` };
       const body = await message(licenceTemplateFields(alert, deps.links, deps.hostName));
       try {

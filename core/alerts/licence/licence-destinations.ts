@@ -4,7 +4,8 @@
  * webhooks by `webhookNotification.enable` and Butler's switches under
  * `licenseMonitor.serverLicense.webhook` (`enable` and `sendAlert` / `sendRecurring`). They send
  * through the same clients as the task alerts (the SMTP client, the poster, the webhook caller);
- * local/agent/licence-alerts.ts supplies the local process's.
+ * local/agent/licence-alerts.ts supplies the local process's. They share one rate limit whose keys
+ * start with the destination's name, so that a post to Teams never holds back the one to Slack.
  */
 import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";

@@ -56,7 +56,7 @@ export function createLicenceEmailDestination(
     async send(alert) {
       if (settings.recipients.length === 0) return { outcome: "skipped", reason: "no recipient" };
       const allowed = settings.recipients.filter((to) =>
-        rateLimit.take(`license-alert|${addressKey(to)}`, settings.rateLimit),
+        rateLimit.take(`email|license-alert|${addressKey(to)}`, settings.rateLimit),
       );
       if (allowed.length === 0)
         return {

@@ -40,7 +40,7 @@ function licenceWebhooks<T>(
     async send(value): Promise<AlertSendResult> {
       const { webhooks } = list;
       if (webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
-      if (!deps.rateLimit.take(what.key, list.rateLimit))
+      if (!deps.rateLimit.take(`webhook|${what.key}`, list.rateLimit))
         return { outcome: "suppressed", reason: `a licence webhook was called within ${list.rateLimit} s` };
       const failures = await callWebhookList(webhooks, what.payload(value), {
         caller: deps.caller,
