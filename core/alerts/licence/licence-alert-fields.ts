@@ -7,11 +7,12 @@
  * Unlike Butler, `daysUntilExpiry` keeps its sign: after the expiry day it is negative, so a
  * receiver can tell "expired 3 days ago" from "expires in 3 days".
  */
-import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
+import type { TemplateLinks } from "../../task-events/template-fields.ts";
 import type { WebhookValue } from "../webhook-caller.ts";
 
-export type LicenceLinks = Pick<Config, "qlikSenseUrls" | "genericUrls">;
+/** The links alerts carry: the same `qlikSenseUrls` and `genericUrls` as the task alerts'. */
+export type LicenceLinks = TemplateLinks;
 
 /** The alert kinds of the server licence as counted in `steward_alerts_total{kind}`. */
 export const LICENCE_EXPIRY_KIND = "serverLicenseExpiry";

@@ -23,7 +23,7 @@ ${row("Days until expiry", "{{daysUntilExpiry}}")}
 ${row("Alert window", "{{alertDaysBefore}} days before the expiry")}
 ${row("Server", "{{hostName}}")}
 </table>
-<p style="margin:18px 0 0;color:#1f2933;font-size:14px">Renew the licence in the management console (Licenses, Site license) before the expiry date: an expired server licence stops users from opening apps.</p>
+<p style="margin:18px 0 0;color:#1f2933;font-size:14px">Renew the licence in the management console (Licenses, Site license) before the expiry date.</p>
 <div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}</div>
 </td></tr>
 <tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">Sent by Steward's licence monitor at {{alertTime}}.</td></tr>
