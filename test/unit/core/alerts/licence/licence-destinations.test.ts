@@ -113,6 +113,29 @@ describe("the server licence's destinations", () => {
     });
   });
 
+  it("are checked only when on, and then refused with the key that is missing", () => {
+    const off = parseConfig({
+      Service: { teamsNotification: { enable: false, serverLicenseExpiry: { enable: true } } },
+    });
+    expect(off.ok).toBe(true);
+    const on = parseConfig({
+      Service: {
+        emailNotification: {
+          enable: true,
+          smtp: { host: "smtp.example.com" },
+          serverLicenseExpiry: { enable: true },
+        },
+        teamsNotification: { enable: true, serverLicenseExpiry: { enable: true } },
+      },
+    });
+    expect(on.ok).toBe(false);
+    if (!on.ok)
+      expect(on.problems.map((problem) => problem.path).sort()).toEqual([
+        "Service.emailNotification.serverLicenseExpiry.fromAddress",
+        "Service.teamsNotification.serverLicenseExpiry.webhookURL",
+      ]);
+  });
+
   it("call the licence webhooks only with Butler's switches on", () => {
     const switchesOff = {
       ...ALL_ON,
