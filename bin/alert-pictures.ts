@@ -1,5 +1,6 @@
 /**
- * `npm run alerts:pictures`: the built-in alert messages of a failed reload, photographed in
+ * `npm run alerts:pictures`: the built-in alert messages of a failed reload (and the server
+ * licence's expiry email), photographed in
  * headless Chromium into docs/images/ for the handbook — the email's HTML body as a mail client
  * shows it, the Teams Adaptive Card drawn by the `adaptivecards` renderer (loaded from
  * node_modules, nothing fetched), and the Slack Block Kit message in a small rendering of ours.
@@ -9,6 +10,8 @@ import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { chatFields } from "../core/alerts/chat-log-text.ts";
 import { emailContent } from "../core/alerts/email-message.ts";
+import { licenceTemplateFields } from "../core/alerts/licence/licence-alert-fields.ts";
+import { licenceEmailContent } from "../core/alerts/licence/licence-email-content.ts";
 import { basicSlackMessage } from "../core/alerts/slack-blocks.ts";
 import { basicTeamsCard } from "../core/alerts/teams-card.ts";
 import { templateFields } from "../core/task-events/template-fields.ts";
@@ -35,6 +38,26 @@ async function emailPicture(page: Page): Promise<void> {
   await page.setViewportSize({ width: 760, height: 600 });
   await page.setContent(content.html);
   await page.screenshot({ path: join(IMAGES_DIR, "alert-email-failed.png"), fullPage: true });
+}
+
+/** The server licence's expiry email, 12 days before the expiry. */
+async function licenceEmailPicture(page: Page): Promise<void> {
+  const licence = licenceTemplateFields(
+    {
+      kind: "expiring",
+      expiryDate: "2027-01-31",
+      daysUntilExpiry: 12,
+      alertDaysBefore: 30,
+      text: "",
+      at: "2027-01-19T06:00:00.000Z",
+    },
+    LINKS,
+    "sense.example.com",
+  );
+  const { content } = licenceEmailContent(licence, "{{message}}", undefined);
+  await page.setViewportSize({ width: 760, height: 400 });
+  await page.setContent(content.html);
+  await page.screenshot({ path: join(IMAGES_DIR, "alert-email-licence.png"), fullPage: true });
 }
 
 async function teamsPicture(page: Page): Promise<void> {
@@ -113,9 +136,12 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   await emailPicture(page);
+  await licenceEmailPicture(page);
   await teamsPicture(page);
   await slackPicture(page);
-  console.log("wrote docs/images/alert-email-failed.png, alert-teams-failed.png, alert-slack-failed.png");
+  console.log(
+    "wrote docs/images/alert-email-failed.png, alert-email-licence.png, alert-teams-failed.png, alert-slack-failed.png",
+  );
 } finally {
   await browser.close();
 }

@@ -21,6 +21,7 @@ import { appNamesPart } from "./agent/app-names.ts";
 import { configUiPart } from "./agent/config-ui.ts";
 import { containerHealthPart } from "./agent/container-health.ts";
 import { heartbeatPart } from "./agent/heartbeat.ts";
+import { licenceAlertsPart } from "./agent/licence-alerts.ts";
 import { licenseMonitorPart } from "./agent/license-monitor.ts";
 import { platformPollingPart } from "./agent/platform-polling.ts";
 import { scrapeEndpointPart } from "./agent/scrape-endpoint.ts";
@@ -59,6 +60,8 @@ const AGENT_PARTS: readonly AgentPart[] = [
   udpEventsPart,
   platformPollingPart,
   taskEventsPart,
+  // Before the licence monitor, so that its first run (at start) reaches the alert destinations.
+  licenceAlertsPart,
   licenseMonitorPart,
   heartbeatPart,
   uptimeMonitorPart,

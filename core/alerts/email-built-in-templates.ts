@@ -9,15 +9,16 @@
  * (built-in-email.ts adds those), so they render exactly like an operator's own template.
  */
 
-const CELL_LABEL =
+export const CELL_LABEL =
   "padding:6px 12px 6px 0;color:#5f6b7a;font-size:13px;white-space:nowrap;vertical-align:top;width:130px";
-const CELL_VALUE = "padding:6px 0;color:#1f2933;font-size:14px;word-break:break-word;vertical-align:top";
+export const CELL_VALUE =
+  "padding:6px 0;color:#1f2933;font-size:14px;word-break:break-word;vertical-align:top";
 const LOG_BLOCK =
   "margin:0;padding:12px;background:#f4f6f8;border:1px solid #dde2e8;border-radius:4px;font-family:Consolas,'Courier New',monospace;font-size:12px;line-height:1.45;color:#1f2933;white-space:pre-wrap;overflow-wrap:anywhere";
-const BUTTON =
+export const BUTTON =
   "display:inline-block;margin:0 8px 8px 0;padding:9px 16px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-size:14px";
 
-const row = (label: string, value: string) =>
+export const row = (label: string, value: string) =>
   `<tr><td style="${CELL_LABEL}">${label}</td><td style="${CELL_VALUE}">${value}</td></tr>`;
 
 const logSection = (title: string, countField: string, textField: string) =>

@@ -12,6 +12,9 @@ import { cutLogText } from "./chat-log-text.ts";
 
 type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
 
+/** The settings Slack reads from the body, which every Slack block (task kinds, licence) has. */
+export type SlackPosterSettings = Pick<SlackKindSettings, "channel" | "fromUser" | "iconEmoji">;
+
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** mrkdwn gives `&`, `<` and `>` meaning; they are escaped as Slack asks. */
@@ -36,7 +39,7 @@ function buttons(fields: TemplateFields): unknown[] {
 }
 
 /** The poster settings Slack reads from the body: channel, name and icon, when set. */
-export function slackPoster(settings: SlackKindSettings): Record<string, string> {
+export function slackPoster(settings: SlackPosterSettings): Record<string, string> {
   return {
     ...(settings.channel === "" ? {} : { channel: settings.channel }),
     ...(settings.fromUser === "" ? {} : { username: settings.fromUser }),
@@ -100,7 +103,7 @@ export function basicSlackMessage(
 }
 
 /** A formatted template's parsed output: an object with `blocks` or `text`, with the poster settings added. */
-export function asSlackMessage(value: unknown, settings: SlackKindSettings): unknown {
+export function asSlackMessage(value: unknown, settings: SlackPosterSettings): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new Error("the template must render a JSON object");
   const message = value as Record<string, unknown>;

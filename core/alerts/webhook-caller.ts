@@ -5,11 +5,13 @@
 
 export type WebhookMethod = "GET" | "POST" | "PUT";
 
+export type WebhookValue = string | number | boolean | null;
+
 export interface WebhookCall {
   readonly url: string;
   readonly method: WebhookMethod;
-  /** GET: query parameters; POST and PUT: a JSON body. */
-  readonly payload: Readonly<Record<string, string>>;
+  /** GET: query parameters (null as an empty value); POST and PUT: a JSON body with the values' own types. */
+  readonly payload: Readonly<Record<string, WebhookValue>>;
   readonly timeoutMs: number;
   /** A CA of the operator's (PEM file, read at every call) and whether an unverified certificate is refused. */
   readonly tls?: { readonly caFile: string; readonly rejectUnauthorized: boolean };

@@ -6,7 +6,6 @@
  * then fails with how many did.
  */
 import type { WebhookNotificationConfig } from "../config/schema/config.ts";
-import { redactText } from "../logging/redact.ts";
 import type { Logger } from "../ports.ts";
 import {
   type AlertDestination,
@@ -17,7 +16,8 @@ import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
-import type { WebhookCaller, WebhookMethod } from "./webhook-caller.ts";
+import type { WebhookCaller } from "./webhook-caller.ts";
+import { callWebhookList } from "./webhook-list.ts";
 import { type WebhookKind, webhookPayload } from "./webhook-payload.ts";
 
 export interface WebhookDestinationDeps {
@@ -27,18 +27,8 @@ export interface WebhookDestinationDeps {
   readonly rateLimit?: AlertRateLimit;
 }
 
-type WebhookEntry = WebhookNotificationConfig["reloadTaskFailure"]["webhooks"][number];
-
 const isWebhookKind = (kind: AlertKind): kind is WebhookKind =>
   kind === "reloadTaskFailure" || kind === "reloadTaskAborted";
-
-const METHODS: readonly string[] = ["GET", "POST", "PUT"];
-
-/** The method in upper case, or undefined when it is none of GET, POST and PUT. */
-function methodOf(entry: WebhookEntry): WebhookMethod | undefined {
-  const method = entry.httpMethod.toUpperCase();
-  return METHODS.includes(method) ? (method as WebhookMethod) : undefined;
-}
 
 export function createWebhookDestination(
   config: WebhookNotificationConfig,
@@ -46,20 +36,6 @@ export function createWebhookDestination(
 ): AlertDestination {
   const rateLimit = deps.rateLimit ?? createAlertRateLimit();
   const logger = deps.logger;
-
-  async function callOne(entry: WebhookEntry, payload: Record<string, string>): Promise<void> {
-    const method = methodOf(entry);
-    if (method === undefined) throw new Error(`httpMethod ${entry.httpMethod} is none of GET, POST and PUT`);
-    await deps.caller.call({
-      url: entry.webhookURL,
-      method,
-      payload,
-      timeoutMs: config.timeoutSeconds * 1000,
-      ...(entry.cert.enable
-        ? { tls: { caFile: entry.cert.certCA, rejectUnauthorized: entry.cert.rejectUnauthorized } }
-        : {}),
-    });
-  }
 
   return {
     name: "webhook",
@@ -73,22 +49,18 @@ export function createWebhookDestination(
       if (!rateLimit.take(`${kind}|${alert.event.taskId}`, windowSeconds))
         return { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
       const payload = webhookPayload(kind, templateFields(alert, deps.links, { head: 0, tail: 0 }));
-      const failures: string[] = [];
-      for (const [index, entry] of webhooks.entries()) {
-        const name = entry.description === "" ? `webhook ${index + 1}` : entry.description;
-        try {
-          await callOne(entry, payload);
-        } catch (error) {
-          const reason = redactText((error as Error).message);
-          failures.push(`${name}: ${reason}`);
+      const failures = await callWebhookList(webhooks, payload, {
+        caller: deps.caller,
+        timeoutSeconds: config.timeoutSeconds,
+        onFailure(webhook, reason) {
           logger.warn("Alert webhook failed; the others are still called", {
             kind,
             taskId: alert.event.taskId,
-            webhook: name,
+            webhook,
             reason,
           });
-        }
-      }
+        },
+      });
       if (failures.length > 0)
         throw new AlertSendError(
           `${failures.length} of ${webhooks.length} webhooks failed (${webhooks.length - failures.length} called): ${failures.join("; ")}`,

@@ -327,6 +327,39 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "webhooks[].cert.rejectUnauthorized": "Refuse a certificate that does not verify (keep true).",
   "webhooks[].cert.certCA": "PEM file of the CA that signed the endpoint's certificate (read at every call).",
 
+  "emailNotification.serverLicenseExpiry":
+    "Email when the server licence has expired or expires within licenseMonitor.serverLicense.alertDaysBefore days.",
+  "emailNotification.serverLicenseExpiry.enable": "Send the server licence's expiry by email.",
+  "emailNotification.serverLicenseExpiry.rateLimit":
+    "Seconds after an email in which the same recipient gets no other licence email (default one day: the monitor runs every 6 hours).",
+  "emailNotification.serverLicenseExpiry.subject":
+    "Subject, a Handlebars template with the licence fields; the default is the sentence {{message}}.",
+  "emailNotification.serverLicenseExpiry.recipients": "Email addresses that receive the licence alert.",
+  "teamsNotification.serverLicenseExpiry":
+    "Teams message when the server licence has expired or expires within the alert window.",
+  "teamsNotification.serverLicenseExpiry.enable": "Post the server licence's expiry.",
+  "teamsNotification.serverLicenseExpiry.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
+  "teamsNotification.serverLicenseExpiry.rateLimit":
+    "Seconds after a licence message in which no other is posted (default one day).",
+  "teamsNotification.serverLicenseExpiry.basicMsgTemplate":
+    "Title of the basic message, a Handlebars template with the licence fields (default: the sentence {{message}}).",
+  "slackNotification.serverLicenseExpiry":
+    "Slack message when the server licence has expired or expires within the alert window.",
+  "slackNotification.serverLicenseExpiry.enable": "Post the server licence's expiry.",
+  "slackNotification.serverLicenseExpiry.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
+  "slackNotification.serverLicenseExpiry.rateLimit":
+    "Seconds after a licence message in which no other is posted (default one day).",
+  "slackNotification.serverLicenseExpiry.basicMsgTemplate":
+    "Title of the basic message, a Handlebars template with the licence fields (default: the sentence {{message}}).",
+  "webhookNotification.qlikSenseServerLicenseMonitor":
+    "Webhooks called with the server licence's status after every licence monitor run (with licenseMonitor.serverLicense.webhook.sendRecurring).",
+  "webhookNotification.qlikSenseServerLicenseMonitor.rateLimit":
+    "Seconds after a status call in which the list is not called again (0 = no limit).",
+  "webhookNotification.qlikSenseServerLicenseExpiryAlert":
+    "Webhooks called when the server licence has expired or expires within the alert window (with licenseMonitor.serverLicense.webhook.sendAlert).",
+  "webhookNotification.qlikSenseServerLicenseExpiryAlert.rateLimit":
+    "Seconds after an expiry call in which the list is not called again (default one day).",
+
   // ---- log events ----
   logEvents: "Warnings, errors and fatals from the platform's services (validated when a source is enabled).",
   "logEvents.tags": "Name/value tags added to each log event.",
@@ -491,6 +524,12 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "licenseMonitor.serverLicense.enable": "Read the server licence's expiry.",
   "licenseMonitor.serverLicense.alertDaysBefore":
     "WARN (and alert) once per run when the server licence expires within this many days, or has expired.",
+  "licenseMonitor.serverLicense.webhook.enable":
+    "Call the server licence's webhooks (also needs webhookNotification.enable and a switch below).",
+  "licenseMonitor.serverLicense.webhook.sendRecurring.enable":
+    "After every run, call webhookNotification.qlikSenseServerLicenseMonitor with the licence's status.",
+  "licenseMonitor.serverLicense.webhook.sendAlert.enable":
+    "When the licence has expired or expires within alertDaysBefore days, call webhookNotification.qlikSenseServerLicenseExpiryAlert.",
   "licenseMonitor.version.enable": "Read the platform's version from its /v1/systeminfo endpoint.",
   "licenseMonitor.version.host": "Host of the version endpoint (the central node); empty: platform.host.",
   "licenseMonitor.version.port": "Port of the version endpoint (the platform serves it on 9032).",

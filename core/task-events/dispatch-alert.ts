@@ -6,6 +6,7 @@
  * other destinations. Each answer is counted in `steward_alerts_total{destination,kind,outcome}`
  * and in the destination's totals, which carry its last error for the status page.
  */
+import { alertOutcomeCounts } from "../alerts/alert-outcome-counts.ts";
 import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, MetricsRegistry } from "../ports.ts";
@@ -32,7 +33,7 @@ export interface AlertDispatcherDeps {
   readonly destinations: readonly AlertDestination[];
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Where `steward_alerts_total` is declared (once per registry). */
+  /** Where `steward_alerts_total` is counted (core/alerts/alert-outcome-counts.ts: one per registry). */
   readonly metrics?: MetricsRegistry | undefined;
 }
 
@@ -43,23 +44,11 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
   const totals = new Map<string, AlertDestinationTotals>(
     destinations.map((d) => [d.name, { sent: 0, failed: 0, suppressed: 0, skipped: 0 }]),
   );
-  // destination \u0001 kind \u0001 outcome → count
-  const counts = new Map<string, number>();
+  const counts = alertOutcomeCounts(deps.metrics);
   const failures = createLogThrottle();
-  deps.metrics?.counter({
-    name: "steward_alerts_total",
-    help: "Alerts per destination, alert kind and outcome (sent, failed, suppressed by the rate limit, skipped: nothing to send)",
-    labelNames: ["destination", "kind", "outcome"],
-    collect: () =>
-      [...counts].map(([key, value]) => {
-        const [destination = "", kind = "", outcome = ""] = key.split("\u0001");
-        return { labels: { destination, kind, outcome }, value };
-      }),
-  });
 
   function count(destination: AlertDestination, alert: TaskAlert, outcome: AlertOutcome): void {
-    const key = `${destination.name}\u0001${alert.kind}\u0001${outcome}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    counts.add(destination.name, alert.kind, outcome);
     const own = totals.get(destination.name);
     if (own !== undefined) own[outcome] += 1;
   }

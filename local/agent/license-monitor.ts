@@ -9,7 +9,8 @@
  * (core/config/license-monitor-destinations.ts), and all of it to the scrape endpoint's
  * `steward_license_*` gauges and the status page. A server licence that has expired or expires
  * within `serverLicense.alertDaysBefore` days is said once per run at WARN and handed to the alert
- * destinations that subscribed (core/licences/license-expiry-alert.ts). One reading that fails is
+ * destinations that subscribed (core/licences/license-expiry-alert.ts); every run's reading of the
+ * server licence goes to them too, for the recurring status webhook. One reading that fails is
  * logged, error-tracked and shown on the status page; the others still go out.
  */
 import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
@@ -135,6 +136,9 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
       release: status.release,
       errors,
     };
+    if (server !== undefined) {
+      await deps.alerts?.emitStatus({ ...pickLicence(server), at: new Date(at).toISOString() });
+    }
     if (server !== undefined && alert !== undefined) await raiseAlert(server, alert, at);
     await Promise.all([destinations.writePoints(points), destinations.writeMessages(messages)]);
     if (settings.licenseRelease.enable) await release(at, signal);
@@ -194,6 +198,11 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
       await destinationsAtShutdown.stop();
     },
   };
+}
+
+function pickLicence(server: ServerLicenceReading) {
+  const { expired, expiryDate, daysUntilExpiry } = server;
+  return { expired, expiryDate, daysUntilExpiry };
 }
 
 function releaseMode(settings: LicenseMonitorDeps["config"]["licenseMonitor"]): string {

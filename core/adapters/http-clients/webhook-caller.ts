@@ -12,7 +12,7 @@ import type { WebhookCall, WebhookCaller } from "../../alerts/webhook-caller.ts"
 function target(call: WebhookCall): URL {
   const url = new URL(call.url);
   if (call.method === "GET")
-    for (const [key, value] of Object.entries(call.payload)) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(call.payload)) url.searchParams.set(key, String(value ?? ""));
   return url;
 }
 

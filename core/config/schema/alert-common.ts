@@ -17,3 +17,9 @@ export const scriptLogLines = (fallback: number) => int(fallback, 0, 1000);
 /** `basic`: Steward's own message; `formatted`: the operator's template file. */
 export const messageType = () =>
   v.optional(v.picklist(["basic", "formatted"], 'must be "basic" or "formatted"'), "basic");
+
+/**
+ * The server licence's expiry alert goes at most once a day per destination by default: the
+ * licence monitor runs every 6 hours, and a licence that expires in 20 days is news once a day.
+ */
+export const LICENCE_ALERT_RATE_LIMIT = 86_400;

@@ -7,7 +7,12 @@
  */
 import * as v from "valibot";
 import { isEmailAddress, isSenderAddress } from "../../alerts/email-address.ts";
-import { alertRateLimit, alertTimeoutSeconds, scriptLogLines } from "./alert-common.ts";
+import {
+  alertRateLimit,
+  alertTimeoutSeconds,
+  LICENCE_ALERT_RATE_LIMIT,
+  scriptLogLines,
+} from "./alert-common.ts";
 import {
   bool,
   list,
@@ -78,6 +83,25 @@ const appOwnerAlert = () =>
     excludeOwner: section({ user: ownerList() }),
   });
 
+/**
+ * The server licence's expiry (raised by the licence monitor): the keys of a task kind less those
+ * that need a task (custom properties, app owners, script log). One email a day by default: the
+ * monitor runs every 6 hours, and a licence that expires in 20 days is news once a day, not four
+ * times. The subject's default is the built-in sentence (`message`).
+ */
+const serverLicenseExpiry = () =>
+  section({
+    enable: bool(false),
+    rateLimit: alertRateLimit(LICENCE_ALERT_RATE_LIMIT),
+    priority: v.optional(v.picklist(["high", "normal", "low"], 'must be "high", "normal" or "low"'), "high"),
+    subject: nonEmptyStr("{{message}}"),
+    /** "" = the built-in body; else the directory of `htmlTemplateFile`. */
+    bodyFileDirectory: str(""),
+    htmlTemplateFile: str(""),
+    fromAddress: requiredFormat(isSenderAddress, 'must be an address or "Name <address>"'),
+    recipients: list(emailAddress),
+  });
+
 export const emailNotificationSchema = section({
   enable: bool(false),
   smtp: smtpSchema,
@@ -142,4 +166,5 @@ export const emailNotificationSchema = section({
       addressProperty: "Butler_PreloadSuccessAlertSendToEmail",
     }),
   ),
+  serverLicenseExpiry: serverLicenseExpiry(),
 });

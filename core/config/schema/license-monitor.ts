@@ -49,7 +49,20 @@ export const licenseMonitorSchema = section({
     qlikSenseServerLicenseExpireTopic: nonEmptyStr("qliksense/qliksense_server_license_expire"),
   }),
   accessLicenses: section({ enable: bool(true) }),
-  serverLicense: section({ enable: bool(true), alertDaysBefore: int(30, 0, 3650) }),
+  serverLicense: section({
+    enable: bool(true),
+    alertDaysBefore: int(30, 0, 3650),
+    /**
+     * Butler's switches of the server licence's webhooks (webhookNotification's
+     * `qlikSenseServerLicenseMonitor` and `qlikSenseServerLicenseExpiryAlert` lists): kept so that
+     * a converted file behaves as before. Email, Teams and Slack have their own `serverLicenseExpiry`.
+     */
+    webhook: section({
+      enable: bool(false),
+      sendRecurring: section({ enable: bool(false) }),
+      sendAlert: section({ enable: bool(false) }),
+    }),
+  }),
   version: section({
     enable: bool(true),
     host: optionalHost(""),

@@ -3,7 +3,13 @@
  * webhook (the URL carries its token: a secret, masked everywhere). Off by default; validated
  * only when on.
  */
-import { alertRateLimit, alertTimeoutSeconds, messageType, scriptLogLines } from "./alert-common.ts";
+import {
+  alertRateLimit,
+  alertTimeoutSeconds,
+  LICENCE_ALERT_RATE_LIMIT,
+  messageType,
+  scriptLogLines,
+} from "./alert-common.ts";
 import { bool, nonEmptyStr, requiredHttpUrl, section, str } from "./primitives.ts";
 
 const slackKind = (basicText: string, channel: string) =>
@@ -22,9 +28,24 @@ const slackKind = (basicText: string, channel: string) =>
     iconEmoji: str(":ghost:"),
   });
 
+/** The server licence's expiry: a task kind's keys less the script log; once a day by default. */
+const serverLicenseExpiry = () =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    channel: str("sense-server-license"),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr("{{message}}"),
+    rateLimit: alertRateLimit(LICENCE_ALERT_RATE_LIMIT),
+    templateFile: str(""),
+    fromUser: str("Qlik Sense"),
+    iconEmoji: str(":ghost:"),
+  });
+
 export const slackNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
   reloadTaskFailure: slackKind('Qlik Sense reload failed: "{{taskName}}"', "sense-task-failure"),
   reloadTaskAborted: slackKind('Qlik Sense reload aborted: "{{taskName}}"', "sense-task-aborted"),
+  serverLicenseExpiry: serverLicenseExpiry(),
 });

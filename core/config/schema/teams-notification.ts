@@ -4,7 +4,13 @@
  * Both message types send an Adaptive Card, the only thing a Workflows trigger accepts.
  * Off by default; validated only when on.
  */
-import { alertRateLimit, alertTimeoutSeconds, messageType, scriptLogLines } from "./alert-common.ts";
+import {
+  alertRateLimit,
+  alertTimeoutSeconds,
+  LICENCE_ALERT_RATE_LIMIT,
+  messageType,
+  scriptLogLines,
+} from "./alert-common.ts";
 import { bool, nonEmptyStr, requiredHttpUrl, section, str } from "./primitives.ts";
 
 const teamsKind = (basicText: string) =>
@@ -20,9 +26,21 @@ const teamsKind = (basicText: string) =>
     templateFile: str(""),
   });
 
+/** The server licence's expiry: a task kind's keys less the script log; once a day by default. */
+const serverLicenseExpiry = () =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr("{{message}}"),
+    rateLimit: alertRateLimit(LICENCE_ALERT_RATE_LIMIT),
+    templateFile: str(""),
+  });
+
 export const teamsNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
   reloadTaskFailure: teamsKind('Qlik Sense reload failed: "{{taskName}}"'),
   reloadTaskAborted: teamsKind('Qlik Sense reload aborted: "{{taskName}}"'),
+  serverLicenseExpiry: serverLicenseExpiry(),
 });

@@ -5,7 +5,7 @@
  * validated only when on.
  */
 import * as v from "valibot";
-import { alertRateLimit, alertTimeoutSeconds } from "./alert-common.ts";
+import { alertRateLimit, alertTimeoutSeconds, LICENCE_ALERT_RATE_LIMIT } from "./alert-common.ts";
 import { bool, list, requiredHttpUrl, requiredText, section, str } from "./primitives.ts";
 
 export const WEBHOOK_METHODS = ["GET", "POST", "PUT"] as const;
@@ -32,11 +32,16 @@ const webhookSchema = v.object({
   }),
 });
 
-const webhookKind = () => section({ rateLimit: alertRateLimit(300), webhooks: list(webhookSchema) });
+const webhookKind = (rateLimit = 300) =>
+  section({ rateLimit: alertRateLimit(rateLimit), webhooks: list(webhookSchema) });
 
 export const webhookNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
   reloadTaskFailure: webhookKind(),
   reloadTaskAborted: webhookKind(),
+  /** The server licence's status, called after every licence monitor run (Butler's key). */
+  qlikSenseServerLicenseMonitor: webhookKind(),
+  /** The server licence's expiry alert (Butler's key); once a day by default, as the other licence alerts. */
+  qlikSenseServerLicenseExpiryAlert: webhookKind(LICENCE_ALERT_RATE_LIMIT),
 });

@@ -11,14 +11,19 @@ const service = {
   teamsNotification: {
     enable: true,
     reloadTaskFailure: { enable: true, webhookURL: "https://x.logic.azure.com/workflows/SECRET-teams" },
+    serverLicenseExpiry: { enable: true, webhookURL: "https://x.logic.azure.com/workflows/SECRET-lic-teams" },
   },
   slackNotification: {
     enable: true,
     reloadTaskAborted: { enable: true, webhookURL: "https://hooks.slack.com/services/SECRET-slack" },
+    serverLicenseExpiry: { enable: true, webhookURL: "https://hooks.slack.com/services/SECRET-lic-slack" },
   },
   webhookNotification: {
     enable: true,
     reloadTaskFailure: { webhooks: [{ webhookURL: "https://tickets.example.com/hook?token=SECRET-hook" }] },
+    qlikSenseServerLicenseExpiryAlert: {
+      webhooks: [{ webhookURL: "https://tickets.example.com/lic?token=SECRET-lic-hook" }],
+    },
   },
 };
 

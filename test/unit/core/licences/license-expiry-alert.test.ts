@@ -48,4 +48,23 @@ describe("createLicenceExpiryAlerts", () => {
       expect.stringContaining("teams down"),
     ]);
   });
+
+  it("hands every run's status to the status subscribers only, and logs one that fails", async () => {
+    const logger = recordingLogger();
+    const alerts = createLicenceExpiryAlerts(logger);
+    const statuses: unknown[] = [];
+    const expiries: unknown[] = [];
+    alerts.subscribe((alert) => void expiries.push(alert));
+    alerts.subscribeStatus(() => {
+      throw new Error("status hook down");
+    });
+    alerts.subscribeStatus((status) => void statuses.push(status));
+    const status = { expired: false, expiryDate: "2027-01-31", daysUntilExpiry: 90, at: ALERT.at };
+
+    await alerts.emitStatus(status);
+
+    expect(statuses).toEqual([status]);
+    expect(expiries).toEqual([]);
+    expect(logger.at("error").map((entry) => entry.message)).toEqual(["a licence status destination failed"]);
+  });
 });

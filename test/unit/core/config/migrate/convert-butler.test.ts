@@ -142,6 +142,13 @@ const CONVERTED: [string, string][] = [
   ["scheduler.configfile", "scheduler.storeFile"],
   ["keyValueStore", "keyValueStore"],
   ["slackNotification.restMessage.webhookURL", "chat.webhookURL"],
+  // The server licence's webhooks and their switches keep Butler's keys.
+  ["webhookNotification.qlikSenseServerLicenseMonitor", "webhookNotification.qlikSenseServerLicenseMonitor"],
+  [
+    "webhookNotification.qlikSenseServerLicenseExpiryAlert",
+    "webhookNotification.qlikSenseServerLicenseExpiryAlert",
+  ],
+  ["qlikSenseLicense.serverLicenseMonitor.destination.webhook", "licenseMonitor.serverLicense.webhook"],
 ];
 
 /** What the fixture's conversion leaves out (each with its reason, checked below). */
@@ -188,7 +195,6 @@ const LEFT_OUT = [
   ),
   "Butler.qlikSenseLicense.serverLicenseMonitor.destination.mqtt.sendAlert",
   "Butler.qlikSenseLicense.serverLicenseMonitor.destination.mqtt.sendRecurring",
-  "Butler.qlikSenseLicense.serverLicenseMonitor.destination.webhook",
   "Butler.restServerEndpointsEnable.scheduler.updateSchedule",
   ...["postNewRelicMetric", "postNewRelicEvent"].flatMap((endpoint) =>
     ["url", "header", "attribute"].map(
