@@ -142,6 +142,10 @@ const CONVERTED: [string, string][] = [
   ["scheduler.configfile", "scheduler.storeFile"],
   ["keyValueStore", "keyValueStore"],
   ["slackNotification.restMessage.webhookURL", "chat.webhookURL"],
+  ...["enable", "destinationAccount", "url", "reloadTaskFailure"].map((key): [string, string] => [
+    `incidentTool.newRelic.${key}`,
+    `incidentTool.newRelic.${key}`,
+  ]),
 ];
 
 /** What the fixture's conversion leaves out (each with its reason, checked below). */
@@ -154,7 +158,9 @@ const LEFT_OUT = [
     ["serviceStarted", "serviceStopped"].map((block) => `Butler.${section}.${block}`),
   ),
   "Butler.webhookNotification.serviceMonitor",
-  "Butler.incidentTool",
+  // The observability platform's Windows-service events, and SIGNL4, which Steward has no destination for.
+  "Butler.incidentTool.newRelic.serviceMonitor",
+  "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
   "Butler.mqttConfig.subscriptionRootTopic",
   "Butler.mqttConfig.taskStartTopic",
