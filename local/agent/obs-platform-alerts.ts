@@ -6,13 +6,20 @@
 import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
 import { createObsPlatformDestination } from "../../core/alerts/obs-platform-destination.ts";
 import type { ObsPlatformKind } from "../../core/alerts/obs-platform-payload.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import type { AlertDestination } from "../../core/task-events/alert-destination.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import type { AlertDestinationFactory } from "./alert-destinations.ts";
 
-/** Seconds one post may take: a platform that does not answer never holds an alert longer. */
+/** Milliseconds one post may take: a platform that does not answer never holds an alert longer. */
 const POST_TIMEOUT_MS = 10_000;
 
-export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clock }) => {
+/** The destination, or undefined while the section is off. */
+export function obsPlatformDestination(
+  config: Pick<Config, "incidentTool" | "thirdPartyToolsCredentials" | "qlikSenseUrls" | "genericUrls">,
+  deps: { logger: Logger; clock: Clock },
+): AlertDestination | undefined {
   const settings = config.incidentTool.newRelic;
   if (!settings.enable) return undefined;
   const clientOf = (kind: ObsPlatformKind) => {
@@ -22,7 +29,7 @@ export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clo
       event: target(settings.url.event),
       metric: target(settings.url.event),
       log: target(settings.url.log),
-      clock,
+      clock: deps.clock,
       timeoutMs: POST_TIMEOUT_MS,
     });
   };
@@ -33,8 +40,11 @@ export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clo
   return createObsPlatformDestination(settings, {
     clientFor: (kind) => clients[kind],
     accounts: config.thirdPartyToolsCredentials.obsPlatform,
-    logger: logger.child("obs-platform"),
+    logger: deps.logger.child("obs-platform"),
     links: { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls },
     version: SERVICE_VERSION,
   });
-};
+}
+
+export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clock }) =>
+  obsPlatformDestination(config, { logger, clock });
