@@ -329,4 +329,14 @@ describe("migrate-config on a Butler file: check-config", () => {
     expect(config.fileOperations.tableDataDirectory).toBe("/data/qvd");
     expect(config.chat.webhookURL).toBe("https://hooks.slack.example/services/T000/B000/rest");
   });
+
+  it("gives Butler's reload alerts to the observability platform, with their account, once switched on", () => {
+    const config = accepted(migrate(withEverySwitch(butlerFixture(), true)).text);
+    const failure = config.incidentTool.newRelic.reloadTaskFailure;
+    expect(config.incidentTool.newRelic.enable).toBe(true);
+    expect(failure.destination.event.sendToAccount.always.account).toEqual(["Nordlys prod"]);
+    expect(failure.sharedSettings.header).toEqual([{ name: "X-Team", value: "bi-platform" }]);
+    expect(config.incidentTool.newRelic.url.log).toBe("https://log-api.eu.newrelic.com/log/v1");
+    expect(config.thirdPartyToolsCredentials.obsPlatform[0]?.accountName).toBe("Nordlys prod");
+  });
 });
