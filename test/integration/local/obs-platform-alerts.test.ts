@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../core/config/index.ts";
+import { systemClock } from "../../../core/system-clock.ts";
 import { obsPlatformDestination } from "../../../local/agent/obs-platform-alerts.ts";
 import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { captureServerForSuite } from "../../helpers/suite-capture-server.ts";
@@ -44,7 +45,7 @@ function destination(log: boolean) {
   });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   const logger = recordingLogger();
-  const built = obsPlatformDestination(result.config, { logger, clock: { now: () => Date.now() } });
+  const built = obsPlatformDestination(result.config, { logger, clock: systemClock });
   if (built === undefined) throw new Error("the destination was not built");
   return { destination: built, logger };
 }

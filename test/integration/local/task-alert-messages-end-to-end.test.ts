@@ -192,7 +192,9 @@ describe("reload-task alerts to the observability platform through `steward star
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventType: "qs_reloadTaskFailedEvent", qs_taskName: "Reload Sales" });
     expect(await obsPlatformAlertsSent(ports.scrape)).toBe(1);
-    const status = await (await fetch(`http://127.0.0.1:${ports.ui}/status`)).json();
+    const status = (await (await fetch(`http://127.0.0.1:${ports.ui}/status`)).json()) as {
+      alertDestinations: Record<string, unknown>;
+    };
     expect(status.alertDestinations["obs-platform"]).toMatchObject({ sent: 1, failed: 0 });
   });
 });
