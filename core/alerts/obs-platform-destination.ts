@@ -56,6 +56,9 @@ interface Post {
 
 const TARGETS: readonly Target[] = ["event", "log"];
 
+/** The client's message (it names the account and the status, never the key), with URL secrets masked. */
+const messageOf = (error: unknown) => redactText(error instanceof Error ? error.message : String(error));
+
 export function createObsPlatformDestination(
   config: NewRelicIncidentConfig,
   deps: ObsPlatformDestinationDeps,
@@ -114,16 +117,17 @@ export function createObsPlatformDestination(
       if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
       const results = await Promise.allSettled(posts.map((p) => post(alert, kind, p)));
       const failures = results.flatMap((result, i) =>
-        result.status === "rejected"
-          ? [
-              `${posts[i]?.target} to ${posts[i]?.account.accountName}: ${redactText(String((result.reason as Error)?.message ?? result.reason))}`,
-            ]
-          : [],
+        result.status === "rejected" ? [{ post: posts[i] as Post, error: result.reason as unknown }] : [],
       );
-      if (failures.length > 0)
-        throw new AlertSendError(
-          `${failures.length} of ${posts.length} posts failed (${posts.length - failures.length} sent): ${failures.join("; ")}`,
+      if (failures.length > 0) {
+        const named = failures.map(
+          ({ post, error }) => `${post.target} to ${post.account.accountName}: ${messageOf(error)}`,
         );
+        throw new AlertSendError(
+          `${failures.length} of ${posts.length} posts failed (${posts.length - failures.length} sent): ${named.join("; ")}`,
+          { cause: failures[0]?.error },
+        );
+      }
       const suppressed = targets.length - open.length;
       return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
     },
