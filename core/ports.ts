@@ -298,6 +298,24 @@ export interface ObservabilityEventBatchClient {
 }
 
 /**
+ * One element of the observability platform's log API body (`[{common: {attributes}, logs:
+ * [{message}]}]`): attributes shared by its entries (values may be nested, the platform flattens
+ * them) and the entries' messages.
+ */
+export interface ObservabilityLogBatch {
+  readonly attributes: Readonly<Record<string, unknown>>;
+  readonly messages: readonly string[];
+}
+
+/**
+ * Posts log batches to one account's log API in one request (the reload alerts' log entries).
+ * Throws ObservabilityPostError.
+ */
+export interface ObservabilityLogBatchClient {
+  postLogs(batches: readonly ObservabilityLogBatch[], account: ObservabilityAccount): Promise<void>;
+}
+
+/**
  * Posts gauge batches to one account's metric API in one request (the body is an array, one
  * element per batch): the agent's health and session metrics. Throws ObservabilityPostError.
  */

@@ -78,6 +78,28 @@ interface AccountUse {
   readonly active: boolean;
 }
 
+/** The account names the reload alerts to the observability platform fix in the configuration. */
+function newRelicAccountUses(config: Config): AccountUse[] {
+  const newRelic = config.incidentTool.newRelic;
+  const base: PathSegment[] = [S, "incidentTool", "newRelic"];
+  const uses: AccountUse[] = (["event", "log"] as const).map((target) => ({
+    path: [...base, "destinationAccount", target],
+    names: newRelic.destinationAccount[target],
+    active: newRelic.enable,
+  }));
+  for (const kind of ["reloadTaskFailure", "reloadTaskAborted"] as const) {
+    for (const target of ["event", "log"] as const) {
+      const settings = newRelic[kind].destination[target];
+      uses.push({
+        path: [...base, kind, "destination", target, "sendToAccount", "always", "account"],
+        names: settings.sendToAccount.always.account,
+        active: newRelic.enable && settings.enable && settings.sendToAccount.always.enable,
+      });
+    }
+  }
+  return uses;
+}
+
 function checkAccounts(config: Config, out: ConfigProblem[]): void {
   const known = config.thirdPartyToolsCredentials.obsPlatform.map((a) => a.accountName);
   const rest = config.restServer;
@@ -113,6 +135,7 @@ function checkAccounts(config: Config, out: ConfigProblem[]): void {
       names: config.obsPlatform.metric.destinationAccount,
       active: config.obsPlatform.enable,
     },
+    ...newRelicAccountUses(config),
   ];
   for (const use of uses) {
     if (!use.active) continue;

@@ -121,7 +121,11 @@ export const CUSTOM_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["timeseriesdbConfig.v2Config", versionGate(2)],
   ["timeseriesdbConfig.v3Config", versionGate(3)],
   ["obsPlatform", { flagKey: "enable", isActive: (own, a) => own || a.obsPlatformUsed }],
-  ["thirdPartyToolsCredentials", { isActive: (_own, a) => a.obsPlatformUsed }],
+  [
+    "thirdPartyToolsCredentials",
+    // Reload alerts to the observability platform name their accounts there too.
+    { isActive: (_own, a, root) => a.obsPlatformUsed || flagOn(root, "incidentTool.newRelic.enable") },
+  ],
   [
     "logEvents",
     { isActive: (_own, a) => a.logEvents, decidingFlags: LOG_EVENT_SOURCES.map((s) => `source.${s}.enable`) },

@@ -21,6 +21,8 @@ export function isSecretKey(name: string): boolean {
 const SECRET_PATHS = [
   "obsPlatform.event.header[].value",
   "obsPlatform.metric.header[].value",
+  "incidentTool.newRelic.reloadTaskFailure.sharedSettings.header[].value",
+  "incidentTool.newRelic.reloadTaskAborted.sharedSettings.header[].value",
   "serversToMonitor.servers[].headers.*",
   "chat.webhookURL",
 ];

@@ -359,6 +359,33 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Webhooks called when the server licence has expired or expires within the alert window (with licenseMonitor.serverLicense.webhook.sendAlert).",
   "webhookNotification.qlikSenseServerLicenseExpiryAlert.rateLimit":
     "Seconds after an expiry call in which the list is not called again (default one day).",
+  incidentTool: "Incident and observability tools that get reload-task alerts.",
+  "incidentTool.newRelic":
+    "Failed and aborted reloads sent to the observability platform as events and log entries.",
+  "incidentTool.newRelic.enable": "Master switch for reload alerts to the observability platform.",
+  "incidentTool.newRelic.destinationAccount.event":
+    "Account names (thirdPartyToolsCredentials.obsPlatform) that get every event.",
+  "incidentTool.newRelic.destinationAccount.log":
+    "Account names (thirdPartyToolsCredentials.obsPlatform) that get every log entry.",
+  "incidentTool.newRelic.url.event":
+    "Event API base URL (EU or US collector); /v1/accounts/<id>/events is added.",
+  "incidentTool.newRelic.url.log": "Log API URL (EU or US).",
+  "incidentTool.newRelic.reloadTaskFailure": "Events and log entries about failed reloads.",
+  "incidentTool.newRelic.reloadTaskAborted": "Events and log entries about aborted reloads.",
+  "destination.event.enable":
+    "Send an event (eventType qs_reloadTaskFailedEvent / qs_reloadTaskAbortedEvent).",
+  "destination.log.enable":
+    "Send a log entry with the script log's tail (logtype qs_reloadTaskFailedLog / qs_reloadTaskAbortedLog).",
+  "destination.log.tailScriptLogLines": "Last lines of the script log in the log entry.",
+  "sendToAccount.byCustomProperty.enable": "Also send to the accounts named in the task's custom property.",
+  "sendToAccount.byCustomProperty.customPropertyName":
+    "Task custom property whose values are account names; a name that is not an account is logged and skipped.",
+  "sendToAccount.always.enable": "Always send to the accounts listed in account.",
+  "sendToAccount.always.account": "Account names (thirdPartyToolsCredentials.obsPlatform) always sent to.",
+  "attribute.dynamic.useAppTags": "Add each app tag as the attribute qs_appTag_<tag> = true.",
+  "attribute.dynamic.useTaskTags": "Add each task tag as the attribute qs_taskTag_<tag> = true.",
+  "sharedSettings.rateLimit":
+    "Seconds after an event (or log entry) in which the same task sends no other (0 = no limit).",
 
   // ---- log events ----
   logEvents: "Warnings, errors and fatals from the platform's services (validated when a source is enabled).",

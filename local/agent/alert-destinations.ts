@@ -9,6 +9,7 @@ import type { AlertDestination } from "../../core/task-events/alert-destination.
 import type { WritingAgentPartDeps } from "./agent-part.ts";
 import { messageDestinations } from "./message-destinations.ts";
 import { mqttAlerts } from "./mqtt-alerts.ts";
+import { obsPlatformAlerts } from "./obs-platform-alerts.ts";
 import { timeseriesAlerts } from "./timeseries-alerts.ts";
 
 /** A destination as the part runs it: stopped, when it has something to close, after the last alert. */
@@ -26,7 +27,12 @@ export type AlertDestinationFactory = (deps: AlertDestinationDeps) => Built | Pr
 const messageAlerts: AlertDestinationFactory = (deps) => messageDestinations(deps.config, deps);
 
 /** One line per destination; each returns undefined when its configuration section is off. */
-const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [timeseriesAlerts, mqttAlerts, messageAlerts];
+const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [
+  timeseriesAlerts,
+  mqttAlerts,
+  messageAlerts,
+  obsPlatformAlerts,
+];
 
 /**
  * The enabled destinations, in the order of the list. When one cannot be built (a template that

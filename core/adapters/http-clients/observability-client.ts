@@ -8,6 +8,8 @@
  * - metric: POST {metric.url}, body [{common: {timestamp, interval.ms?, attributes}, metrics: [{name, type, value}]}].
  * - metrics: the same URL for one account, one body element per gauge batch (`postMetrics`, the
  *           agent's health and session metrics); a failure throws ObservabilityPostError.
+ * - logs:   POST {log.url} for one account, body [{common: {attributes}, logs: [{message}]}]
+ *           (`postLogs`, the reload alerts' log entries); a failure throws ObservabilityPostError.
  * Headers: Content-Type, the configured headers, then `Api-Key` of the account (last, so a
  * configured header cannot replace it). Any failed account → UpstreamError (502), naming the
  * accounts that failed; the API key never appears in errors or logs.
@@ -22,6 +24,8 @@ import type {
   ObservabilityClient,
   ObservabilityEvent,
   ObservabilityEventBatchClient,
+  ObservabilityLogBatch,
+  ObservabilityLogBatchClient,
   ObservabilityMetricBatch,
   ObservabilityMetricBatchClient,
   ObservabilityResult,
@@ -31,6 +35,8 @@ import { FeatureDisabledError, UpstreamError } from "../../upstream-error.ts";
 export interface ObservabilityClientOptions {
   event: ObservabilityDestination;
   metric: ObservabilityDestination;
+  /** Where log entries go; without it, postLogs refuses. */
+  log?: ObservabilityDestination;
   clock: Clock;
   fetch?: typeof fetch;
   /** Per-request time limit (default 5000 ms). */
@@ -55,7 +61,10 @@ interface PostOutcome {
 
 export function createObservabilityClient(
   options: ObservabilityClientOptions,
-): ObservabilityClient & ObservabilityEventBatchClient & ObservabilityMetricBatchClient {
+): ObservabilityClient &
+  ObservabilityEventBatchClient &
+  ObservabilityMetricBatchClient &
+  ObservabilityLogBatchClient {
   const send = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 5000;
 
@@ -138,6 +147,11 @@ export function createObservabilityClient(
     metrics: batch.metrics.map((metric) => ({ name: metric.name, type: "gauge", value: metric.value })),
   });
 
+  const logBatchBody = (batch: ObservabilityLogBatch) => ({
+    common: { attributes: batch.attributes },
+    logs: batch.messages.map((message) => ({ message })),
+  });
+
   const timestampOf = (timestamp: number | undefined) =>
     timestamp !== undefined && timestamp > 0 ? timestamp : options.clock.now();
 
@@ -173,6 +187,12 @@ export function createObservabilityClient(
         batches.map(metricBatchBody),
       );
       throwIfFailed(outcome, `Posting ${batches.length} metric batch(es)`);
+    },
+    async postLogs(batches, account) {
+      if (batches.length === 0) return;
+      if (options.log === undefined) throw new FeatureDisabledError("No log API URL is configured");
+      const outcome = await postOnce(options.log, account, options.log.url, batches.map(logBatchBody));
+      throwIfFailed(outcome, `Posting ${batches.length} log batch(es)`);
     },
     postMetric(metric) {
       const common: Record<string, unknown> = {

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { auditEventsSchema } from "./audit-events.ts";
 import { emailNotificationSchema } from "./email-notification.ts";
+import { incidentToolSchema } from "./incident-tool.ts";
 import { licenseMonitorSchema } from "./license-monitor.ts";
 import { logEventsSchema } from "./log-events.ts";
 import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema } from "./logging.ts";
@@ -49,6 +50,7 @@ export const serviceSchema = v.object({
   teamsNotification: teamsNotificationSchema,
   slackNotification: slackNotificationSchema,
   webhookNotification: webhookNotificationSchema,
+  incidentTool: incidentToolSchema,
   cert: certSchema,
   mqttConfig: mqttConfigSchema,
   obsPlatform: obsPlatformSchema,
@@ -95,6 +97,7 @@ export type EmailNotificationConfig = Config["emailNotification"];
 export type TeamsNotificationConfig = Config["teamsNotification"];
 export type SlackNotificationConfig = Config["slackNotification"];
 export type WebhookNotificationConfig = Config["webhookNotification"];
+export type NewRelicIncidentConfig = Config["incidentTool"]["newRelic"];
 export type CategoriseRule = LogEventsConfig["categorise"]["rules"][number];
 export type EnginePerformanceMonitorConfig = LogEventsConfig["enginePerformanceMonitor"];
 export type CertConfig = Config["cert"];

@@ -14,6 +14,7 @@ import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/te
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
 import { until } from "../../helpers/eventually.ts";
 import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { parsePrometheusText, sampleValue } from "../../helpers/prometheus-text.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../helpers/smtp-capture.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
@@ -126,5 +127,74 @@ describe("reload-task alerts by email, Teams and webhook through `steward start`
     // Assess
     expect(smtp.received[0]?.mail.subject).toBe('Qlik Sense reload failed: "Reload Sales"');
     expect(smtp.received[0]?.mail.text).toContain("FinishedFail");
+  });
+});
+
+/** Steward sending failed reloads as observability events to one account on the capture server. */
+async function startObsPlatformSteward(): Promise<TaskEventPorts> {
+  const dir = scratchDirectory("steward-task-obs-platform-");
+  const ports = await freeTaskEventPorts();
+  writeTaskEventsConfig(dir, {
+    platform,
+    ports,
+    extra: {
+      thirdPartyToolsCredentials: {
+        obsPlatform: [{ accountName: "Ops", insertApiKey: "NRII-ops-secret", accountId: 4242 }],
+      },
+      incidentTool: {
+        newRelic: {
+          enable: true,
+          url: { event: capture.url, log: `${capture.url}/log/v1` },
+          reloadTaskFailure: {
+            destination: {
+              event: { enable: true, sendToAccount: { always: { enable: true, account: ["Ops"] } } },
+            },
+          },
+        },
+      },
+    },
+  });
+  await startStewardIn(dir);
+  return ports;
+}
+
+async function obsPlatformAlertsSent(scrapePort: number): Promise<number | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text();
+  return sampleValue(parsePrometheusText(text), "steward_alerts_total", {
+    destination: "obs-platform",
+    kind: "reloadTaskFailure",
+    outcome: "sent",
+  });
+}
+
+describe("reload-task alerts to the observability platform through `steward start`", () => {
+  it("a failed reload: one event within 5 s, counted and shown on /status; the same datagram again sends nothing more", async () => {
+    // Prepare
+    const ports = await startObsPlatformSteward();
+    const datagram = failedRun();
+
+    // Act
+    const sentAt = Date.now();
+    await sendDatagrams(ports.udp, [datagram]);
+    await until(async () => capture.requests.length === 1, 5000, 50);
+    const within = Date.now() - sentAt;
+    await sendDatagrams(ports.udp, [datagram]);
+    await until(async () => (await taskEventCount(ports.scrape, "failed", "duplicate")) === 1, 5000, 50);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    // Assess
+    expect(within).toBeLessThan(5000);
+    expect(capture.requests).toHaveLength(1);
+    const request = capture.requests[0];
+    expect(request?.path).toBe("/v1/accounts/4242/events");
+    expect(request?.headers["api-key"]).toBe("NRII-ops-secret");
+    const events = JSON.parse(request?.body ?? "[]");
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: "qs_reloadTaskFailedEvent", qs_taskName: "Reload Sales" });
+    expect(await obsPlatformAlertsSent(ports.scrape)).toBe(1);
+    const status = (await (await fetch(`http://127.0.0.1:${ports.ui}/status`)).json()) as {
+      alertDestinations: Record<string, unknown>;
+    };
+    expect(status.alertDestinations["obs-platform"]).toMatchObject({ sent: 1, failed: 0 });
   });
 });

@@ -179,6 +179,47 @@ describe("cross-field rules: server tags and destination accounts", () => {
       ]);
     });
 
+    it("must name accounts of thirdPartyToolsCredentials in the reload alerts to the observability platform", () => {
+      // Prepare
+      const always = (account: string[]) => ({
+        enable: true,
+        sendToAccount: { always: { enable: true, account } },
+      });
+      const newRelic = (enable: boolean) => ({
+        enable,
+        destinationAccount: { event: ["Main"], log: ["Mian"] },
+        reloadTaskFailure: { destination: { event: always(["Main", "Q"]) } },
+        reloadTaskAborted: {
+          destination: { log: always(["R"]), event: { sendToAccount: { always: { account: ["Off"] } } } },
+        },
+      });
+      const credentials = { obsPlatform: [account("Main")] };
+
+      // Act
+      const on = problemsOf({
+        thirdPartyToolsCredentials: credentials,
+        incidentTool: { newRelic: newRelic(true) },
+      });
+      const off = problemsOf({ incidentTool: { newRelic: newRelic(false) } });
+
+      // Assess
+      expect(on).toEqual([
+        'Service.incidentTool.newRelic.destinationAccount.log[0]: account "Mian" is not defined in thirdPartyToolsCredentials.obsPlatform (did you mean "Main"?)',
+        'Service.incidentTool.newRelic.reloadTaskAborted.destination.log.sendToAccount.always.account[0]: account "R" is not defined in thirdPartyToolsCredentials.obsPlatform',
+        'Service.incidentTool.newRelic.reloadTaskFailure.destination.event.sendToAccount.always.account[1]: account "Q" is not defined in thirdPartyToolsCredentials.obsPlatform',
+      ]);
+      expect(off).toEqual([]);
+    });
+
+    it("checks the accounts themselves when the reload alerts to the observability platform are on", () => {
+      expect(
+        problemsOf({
+          thirdPartyToolsCredentials: { obsPlatform: [{ accountName: "Main", accountId: "1" }] },
+          incidentTool: { newRelic: { enable: true } },
+        }),
+      ).toEqual(["Service.thirdPartyToolsCredentials.obsPlatform[0].insertApiKey: required"]);
+    });
+
     it("are not checked when the feature using them is off", () => {
       expect(
         problemsOf({

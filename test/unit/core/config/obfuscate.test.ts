@@ -34,6 +34,17 @@ function treeWithAllSecrets() {
         clientCertPassphrase: "SECRET-passphrase",
       },
       chat: { webhookURL: "https://hooks.example.com/services/SECRET-webhook" },
+      incidentTool: {
+        newRelic: {
+          enable: true,
+          reloadTaskFailure: {
+            sharedSettings: { header: [{ name: "X-Api", value: "SECRET-failure-alert-header" }] },
+          },
+          reloadTaskAborted: {
+            sharedSettings: { header: [{ name: "X-Api", value: "SECRET-aborted-alert-header" }] },
+          },
+        },
+      },
       serversToMonitor: {
         servers: [
           {
@@ -73,6 +84,8 @@ const SECRETS = [
   "SECRET-webhook",
   "SECRET-server-header",
   "SECRET-mqtt-password",
+  "SECRET-failure-alert-header",
+  "SECRET-aborted-alert-header",
 ];
 
 describe("obfuscateConfig", () => {

@@ -173,6 +173,22 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: ["reloadTaskFailure", "rateLimit"],
     placeholder: ["reloadTaskFailure", "webhooks", 0, "webhookURL"],
   },
+  incidentTool: {
+    active: {
+      newRelic: {
+        enable: true,
+        reloadTaskFailure: {
+          destination: {
+            event: { enable: true, sendToAccount: { always: { enable: true, account: ["acct1"] } } },
+          },
+        },
+      },
+    },
+    context: { thirdPartyToolsCredentials: { obsPlatform: [account] } },
+    typo: ["newRelic", "reloadTaskFailure", "sharedSettings", "rateLimit"],
+    wrong: ["newRelic", "url", "event"],
+    placeholder: ["newRelic", "url", "log"],
+  },
   cert: {
     active: { clientCert: "client.pem", clientCertKey: "client_key.pem", clientCertCA: "root.pem" },
     context: { appNames: { enableAppNameExtract: true, hostIP: "sense.example.com" } },

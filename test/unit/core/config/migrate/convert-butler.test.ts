@@ -149,6 +149,10 @@ const CONVERTED: [string, string][] = [
     "webhookNotification.qlikSenseServerLicenseExpiryAlert",
   ],
   ["qlikSenseLicense.serverLicenseMonitor.destination.webhook", "licenseMonitor.serverLicense.webhook"],
+  ...["enable", "destinationAccount", "url", "reloadTaskFailure"].map((key): [string, string] => [
+    `incidentTool.newRelic.${key}`,
+    `incidentTool.newRelic.${key}`,
+  ]),
 ];
 
 /** What the fixture's conversion leaves out (each with its reason, checked below). */
@@ -161,7 +165,9 @@ const LEFT_OUT = [
     ["serviceStarted", "serviceStopped"].map((block) => `Butler.${section}.${block}`),
   ),
   "Butler.webhookNotification.serviceMonitor",
-  "Butler.incidentTool",
+  // The observability platform's Windows-service events, and SIGNL4, which Steward has no destination for.
+  "Butler.incidentTool.newRelic.serviceMonitor",
+  "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
   "Butler.mqttConfig.subscriptionRootTopic",
   "Butler.mqttConfig.taskStartTopic",
@@ -328,5 +334,15 @@ describe("migrate-config on a Butler file: check-config", () => {
     expect(config.restServer.endpointsEnable.reloadTaskStart).toBe(true);
     expect(config.fileOperations.tableDataDirectory).toBe("/data/qvd");
     expect(config.chat.webhookURL).toBe("https://hooks.slack.example/services/T000/B000/rest");
+  });
+
+  it("gives Butler's reload alerts to the observability platform, with their account, once switched on", () => {
+    const config = accepted(migrate(withEverySwitch(butlerFixture(), true)).text);
+    const failure = config.incidentTool.newRelic.reloadTaskFailure;
+    expect(config.incidentTool.newRelic.enable).toBe(true);
+    expect(failure.destination.event.sendToAccount.always.account).toEqual(["Nordlys prod"]);
+    expect(failure.sharedSettings.header).toEqual([{ name: "X-Team", value: "bi-platform" }]);
+    expect(config.incidentTool.newRelic.url.log).toBe("https://log-api.eu.newrelic.com/log/v1");
+    expect(config.thirdPartyToolsCredentials.obsPlatform[0]?.accountName).toBe("Nordlys prod");
   });
 });
