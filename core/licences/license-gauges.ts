@@ -1,5 +1,6 @@
 /**
- * The licence monitor's gauges on the scrape endpoint, from the latest run: per access type
+ * The licence monitor's gauges on the scrape endpoint, from the last good reading of each (a run
+ * whose reading failed leaves the one before in place): per access type
  * (`license_type` as on the stored points) every count the platform gave, as
  * `steward_license_access_<count>` (e.g. `steward_license_access_allocated{license_type="analyzer"}`,
  * `steward_license_access_used_minutes{license_type="analyzer_capacity"}`); the server licence's

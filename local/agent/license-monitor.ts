@@ -128,10 +128,16 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
     status = {
       runs: status.runs + 1,
       lastRunAt: new Date(at).toISOString(),
-      // A reading that failed keeps the last good one on the page (its error says it is old);
-      // one switched off shows nothing.
+      // A reading that failed keeps the last good one on the page and on the gauges (its error
+      // says it is old): a failed reading must not make the expiry rule on the server licence's
+      // gauges resolve as if the licence were fine. One switched off shows nothing.
       accessLicences: access ?? (errors.accessLicences === undefined ? undefined : status.accessLicences),
-      serverLicence: server === undefined ? undefined : { ...server, alert },
+      serverLicence:
+        server === undefined
+          ? errors.serverLicence === undefined
+            ? undefined
+            : status.serverLicence
+          : { ...server, alert },
       version: version ?? (errors.version === undefined ? undefined : status.version),
       release: status.release,
       errors,

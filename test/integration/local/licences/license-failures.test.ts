@@ -2,7 +2,8 @@
  * The licence monitor when the platform misbehaves, against the simulated platform over mutual
  * TLS and Debian's influxd: a repository that answers 500 fails the licence readings (each logged
  * at ERROR, error-tracked and named on the status page) while the version, read from another
- * endpoint, still goes out; and a repository that never answers does not hold up the stop.
+ * endpoint, still goes out; a run that fails after a good one keeps the good readings on the
+ * gauges and the page; and a repository that never answers does not hold up the stop.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../../../core/system-clock.ts";
@@ -71,6 +72,40 @@ describe.skipIf(skip)("the licence monitor when the platform misbehaves", () => 
     });
     // No gauge shows a value that was not read.
     expect(run.metricsText).not.toMatch(/^steward_license_server_days_until_expiry /m);
+  });
+
+  it("keeps the last good readings on the gauges and the page when a later run fails, naming the error", async () => {
+    const config = licenceConfig({ platform, influxd, database: "licence_later_failure" });
+    config.licenseMonitor.frequency = "every 1 seconds";
+    const logger = recordingLogger();
+    const metrics = createMemoryMetricsRegistry();
+    const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
+    const monitor = await startLicenseMonitor({
+      config,
+      logger,
+      clock: systemClock,
+      cwd: process.cwd(),
+      metrics,
+      connections,
+    });
+    try {
+      await until(() => monitor.status().runs >= 1, 5000);
+      const good = monitor.status();
+      platform.repository.fault = "status500";
+      await until(() => monitor.status().errors.serverLicence !== undefined, 5000);
+
+      const failed = monitor.status();
+      expect(failed.errors.serverLicence).toContain("HTTP 500");
+      expect(failed.serverLicence).toEqual(good.serverLicence);
+      expect(failed.accessLicences).toEqual(good.accessLicences);
+      const days = metrics
+        .scrape()
+        .find((metric) => metric.name === "steward_license_server_days_until_expiry");
+      expect(days?.samples).toEqual([{ labels: {}, value: good.serverLicence?.daysUntilExpiry }]);
+    } finally {
+      await monitor.stop();
+      await connections.stop();
+    }
   });
 
   it("stops within a second while the repository never answers", async () => {
