@@ -8,7 +8,10 @@
  *   and `server_name`, fields `error_count` = 1, `error_category` and, when known, `error_code`
  *   and `http_status`; the two numbers typed as Butler SOS typed them on each database version
  *   (schemaless-count.ts: floats on 1.x, integers on 2.x and 3.x), so that the measurement it
- *   filled accepts them. The caller writes them through a destination of their
+ *   filled accepts them. A second error of one type and server in the same millisecond gets a
+ *   point one nanosecond later (and so on): a point's identity is its series and time, and two
+ *   points with both equal would be one in the database, losing an error from the count.
+ *   The caller writes them through a destination of their
  *   own whose failures are never recorded here, so a time-series DB that is down never feeds
  *   errors about its own error points back in.
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
@@ -66,6 +69,17 @@ export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
   const count = SCHEMALESS_COUNT[options.version];
   let counts: ErrorCounts = { day: utcDay(clock.now()), total: 0, types: {} };
   let timer: TimerHandle | undefined;
+  /** Per series (type and server): the millisecond of its last point and the points in it so far. */
+  const lastPoint = new Map<string, { ms: number; inMs: number }>();
+
+  /** Nanoseconds after `now` that keep this point apart from the series' earlier ones in the same ms. */
+  function offsetNs(type: string, server: string, now: number): number {
+    const series = `${type}\u0001${server}`;
+    const last = lastPoint.get(series);
+    const inMs = last !== undefined && last.ms === now ? last.inMs + 1 : 0;
+    lastPoint.set(series, { ms: now, inMs });
+    return Math.min(inMs, 999_999);
+  }
 
   function rollOver(now: number): void {
     const today = utcDay(now);
@@ -114,6 +128,7 @@ export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
       counts.total += 1;
       if (options.onPoint === undefined) return;
       const facts = categorizeError(error);
+      const subMsNs = offsetNs(type, server, now);
       options.onPoint({
         measurement: options.measurementName,
         tags: { error_type: type, server_name: server },
@@ -124,6 +139,7 @@ export function startErrorTracker(options: ErrorTrackerOptions): ErrorTracker {
           ...(facts.httpStatus === undefined ? {} : { http_status: count(facts.httpStatus) }),
         },
         timestampMs: now,
+        ...(subMsNs === 0 ? {} : { subMsNs }),
       });
     },
     counts: () => structuredClone(counts),

@@ -116,6 +116,22 @@ describe("error tracker", () => {
     ]);
   });
 
+  it("keeps two errors of one type and server in the same millisecond apart: the second point is 1 ns later", () => {
+    const { points, errors, clock } = tracker();
+    errors.record("LICENSE_API", "sense1");
+    errors.record("LICENSE_API", "sense1");
+    errors.record("LICENSE_API", "sense2");
+    clock.advance(1);
+    errors.record("LICENSE_API", "sense1");
+
+    expect(points.map((point) => [point.tags.server_name, point.timestampMs, point.subMsNs])).toEqual([
+      ["sense1", clock.now() - 1, undefined],
+      ["sense1", clock.now() - 1, 1],
+      ["sense2", clock.now() - 1, undefined],
+      ["sense1", clock.now(), undefined],
+    ]);
+  });
+
   it("the null tracker records nothing", () => {
     nullErrorTracker.record("HEALTH_API", "x");
     expect(nullErrorTracker.counts().total).toBe(0);
