@@ -39,8 +39,8 @@ export const BUILT_IN_EMAIL_HTML = `<!DOCTYPE html>
 ${row("App", '{{#if appUrl}}<a href="{{appUrl}}" style="color:#1f6feb">{{appName}}</a>{{else}}{{appName}}{{/if}}')}
 ${row("Status", "{{executionStatusText}}")}
 ${row("Node", "{{executingNodeName}}")}
-${row("Started", "{{executionStartTime.startTimeLocal1}}")}
-${row("Ended", "{{executionStopTime.stopTimeLocal1}}")}
+${row("Started ({{localTimeZone}})", "{{executionStartTime.startTimeLocal1}}")}
+${row("Ended ({{localTimeZone}})", "{{executionStopTime.stopTimeLocal1}}")}
 ${row("Duration", "{{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s")}
 ${row("Run by", "{{user}}")}
 ${row("Execution id", '<span style="font-family:Consolas,monospace;font-size:12px">{{executionId}}</span>')}
@@ -51,7 +51,7 @@ ${logSection("End of the script log", "scriptLogTailCount", "scriptLogTail")}
 {{#each unavailable}}{{#if @first}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">Not available</h3><ul style="margin:0;padding-left:20px;color:#5f6b7a;font-size:13px">{{/if}}<li>{{@key}}: {{this}}</li>{{#if @last}}</ul>{{/if}}{{/each}}
 <div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}{{#if appUrl}}<a href="{{appUrl}}" style="${BUTTON}">Open app</a>{{/if}}</div>
 </td></tr>
-<tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">Sent by Steward from the scheduler's event on {{hostName}} at {{logTimeStamp}}.</td></tr>
+<tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">Sent by Steward from the scheduler's event on {{hostName}}, logged at {{logTimeStamp}} by the node's clock.</td></tr>
 </table>
 </td></tr></table>
 </body></html>
@@ -62,8 +62,8 @@ export const BUILT_IN_EMAIL_TEXT = `{{heading}}: {{taskName}}
 App:          {{appName}}
 Status:       {{executionStatusText}}
 Node:         {{executingNodeName}}
-Started:      {{executionStartTime.startTimeLocal1}}
-Ended:        {{executionStopTime.stopTimeLocal1}}
+Started:      {{executionStartTime.startTimeLocal1}} ({{localTimeZone}})
+Ended:        {{executionStopTime.stopTimeLocal1}} ({{localTimeZone}})
 Duration:     {{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s
 Run by:       {{user}}
 Execution id: {{executionId}}

@@ -7,7 +7,9 @@
  * Where enrichment found nothing, a text field says "not available", a number is -1 (0 for
  * sizes), a list is empty, and `unavailable` names each missing part with the reason. Times
  * come as UTC ISO text and in five local forms (`...Local1` `yyyy-MM-dd HH:mm:ss`, then short,
- * medium and full forms; 4 and 5 are the same, as in Butler); the repository's "never" time
+ * medium and full forms; 4 and 5 are the same, as in Butler), and `localTimeZone` names the zone
+ * of the local forms (the built-in messages print it beside each time: the log time of the
+ * event, `logTimeStamp`, is the node's own clock and may be in another); the repository's "never" time
  * (year 1753) is shown as `-`. `appStreamName` is the stream's name (Butler passed the stream
  * object there), and `appUrl` is `qlikSenseUrls.appBaseUrl` + `/` + the app id with no doubled slash.
  */
@@ -100,6 +102,8 @@ export interface TemplateFields {
   readonly appOwnerEmail: string;
   /** Each part enrichment could not find, with the reason (`{scriptLog: "..."}`); empty when all were found. */
   readonly unavailable: Readonly<Record<string, string>>;
+  /** The IANA time zone of the `...Local` forms, e.g. `Europe/Stockholm` or `UTC`. */
+  readonly localTimeZone: string;
 }
 
 export interface TemplateLinks {
@@ -129,6 +133,7 @@ export function templateFields(
   const localTimes = localTimeFormatter(options.timeZone);
   return {
     alertKind: alert.kind,
+    localTimeZone: options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...eventFields(alert),
     ...taskFields(alert),
     ...appFields(alert, links),

@@ -79,7 +79,8 @@ describe("alert email: the built-in message", () => {
     expect(html).toContain("Reload failed");
     expect(html).toContain("Reload Sales dashboard");
     expect(html).toContain('href="https://sense.example.com/sense/app/7d2b9e10-3c4d-4e5f-9a0b-c1d2e3f4a5b6"');
-    expect(html).toContain("2026-06-20 12:00:01");
+    expect(html).toMatch(/Started \(UTC\)<\/td>\s*<td[^>]*>2026-06-20 12:00:01/);
+    expect(mail?.text).toContain("Started:      2026-06-20 12:00:01 (UTC)");
     expect(html).toMatch(/<pre[^>]*>[^<]*Execution Failed/);
     expect(html).toContain("Open QMC");
     expect(mail?.text).toContain("Duration:     0 h 0 min 2 s");

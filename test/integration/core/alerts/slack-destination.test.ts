@@ -66,6 +66,10 @@ describe("Slack alert: the basic message", () => {
       type: "header",
       text: { type: "plain_text", text: 'Qlik Sense reload aborted: "Reload Sales dashboard"' },
     });
+    const fields = (body.blocks[1].fields as { text: string }[]).map((field) => field.text);
+    expect(
+      fields.some((text) => text.includes("Started (UTC)") && text.includes("2026-06-20 12:00:01")),
+    ).toBe(true);
     const log = body.blocks[2].text.text as string;
     expect(log).toContain("```");
     expect(log).toContain("Execution Failed\n20260620T140003.910+0200 Execution finished.");

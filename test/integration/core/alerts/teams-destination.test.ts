@@ -75,6 +75,14 @@ describe("Teams alert: the basic card", () => {
     expect(card().actions.map((a: { title: string }) => a.title)).toEqual(["Open QMC", "Open Hub"]);
   });
 
+  it("names the time zone of the run's start and end beside them", async () => {
+    const { destination } = teams();
+    await destination.send(failedReloadAlert());
+    const facts = card().body[1].facts as { title: string; value: string }[];
+    expect(facts).toContainEqual({ title: "Started (UTC)", value: "2026-06-20 12:00:01" });
+    expect(facts.map((f) => f.title)).toContain("Ended (UTC)");
+  });
+
   it("shows every script log line on its own, backslashes intact", async () => {
     const { destination } = teams();
     await destination.send(failedReloadAlert());
