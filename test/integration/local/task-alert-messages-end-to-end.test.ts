@@ -130,8 +130,9 @@ describe("reload-task alerts by email, Teams and webhook through `steward start`
   });
 });
 
-/** Steward sending failed reloads as observability events to one account on the capture server. */
-async function startObsPlatformSteward(): Promise<TaskEventPorts> {
+/** Steward sending failed reloads as observability events (and, with `log`, log entries) to one account on the capture server. */
+async function startObsPlatformSteward(options: { log?: boolean } = {}): Promise<TaskEventPorts> {
+  const ops = { always: { enable: true, account: ["Ops"] } };
   const dir = scratchDirectory("steward-task-obs-platform-");
   const ports = await freeTaskEventPorts();
   writeTaskEventsConfig(dir, {
@@ -147,7 +148,8 @@ async function startObsPlatformSteward(): Promise<TaskEventPorts> {
           url: { event: capture.url, log: `${capture.url}/log/v1` },
           reloadTaskFailure: {
             destination: {
-              event: { enable: true, sendToAccount: { always: { enable: true, account: ["Ops"] } } },
+              event: { enable: true, sendToAccount: ops },
+              ...(options.log === true && { log: { enable: true, sendToAccount: ops } }),
             },
           },
         },
@@ -196,5 +198,26 @@ describe("reload-task alerts to the observability platform through `steward star
       alertDestinations: Record<string, unknown>;
     };
     expect(status.alertDestinations["obs-platform"]).toMatchObject({ sent: 1, failed: 0 });
+  });
+
+  it("with log entries on: one event and one log entry carrying the script log's tail", async () => {
+    // Prepare
+    const ports = await startObsPlatformSteward({ log: true });
+
+    // Act
+    await sendDatagrams(ports.udp, [failedRun()]);
+    await until(async () => capture.requests.length === 2, 5000, 50);
+
+    // Assess
+    const paths = capture.requests.map((request) => request.path).sort();
+    expect(paths).toEqual(["/log/v1", "/v1/accounts/4242/events"]);
+    const log = capture.requests.find((request) => request.path === "/log/v1");
+    expect(log?.headers["api-key"]).toBe("NRII-ops-secret");
+    const [entry] = JSON.parse(log?.body ?? "[]");
+    expect(entry.common.attributes).toMatchObject({
+      logtype: "qs_reloadTaskFailedLog",
+      qs_taskName: "Reload Sales",
+    });
+    expect(entry.logs[0].message).toContain("Error: Cannot open file");
   });
 });
