@@ -9,6 +9,7 @@
 import type { SlackNotificationConfig } from "../config/schema/config.ts";
 import type { TemplateFields } from "../task-events/template-fields.ts";
 import { cutLogText } from "./chat-log-text.ts";
+import { taskFacts, taskLinks } from "./task-facts.ts";
 
 type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
 
@@ -26,12 +27,8 @@ const field = (label: string, value: string) => ({
   text: cut(`*${label}*\n${escapeMrkdwn(value === "" ? "-" : value)}`, 2000),
 });
 
-function buttons(fields: TemplateFields): unknown[] {
-  const links: [string, string][] = [
-    ["Open QMC", fields.qlikSenseQMC],
-    ["Open Hub", fields.qlikSenseHub],
-    ["Open app", fields.appUrl],
-  ];
+/** The buttons: one per configured link, none for a link that is not configured (Slack refuses a button without a URL). */
+function buttons(links: readonly (readonly [string, string])[]): unknown[] {
   const elements = links
     .filter(([, url]) => url !== "")
     .map(([text, url]) => ({ type: "button", text: { type: "plain_text", text }, url }));
@@ -47,59 +44,74 @@ export function slackPoster(settings: SlackPosterSettings): Record<string, strin
   };
 }
 
+/** What a basic message shows: every alert's message (reload tasks, the server licence) has this shape. */
+export interface BasicSlackMessage {
+  readonly title: string;
+  readonly facts: readonly (readonly [string, string])[];
+  /** Blocks after the facts (a log, what was not available). */
+  readonly blocks?: readonly unknown[];
+  /** Button titles and URLs; those without a URL are left out. */
+  readonly links: readonly (readonly [string, string])[];
+}
+
+export function basicSlackBlocks(message: BasicSlackMessage, settings: SlackPosterSettings): unknown {
+  return {
+    ...slackPoster(settings),
+    // The notification text of phones and desktop banners, which do not show blocks.
+    text: cut(message.title, 3000),
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: cut(message.title, 150) } },
+      { type: "section", fields: message.facts.map(([label, value]) => field(label, value)) },
+      ...(message.blocks ?? []),
+      ...buttons(message.links),
+    ],
+  };
+}
+
+/** The basic message of a task alert: `title` is the rendered `basicMsgTemplate`. */
 export function basicSlackMessage(
   fields: TemplateFields,
   title: string,
   settings: SlackKindSettings,
 ): unknown {
-  const { hours, minutes, seconds } = fields.executionDuration;
   const unavailable = Object.entries(fields.unavailable);
-  return {
-    ...slackPoster(settings),
-    // The notification text of phones and desktop banners, which do not show blocks.
-    text: cut(title, 3000),
-    blocks: [
-      { type: "header", text: { type: "plain_text", text: cut(title, 150) } },
-      {
-        type: "section",
-        fields: [
-          field("Task", fields.taskName),
-          field("App", fields.appName),
-          field("Status", fields.executionStatusText),
-          field("Node", fields.executingNodeName),
-          field(`Started (${fields.localTimeZone})`, fields.executionStartTime.startTimeLocal1 ?? "-"),
-          field(`Ended (${fields.localTimeZone})`, fields.executionStopTime.stopTimeLocal1 ?? "-"),
-          field("Duration", `${hours} h ${minutes} min ${seconds} s`),
-          field("Execution id", fields.executionId),
-        ],
-      },
-      ...(fields.scriptLogTail === ""
-        ? []
-        : [
-            {
-              type: "section",
-              text: {
-                type: "mrkdwn",
-                text: `*End of the script log*\n\`\`\`${cutLogText(escapeMrkdwn(fields.scriptLogTail), "tail")}\`\`\``,
-              },
-            },
-          ]),
-      ...(unavailable.length === 0
-        ? []
-        : [
-            {
-              type: "context",
-              elements: [
-                {
+  return basicSlackBlocks(
+    {
+      title,
+      facts: taskFacts(fields),
+      blocks: [
+        ...(fields.scriptLogTail === ""
+          ? []
+          : [
+              {
+                type: "section",
+                text: {
                   type: "mrkdwn",
-                  text: cut(`Not available: ${unavailable.map(([p, r]) => `${p} (${r})`).join("; ")}`, 3000),
+                  text: `*End of the script log*\n\`\`\`${cutLogText(escapeMrkdwn(fields.scriptLogTail), "tail")}\`\`\``,
                 },
-              ],
-            },
-          ]),
-      ...buttons(fields),
-    ],
-  };
+              },
+            ]),
+        ...(unavailable.length === 0
+          ? []
+          : [
+              {
+                type: "context",
+                elements: [
+                  {
+                    type: "mrkdwn",
+                    text: cut(
+                      `Not available: ${unavailable.map(([p, r]) => `${p} (${r})`).join("; ")}`,
+                      3000,
+                    ),
+                  },
+                ],
+              },
+            ]),
+      ],
+      links: taskLinks(fields),
+    },
+    settings,
+  );
 }
 
 /** A formatted template's parsed output: an object with `blocks` or `text`, with the poster settings added. */

@@ -7,6 +7,7 @@
  */
 import type { TemplateFields } from "../task-events/template-fields.ts";
 import { normaliseLineEnds } from "./chat-log-text.ts";
+import { taskFacts, taskLinks } from "./task-facts.ts";
 
 export const ADAPTIVE_CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive";
 
@@ -51,21 +52,26 @@ function logBlock(title: string, text: string): unknown[] {
   ];
 }
 
-function openUrls(fields: TemplateFields): unknown[] {
-  const links: [string, string][] = [
-    ["Open QMC", fields.qlikSenseQMC],
-    ["Open Hub", fields.qlikSenseHub],
-    ["Open app", fields.appUrl],
-  ];
+/** The buttons of a card: one per configured link, none for a link that is not configured. */
+function openUrls(links: readonly (readonly [string, string])[]): unknown[] {
   return links
     .filter(([, url]) => url !== "")
     .map(([title, url]) => ({ type: "Action.OpenUrl", title, url }));
 }
 
-/** The basic card: `title` is the rendered `basicMsgTemplate`; `failure` colours it red, else amber. */
-export function basicTeamsCard(fields: TemplateFields, title: string, failure: boolean): TeamsMessage {
-  const { hours, minutes, seconds } = fields.executionDuration;
-  const unavailable = Object.entries(fields.unavailable);
+/** What a basic card shows: every alert's card (reload tasks, the server licence) has this shape. */
+export interface BasicCard {
+  readonly title: string;
+  /** Red for a failure or an expired licence; amber otherwise. */
+  readonly attention: boolean;
+  readonly facts: readonly (readonly [string, string])[];
+  /** Blocks after the facts (a log, what was not available). */
+  readonly body?: readonly unknown[];
+  /** Button titles and URLs; those without a URL are left out. */
+  readonly links: readonly (readonly [string, string])[];
+}
+
+export function basicCard(card: BasicCard): TeamsMessage {
   return teamsMessage({
     type: "AdaptiveCard",
     $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
@@ -74,25 +80,27 @@ export function basicTeamsCard(fields: TemplateFields, title: string, failure: b
     body: [
       {
         type: "TextBlock",
-        text: title,
+        text: card.title,
         size: "Large",
         weight: "Bolder",
-        color: failure ? "Attention" : "Warning",
+        color: card.attention ? "Attention" : "Warning",
         wrap: true,
       },
-      {
-        type: "FactSet",
-        facts: [
-          fact("Task", fields.taskName),
-          fact("App", fields.appName),
-          fact("Status", fields.executionStatusText),
-          fact("Node", fields.executingNodeName),
-          fact(`Started (${fields.localTimeZone})`, fields.executionStartTime.startTimeLocal1 ?? "-"),
-          fact(`Ended (${fields.localTimeZone})`, fields.executionStopTime.stopTimeLocal1 ?? "-"),
-          fact("Duration", `${hours} h ${minutes} min ${seconds} s`),
-          fact("Execution id", fields.executionId),
-        ],
-      },
+      { type: "FactSet", facts: card.facts.map(([title, value]) => fact(title, value)) },
+      ...(card.body ?? []),
+    ],
+    actions: openUrls(card.links),
+  });
+}
+
+/** The basic card of a task alert: `title` is the rendered `basicMsgTemplate`; `failure` colours it red, else amber. */
+export function basicTeamsCard(fields: TemplateFields, title: string, failure: boolean): TeamsMessage {
+  const unavailable = Object.entries(fields.unavailable);
+  return basicCard({
+    title,
+    attention: failure,
+    facts: taskFacts(fields),
+    body: [
       ...logBlock("End of the script log", fields.scriptLogTail),
       ...(unavailable.length === 0
         ? []
@@ -106,7 +114,7 @@ export function basicTeamsCard(fields: TemplateFields, title: string, failure: b
             },
           ]),
     ],
-    actions: openUrls(fields),
+    links: taskLinks(fields),
   });
 }
 
