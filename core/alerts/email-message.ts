@@ -51,38 +51,77 @@ export function plainSubject(kind: EmailKind, fields: TemplateFields): string {
   return oneLine(`Qlik Sense ${KIND_LOOK[kind].heading.toLowerCase()}: "${fields.taskName}"`);
 }
 
+/** What one email is made of: the templates, what they see, and the plain forms that cannot fail. */
+export interface EmailParts {
+  /** The fields the templates see. */
+  readonly context: object;
+  readonly subjectTemplate: string;
+  /** The operator's body template, or undefined for `builtIn`. */
+  readonly body: BodyTemplate;
+  readonly builtIn: { readonly html: string; readonly text: string };
+  /** Sent when the subject template cannot be rendered or renders empty. */
+  readonly plainSubject: string;
+  /** Sent when the body template cannot be read or rendered. */
+  readonly plainBody: () => { html: string; text: string };
+}
+
+/**
+ * Renders the subject and body, falling back to the plain forms one part at a time; every alert
+ * email (reload tasks, the server licence) is made here, so a broken template never loses one.
+ */
+export function renderEmail(parts: EmailParts): EmailContentResult {
+  const problems: string[] = [];
+  let subject: string;
+  try {
+    subject = oneLine(renderAlertTemplate(parts.subjectTemplate, parts.context, { noEscape: true }));
+  } catch (error) {
+    problems.push(`subject: ${(error as Error).message}`);
+    subject = parts.plainSubject;
+  }
+  if (subject === "") subject = parts.plainSubject;
+  if (parts.body !== undefined && "error" in parts.body) {
+    problems.push(`body: ${parts.body.error}`);
+    return { content: { subject, ...parts.plainBody() }, problems };
+  }
+  try {
+    const html = renderAlertTemplate(parts.body?.source ?? parts.builtIn.html, parts.context, {
+      noEscape: false,
+    });
+    const text = renderAlertTemplate(parts.builtIn.text, parts.context, { noEscape: true });
+    return { content: { subject, html, text }, problems };
+  } catch (error) {
+    problems.push(`body: ${(error as Error).message}`);
+    return { content: { subject, ...parts.plainBody() }, problems };
+  }
+}
+
 export function emailContent(
   kind: EmailKind,
   fields: TemplateFields,
   subjectTemplate: string,
   body: BodyTemplate,
 ): EmailContentResult {
-  const problems: string[] = [];
-  let subject: string;
-  try {
-    subject = oneLine(renderAlertTemplate(subjectTemplate, fields, { noEscape: true }));
-  } catch (error) {
-    problems.push(`subject: ${(error as Error).message}`);
-    subject = plainSubject(kind, fields);
-  }
-  if (subject === "") subject = plainSubject(kind, fields);
-  const context = { ...fields, ...KIND_LOOK[kind] };
-  if (body !== undefined && "error" in body) {
-    problems.push(`body: ${body.error}`);
-    return { content: { subject, ...plainBody(kind, fields) }, problems };
-  }
-  try {
-    const html = renderAlertTemplate(body?.source ?? BUILT_IN_EMAIL_HTML, context, { noEscape: false });
-    const text = renderAlertTemplate(BUILT_IN_EMAIL_TEXT, context, { noEscape: true });
-    return { content: { subject, html, text }, problems };
-  } catch (error) {
-    problems.push(`body: ${(error as Error).message}`);
-    return { content: { subject, ...plainBody(kind, fields) }, problems };
-  }
+  return renderEmail({
+    context: { ...fields, ...KIND_LOOK[kind] },
+    subjectTemplate,
+    body,
+    builtIn: { html: BUILT_IN_EMAIL_HTML, text: BUILT_IN_EMAIL_TEXT },
+    plainSubject: plainSubject(kind, fields),
+    plainBody: () => plainBody(kind, fields),
+  });
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** A plain body: the text, and as HTML the same text in a preformatted block. */
+export function plainEmailBody(lines: readonly string[]): { html: string; text: string } {
+  const text = `${lines.join("\n")}\n`;
+  return {
+    text,
+    html: `<!DOCTYPE html><html><body><pre style="font-family:monospace">${escapeHtml(text)}</pre></body></html>`,
+  };
+}
 
 /**
  * The key fields as plain lines, built without a template so that it cannot fail; the HTML part
@@ -107,9 +146,5 @@ export function plainBody(kind: EmailKind, fields: TemplateFields): { html: stri
     ...(fields.qlikSenseQMC === "" ? [] : ["", `QMC: ${fields.qlikSenseQMC}`]),
     ...(fields.qlikSenseHub === "" ? [] : [`Hub: ${fields.qlikSenseHub}`]),
   ];
-  const text = `${lines.join("\n")}\n`;
-  return {
-    text,
-    html: `<!DOCTYPE html><html><body><pre style="font-family:monospace">${escapeHtml(text)}</pre></body></html>`,
-  };
+  return plainEmailBody(lines);
 }
