@@ -7,11 +7,7 @@
  */
 import type { WebhookNotificationConfig } from "../config/schema/config.ts";
 import type { Logger } from "../ports.ts";
-import {
-  type AlertDestination,
-  AlertSendError,
-  type AlertSendResult,
-} from "../task-events/alert-destination.ts";
+import type { AlertDestination, AlertSendResult } from "../task-events/alert-destination.ts";
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
@@ -49,7 +45,7 @@ export function createWebhookDestination(
       if (!rateLimit.take(`${kind}|${alert.event.taskId}`, windowSeconds))
         return { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
       const payload = webhookPayload(kind, templateFields(alert, deps.links, { head: 0, tail: 0 }));
-      const failures = await callWebhookList(webhooks, payload, {
+      return callWebhookList(webhooks, payload, {
         caller: deps.caller,
         timeoutSeconds: config.timeoutSeconds,
         onFailure(webhook, reason) {
@@ -61,11 +57,6 @@ export function createWebhookDestination(
           });
         },
       });
-      if (failures.length > 0)
-        throw new AlertSendError(
-          `${failures.length} of ${webhooks.length} webhooks failed (${webhooks.length - failures.length} called): ${failures.join("; ")}`,
-        );
-      return { outcome: "sent", messages: webhooks.length };
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Calls every webhook of a list one after another with the same payload. A webhook that fails —
  * no answer in time, a refusal, an unreadable CA file, a method that is none of GET, POST and
- * PUT — is reported by its description and the others are still called; the answer lists the
- * failures (empty when every call succeeded). Task alerts and the server licence's webhooks
- * both call their lists through here.
+ * PUT — is reported by its description and the others are still called; when any failed, the
+ * alert fails naming each failure (so it is counted and shown as the destination's last error),
+ * and is sent otherwise. Task alerts and the server licence's webhooks both call their lists
+ * through here.
  */
 import type { WebhookNotificationConfig } from "../config/schema/config.ts";
 import { redactText } from "../logging/redact.ts";
+import { AlertSendError, type AlertSendResult } from "../task-events/alert-destination.ts";
 import type { WebhookCaller, WebhookMethod, WebhookValue } from "./webhook-caller.ts";
 
 export type WebhookEntry = WebhookNotificationConfig["reloadTaskFailure"]["webhooks"][number];
@@ -44,12 +46,12 @@ async function callOne(
   });
 }
 
-/** `webhook name: reason` of each webhook that failed, in list order. */
+/** Calls the list: `sent` when every webhook answered; AlertSendError naming each failure otherwise. */
 export async function callWebhookList(
   webhooks: readonly WebhookEntry[],
   payload: Readonly<Record<string, WebhookValue>>,
   deps: WebhookListDeps,
-): Promise<string[]> {
+): Promise<AlertSendResult> {
   const failures: string[] = [];
   for (const [index, entry] of webhooks.entries()) {
     const name = entry.description === "" ? `webhook ${index + 1}` : entry.description;
@@ -61,5 +63,9 @@ export async function callWebhookList(
       deps.onFailure(name, reason);
     }
   }
-  return failures;
+  if (failures.length > 0)
+    throw new AlertSendError(
+      `${failures.length} of ${webhooks.length} webhooks failed (${webhooks.length - failures.length} called): ${failures.join("; ")}`,
+    );
+  return { outcome: "sent", messages: webhooks.length };
 }

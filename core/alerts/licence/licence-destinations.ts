@@ -10,7 +10,7 @@
 import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "../alert-rate-limit.ts";
-import type { MessageDestinationClients } from "../message-destinations.ts";
+import type { MessageDestinationClients, MessageDestinationsConfig } from "../message-destinations.ts";
 import { asSlackMessage } from "../slack-blocks.ts";
 import { asTeamsMessage } from "../teams-card.ts";
 import { createLicenceChatDestination } from "./licence-chat-destination.ts";
@@ -19,17 +19,9 @@ import type { LicenceDestination } from "./licence-destination.ts";
 import { createLicenceEmailDestination } from "./licence-email-destination.ts";
 import { licenceAlertWebhooks, licenceStatusWebhooks } from "./licence-webhook-destinations.ts";
 
-export type LicenceDestinationsConfig = Pick<
-  Config,
-  | "emailNotification"
-  | "teamsNotification"
-  | "slackNotification"
-  | "webhookNotification"
-  | "qlikSenseUrls"
-  | "genericUrls"
-  | "licenseMonitor"
-  | "platform"
->;
+/** The message destinations' sections, the licence monitor's switches and the platform's host (named in the messages). */
+export type LicenceDestinationsConfig = MessageDestinationsConfig &
+  Pick<Config, "licenseMonitor" | "platform">;
 
 export interface LicenceDestinations {
   /** Those that take the expiry alert. */

@@ -8,7 +8,7 @@
 import type { WebhookNotificationConfig } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
 import type { Logger } from "../../ports.ts";
-import { AlertSendError, type AlertSendResult } from "../../task-events/alert-destination.ts";
+import type { AlertSendResult } from "../../task-events/alert-destination.ts";
 import type { AlertRateLimit } from "../alert-rate-limit.ts";
 import type { WebhookCaller, WebhookValue } from "../webhook-caller.ts";
 import { callWebhookList } from "../webhook-list.ts";
@@ -42,7 +42,7 @@ function licenceWebhooks<T>(
       if (webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
       if (!deps.rateLimit.take(`webhook|${what.key}`, list.rateLimit))
         return { outcome: "suppressed", reason: `a licence webhook was called within ${list.rateLimit} s` };
-      const failures = await callWebhookList(webhooks, what.payload(value), {
+      return callWebhookList(webhooks, what.payload(value), {
         caller: deps.caller,
         timeoutSeconds: config.timeoutSeconds,
         onFailure(webhook, reason) {
@@ -53,11 +53,6 @@ function licenceWebhooks<T>(
           });
         },
       });
-      if (failures.length > 0)
-        throw new AlertSendError(
-          `${failures.length} of ${webhooks.length} webhooks failed (${webhooks.length - failures.length} called): ${failures.join("; ")}`,
-        );
-      return { outcome: "sent", messages: webhooks.length };
     },
   };
 }
