@@ -7,6 +7,7 @@
  * schedule; the alert sections keep Butler's names and shapes.
  */
 
+import { TASK_POINT_KINDS, TASK_TOPIC_KEYS } from "../schema/task-events.ts";
 import { finishButler, prepareButler } from "./butler-additions.ts";
 import { BUTLER_ENDPOINT_RULES } from "./butler-endpoint-rules.ts";
 import { BUTLER_LICENCE_RULES } from "./butler-licence-rules.ts";
@@ -31,30 +32,10 @@ const UPTIME_CONNECTION =
 const NEVER_WRITTEN =
   "Butler never wrote app or task tags from this switch; Steward's points carry the static tags only";
 
-/** The task types Butler writes a time-series point for, each a block under `influxDb`. */
-const TASK_POINT_KINDS = [
-  "reloadTaskFailure",
-  "reloadTaskSuccess",
-  "externalProgramTaskFailure",
-  "externalProgramTaskSuccess",
-  "userSyncTaskFailure",
-  "userSyncTaskSuccess",
-  "distributeTaskFailure",
-  "distributeTaskSuccess",
-  "preloadTaskFailure",
-  "preloadTaskSuccess",
-];
-
-/** Butler's MQTT keys for failed and aborted reloads, the same names under taskEvents.sendToMQTT. */
-const TASK_TOPIC_KEYS = [
-  "taskFailureTopic",
-  "taskFailureFullTopic",
-  "taskFailureSendFull",
-  "taskAbortedTopic",
-  "taskAbortedFullTopic",
-  "taskAbortedSendFull",
-];
-
+/**
+ * Butler's task-point blocks under `influxDb` and topic keys under `mqttConfig` keep their names
+ * under `taskEvents.timeseriesdb` and `taskEvents.sendToMQTT`, so the lists are those sections'.
+ */
 const taskEventRules: [string, MigrationRule][] = [
   ["udpServerConfig", move("taskEvents.udpServerConfig")],
   ["udpServerConfig.enable", move("taskEvents.enable")],

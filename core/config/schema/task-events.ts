@@ -31,6 +31,60 @@ const staticTags = () => section({ static: nameValueList() });
 /** A task type's own measurement: on or off, with its static tags. */
 const kindPoints = () => section({ enable: bool(false), tag: staticTags() });
 
+/**
+ * `timeseriesdb`: the static tags of every point, then one block per task type and outcome that
+ * gets a point, under Butler's names (`reloadTaskFailure`, ... `preloadTaskSuccess`).
+ */
+const timeseriesdbSchema = section({
+  tag: staticTags(),
+  reloadTaskFailure: section({
+    enable: bool(false),
+    tailScriptLogLines: int(20, 0, 10_000),
+    tag: staticTags(),
+  }),
+  reloadTaskSuccess: section({
+    enable: bool(false),
+    allReloadTasks: section({ enable: bool(false) }),
+    byCustomProperty: section({
+      enable: bool(false),
+      customPropertyName: nonEmptyStr("Butler_SuccessReloadTask_InfluxDB"),
+      enabledValue: nonEmptyStr("Yes"),
+    }),
+    headScriptLogLines: int(15, 0, 10_000),
+    tailScriptLogLines: int(25, 0, 10_000),
+    tag: staticTags(),
+  }),
+  externalProgramTaskFailure: kindPoints(),
+  externalProgramTaskSuccess: kindPoints(),
+  userSyncTaskFailure: kindPoints(),
+  userSyncTaskSuccess: kindPoints(),
+  distributeTaskFailure: kindPoints(),
+  distributeTaskSuccess: kindPoints(),
+  preloadTaskFailure: kindPoints(),
+  preloadTaskSuccess: kindPoints(),
+});
+
+/** `sendToMQTT`: on or off, and Butler's topic keys for failed and aborted reloads. */
+const sendToMqttSchema = section({
+  enable: bool(false),
+  taskFailureTopic: nonEmptyStr("qliksense/task_failure"),
+  taskFailureFullTopic: nonEmptyStr("qliksense/task_failure_full"),
+  taskFailureSendFull: bool(true),
+  taskAbortedTopic: nonEmptyStr("qliksense/task_aborted"),
+  taskAbortedFullTopic: nonEmptyStr("qliksense/task_aborted_full"),
+  taskAbortedSendFull: bool(true),
+});
+
+/** The task types and outcomes that get a point: every block of `timeseriesdb` but its tags. */
+export const TASK_POINT_KINDS = Object.keys(timeseriesdbSchema.wrapped.entries).filter(
+  (key) => key !== "tag",
+);
+
+/** Butler's broker topic keys, kept under `sendToMQTT`: every member but its switch. */
+export const TASK_TOPIC_KEYS = Object.keys(sendToMqttSchema.wrapped.entries).filter(
+  (key) => key !== "enable",
+);
+
 export const taskEventsSchema = section({
   enable: bool(false),
   udpServerConfig: taskEventsUdpSchema,
@@ -38,41 +92,6 @@ export const taskEventsSchema = section({
     // A day at most: the appenders on several nodes send one execution within seconds of each other.
     windowSeconds: int(3600, 1, 86_400),
   }),
-  timeseriesdb: section({
-    tag: staticTags(),
-    reloadTaskFailure: section({
-      enable: bool(false),
-      tailScriptLogLines: int(20, 0, 10_000),
-      tag: staticTags(),
-    }),
-    reloadTaskSuccess: section({
-      enable: bool(false),
-      allReloadTasks: section({ enable: bool(false) }),
-      byCustomProperty: section({
-        enable: bool(false),
-        customPropertyName: nonEmptyStr("Butler_SuccessReloadTask_InfluxDB"),
-        enabledValue: nonEmptyStr("Yes"),
-      }),
-      headScriptLogLines: int(15, 0, 10_000),
-      tailScriptLogLines: int(25, 0, 10_000),
-      tag: staticTags(),
-    }),
-    externalProgramTaskFailure: kindPoints(),
-    externalProgramTaskSuccess: kindPoints(),
-    userSyncTaskFailure: kindPoints(),
-    userSyncTaskSuccess: kindPoints(),
-    distributeTaskFailure: kindPoints(),
-    distributeTaskSuccess: kindPoints(),
-    preloadTaskFailure: kindPoints(),
-    preloadTaskSuccess: kindPoints(),
-  }),
-  sendToMQTT: section({
-    enable: bool(false),
-    taskFailureTopic: nonEmptyStr("qliksense/task_failure"),
-    taskFailureFullTopic: nonEmptyStr("qliksense/task_failure_full"),
-    taskFailureSendFull: bool(true),
-    taskAbortedTopic: nonEmptyStr("qliksense/task_aborted"),
-    taskAbortedFullTopic: nonEmptyStr("qliksense/task_aborted_full"),
-    taskAbortedSendFull: bool(true),
-  }),
+  timeseriesdb: timeseriesdbSchema,
+  sendToMQTT: sendToMqttSchema,
 });
