@@ -25,17 +25,47 @@ const logSection = (title: string, countField: string, textField: string) =>
   `{{#if ${textField}}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">${title}{{#if ${countField}}} ({{${countField}}} lines){{/if}}</h3>
 <pre style="${LOG_BLOCK}">{{${textField}}}</pre>{{/if}}`;
 
-export const BUILT_IN_EMAIL_HTML = `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{heading}}</title></head>
+/** What an email body's frame holds; each part is Handlebars text. */
+export interface EmailFrame {
+  /** The document's title. */
+  readonly title: string;
+  /** The header band's colour. */
+  readonly accent: string;
+  /** The small capitals over the headline: what happened. */
+  readonly heading: string;
+  readonly headline: string;
+  /** The rows, blocks and buttons between the header and the footer. */
+  readonly content: string;
+  readonly footer: string;
+}
+
+/** The frame every built-in email (reload tasks, the server licence) shares: header band, a 640-pixel column, footer. */
+export function emailFrame(frame: EmailFrame): string {
+  return `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${frame.title}</title></head>
 <body style="margin:0;padding:0;background:#eef1f4;font-family:'Segoe UI',Helvetica,Arial,sans-serif">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="background:#eef1f4;padding:24px 0"><tr><td align="center">
 <table role="presentation" width="640" cellspacing="0" cellpadding="0" style="max-width:640px;width:100%;background:#ffffff;border-radius:6px;overflow:hidden;border:1px solid #dde2e8">
-<tr><td style="background:{{accent}};padding:18px 24px;color:#ffffff">
-<div style="font-size:13px;letter-spacing:0.04em;text-transform:uppercase;opacity:0.9">{{heading}}</div>
-<div style="font-size:20px;font-weight:600;margin-top:4px;word-break:break-word">{{taskName}}</div>
+<tr><td style="background:${frame.accent};padding:18px 24px;color:#ffffff">
+<div style="font-size:13px;letter-spacing:0.04em;text-transform:uppercase;opacity:0.9">${frame.heading}</div>
+<div style="font-size:20px;font-weight:600;margin-top:4px;word-break:break-word">${frame.headline}</div>
 </td></tr>
 <tr><td style="padding:20px 24px">
-<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+${frame.content}
+</td></tr>
+<tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">${frame.footer}</td></tr>
+</table>
+</td></tr></table>
+</body></html>
+`;
+}
+
+export const BUILT_IN_EMAIL_HTML = emailFrame({
+  title: "{{heading}}",
+  accent: "{{accent}}",
+  heading: "{{heading}}",
+  headline: "{{taskName}}",
+  content: `<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
 ${row("App", '{{#if appUrl}}<a href="{{appUrl}}" style="color:#1f6feb">{{appName}}</a>{{else}}{{appName}}{{/if}}')}
 ${row("Status", "{{executionStatusText}}")}
 ${row("Node", "{{executingNodeName}}")}
@@ -49,13 +79,10 @@ ${row("Message", "{{logMessage}}")}
 ${logSection("Start of the script log", "scriptLogHeadCount", "scriptLogHead")}
 ${logSection("End of the script log", "scriptLogTailCount", "scriptLogTail")}
 {{#each unavailable}}{{#if @first}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">Not available</h3><ul style="margin:0;padding-left:20px;color:#5f6b7a;font-size:13px">{{/if}}<li>{{@key}}: {{this}}</li>{{#if @last}}</ul>{{/if}}{{/each}}
-<div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}{{#if appUrl}}<a href="{{appUrl}}" style="${BUTTON}">Open app</a>{{/if}}</div>
-</td></tr>
-<tr><td style="padding:12px 24px;background:#f7f9fa;color:#8a94a1;font-size:12px">Sent by Steward from the scheduler's event on {{hostName}}, logged at {{logTimeStamp}} by the node's clock.</td></tr>
-</table>
-</td></tr></table>
-</body></html>
-`;
+<div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}{{#if appUrl}}<a href="{{appUrl}}" style="${BUTTON}">Open app</a>{{/if}}</div>`,
+  footer:
+    "Sent by Steward from the scheduler's event on {{hostName}}, logged at {{logTimeStamp}} by the node's clock.",
+});
 
 export const BUILT_IN_EMAIL_TEXT = `{{heading}}: {{taskName}}
 

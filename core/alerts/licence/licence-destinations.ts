@@ -46,6 +46,16 @@ export function buildLicenceDestinations(
   const links = { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls };
   const hostName = config.platform.host;
   const { poster, readTemplate } = clients;
+  /** What a Teams or Slack destination is made with: the same clients, its own log scope and time limit. */
+  const chatDeps = (name: string, timeoutSeconds: number) => ({
+    poster,
+    readTemplate,
+    logger: clients.logger.child(name),
+    links,
+    hostName,
+    rateLimit,
+    timeoutSeconds,
+  });
   const alerts: LicenceDestination<LicenceExpiryAlert>[] = [];
   const closers: (() => void)[] = [];
   const email = config.emailNotification;
@@ -58,32 +68,14 @@ export function buildLicenceDestinations(
   }
   const teams = config.teamsNotification;
   if (teams.enable && teams.serverLicenseExpiry.enable) {
-    const logger = clients.logger.child("teams");
-    const deps = {
-      poster,
-      readTemplate,
-      logger,
-      links,
-      hostName,
-      rateLimit,
-      timeoutSeconds: teams.timeoutSeconds,
-    };
+    const deps = chatDeps("teams", teams.timeoutSeconds);
     const format = { name: "teams", basic: licenceTeamsCard, formatted: asTeamsMessage };
     alerts.push(createLicenceChatDestination(teams.serverLicenseExpiry, format, deps));
   }
   const slack = config.slackNotification;
   if (slack.enable && slack.serverLicenseExpiry.enable) {
     const settings = slack.serverLicenseExpiry;
-    const logger = clients.logger.child("slack");
-    const deps = {
-      poster,
-      readTemplate,
-      logger,
-      links,
-      hostName,
-      rateLimit,
-      timeoutSeconds: slack.timeoutSeconds,
-    };
+    const deps = chatDeps("slack", slack.timeoutSeconds);
     const format = {
       name: "slack",
       basic: (fields: Parameters<typeof licenceSlackMessage>[0], title: string) =>
