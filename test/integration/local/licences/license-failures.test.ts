@@ -6,6 +6,7 @@
  * gauges and the page; and a repository that never answers does not hold up the stop.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Config } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
 import { startLicenseMonitor } from "../../../../local/agent/license-monitor.ts";
@@ -33,6 +34,22 @@ beforeEach(() => {
 afterAll(async () => {
   await Promise.all([influxd?.close(), platform?.stop()]);
 });
+
+/** The licence monitor on its own connections, with an in-memory registry to read its gauges from. */
+async function startMonitor(config: Config) {
+  const logger = recordingLogger();
+  const metrics = createMemoryMetricsRegistry();
+  const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
+  const monitor = await startLicenseMonitor({
+    config,
+    logger,
+    clock: systemClock,
+    cwd: process.cwd(),
+    metrics,
+    connections,
+  });
+  return { metrics, connections, monitor };
+}
 
 describe.skipIf(skip)("the licence monitor when the platform misbehaves", () => {
   it("logs, tracks and shows each failed reading, and still writes the one that worked", async () => {
@@ -81,17 +98,7 @@ describe.skipIf(skip)("the licence monitor when the platform misbehaves", () => 
   it("keeps the last good readings on the gauges and the page when a later run fails, naming the error", async () => {
     const config = licenceConfig({ platform, influxd, database: "licence_later_failure" });
     config.licenseMonitor.frequency = "every 1 seconds";
-    const logger = recordingLogger();
-    const metrics = createMemoryMetricsRegistry();
-    const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
-    const monitor = await startLicenseMonitor({
-      config,
-      logger,
-      clock: systemClock,
-      cwd: process.cwd(),
-      metrics,
-      connections,
-    });
+    const { metrics, connections, monitor } = await startMonitor(config);
     try {
       await until(() => monitor.status().runs >= 1, 5000);
       const good = monitor.status();
@@ -118,17 +125,7 @@ describe.skipIf(skip)("the licence monitor when the platform misbehaves", () => 
       { platform, influxd, database: "licence_hang" },
       { version: { enable: false } },
     );
-    const logger = recordingLogger();
-    const metrics = createMemoryMetricsRegistry();
-    const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
-    const monitor = await startLicenseMonitor({
-      config,
-      logger,
-      clock: systemClock,
-      cwd: process.cwd(),
-      metrics,
-      connections,
-    });
+    const { connections, monitor } = await startMonitor(config);
     await until(() => platform.repository.calls.length >= 1, 5000);
 
     const started = Date.now();
