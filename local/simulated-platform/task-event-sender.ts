@@ -71,6 +71,22 @@ export function taskDatagram(
   ].join(";");
 }
 
+/**
+ * Records a new run of `task` (Reload Sales by default) in the simulated repository, ended at
+ * `stoppedAtMs` (`atMs` by default), and answers the scheduler's datagram about it, logged at `atMs`.
+ */
+export function recordedRun(
+  state: TaskEventRoutesState,
+  outcome: SimRunOutcome,
+  options: { task?: SimTask; atMs?: number; stoppedAtMs?: number } = {},
+): string {
+  const executionId = randomUUID();
+  const atMs = options.atMs ?? Date.now();
+  const task = options.task ?? SALES;
+  recordExecution(state, { executionId, taskId: task.id, outcome, stoppedAtMs: options.stoppedAtMs ?? atMs });
+  return taskDatagram(outcome, executionId, atMs, task);
+}
+
 export function startTaskEventSender(options: TaskEventSenderOptions): Stoppable {
   const now = options.now ?? Date.now;
   const socket = createSocket(options.host.includes(":") ? "udp6" : "udp4");
@@ -78,10 +94,8 @@ export function startTaskEventSender(options: TaskEventSenderOptions): Stoppable
   let turn = 0;
   const sendNext = () => {
     const outcome = ORDER[turn++ % ORDER.length] as SimRunOutcome;
-    const executionId = randomUUID();
-    const at = now();
-    recordExecution(options.state, { executionId, taskId: TASK_SALES, outcome, stoppedAtMs: at });
-    socket.send(taskDatagram(outcome, executionId, at), options.port, options.host, (error) => {
+    const datagram = recordedRun(options.state, outcome, { atMs: now() });
+    socket.send(datagram, options.port, options.host, (error) => {
       if (error) options.onError?.(error);
     });
   };

@@ -1,26 +1,6 @@
-/**
- * Reload-task benchmark (`npm run bench -- task-events`): a night of failing tasks arriving at
- * once. 200 failed-reload datagrams, paced over one second, each a new execution of one of the
- * simulated repository's four reload tasks, sent to the real `steward start` with every
- * destination on: email to two recipients over a real SMTP server, a Teams card and a webhook
- * call to a capture server, a point in InfluxDB 1.x and two broker messages (when Debian's
- * influxd and mosquitto are installed). Two runs:
- *   - rate limited (the defaults' shape: one alert per task and destination per window): each task
- *     alerts once per destination and recipient, every other run is counted as suppressed, and
- *     InfluxDB and the broker get every run;
- *   - no rate limit: every run sends its email, card and call, measured against a trivial alerter
- *     (task-events-trivial-alerter.ts) that sends the same messages for the same burst.
- * Reported per run: what arrived where and how long after the first datagram, nothing more a
- * second later, task events processed and dropped, alerts by destination and outcome, Steward's
- * CPU seconds and peak RSS. Targets: every alert delivered, rate limits respected, no datagram
- * dropped, and for the rate-limited run peak RSS ≤ 150 MB. BENCH_TASK_DATAGRAMS changes the burst's size,
- * BENCH_TASK_MAX_CONCURRENT the task-event queue's `messageQueue.maxConcurrent`.
- */
-import { randomUUID } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { SIM_TASKS } from "../../local/simulated-platform/catalogue.ts";
-import { taskDatagram } from "../../local/simulated-platform/task-event-sender.ts";
-import { recordExecution } from "../../local/simulated-platform/task-routes.ts";
+import { recordedRun } from "../../local/simulated-platform/task-event-sender.ts";
 import type { ScrapedMetric } from "../helpers/prometheus-text.ts";
 import { cpuSeconds, loadAverage1, memoryMb } from "./process-stats.ts";
 import {
@@ -57,19 +37,13 @@ async function sendBurst(site: TaskEventSite, port: number): Promise<number> {
   const startedAt = Date.now();
   for (let i = 0; i < DATAGRAMS; i++) {
     const task = SIM_TASKS[i % SIM_TASKS.length] as (typeof SIM_TASKS)[number];
-    const executionId = randomUUID();
-    const now = Date.now();
-    recordExecution(site.platform.repository.taskEvents, {
-      executionId,
-      taskId: task.id,
-      outcome: "failed",
+    const datagram = recordedRun(site.platform.repository.taskEvents, "failed", {
+      task,
       // Runs of one task end minutes apart in a night, never in the same millisecond.
       stoppedAtMs: startedAt - (DATAGRAMS - i) * 60_000,
     });
     await new Promise<void>((resolve, reject) =>
-      socket.send(taskDatagram("failed", executionId, now, task), port, "127.0.0.1", (e) =>
-        e ? reject(e) : resolve(),
-      ),
+      socket.send(datagram, port, "127.0.0.1", (e) => (e ? reject(e) : resolve())),
     );
     const due = startedAt + ((i + 1) * BURST_MS) / DATAGRAMS;
     if (due > Date.now()) await sleep(due - Date.now());

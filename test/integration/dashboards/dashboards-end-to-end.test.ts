@@ -13,10 +13,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
 import type { SimulatedServer } from "../../../local/simulated-platform/simulated-server.ts";
-import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
-import { recordExecution, type SimRunOutcome } from "../../../local/simulated-platform/task-routes.ts";
+import { recordedRun } from "../../../local/simulated-platform/task-event-sender.ts";
+import type { SimRunOutcome } from "../../../local/simulated-platform/task-routes.ts";
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { envelopeOfType } from "../../helpers/audit-envelopes.ts";
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
@@ -139,14 +138,7 @@ function auditEvents(): Record<string, unknown>[] {
 
 /** A reload-task run the simulated repository knows, and the scheduler's datagram about it. */
 function taskRun(outcome: SimRunOutcome): string {
-  const executionId = randomUUID();
-  recordExecution(platform.repository.taskEvents, {
-    executionId,
-    taskId: TASK_SALES,
-    outcome,
-    stoppedAtMs: Date.now() - 1000,
-  });
-  return taskDatagram(outcome, executionId, Date.now());
+  return recordedRun(platform.repository.taskEvents, outcome, { stoppedAtMs: Date.now() - 1000 });
 }
 
 let platform: TestPlatform;

@@ -1,15 +1,5 @@
-/**
- * Reload-task alerts by email, to Teams and to an outgoing webhook, end to end as an operator runs
- * them: `steward start` with task events on, the simulated platform over mutual TLS, a real SMTP
- * server and a capture server standing in for Teams and the webhook's receiver. A failed-reload
- * datagram becomes one email, one card and one webhook call within 5 s; the same datagram again
- * sends nothing more; a subject template with an error still lets a plain-subject email out.
- */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
-import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
-import { recordExecution } from "../../../local/simulated-platform/task-routes.ts";
+import { recordedRun } from "../../../local/simulated-platform/task-event-sender.ts";
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
 import { until } from "../../helpers/eventually.ts";
@@ -78,14 +68,7 @@ async function startMessagingSteward(subject: string): Promise<TaskEventPorts> {
 }
 
 function failedRun(): string {
-  const executionId = randomUUID();
-  recordExecution(platform.repository.taskEvents, {
-    executionId,
-    taskId: TASK_SALES,
-    outcome: "failed",
-    stoppedAtMs: Date.now() - 1000,
-  });
-  return taskDatagram("failed", executionId, Date.now());
+  return recordedRun(platform.repository.taskEvents, "failed", { stoppedAtMs: Date.now() - 1000 });
 }
 
 const paths = () => capture.requests.map((request) => request.path).sort();

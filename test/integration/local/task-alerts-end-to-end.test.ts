@@ -1,15 +1,6 @@
-/**
- * Reload-task alerts end to end, as an operator runs them: `steward start` with task events on,
- * the simulated platform over mutual TLS, Debian's influxd and mosquitto. A failed-reload
- * datagram becomes one point and the broker messages within 5 s; the same datagram again adds
- * nothing; with the script log unavailable, the alert still arrives, saying so.
- */
-import { randomUUID } from "node:crypto";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
-import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
-import { recordExecution } from "../../../local/simulated-platform/task-routes.ts";
+import { recordedRun } from "../../../local/simulated-platform/task-event-sender.ts";
 import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/test-platform.ts";
 import { until } from "../../helpers/eventually.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../helpers/influxd.ts";
@@ -85,14 +76,7 @@ async function startAlertingSteward(
 }
 
 function failedRun(): string {
-  const executionId = randomUUID();
-  recordExecution(platform.repository.taskEvents, {
-    executionId,
-    taskId: TASK_SALES,
-    outcome: "failed",
-    stoppedAtMs: Date.now() - 1000,
-  });
-  return taskDatagram("failed", executionId, Date.now());
+  return recordedRun(platform.repository.taskEvents, "failed", { stoppedAtMs: Date.now() - 1000 });
 }
 
 async function points(database: string): Promise<Record<string, unknown>[]> {
