@@ -23,6 +23,7 @@ import { toAuditPoint } from "./audit-point.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
 import { DatabaseSetupError } from "./database-setup-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
+import { keepTimesApart } from "./event-time-offset.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
 
@@ -100,12 +101,14 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
         const detail = encodingError instanceof Error ? encodingError.message : String(encodingError);
         refusals.push({ reason: "unencodable", count: unencodable.length, detail, events: unencodable });
       }
-      for (let start = 0; start < entries.length; start += maxBatchSize) {
-        const chunk = entries.slice(start, start + maxBatchSize);
+      // Two events of one series may hash to the same time; within the batch they are kept apart.
+      const apart = keepTimesApart(entries);
+      for (let start = 0; start < apart.length; start += maxBatchSize) {
+        const chunk = apart.slice(start, start + maxBatchSize);
         try {
           refusals.push(...(await writeChunk(chunk)));
         } catch (error) {
-          const unwritten = entries.slice(start).map((entry) => entry.event);
+          const unwritten = apart.slice(start).map((entry) => entry.event);
           throw new DestinationWriteError(NAME, unwritten, { cause: error });
         }
       }

@@ -12,7 +12,7 @@ import { startAuditDestinations } from "../../../../core/destinations/start-audi
 import { systemClock } from "../../../../core/system-clock.ts";
 import { localDestinationAdapters } from "../../../../local/audit/destination-adapters.ts";
 import { influxEventIdRows } from "../../../helpers/audit-destination-contents.ts";
-import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { acceptedEvent, COLLIDING_EVENT_IDS } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
@@ -65,6 +65,17 @@ describe.skipIf(skip)(`InfluxDB 1.x with max-values-per-tag = ${LIMIT}`, () => {
     expect(logger.at("error")).toEqual([]);
     const series = await influxd.query('SHOW SERIES CARDINALITY FROM "audit_event"', "tag_limit_many");
     expect(series.results[0]?.series?.[0]?.values[0]?.[0]).toBe(1);
+  });
+
+  it("stores two events of one series and millisecond whose eventIds give the same nanosecond, both", async () => {
+    const { destinations } = await auditInto("tag_limit_colliding", 500);
+    const ids = [...COLLIDING_EVENT_IDS];
+    const events = ids.map((eventId) => acceptedEvent({ eventId, timestamp: recent(0) }));
+
+    for (const event of events) await destinations.handleEvent(event);
+    await destinations.stop();
+
+    expect(new Set(await influxEventIdRows(influxd, "tag_limit_colliding"))).toEqual(new Set(ids));
   });
 
   it("refuses the events over the limit of a real tag and stores every good event beside them", async () => {

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
 import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
-import { eventTimeOffsetNs } from "../../../../core/destinations/event-time-offset.ts";
+import { eventTimeOffsetNs, keepTimesApart } from "../../../../core/destinations/event-time-offset.ts";
 import { encodePoint } from "../../../../core/destinations/line-protocol.ts";
-import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { acceptedEvent, COLLIDING_EVENT_IDS } from "../../../helpers/audit-events.ts";
 
 describe("eventTimeOffsetNs", () => {
   it("is fixed by the eventId alone: a replayed event rewrites its own point, in any process or version", () => {
@@ -35,5 +35,41 @@ describe("eventTimeOffsetNs", () => {
     expect(time(a)).not.toBe(time(b));
     expect(time(a) / 1_000_000n).toBe(ms);
     expect(time(b) / 1_000_000n).toBe(ms);
+  });
+});
+
+describe("keepTimesApart", () => {
+  const point = (timestampMs: number | undefined, subMsNs?: number) => ({
+    point: {
+      measurement: "audit_event",
+      tags: {},
+      fields: {},
+      ...(timestampMs === undefined ? {} : { timestampMs }),
+      ...(subMsNs === undefined ? {} : { subMsNs }),
+    },
+  });
+
+  it("moves a point whose time an earlier one of the batch has to the next free nanosecond", () => {
+    const [a, b] = COLLIDING_EVENT_IDS.map(eventTimeOffsetNs);
+    expect(a).toBe(b);
+
+    const apart = keepTimesApart([point(1000, a), point(1000, b), point(1000, (a ?? 0) + 1), point(1001, a)]);
+
+    expect(apart.map((entry) => [entry.point.timestampMs, entry.point.subMsNs])).toEqual([
+      [1000, a],
+      [1000, (a ?? 0) + 1],
+      [1000, (a ?? 0) + 2],
+      [1001, a],
+    ]);
+  });
+
+  it("wraps within the millisecond, leaves points without a time alone and answers the same list in the same order", () => {
+    const list = [point(5, 999_999), point(5, 999_999), point(undefined), point(undefined)];
+
+    const apart = keepTimesApart(list);
+
+    expect(apart.map((entry) => entry.point.subMsNs)).toEqual([999_999, 0, undefined, undefined]);
+    expect(apart[0]).toBe(list[0]);
+    expect(keepTimesApart(list)).toEqual(apart);
   });
 });
