@@ -1,7 +1,8 @@
 /**
  * What every Lambda handler needs once per cold start: the parsed config and a logger.
  * The config is the YAML text of the linked `StewardConfig` secret (`Service: {}` until it is set,
- * so every setting takes its default). A bad config fails the cold start loudly, listing every
+ * so every setting takes its default, and the ingest and REST functions, having no token, answer
+ * 503: functions/cloud-token.ts). A bad config fails the cold start loudly, listing every
  * problem; `${ENV}` references resolve from the function's environment.
  */
 import { type Config, checkConfigText, formatProblem } from "../core/config/index.ts";

@@ -15,7 +15,10 @@
  *   `npm run bench -- lambda` measures each bundle and its cold initialisation (README "Runtime,
  *   bundles and cold start").
  * - Logs kept for LOG_RETENTION, not forever (SST's default for functions).
+ * - Grants: the links carry names only (infra/links.ts); each function lists the actions its code
+ *   sends in its `permissions`, and its reserved concurrency comes from infra/limits.ts.
  */
+import "./links.ts";
 import { stewardConfig } from "./secrets.ts";
 
 /** How long CloudWatch keeps the functions' and the API's logs. */

@@ -9,10 +9,12 @@
  * bundle (`nodejs.install`) because they are read from the package at run time, never from a
  * CDN. The platform endpoints (apps, reload tasks) are not routed: they are served by the local /
  * on-prem runtime, where the platform and its client certificates are (README "Management REST
- * API").
+ * API"). On its tables it may only read and write items, with the actions its stores send
+ * (infra/links.ts): it can neither delete a table nor read another.
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
+import { reservedConcurrency } from "./limits.ts";
 import { rateLimitTable } from "./tables.ts";
 import { keyValueTable, scheduleTable } from "./tables-rest.ts";
 
@@ -60,6 +62,27 @@ export const restFunction = new sst.aws.Function("Rest", {
   handler: "functions/rest/handler.handler",
   nodejs: { ...functionDefaults.nodejs, install: ["swagger-ui-dist"] },
   link: [...functionDefaults.link, keyValueTable, scheduleTable, rateLimitTable],
+  permissions: [
+    // core/adapters/aws/dynamo-key-value-table.ts
+    {
+      actions: [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:Query",
+        "dynamodb:BatchWriteItem",
+      ],
+      resources: [keyValueTable.arn],
+    },
+    // core/adapters/aws/dynamo-schedule-store.ts
+    {
+      actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:Scan"],
+      resources: [scheduleTable.arn],
+    },
+    // core/adapters/aws/dynamo-rate-limit-store.ts
+    { actions: ["dynamodb:UpdateItem"], resources: [rateLimitTable.arn] },
+  ],
+  concurrency: { reserved: reservedConcurrency.rest },
 });
 
 for (const route of [...restRoutes, ...methodOverrideRoutes]) api.route(route, restFunction.arn);

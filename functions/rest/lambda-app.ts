@@ -8,6 +8,8 @@
  * ephemeral /tmp, so those endpoints are neither served nor listed here. Nor is
  * the platform (apps, reload tasks): its client key and network live on-prem, where the local
  * runtime serves those endpoints (README "Management REST API").
+ * With `restServer.enable` false every request is answered 404; without `restServer.apiToken`
+ * 503, and one ERROR says what to set (functions/cloud-token.ts): no route, store or client runs.
  * Separate from handler.ts so tests run it against dynalite.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -24,8 +26,12 @@ import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { closedWithoutToken, REST_TOKEN } from "../cloud-token.ts";
+import { createClosedApp } from "../http/closed-app.ts";
 import { lambdaClientIp } from "../http/lambda-client-ip.ts";
+import type { HttpProblem } from "../http/problem.ts";
 import { createApp } from "./app.ts";
+import { formatRestError } from "./rest-errors.ts";
 
 export interface LambdaRestAppOptions {
   config: Config;
@@ -40,8 +46,14 @@ export interface LambdaRestAppOptions {
 /** A Lambda's first request may arrive while the broker connection is still opening. */
 const LAMBDA_BROKER_CONNECT_WAIT_MS = 3000;
 
+export const REST_DISABLED: HttpProblem = { status: 404, reason: "REST API is disabled" };
+
 export function createLambdaRestApp(options: LambdaRestAppOptions): Hono {
   const { config, logger, clock, dynamo } = options;
+  if (!config.restServer.enable) return createClosedApp(REST_DISABLED, formatRestError);
+  if (config.restServer.apiToken === "") {
+    return createClosedApp(closedWithoutToken(logger, REST_TOKEN), formatRestError);
+  }
   const endpoints = config.restServer.endpointsEnable;
   const scheduleStore = createDynamoScheduleStore({ client: dynamo, tableName: options.scheduleTable });
   return createApp({

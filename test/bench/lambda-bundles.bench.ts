@@ -63,7 +63,11 @@ const functions: LambdaFunction[] = [
   {
     name: "rest",
     entry: "functions/rest/handler.ts",
-    event: apiGatewayEvent({ method: "GET", path: "/v4/keyvaluesnamespaces" }),
+    event: apiGatewayEvent({
+      method: "GET",
+      path: "/v4/keyvaluesnamespaces",
+      headers: { authorization: "Bearer tok" },
+    }),
     maxBytes: 1 * MB,
     maxInitMs: 150,
   },
@@ -145,7 +149,8 @@ export async function run(): Promise<void> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     SST_RESOURCE_App: link({ name: "steward", stage: "bench" }),
     SST_RESOURCE_StewardConfig: link({
-      value: "Service:\n  logLevel: warn\n  auditEvents:\n    enable: true\n    apiToken: tok\n",
+      value:
+        "Service:\n  logLevel: warn\n  auditEvents:\n    enable: true\n    apiToken: tok\n  restServer:\n    apiToken: tok\n",
     }),
     SST_RESOURCE_AuditEventQueue: link({ url: queueUrl }),
     SST_RESOURCE_RateLimitTable: link({ name: "rate-limit" }),

@@ -1,8 +1,9 @@
 /**
  * A bundled Lambda handler run the way Lambda runs it: a fresh `node` process imports the entry
  * (`handler.mjs`, from its own directory) and calls the handler once per event, in order; the
- * results come back parsed. The process gets what Lambda and SST give a function (a region,
- * credentials, the app's link) plus the linked `resources` (`SST_RESOURCE_<name>`) and `env`.
+ * results come back parsed, with what the process wrote to stderr (its warnings and errors, as
+ * Lambda would send them to CloudWatch). The process gets what Lambda and SST give a function (a
+ * region, credentials, the app's link) plus the linked `resources` (`SST_RESOURCE_<name>`) and `env`.
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -24,30 +25,51 @@ export interface ColdStartOptions {
   env?: Record<string, string>;
 }
 
+export interface ColdStartRun {
+  results: LambdaResult[];
+  /** The process's stderr, one entry per line. */
+  stderrLines: string[];
+}
+
 export async function coldStart(
   bundleFile: string,
   events: unknown[],
   options: ColdStartOptions,
 ): Promise<LambdaResult[]> {
+  return (await coldStartRun(bundleFile, events, options)).results;
+}
+
+export async function coldStartRun(
+  bundleFile: string,
+  events: unknown[],
+  options: ColdStartOptions,
+): Promise<ColdStartRun> {
   const linked = Object.fromEntries(
     Object.entries({ App: { name: "steward", stage: "test" }, ...options.resources }).map(([name, value]) => [
       `SST_RESOURCE_${name}`,
       JSON.stringify(value),
     ]),
   );
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD], {
-    cwd: path.dirname(bundleFile),
-    env: {
-      PATH: process.env.PATH ?? "",
-      AWS_REGION: "us-east-1",
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-      ...linked,
-      ...options.env,
-      BUNDLE: pathToFileURL(bundleFile).href,
-      EVENTS: JSON.stringify(events),
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    ["--input-type=module", "-e", CHILD],
+    {
+      cwd: path.dirname(bundleFile),
+      env: {
+        PATH: process.env.PATH ?? "",
+        AWS_REGION: "us-east-1",
+        AWS_ACCESS_KEY_ID: "test",
+        AWS_SECRET_ACCESS_KEY: "test",
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+        ...linked,
+        ...options.env,
+        BUNDLE: pathToFileURL(bundleFile).href,
+        EVENTS: JSON.stringify(events),
+      },
     },
-  });
-  return JSON.parse(stdout.trim().split("\n").at(-1) as string) as LambdaResult[];
+  );
+  return {
+    results: JSON.parse(stdout.trim().split("\n").at(-1) as string) as LambdaResult[],
+    stderrLines: stderr.split("\n").filter((line) => line !== ""),
+  };
 }

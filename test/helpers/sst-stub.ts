@@ -6,7 +6,8 @@
  * as "aws.Queue", "x.DevCommand", "Secret"; Pulumi AWS resources as "pulumi.aws.cloudwatch.MetricAlarm".
  * An output reads as the string "<kind>:<name>.<property>" (`.name` too: a table's or function's
  * name is an output); `nodes` outputs one level deeper ("aws.Queue:AuditEventDlq.nodes.queue.name").
- * A component passed on (in `link: [...]`) is named by `componentLabel(component)`.
+ * A component passed on (in `link: [...]`) is named by `componentLabel(component)`; what linking
+ * it gives a function, as `sst.Linkable.wrap` redefined it for its kind, by `stub.linkOf(component)`.
  */
 
 export interface RecordedCall {
@@ -22,9 +23,17 @@ export interface RecordedResource {
   calls: RecordedCall[];
 }
 
+/** What linking a component gives a function: the properties its code reads, the grants it includes. */
+export interface LinkDefinition {
+  properties: Record<string, unknown>;
+  include?: unknown[];
+}
+
 export interface SstStub {
   resources: RecordedResource[];
   find(kind: string, name: string): RecordedResource;
+  /** The link `sst.Linkable.wrap` defined for the component's kind; undefined when SST's own applies. */
+  linkOf(component: unknown): LinkDefinition | undefined;
   uninstall(): void;
 }
 
@@ -69,12 +78,16 @@ function nodesOutput(prefix: string): unknown {
   );
 }
 
+/** The kind a stub constructor records (`sst.aws.Dynamo` → "aws.Dynamo"), for `Linkable.wrap`. */
+const KIND = Symbol("component kind");
+
 export function installSstStub(stage = "test"): SstStub {
   const resources: RecordedResource[] = [];
+  const linkWraps = new Map<string, (component: unknown) => LinkDefinition>();
   const scope = globalThis as Record<string, unknown>;
   const saved = new Map(GLOBALS.map((name) => [name, scope[name]]));
 
-  const component = (kind: string) =>
+  const component = (kind: string) => {
     function Component(name: string, args?: unknown) {
       const record: RecordedResource = { kind, name, args, calls: [] };
       resources.push(record);
@@ -93,7 +106,9 @@ export function installSstStub(stage = "test"): SstStub {
           return `${kind}:${name}.${prop}`;
         },
       });
-    };
+    }
+    return Object.assign(Component, { [KIND]: kind });
+  };
 
   const namespace = (prefix: string): unknown =>
     new Proxy(
@@ -122,7 +137,13 @@ export function installSstStub(stage = "test"): SstStub {
     );
   scope.$concat = (...parts: unknown[]) => parts.map(String).join("");
   scope.$jsonStringify = (value: unknown) => JSON.stringify(value);
-  const sstNamespaces: Record<string, unknown> = { aws: namespace("aws"), x: namespace("x") };
+  const Linkable = Object.assign(component("Linkable"), {
+    wrap(cls: { [KIND]?: string }, define: (component: unknown) => LinkDefinition) {
+      if (cls[KIND] === undefined) throw new Error("Linkable.wrap: not a stub component class");
+      linkWraps.set(cls[KIND], define);
+    },
+  });
+  const sstNamespaces: Record<string, unknown> = { aws: namespace("aws"), x: namespace("x"), Linkable };
   scope.sst = new Proxy(sstNamespaces, {
     get: (target, prop) =>
       typeof prop !== "string" ? undefined : prop in target ? target[prop] : component(prop),
@@ -139,6 +160,11 @@ export function installSstStub(stage = "test"): SstStub {
       }
       return found;
     },
+    linkOf(linked) {
+      const record = (linked as { [RECORD]?: RecordedResource })[RECORD];
+      if (record === undefined) throw new Error(`not a recorded SST component: ${String(linked)}`);
+      return linkWraps.get(record.kind)?.(linked);
+    },
     uninstall() {
       for (const [name, value] of saved) {
         if (value === undefined) delete scope[name];
@@ -153,7 +179,10 @@ interface SstAppConfig {
   run(): Promise<Record<string, unknown>>;
 }
 
-/** Loads sst.config.ts under the stub and runs it; returns the app settings and outputs. */
+/**
+ * Loads sst.config.ts under the stub and runs it; returns the app settings and outputs. When it
+ * throws (a deploy SST would stop), the stub is uninstalled before the error is passed on.
+ */
 export async function runSstConfig(stage = "test"): Promise<{
   stub: SstStub;
   app: Record<string, unknown>;
@@ -163,8 +192,13 @@ export async function runSstConfig(stage = "test"): Promise<{
   // A computed specifier keeps tsconfig.json's program out of sst.config.ts and infra/: they are
   // checked against SST's declarations in `.sst/platform` by tsconfig.infra.json instead.
   const configPath = "../../sst.config.ts";
-  const module = (await import(configPath)) as { default: SstAppConfig };
-  const app = module.default.app({ stage });
-  const outputs = await module.default.run();
-  return { stub, app, outputs };
+  try {
+    const module = (await import(configPath)) as { default: SstAppConfig };
+    const app = module.default.app({ stage });
+    const outputs = await module.default.run();
+    return { stub, app, outputs };
+  } catch (error) {
+    stub.uninstall();
+    throw error;
+  }
 }

@@ -36,13 +36,43 @@ describe("infra/alarms.ts", () => {
       protocol: "email",
       endpoint: "ops@example.com",
     });
-    expect(alarms(stub)).toHaveLength(4);
+    expect(alarms(stub)).toHaveLength(8);
     for (const alarm of alarms(stub)) {
       expect(alarm.args).toMatchObject({
         alarmActions: ["aws.SnsTopic:Alarms.arn"],
         okActions: ["aws.SnsTopic:Alarms.arn"],
       });
     }
+  });
+
+  it("alarms when a function is throttled (its reserved concurrency reached)", async () => {
+    stub = await evaluateAlarms({});
+
+    for (const name of ["AuditIngest", "Rest", "AuditConsumer"]) {
+      expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${name}ThrottlesAlarm`).args).toMatchObject({
+        namespace: "AWS/Lambda",
+        metricName: "Throttles",
+        dimensions: { FunctionName: `aws.Function:${name}.name` },
+        statistic: "Sum",
+        threshold: 0,
+        comparisonOperator: "GreaterThanThreshold",
+        treatMissingData: "notBreaching",
+      });
+    }
+  });
+
+  it("alarms when the API answers 5xx (a function closed for want of a token answers 503)", async () => {
+    stub = await evaluateAlarms({});
+
+    expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", "ApiServerErrorsAlarm").args).toMatchObject({
+      namespace: "AWS/ApiGateway",
+      metricName: "5xx",
+      dimensions: { ApiId: "aws.ApiGatewayV2:Api.nodes.api.id" },
+      statistic: "Sum",
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
+    });
   });
 
   it("with STEWARD_ALARM_TOPIC_ARN, sends the alarms to that topic and creates none", async () => {

@@ -17,14 +17,18 @@ describe("infra/consumer.ts", () => {
   });
   afterAll(() => stub.uninstall());
 
-  it("subscribes the consumer to the event queue in batches with partial batch responses", () => {
+  it("subscribes the consumer to the event queue in batches with partial batch responses, polling no more batches at once than its reserved concurrency", () => {
     const queue = stub.find("aws.Queue", "AuditEventQueue");
     const subscriptions = queue.calls.filter((call) => call.method === "subscribe");
 
     expect(subscriptions).toHaveLength(1);
     const [subscriber, options] = subscriptions[0]!.args;
     expect(subscriber).toBe("aws.Function:AuditConsumer.arn");
-    expect(options).toEqual({ batch: { size: 100, window: "5 seconds", partialResponses: true } });
+    expect(options).toEqual({
+      batch: { size: 100, window: "5 seconds", partialResponses: true },
+      transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 5 } } },
+    });
+    expect(stub.find("aws.Function", "AuditConsumer").args).toMatchObject({ concurrency: { reserved: 5 } });
   });
 
   it("runs the consumer on Node 24, arm64, with more time and memory, linked to config and bucket", () => {

@@ -20,9 +20,15 @@ describe("sst.config.ts", () => {
     expect(app).toMatchObject({ name: "steward", home: "aws", protect: true, removal: "retain" });
   });
 
-  it("defines one HTTP API without gateway CORS (the apps own CORS), access logs kept a month, and outputs its URL", () => {
+  it("defines one HTTP API without gateway CORS (the apps own CORS), access logs kept a month, every route throttled to 100 requests/s with bursts of 200, and outputs its URL", () => {
     const api = stub.find("aws.ApiGatewayV2", "Api");
-    expect(api.args).toEqual({ cors: false, accessLog: { retention: "1 month" } });
+    expect(api.args).toEqual({
+      cors: false,
+      accessLog: { retention: "1 month" },
+      transform: {
+        stage: { defaultRouteSettings: { throttlingRateLimit: 100, throttlingBurstLimit: 200 } },
+      },
+    });
     expect(outputs.api).toBe("aws.ApiGatewayV2:Api.url");
     expect(ofKind("aws.ApiGatewayV2")).toEqual([api]);
   });
@@ -109,7 +115,7 @@ describe("sst.config.ts", () => {
         comparisonOperator: "GreaterThanThreshold",
       });
     }
-    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(4);
+    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(8);
   });
 
   it("creates no alarm topic unless asked for one: the alarms have no actions", () => {

@@ -2,7 +2,8 @@
  * The ingest function as `sst deploy` bundles it (code splitting on, infra/functions.ts), run the
  * way Lambda runs it: a fresh `node` process imports `handler.mjs` from the bundle's directory and
  * calls the handler. The API documents' generator stays out of the files a cold start loads and
- * is loaded from its chunk by the first request for the document or the explorer page.
+ * is loaded from its chunk by the first request for the document or the explorer page. With the
+ * secret's default (no token) it is closed.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayEvent, type LambdaResult } from "../../../helpers/api-gateway-event.ts";
 import { bundleLambda, type LambdaBundle } from "../../../helpers/lambda-bundle.ts";
-import { coldStart as coldStartBundle } from "../../../helpers/lambda-cold-start.ts";
+import { coldStartRun } from "../../../helpers/lambda-cold-start.ts";
 
 const root = path.resolve(import.meta.dirname, "../../../..");
 
@@ -28,11 +29,17 @@ afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
+const CONFIG = "Service:\n  logLevel: warn\n  auditEvents:\n    apiToken: tok\n";
+
+async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
+  return (await coldStartWith(CONFIG, events)).results;
+}
+
 /** None of these requests reaches SQS or DynamoDB: the linked names only need to exist. */
-function coldStart(events: unknown[]): Promise<LambdaResult[]> {
-  return coldStartBundle(bundle.file, events, {
+function coldStartWith(config: string, events: unknown[]) {
+  return coldStartRun(bundle.file, events, {
     resources: {
-      StewardConfig: { value: "Service:\n  logLevel: warn\n" },
+      StewardConfig: { value: config },
       AuditEventQueue: { url: "http://127.0.0.1:9/queue/audit-events" },
       RateLimitTable: { name: "rate-limit" },
     },
@@ -71,5 +78,36 @@ describe("ingest function bundled as deployed", () => {
     );
     expect(page?.statusCode).toBe(200);
     expect(page?.body).toContain('data-openapi="/documentation/json"');
+  });
+});
+
+describe("ingest function bundled as deployed, with the secret's default (Service: {})", () => {
+  it("answers every request 503 in the ingestion shape without a stack and logs one ERROR naming auditEvents.apiToken", async () => {
+    // Act
+    const { results, stderrLines } = await coldStartWith("Service: {}", [
+      apiGatewayEvent({
+        method: "POST",
+        path: "/api/v1/audit-event",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }),
+      apiGatewayEvent({ method: "GET", path: "/api/v1/test-connection" }),
+      apiGatewayEvent({ method: "GET", path: "/documentation/json" }),
+    ]);
+
+    // Assess
+    for (const result of results) {
+      expect(result.statusCode).toBe(503);
+      expect(result.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(result.body)).toEqual({
+        status: "error",
+        receivedAt: expect.any(String),
+        outcome: "dropped",
+        reason: "Audit event API not configured: auditEvents.apiToken is not set",
+      });
+    }
+    const errors = stderrLines.filter((line) => / error: /.test(line));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("every request is answered 503 until auditEvents.apiToken is set");
   });
 });

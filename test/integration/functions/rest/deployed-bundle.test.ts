@@ -3,7 +3,7 @@
  * way Lambda runs it: a fresh `node` process imports `handler.mjs` from the bundle's directory and
  * calls the handler. What a first request does not need stays out of the files a cold start loads
  * (the API documents' generators, the MQTT client, the SDK's unused credential sources) and is
- * loaded from its chunk when first used.
+ * loaded from its chunk when first used. With the secret's default (no token) it is closed.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +13,7 @@ import { RATE_LIMIT_TABLE_KEY } from "../../../../core/adapters/aws/dynamo-rate-
 import { apiGatewayEvent, type LambdaResult } from "../../../helpers/api-gateway-event.ts";
 import { type DynaliteServer, startDynalite } from "../../../helpers/dynalite-server.ts";
 import { bundleLambda, type LambdaBundle } from "../../../helpers/lambda-bundle.ts";
-import { coldStart as coldStartBundle } from "../../../helpers/lambda-cold-start.ts";
+import { coldStartRun } from "../../../helpers/lambda-cold-start.ts";
 
 const root = path.resolve(import.meta.dirname, "../../../..");
 
@@ -37,11 +37,17 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
+const CONFIG = "Service:\n  logLevel: warn\n  restServer:\n    apiToken: tok\n";
+
 /** The function's first requests in a fresh process, with its tables in dynalite. */
-function coldStart(events: unknown[]): Promise<LambdaResult[]> {
-  return coldStartBundle(bundle.file, events, {
+async function coldStart(events: unknown[]): Promise<LambdaResult[]> {
+  return (await coldStartWith(CONFIG, events)).results;
+}
+
+function coldStartWith(config: string, events: unknown[]) {
+  return coldStartRun(bundle.file, events, {
     resources: {
-      StewardConfig: { value: "Service:\n  logLevel: warn\n" },
+      StewardConfig: { value: config },
       RateLimitTable: { name: "rate-limit" },
       KeyValueTable: { name: "key-values" },
       ScheduleTable: { name: "schedules" },
@@ -74,7 +80,11 @@ describe("REST function bundled as deployed", () => {
   it("answers its first request in a fresh process, then the OpenAPI document and the explorer page from their chunks", async () => {
     // Act
     const [namespaces, document, page] = await coldStart([
-      apiGatewayEvent({ method: "GET", path: "/v4/keyvaluesnamespaces" }),
+      apiGatewayEvent({
+        method: "GET",
+        path: "/v4/keyvaluesnamespaces",
+        headers: { authorization: "Bearer tok" },
+      }),
       apiGatewayEvent({ method: "GET", path: "/documentation/json" }),
       apiGatewayEvent({ method: "GET", path: "/documentation" }),
     ]);
@@ -90,5 +100,34 @@ describe("REST function bundled as deployed", () => {
     );
     expect(page?.statusCode).toBe(200);
     expect(page?.body).toContain('data-openapi="/documentation/json"');
+  });
+});
+
+describe("REST function bundled as deployed, with the secret's default (Service: {})", () => {
+  it("answers every request 503 in JSON without a stack and logs one ERROR naming restServer.apiToken", async () => {
+    // Act
+    const { results, stderrLines } = await coldStartWith("Service: {}", [
+      apiGatewayEvent({ method: "GET", path: "/v4/schedules" }),
+      apiGatewayEvent({
+        method: "GET",
+        path: "/v4/keyvaluesnamespaces",
+        headers: { authorization: "Bearer x" },
+      }),
+      apiGatewayEvent({ method: "GET", path: "/documentation/json" }),
+    ]);
+
+    // Assess
+    for (const result of results) {
+      expect(result.statusCode).toBe(503);
+      expect(result.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(result.body)).toEqual({
+        statusCode: 503,
+        error: "Service Unavailable",
+        message: "REST API not configured: restServer.apiToken is not set",
+      });
+    }
+    const errors = stderrLines.filter((line) => / error: /.test(line));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("every request is answered 503 until restServer.apiToken is set");
   });
 });

@@ -26,6 +26,7 @@ beforeAll(async () => {
       "Service:",
       "  logLevel: warn",
       "  restServer:",
+      "    apiToken: tok",
       "    rateLimit: { enable: true, maxPerMinute: 1000 }",
       "    endpointsEnable: { fileCopy: true, fileDelete: true, appList: true, reloadTaskStart: true }",
       "  platform: { host: qlik.example.invalid }",
@@ -57,6 +58,7 @@ const call = (
       ...(init.query === undefined ? {} : { query: init.query }),
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       headers: {
+        authorization: "Bearer tok",
         ...(init.body === undefined ? {} : { "content-type": "application/json" }),
         ...init.headers,
       },
@@ -73,6 +75,11 @@ describe("REST Lambda handler", () => {
       serviceVersion: "15.0.0",
     });
     expect(result.headers["x-ratelimit-limit"]).toBe("1000");
+  });
+
+  it("refuses a request without the token from the linked config with 401", async () => {
+    const result = await call("GET", "/v4/ping", { headers: { authorization: "" } });
+    expect(result.statusCode).toBe(401);
   });
 
   it("does not serve or list file endpoints, even when enabled in the config", async () => {

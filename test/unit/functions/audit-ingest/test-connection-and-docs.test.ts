@@ -114,9 +114,14 @@ describe("unexpected errors", () => {
 
 describe("disabled ingest API (auditEvents.enable false)", () => {
   it("answers every request 404 in the ingestion shape", async () => {
-    const { createDisabledApp } = await import("../../../../functions/audit-ingest/disabled-app.ts");
+    const { createClosedIngestApp, INGEST_DISABLED } = await import(
+      "../../../../functions/audit-ingest/closed-app.ts"
+    );
 
-    const response = await createDisabledApp().request("/api/v1/audit-event", { method: "POST", body: "{}" });
+    const response = await createClosedIngestApp(INGEST_DISABLED).request("/api/v1/audit-event", {
+      method: "POST",
+      body: "{}",
+    });
 
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({
