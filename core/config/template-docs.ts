@@ -47,7 +47,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "configVisualisation.obfuscate": "Mask secrets and host names in the configuration shown.",
   heartbeat: "Alive messages sent to a monitoring tool.",
   "heartbeat.enable": "Send alive messages.",
-  "heartbeat.remoteURL": "http(s) URL called on each heartbeat, e.g. http://monitor.example.com/ping.",
+  "heartbeat.remoteURL":
+    "http(s) URL called on each heartbeat, e.g. http://monitor.example.com/ping; no user:pass@ (logged with its path masked).",
   "heartbeat.frequency":
     'Schedule (UTC): later.js text such as "every 1 hour" or "every 30 seconds", or 5/6-field cron such as "0 * * * *".',
   containerHealthCheck: "Health check endpoint for container runtimes.",
@@ -319,7 +320,7 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Seconds after a call in which the same task calls the list no more (0 = no limit).",
   webhooks: "Endpoints called one after another; one that fails is logged and the others are still called.",
   "webhooks[].description": "Name of the webhook in logs.",
-  "webhooks[].webhookURL": `http(s) URL of the endpoint; write it as ${ENV_REF} when it carries a token (masked everywhere).`,
+  "webhooks[].webhookURL": `http(s) URL of the endpoint (user:pass@ is sent as Basic authentication); write it as ${ENV_REF} when it carries a token or password (masked everywhere).`,
   "webhooks[].httpMethod":
     "GET (fields as query parameters), POST or PUT (fields as a JSON body); any letter case.",
   "webhooks[].cert.enable":
