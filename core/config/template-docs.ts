@@ -128,7 +128,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "udpServerConfig.receiveBufferBytes":
     "Socket receive buffer asked of the operating system (Linux caps it at 2 x net.core.rmem_max).",
   "udpServerConfig.enableSourceValidation": "Reject messages from IPs not resolved from allowedSources.",
-  "udpServerConfig.allowedSources": "IPv4 addresses or host names allowed to send (names resolved at start).",
+  "udpServerConfig.allowedSources":
+    "IP addresses or host names allowed to send (names resolved at start, unresolved ones retried every minute; none resolved: every datagram refused; empty: every sender accepted).",
   "queueMetrics.timeseriesdb.enable": "Store queue metrics in the time-series database.",
   "queueMetrics.timeseriesdb.writeFrequency": "Milliseconds between queue metric writes.",
   "queueMetrics.timeseriesdb.measurementName": "Measurement name of queue metrics.",
