@@ -585,10 +585,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "ignore, yes (keep licences of users removed externally) or no (keep the others').",
   "licenseMonitor.licenseRelease.licenseType.professional.enable": "Release professional licences.",
   "licenseMonitor.licenseRelease.licenseType.professional.releaseThresholdDays":
-    "Days a professional licence may go unused before it is released.",
+    "Days a professional licence may go unused before it is released (at least 1: 0 would release licences in use today).",
   "licenseMonitor.licenseRelease.licenseType.analyzer.enable": "Release analyzer licences.",
   "licenseMonitor.licenseRelease.licenseType.analyzer.releaseThresholdDays":
-    "Days an analyzer licence may go unused before it is released.",
+    "Days an analyzer licence may go unused before it is released (at least 1: 0 would release licences in use today).",
 
   // ---- audit events ----
   auditEvents: "Audit event ingest API (POST /api/v1/audit-event) and its destinations.",
