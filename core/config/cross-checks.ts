@@ -5,6 +5,7 @@
 
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
+import { httpUrlRefusal } from "./schema/primitives.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
 import { suggestKey } from "./suggest.ts";
 import { logEventsEnabled } from "./udp-pipelines.ts";
@@ -21,7 +22,7 @@ function checkTelemetry(config: Config, out: ConfigProblem[]): void {
   if (endpoint === "") {
     out.push(problem([S, "anonTelemetryEndpoint"], "required when anonTelemetry is true"));
   } else if (!isHttpUrl(endpoint)) {
-    out.push(problem([S, "anonTelemetryEndpoint"], "must be an http(s) URL"));
+    out.push(problem([S, "anonTelemetryEndpoint"], httpUrlRefusal(endpoint)));
   }
 }
 

@@ -1,12 +1,17 @@
 /**
  * Masking of a configuration tree for logs, crash files and the config UI: secrets are replaced
  * entirely, host names, paths and similar identifying values keep only their first characters.
- * Works on a raw tree (with the `Service` top key, placeholders and `${ENV}` references) or on a
- * parsed `Config`; never mutates its input. A value that is exactly one `${NAME}` reference is
- * kept as written (the config UI shows references unresolved; the name is not the secret).
+ * Any other value that is a URL keeps its scheme, host and the words of its path, and loses its
+ * credentials (user name and password, query values, token-like path segments: mask-url.ts),
+ * whatever its key is called: a token pasted into a link or an endpoint is masked as well as one
+ * in a key named `token`. Works on a raw tree (with the `Service` top key, placeholders and
+ * `${ENV}` references) or on a parsed `Config`; never mutates its input. A value that is exactly
+ * one `${NAME}` reference is kept as written (the config UI shows references unresolved; the
+ * name is not the secret).
  */
+import { ENV_REFERENCE_ONLY, looksLikeUrl, MASK, maskUrl } from "./mask-url.ts";
 
-export const MASK = "**********";
+export { MASK };
 
 /** Key names whose values are secrets wherever they appear. */
 const SECRET_KEY =
@@ -30,7 +35,10 @@ const SECRET_PATHS = [
 /** Keys holding host names anywhere in the tree: first 3 characters kept. */
 const HOST_KEYS = new Set(["host", "hostIP", "serverHost", "brokerHost"]);
 
-/** Partially masked values: path suffix → characters kept, as Butler SOS masks them. */
+/**
+ * Partially masked values: path suffix → characters kept, as Butler SOS masks them. A value that
+ * is a URL is masked as a URL instead (its first characters could be `https://user:pass`).
+ */
 const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["thirdPartyToolsCredentials.obsPlatform[].accountId", 3],
   ["timeseriesdbConfig.v2Config.org", 3],
@@ -54,6 +62,9 @@ const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["cloud.bucketName", 3],
   ["cloud.eventQueueUrl", 10],
 ];
+
+/** URLs whose path is the secret (an uptime service's check URL): every path segment is masked. */
+const SECRET_PATH_URLS = ["heartbeat.remoteURL"];
 
 type Segment = string;
 
@@ -98,13 +109,13 @@ function maskPartly(value: unknown, keep: number): unknown {
   return `${text.slice(0, Math.min(keep, Math.floor(text.length / 2)))}${MASK}`;
 }
 
-/** A value that is only an environment reference names where the secret is, not the secret. */
-const ENV_REFERENCE_ONLY = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
-
 function walk(value: unknown, path: Segment[]): unknown {
   if (typeof value === "string" && ENV_REFERENCE_ONLY.test(value)) return value;
   if (path.length > 0) {
     if (isSecret(path)) return maskAll(value);
+    if (typeof value === "string" && looksLikeUrl(value)) {
+      return maskUrl(value, { secretPath: SECRET_PATH_URLS.some((p) => matches(p, path)) });
+    }
     const keep = partialLength(path);
     if (keep !== undefined && (typeof value !== "object" || value === null)) return maskPartly(value, keep);
   }

@@ -47,7 +47,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "configVisualisation.obfuscate": "Mask secrets and host names in the configuration shown.",
   heartbeat: "Alive messages sent to a monitoring tool.",
   "heartbeat.enable": "Send alive messages.",
-  "heartbeat.remoteURL": "http(s) URL called on each heartbeat, e.g. http://monitor.example.com/ping.",
+  "heartbeat.remoteURL":
+    "http(s) URL called on each heartbeat, e.g. http://monitor.example.com/ping; no user:pass@ (logged with its path masked).",
   "heartbeat.frequency":
     'Schedule (UTC): later.js text such as "every 1 hour" or "every 30 seconds", or 5/6-field cron such as "0 * * * *".',
   containerHealthCheck: "Health check endpoint for container runtimes.",
@@ -127,7 +128,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "udpServerConfig.receiveBufferBytes":
     "Socket receive buffer asked of the operating system (Linux caps it at 2 x net.core.rmem_max).",
   "udpServerConfig.enableSourceValidation": "Reject messages from IPs not resolved from allowedSources.",
-  "udpServerConfig.allowedSources": "IPv4 addresses or host names allowed to send (names resolved at start).",
+  "udpServerConfig.allowedSources":
+    "IP addresses or host names allowed to send (names resolved at start, unresolved ones retried every minute; none resolved: every datagram refused; empty: every sender accepted).",
   "queueMetrics.timeseriesdb.enable": "Store queue metrics in the time-series database.",
   "queueMetrics.timeseriesdb.writeFrequency": "Milliseconds between queue metric writes.",
   "queueMetrics.timeseriesdb.measurementName": "Measurement name of queue metrics.",
@@ -319,7 +321,7 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Seconds after a call in which the same task calls the list no more (0 = no limit).",
   webhooks: "Endpoints called one after another; one that fails is logged and the others are still called.",
   "webhooks[].description": "Name of the webhook in logs.",
-  "webhooks[].webhookURL": `http(s) URL of the endpoint; write it as ${ENV_REF} when it carries a token (masked everywhere).`,
+  "webhooks[].webhookURL": `http(s) URL of the endpoint (user:pass@ is sent as Basic authentication); write it as ${ENV_REF} when it carries a token or password (masked everywhere).`,
   "webhooks[].httpMethod":
     "GET (fields as query parameters), POST or PUT (fields as a JSON body); any letter case.",
   "webhooks[].cert.enable":
@@ -583,10 +585,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "ignore, yes (keep licences of users removed externally) or no (keep the others').",
   "licenseMonitor.licenseRelease.licenseType.professional.enable": "Release professional licences.",
   "licenseMonitor.licenseRelease.licenseType.professional.releaseThresholdDays":
-    "Days a professional licence may go unused before it is released.",
+    "Days a professional licence may go unused before it is released (at least 1: 0 would release licences in use today).",
   "licenseMonitor.licenseRelease.licenseType.analyzer.enable": "Release analyzer licences.",
   "licenseMonitor.licenseRelease.licenseType.analyzer.releaseThresholdDays":
-    "Days an analyzer licence may go unused before it is released.",
+    "Days an analyzer licence may go unused before it is released (at least 1: 0 would release licences in use today).",
 
   // ---- audit events ----
   auditEvents: "Audit event ingest API (POST /api/v1/audit-event) and its destinations.",

@@ -47,14 +47,43 @@ export function isHostPort(s: string): boolean {
   return isHost(s.slice(0, idx)) && /^\d+$/.test(portText) && isPortNumber(Number(portText));
 }
 
-export function isHttpUrl(s: string): boolean {
+function parseHttpUrl(s: string): URL | undefined {
   try {
     const url = new URL(s);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0
+      ? url
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/**
+ * An http(s) URL with a host and without a user name or password: Node's `fetch`, which makes
+ * Steward's heartbeat, chat, alert and observability requests, refuses a URL with credentials
+ * ("Request cannot be constructed from a URL that includes credentials"), and such a URL shows
+ * its password to whoever reads it. Credentials go in a header setting instead.
+ */
+export function isHttpUrl(s: string): boolean {
+  const url = parseHttpUrl(s);
+  return url !== undefined && !hasCredentials(url);
+}
+
+/**
+ * An http(s) URL with a host, credentials allowed: for the operator's own webhooks, which are
+ * called through `node:http` and send `user:pass@` as Basic authentication, as Butler did.
+ */
+export function isHttpUrlAllowingCredentials(s: string): boolean {
+  return parseHttpUrl(s) !== undefined;
+}
+
+/** True when the text is an http(s) URL holding a user name or a password. */
+export function hasUrlCredentials(s: string): boolean {
+  const url = parseHttpUrl(s);
+  return url !== undefined && hasCredentials(url);
+}
+
+const hasCredentials = (url: URL) => url.username !== "" || url.password !== "";
 
 export function isRetentionDuration(s: string): boolean {
   return s === "0" || s === "INF" || /^(?:\d+(?:ns|us|µs|ms|s|m|h|d|w))+$/.test(s);

@@ -6,9 +6,11 @@
  * neither `..` (with either separator) nor a symlink inside an approved directory that points
  * outside lets an operation escape.
  *
- * Known limit: the check and the operation are separate system calls; a local user who can
- * swap a directory for a symlink in between could still race it. Approved directories should
- * not be writable by untrusted local users.
+ * The check and the operation are separate system calls. The operation therefore acts on the
+ * resolved path and looks for links once more right before it acts
+ * (core/adapters/local/local-file-operations.ts); approved directories should still not be
+ * writable by untrusted local users, since a recursive copy or delete walks a tree they could
+ * change while it runs.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { InvalidPathError } from "./errors.ts";

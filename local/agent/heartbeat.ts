@@ -4,7 +4,10 @@
  * monitoring tool sees the agent is alive. Each call gives up after 10 s; a failure (no answer,
  * timeout, non-2xx) is logged at WARN and counted (`steward_heartbeats_total{outcome}`), never
  * stops the beat. Heartbeat failures are not error-tracked (nor are they in Butler SOS).
+ * Uptime services put the check's secret in the URL's path, so log lines name the URL with its
+ * path masked (origin and masked path, core/config/mask-url.ts), errors included.
  */
+import { maskUrl } from "../../core/config/mask-url.ts";
 import { describeError } from "../../core/destinations/describe-error.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
 import { parseRecurrence } from "../../core/schedules/recurrence.ts";
@@ -38,6 +41,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function startHeartbeat(deps: HeartbeatDeps): Heartbeat {
   const { remoteURL, logger } = deps;
+  const url = maskUrl(remoteURL, { secretPath: true });
   const send = deps.fetch ?? fetch;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const stats: HeartbeatStats = { sent: 0, failed: 0, lastError: undefined };
@@ -48,13 +52,14 @@ export function startHeartbeat(deps: HeartbeatDeps): Heartbeat {
       await response.body?.cancel();
       if (!response.ok) throw new Error(`the heartbeat URL answered ${response.status}`);
       stats.sent += 1;
-      if (stats.lastError !== undefined) logger.info("heartbeat works again", { url: remoteURL });
+      if (stats.lastError !== undefined) logger.info("heartbeat works again", { url });
       stats.lastError = undefined;
-      logger.verbose("heartbeat sent", { url: remoteURL, status: response.status });
+      logger.verbose("heartbeat sent", { url, status: response.status });
     } catch (error) {
       stats.failed += 1;
-      stats.lastError = describeError(error);
-      logger.warn("heartbeat failed; the next one tries again", { url: remoteURL, error: stats.lastError });
+      // fetch names the whole URL in some of its errors.
+      stats.lastError = describeError(error).replaceAll(remoteURL, url);
+      logger.warn("heartbeat failed; the next one tries again", { url, error: stats.lastError });
     }
   }
 
@@ -68,7 +73,7 @@ export function startHeartbeat(deps: HeartbeatDeps): Heartbeat {
     ],
   });
 
-  logger.info("sending heartbeats", { url: remoteURL, frequency: deps.frequency });
+  logger.info("sending heartbeats", { url, frequency: deps.frequency });
   const timer = startRecurringTimer({
     what: "heartbeat",
     recurrence: parseRecurrence(deps.frequency),

@@ -4,10 +4,12 @@
  * at start and every 12 h, each call giving up after 10 s. It never holds up or fails start-up
  * (the first POST is not waited for) and tolerates being offline: a failure is logged at DEBUG
  * and the next period tries again. No GeoIP, no third-party SDK. Failures are not error-tracked.
+ * Log lines name the endpoint with any credentials in it masked (core/config/mask-url.ts).
  */
 import { resolve } from "node:path";
 import { loadOrCreateInstanceId } from "../../core/adapters/local/instance-id-file.ts";
 import type { Config } from "../../core/config/index.ts";
+import { maskUrl } from "../../core/config/mask-url.ts";
 import { describeError } from "../../core/destinations/describe-error.ts";
 import { telemetryPayload } from "../../core/monitoring/telemetry-payload.ts";
 import { startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
@@ -41,6 +43,7 @@ export async function startTelemetry(deps: TelemetryDeps): Promise<Telemetry> {
   const send = deps.fetch ?? fetch;
   const instanceId = await loadOrCreateInstanceId(resolve(deps.cwd, INSTANCE_ID_FILE));
   const endpoint = config.anonTelemetryEndpoint;
+  const shown = maskUrl(endpoint);
   let sent = 0;
 
   async function post(): Promise<void> {
@@ -59,16 +62,16 @@ export async function startTelemetry(deps: TelemetryDeps): Promise<Telemetry> {
       await response.body?.cancel();
       if (!response.ok) throw new Error(`the telemetry endpoint answered ${response.status}`);
       sent += 1;
-      logger.debug("anonymous telemetry sent", { endpoint });
+      logger.debug("anonymous telemetry sent", { endpoint: shown });
     } catch (error) {
       logger.debug("anonymous telemetry not sent; the next period tries again", {
-        endpoint,
-        error: describeError(error),
+        endpoint: shown,
+        error: describeError(error).replaceAll(endpoint, shown),
       });
     }
   }
 
-  logger.info("anonymous telemetry is on", { endpoint, instanceId });
+  logger.info("anonymous telemetry is on", { endpoint: shown, instanceId });
   const poll = await startPeriodicPoll({
     what: "telemetry post",
     intervalMs: deps.intervalMs ?? TELEMETRY_INTERVAL_MS,

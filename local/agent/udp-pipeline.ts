@@ -79,8 +79,9 @@ export async function startUdpListener(
   const logger = deps.logger.child(name);
   const sources = await createSourceValidator(
     { enable: settings.enableSourceValidation, allowedSources: settings.allowedSources, label: name },
-    { resolve: dnsHostResolver, logger },
+    { resolve: dnsHostResolver, logger, clock },
   );
+  started.push(sources);
   const queue = createUdpQueue(
     { name, config: settings },
     {

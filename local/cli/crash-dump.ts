@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join, resolve } from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../core/adapters/local/private-files.ts";
 import type { Config } from "../../core/config/index.ts";
 import { redactText } from "../../core/logging/redact.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
@@ -34,7 +35,7 @@ export function writeCrashDump(input: CrashDumpInput): string[] {
   const report = buildReport(input, now);
   const written: string[] = [];
   try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     if (crashFile.crashFileCreateJson) {
       written.push(writeExclusive(join(directory, `${base}.json`), `${JSON.stringify(report, null, 2)}\n`));
     }
@@ -113,7 +114,7 @@ function renderText(report: CrashReport): string {
 }
 
 function writeExclusive(path: string, content: string): string {
-  writeFileSync(path, content, { flag: "wx", mode: 0o600 });
+  writeFileSync(path, content, { flag: "wx", mode: PRIVATE_FILE_MODE });
   return path;
 }
 

@@ -16,7 +16,7 @@ export interface PageOptions {
 
 export function renderConfigPage(options: PageOptions): string {
   const note = options.obfuscated
-    ? "Secrets are masked; host names, paths and similar values show only their first characters."
+    ? "Secrets are masked, and so are user names, passwords, query values and tokens inside URLs; host names, paths and similar values show only their first characters."
     : "Shown as written (configVisualisation.obfuscate is false): secrets are visible.";
   return `<!doctype html>
 <html lang="en">

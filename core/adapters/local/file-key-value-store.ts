@@ -23,6 +23,7 @@ import {
   serializeSnapshot,
 } from "./key-value-log.ts";
 import { makeDirectory } from "./make-directory.ts";
+import { PRIVATE_FILE_MODE } from "./private-files.ts";
 import { replaceFile, syncDirectory } from "./replace-file.ts";
 import { isEnvironmentError } from "./retrying-opener.ts";
 
@@ -66,7 +67,7 @@ export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): 
     const logText = (await readOptional(logPath)) ?? "";
     const { records, validLength } = parseLog(logText);
     for (const record of records) applyRecord(namespaces, record);
-    const log = await open(logPath, "a");
+    const log = await open(logPath, "a", PRIVATE_FILE_MODE);
     if (validLength < Buffer.byteLength(logText)) {
       await log.truncate(validLength);
       await log.sync();

@@ -1,8 +1,21 @@
 /**
  * File operations of the REST API on the local file system (local runtime only): copy, move,
  * delete, create a directory anywhere, create a directory under the table-data directory.
- * Every path is checked by core/files/path-guard.ts; only operations whose real paths fall inside `fileOperations` approved
- * directories run. Copy and move handle directories recursively and create missing parents.
+ * Every path is checked by core/files/path-guard.ts; only operations whose real paths fall inside
+ * `fileOperations` approved directories run. Copy and move handle directories recursively and
+ * create missing parents.
+ *
+ * An operation acts on what was approved, not on the path as given: on the entry in its parent's
+ * real directory (real-path.ts), so a link above it that is retargeted after the check changes
+ * nothing. Right before the operation every level of that path is looked at again, and one that
+ * has become a symbolic link or a Windows junction refuses the operation (403), since acting
+ * through it would reach outside the approved directory. What remains is the short moment between
+ * that look and the operation, and a recursive delete or copy walking a tree whose subdirectories
+ * an untrusted user can replace: approved directories should be writable by Steward's service
+ * account and trusted accounts only (docs/management-api.md).
+ *
+ * `createdir` creates a directory anywhere the service account may (the documented contract of
+ * POST /v4/createdir, as in Butler); it is off by default.
  */
 import { cp, lstat, mkdir, rename, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
@@ -17,7 +30,7 @@ import {
 import { isInsideOrEqual, isStrictlyInside, normalisePath } from "../../files/path-guard.ts";
 import type { ApprovedDirectoryPair, FileOperations } from "../../ports.ts";
 import { FeatureDisabledError } from "../../upstream-error.ts";
-import { resolveReal } from "./real-path.ts";
+import { entryOf, refuseLinks, resolveReal } from "./real-path.ts";
 
 export interface FileOperationsOptions {
   copyApprovedDirectories: readonly ApprovedDirectoryPair[];
@@ -80,33 +93,51 @@ async function guarded<T>(action: string, operation: () => Promise<T>): Promise<
 
 const realDirectory = (path: string) => resolveReal(normalisePath(path, "Approved directory"));
 
+/** A path as given, and the entry an operation on it acts on. */
+interface Approved {
+  readonly entry: string;
+  /** Where the path really leads (a link named by the path followed). */
+  readonly real: string;
+}
+
+async function approvable(path: string): Promise<Approved> {
+  return { entry: await entryOf(path), real: await resolveReal(path) };
+}
+
+/** Both what the path names and where it leads are strictly inside the directory. */
+const holds = (directory: string, path: Approved) =>
+  isStrictlyInside(path.entry, directory) && isStrictlyInside(path.real, directory);
+
 export function createFileOperations(options: FileOperationsOptions): FileOperations {
-  /** Real paths of from/to, or PathNotApprovedError when no approved pair holds both. */
+  /** The entries of from/to, or PathNotApprovedError when no approved pair holds both. */
   async function approvePair(
     pairs: readonly ApprovedDirectoryPair[],
-    from: string,
-    to: string,
+    fromFile: string,
+    toFile: string,
     operation: string,
-  ): Promise<void> {
-    const realFrom = await resolveReal(from);
-    const realTo = await resolveReal(to);
+  ): Promise<{ from: string; to: string }> {
+    const [from, to] = [await approvable(fromFile), await approvable(toFile)];
     for (const pair of pairs) {
       const [fromDirectory, toDirectory] = await Promise.all([
         realDirectory(pair.fromDirectory),
         realDirectory(pair.toDirectory),
       ]);
-      if (isStrictlyInside(realFrom, fromDirectory) && isStrictlyInside(realTo, toDirectory)) return;
+      if (holds(fromDirectory, from) && holds(toDirectory, to)) return { from: from.entry, to: to.entry };
     }
     throw new PathNotApprovedError(`No approved fromDir/toDir for file ${operation}`);
   }
 
+  /** Checks source and target, creates the target's parents, then looks for links once more. */
   async function prepareTarget(from: string, to: string, overwrite: boolean): Promise<void> {
     if (!(await exists(from))) throw new SourceNotFoundError("fromFile does not exist");
     if (from === to) throw new InvalidPathError("fromFile and toFile are the same path");
     if (await exists(to)) {
       if (!overwrite) throw new TargetExistsError("toFile exists and overwrite is false");
     }
+    await refuseLinks(to, "toFile");
     await mkdir(dirname(to), { recursive: true });
+    await refuseLinks(from, "fromFile");
+    await refuseLinks(to, "toFile", true);
   }
 
   return {
@@ -114,9 +145,9 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
       guarded("Copying file", async () => {
         const fromFile = normalisePath(request.fromFile, "fromFile");
         const toFile = normalisePath(request.toFile, "toFile");
-        await approvePair(options.copyApprovedDirectories, fromFile, toFile, "copy");
-        await prepareTarget(fromFile, toFile, request.overwrite);
-        await cp(fromFile, toFile, {
+        const { from, to } = await approvePair(options.copyApprovedDirectories, fromFile, toFile, "copy");
+        await prepareTarget(from, to, request.overwrite);
+        await cp(from, to, {
           recursive: true,
           force: request.overwrite,
           errorOnExist: !request.overwrite,
@@ -129,37 +160,38 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
       guarded("Moving file", async () => {
         const fromFile = normalisePath(request.fromFile, "fromFile");
         const toFile = normalisePath(request.toFile, "toFile");
-        await approvePair(options.moveApprovedDirectories, fromFile, toFile, "move");
-        await prepareTarget(fromFile, toFile, request.overwrite);
-        if (isStrictlyInside(toFile, fromFile)) throw new InvalidPathError("toFile is inside fromFile");
-        if (request.overwrite && (await exists(toFile))) await rm(toFile, { recursive: true, force: true });
+        const { from, to } = await approvePair(options.moveApprovedDirectories, fromFile, toFile, "move");
+        await prepareTarget(from, to, request.overwrite);
+        if (isStrictlyInside(to, from)) throw new InvalidPathError("toFile is inside fromFile");
+        if (request.overwrite && (await exists(to))) await rm(to, { recursive: true, force: true });
         try {
-          await rename(fromFile, toFile);
+          await rename(from, to);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
           // Different file systems: copy then remove, keeping timestamps as a move would.
-          await cp(fromFile, toFile, {
+          await cp(from, to, {
             recursive: true,
             preserveTimestamps: true,
             errorOnExist: true,
             force: false,
           });
-          await rm(fromFile, { recursive: true, force: true });
+          await rm(from, { recursive: true, force: true });
         }
         return { ...request, fromFile, toFile };
       }),
 
     delete: (path) =>
       guarded("Deleting file", async () => {
-        const target = normalisePath(path, "deleteFile");
-        const real = await resolveReal(target);
+        const target = await approvable(normalisePath(path, "deleteFile"));
         let approved = false;
         for (const directory of options.deleteApprovedDirectories) {
-          if (isStrictlyInside(real, await realDirectory(directory))) approved = true;
+          if (holds(await realDirectory(directory), target)) approved = true;
         }
         if (!approved) throw new PathNotApprovedError("No approved directory for file delete");
-        if (!(await exists(target))) throw new SourceNotFoundError("Delete failed, file does not exist");
-        await rm(target, { recursive: true, force: false });
+        if (!(await exists(target.entry)))
+          throw new SourceNotFoundError("Delete failed, file does not exist");
+        await refuseLinks(target.entry, "deleteFile");
+        await rm(target.entry, { recursive: true, force: false });
       }),
 
     createDir: (directory) =>
@@ -177,10 +209,13 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
           throw new InvalidPathError("directory must be a path relative to the table-data directory");
         }
         const root = await realDirectory(options.tableDataDirectory);
-        const target = normalisePath(join(options.tableDataDirectory, directory), "directory");
-        if (!isInsideOrEqual(await resolveReal(target), root)) {
+        const target = await resolveReal(
+          normalisePath(join(options.tableDataDirectory, directory), "directory"),
+        );
+        if (!isInsideOrEqual(target, root)) {
           throw new PathNotApprovedError("Directory must be within the table-data directory");
         }
+        await refuseLinks(target, "directory", true);
         await mkdir(target, { recursive: true });
       }),
   };

@@ -5,22 +5,23 @@
  * levels are created one by one, without `recursive`, and the first refusal the OS gives is
  * thrown instead: EROFS, EACCES, ENOTDIR (a regular file in the way), ENOSPC... A regular file
  * where the directory itself should be (the OS answers EEXIST, which reads as if all were well) is
- * reported as ENOTDIR too.
+ * reported as ENOTDIR too. `mode` applies to each level created (private-files.ts creates the
+ * private ones).
  */
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 /** Creates `path` and its missing parents; resolves with the first directory created, if any. */
-export async function makeDirectory(path: string): Promise<string | undefined> {
+export async function makeDirectory(path: string, mode?: number): Promise<string | undefined> {
   try {
-    return await mkdir(path, { recursive: true });
+    return await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   } catch (error) {
-    throw (await refusalOf(resolve(path))) ?? error;
+    throw (await refusalOf(resolve(path), mode)) ?? error;
   }
 }
 
 /** The OS's own error for the first level of `path` that cannot be created; undefined if none fails. */
-async function refusalOf(path: string): Promise<unknown> {
+async function refusalOf(path: string, mode: number | undefined): Promise<unknown> {
   const levels: string[] = [];
   for (let level = path; ; level = dirname(level)) {
     levels.unshift(level);
@@ -28,7 +29,7 @@ async function refusalOf(path: string): Promise<unknown> {
   }
   for (const level of levels) {
     try {
-      await mkdir(level);
+      await mkdir(level, mode);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") return error;
       if (!(await stat(level)).isDirectory()) return notADirectory(level);

@@ -7,6 +7,10 @@
 import { alertRateLimit, scriptLogLines } from "./alert-common.ts";
 import { bool, httpUrl, list, nameValueList, nonEmptyStr, requiredStr, section } from "./primitives.ts";
 
+/** Where an operator's own credentials go: the kinds' shared header lists. */
+const HEADER_HINT =
+  "send them as a header in reloadTaskFailure.sharedSettings.header and reloadTaskAborted.sharedSettings.header";
+
 /** Which accounts get a kind's event or log: a task custom property's values and a fixed list. */
 const sendToAccount = (customPropertyName: string) =>
   section({
@@ -48,8 +52,8 @@ export const newRelicSchema = section({
   /** Accounts that get every event or log entry, besides those each kind selects. */
   destinationAccount: section({ event: list(requiredStr), log: list(requiredStr) }),
   url: section({
-    event: httpUrl("https://insights-collector.eu01.nr-data.net"),
-    log: httpUrl("https://log-api.eu.newrelic.com/log/v1"),
+    event: httpUrl("https://insights-collector.eu01.nr-data.net", HEADER_HINT),
+    log: httpUrl("https://log-api.eu.newrelic.com/log/v1", HEADER_HINT),
   }),
   reloadTaskFailure: newRelicKind("Failed"),
   reloadTaskAborted: newRelicKind("Aborted"),

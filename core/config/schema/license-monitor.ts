@@ -33,8 +33,27 @@ const releaseFlag = () =>
     "ignore",
   );
 
+/**
+ * Days a licence may go unused before it is released: 1 to 3650. A licence is released when it was
+ * last used before the end of the UTC day that many days ago, so 0 would put the cut-off at the
+ * end of today and release every licence, those in use today included: refused with that reason.
+ */
+const releaseThresholdDays = () =>
+  v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be an integer"),
+      v.minValue(
+        1,
+        "must be at least 1: 0 would release every licence of the type, those in use today included",
+      ),
+      v.maxValue(3650, "must be between 1 and 3650"),
+    ),
+    30,
+  );
+
 /** One access licence type the release looks at, and how long a licence may go unused. */
-const releaseType = () => section({ enable: bool(true), releaseThresholdDays: int(30, 0, 3650) });
+const releaseType = () => section({ enable: bool(true), releaseThresholdDays: releaseThresholdDays() });
 
 export const licenseMonitorSchema = section({
   enable: bool(false),

@@ -4,19 +4,22 @@ import { bool, httpUrl, list, nameValueList, requiredStr, section } from "./prim
 
 const enableOn = () => section({ enable: bool(true) });
 
+/** The platform takes its key in a header; a header of the operator's own goes in `header` beside the URL. */
+const HEADER_HINT = "send them as a header in the header list beside this URL";
+
 const attribute = () =>
   section({ static: nameValueList(), dynamic: section({ serviceVersion: enableOn() }) });
 
 export const obsPlatformSchema = section({
   enable: bool(false),
   event: section({
-    url: httpUrl("https://insights-collector.eu01.nr-data.net"),
+    url: httpUrl("https://insights-collector.eu01.nr-data.net", HEADER_HINT),
     header: nameValueList(),
     attribute: attribute(),
   }),
   metric: section({
     destinationAccount: list(requiredStr),
-    url: httpUrl("https://insights-collector.eu01.nr-data.net/metric/v1"),
+    url: httpUrl("https://insights-collector.eu01.nr-data.net/metric/v1", HEADER_HINT),
     header: nameValueList(),
     dynamic: section({
       engine: section({

@@ -4,7 +4,7 @@
  * Every builder returns an optional schema with a default, so a missing key takes its default.
  */
 import * as v from "valibot";
-import { isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
+import { hasUrlCredentials, isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
 
 export const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
 
@@ -18,7 +18,10 @@ export const str = (fallback: string) => v.optional(v.string(), fallback);
 const requiredMarker = () =>
   v.metadata<string, { readonly requiredWhenActive: true }>({ requiredWhenActive: true });
 
-export const requiredFormat = (check: (s: string) => boolean, message: string) =>
+export const requiredFormat = (
+  check: (s: string) => boolean,
+  message: v.ErrorMessage<v.CheckIssue<string>>,
+) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -36,7 +39,32 @@ export const requiredHost = () =>
 
 export const requiredHostPort = () => requiredFormat(isHostPort, "must be host or host:port (port 1-65535)");
 
-export const requiredHttpUrl = () => requiredFormat(isHttpUrl, "must be an http(s) URL");
+/** What to do instead of `user:pass@` when a setting has nowhere else for credentials. */
+const CREDENTIALS_HINT =
+  "give credentials in a header setting, or use the URL with the token the service gives";
+
+/**
+ * Why a URL setting refuses its value. A URL with a user name or password gets its own reason and
+ * where credentials go instead (`hint`), so that a file converted from Butler, whose HTTP client
+ * took such URLs, names its fix; the value itself is never repeated (it holds the password).
+ */
+export function httpUrlRefusal(
+  input: string,
+  hint = CREDENTIALS_HINT,
+  invalid = "must be an http(s) URL",
+): string {
+  return hasUrlCredentials(input)
+    ? `must not hold a user name or password (user:pass@): HTTP requests refuse such URLs; ${hint}`
+    : invalid;
+}
+
+const urlMessage =
+  (hint?: string, invalid?: string) =>
+  (issue: v.CheckIssue<string>): string =>
+    httpUrlRefusal(issue.input, hint, invalid);
+
+/** An http(s) URL without credentials, or "" (then "required" when its section is validated). */
+export const requiredHttpUrl = (hint?: string) => requiredFormat(isHttpUrl, urlMessage(hint));
 
 export const nonEmptyStr = (fallback: string) =>
   v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty")), fallback);
@@ -97,8 +125,20 @@ export const hostPortSchema = v.pipe(
 
 export const hostPort = (fallback: string) => v.optional(hostPortSchema, fallback);
 
-export const httpUrl = (fallback: string) =>
-  v.optional(v.pipe(v.string(), v.check(isHttpUrl, "must be an http(s) URL")), fallback);
+/** An http(s) URL without credentials; `hint` says where credentials go instead. */
+export const httpUrlSchema = (hint?: string) => v.pipe(v.string(), v.check(isHttpUrl, urlMessage(hint)));
+
+export const httpUrl = (fallback: string, hint?: string) => v.optional(httpUrlSchema(hint), fallback);
+
+/** An http(s) URL, "" for none; `hint` says why it must not hold credentials. */
+export const optionalHttpUrl = (hint?: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => s === "" || isHttpUrl(s), urlMessage(hint, "must be an http(s) URL or empty")),
+    ),
+    "",
+  );
 
 /** Retention durations of the time-series database: `0`, `INF` or e.g. `10d`, `1h30m`. */
 export const retentionDuration = (fallback: string) =>

@@ -4,33 +4,23 @@
  * Butler's names so that existing alert templates keep working. Empty means "no link".
  */
 import * as v from "valibot";
-import { isHttpUrl } from "../validators.ts";
-import { list, requiredStr, section } from "./primitives.ts";
+import { httpUrlSchema, list, optionalHttpUrl, requiredStr, section } from "./primitives.ts";
 
-const URL_MESSAGE = "must be an http(s) URL or empty";
-
-/** An http(s) URL, or "" for none. */
-const optionalUrl = () =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.check((s) => s === "" || isHttpUrl(s), URL_MESSAGE),
-    ),
-    "",
-  );
+/** Alerts carry these links to every recipient: credentials in one would be shown to all of them. */
+const LINK_HINT = "a link in an alert is shown to every recipient, so it must not carry credentials";
 
 export const qlikSenseUrlsSchema = section({
-  qmc: optionalUrl(),
-  hub: optionalUrl(),
+  qmc: optionalHttpUrl(LINK_HINT),
+  hub: optionalHttpUrl(LINK_HINT),
   /** An app's page is `<appBaseUrl>/<app id>`, e.g. `https://sense.example.com/sense/app`. */
-  appBaseUrl: optionalUrl(),
+  appBaseUrl: optionalHttpUrl(LINK_HINT),
 });
 
 export const genericUrlSchema = v.object({
   id: requiredStr,
   linkText: requiredStr,
   comment: v.optional(v.string(), ""),
-  url: v.pipe(v.string(), v.check(isHttpUrl, "must be an http(s) URL")),
+  url: httpUrlSchema(LINK_HINT),
 });
 
 export const genericUrlsSchema = list(genericUrlSchema);

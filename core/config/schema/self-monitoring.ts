@@ -51,7 +51,9 @@ export const configVisualisationSchema = section({
 
 export const heartbeatSchema = section({
   enable: bool(false),
-  remoteURL: requiredHttpUrl(),
+  remoteURL: requiredHttpUrl(
+    "use the check URL the monitoring service gives (its token is in the path, which Steward masks)",
+  ),
   frequency: scheduleExpression("every 1 hour"),
 });
 

@@ -5,14 +5,16 @@
  * validated only when on.
  */
 import * as v from "valibot";
+import { isHttpUrlAllowingCredentials } from "../validators.ts";
 import { alertRateLimit, alertTimeoutSeconds, LICENCE_ALERT_RATE_LIMIT } from "./alert-common.ts";
-import { bool, list, requiredHttpUrl, requiredText, section, str } from "./primitives.ts";
+import { bool, list, requiredFormat, requiredText, section, str } from "./primitives.ts";
 
 export const WEBHOOK_METHODS = ["GET", "POST", "PUT"] as const;
 
 const webhookSchema = v.object({
   description: str(""),
-  webhookURL: requiredHttpUrl(),
+  /** `user:pass@` is sent as Basic authentication, as Butler did: webhooks have no header setting. */
+  webhookURL: requiredFormat(isHttpUrlAllowingCredentials, "must be an http(s) URL"),
   /** Any letter case, as Butler accepted it. */
   httpMethod: v.optional(
     v.pipe(

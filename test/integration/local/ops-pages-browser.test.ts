@@ -1,7 +1,8 @@
 /**
  * The config UI, the status page and the API explorer as a person sees them: a real Steward
  * process (`steward start --config`) and Debian's Chromium. Asserts the YAML lines, the masks
- * (no secret in the DOM, the download or any answer the page loads), the status numbers moving
+ * (no secret in the DOM, the download or any answer the page loads, credentials inside URLs
+ * included), the status numbers moving
  * after events are posted, the stores open and no queue section for the in-memory queue, and the
  * explorer listing the ingest API and trying GET /v4/ping.
  * Screenshots of the last run are kept under test/artifacts/.
@@ -23,6 +24,9 @@ const skip = skipWithoutChromium();
 const ENV_SECRET = "env-secret-Zq81xKw";
 const FILE_SECRET = "file-secret-Hy62pLm";
 const HEARTBEAT_PATH = "check/Uu3nBvSecretPath";
+const URL_PASSWORD = "url-password-Rt52";
+const HUB_TICKET = "hub-ticket-Wq19";
+const LINK_KEY = "link-key-Pz07";
 
 let dir: string;
 let proc: StewardProcess;
@@ -49,7 +53,11 @@ beforeAll(async () => {
       `    password: ${FILE_SECRET}`,
       "  heartbeat:",
       "    enable: false",
-      `    remoteURL: https://heartbeat.example.com/${HEARTBEAT_PATH}`,
+      `    remoteURL: https://hbuser:${URL_PASSWORD}@heartbeat.example.com/${HEARTBEAT_PATH}`,
+      "  qlikSenseUrls:",
+      `    hub: https://sense.example.com/hub?ticket=${HUB_TICKET}`,
+      "  genericUrls:",
+      `    - { id: wiki, linkText: Runbook, url: "https://wiki.example.com/runbooks/reloads?api_key=${LINK_KEY}" }`,
       "  configVisualisation:",
       "    enable: true",
       "    host: 127.0.0.1",
@@ -91,7 +99,7 @@ async function openRecorded(url: string): Promise<{ page: Page; bodies: string[]
 /** The browser's getComputedStyle, typed here (the project compiles without the DOM library). */
 type WithStyles = { getComputedStyle(element: unknown): { display: string; color: string } };
 
-const SECRETS = [ENV_SECRET, FILE_SECRET, HEARTBEAT_PATH];
+const SECRETS = [ENV_SECRET, FILE_SECRET, "Uu3nBvSecretPath", URL_PASSWORD, HUB_TICKET, LINK_KEY];
 
 function postEvent(): Promise<number> {
   return fetch(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, {
@@ -120,7 +128,13 @@ describe.skipIf(skip)("config UI and status page in Chromium", () => {
     expect(lines[0]).toBe("Service:");
     expect(lines).toContain(`    apiToken: ${envRef("STEWARD_API_TOKEN")}`);
     expect(lines).toContain('    password: "**********"');
-    expect(lines.find((line) => line.includes("remoteURL"))).toBe("    remoteURL: https://he**********");
+    expect(lines.find((line) => line.includes("remoteURL"))).toBe(
+      "    remoteURL: https://**********@heartbeat.example.com/**********/**********",
+    );
+    expect(lines).toContain("    hub: https://sense.example.com/hub?ticket=**********");
+    expect(lines.find((line) => line.includes("wiki.example.com"))?.trim()).toBe(
+      "url: https://wiki.example.com/runbooks/reloads?api_key=**********",
+    );
     expect(
       await page
         .locator("#yaml li >> nth=0")

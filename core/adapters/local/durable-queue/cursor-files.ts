@@ -7,6 +7,7 @@
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { PRIVATE_DIRECTORY_MODE } from "../private-files.ts";
 import { replaceFile } from "../replace-file.ts";
 
 export { syncDirectory } from "../replace-file.ts";
@@ -49,7 +50,7 @@ export async function readCursorFiles(directory: string): Promise<Map<string, nu
 
 /** Writes the cursor beside its file and renames it into place; sync the directory afterwards. */
 export async function writeCursor(directory: string, destination: string, position: number): Promise<void> {
-  await mkdir(directory, { recursive: true });
+  await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   await replaceFile(fileOf(directory, destination), JSON.stringify({ position }));
 }
 

@@ -16,7 +16,7 @@
  */
 
 import type { Clock, Logger } from "../../../ports.ts";
-import { makeDirectory } from "../make-directory.ts";
+import { makePrivateDirectory } from "../private-files.ts";
 import { cursorDirectory } from "./cursor-files.ts";
 import { DestinationCursors } from "./destination-cursors.ts";
 import { DiskBudget } from "./disk-budget.ts";
@@ -93,7 +93,9 @@ export async function openDurableLog(options: DurableLogOptions): Promise<Durabl
   const segmentBytes =
     options.segmentBytes ?? Math.max(64 * 1024, Math.min(MAX_SEGMENT_BYTES, Math.floor(maxDiskBytes / 8)));
   const cursorDir = cursorDirectory(directory);
-  await makeDirectory(cursorDir);
+  // The queue directory holds only the log's own files: private, as they are (private-files.ts).
+  await makePrivateDirectory(directory);
+  await makePrivateDirectory(cursorDir);
   const files = await SegmentFiles.open({ directory, segmentBytes, logger });
   const end = new SyncedEnd(files.active.writeAt);
   let opened: Map<string, number>;

@@ -9,6 +9,7 @@
 import { type FileHandle, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../../ports.ts";
+import { PRIVATE_FILE_MODE } from "../private-files.ts";
 import { syncDirectory } from "../replace-file.ts";
 import { ActiveSegment, type ActiveSegmentOptions } from "./active-segment.ts";
 import { deletableSegmentCount } from "./log-positions.ts";
@@ -52,7 +53,7 @@ export class SegmentFiles {
       .filter((base): base is number => base !== undefined)
       .sort((a, b) => a - b);
     if (bases.length === 0) {
-      await (await open(join(directory, segmentFileName(0)), "w")).close();
+      await (await open(join(directory, segmentFileName(0)), "w", PRIVATE_FILE_MODE)).close();
       await syncDirectory(directory);
       bases.push(0);
     }
@@ -85,7 +86,12 @@ export class SegmentFiles {
     await sealed.trim();
     await sealed.sync();
     const base = sealed.writeAt;
-    this.activeSegment = new ActiveSegment(await open(this.pathOf(base), "w+"), base, 0, this.options);
+    this.activeSegment = new ActiveSegment(
+      await open(this.pathOf(base), "w+", PRIVATE_FILE_MODE),
+      base,
+      0,
+      this.options,
+    );
     this.segmentBases.push(base);
     await syncDirectory(this.options.directory);
     await sealed.close(); // after any sync still running on it

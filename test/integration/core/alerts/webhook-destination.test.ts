@@ -76,6 +76,19 @@ describe("webhook alert: methods and payload", () => {
       expect(JSON.parse(request?.body ?? "")).toEqual(PAYLOAD);
     }
   });
+
+  it("sends user:pass@ of the URL as Basic authentication, as Butler did, and never puts them in the path", async () => {
+    const url = new URL(`${server.url}/hook`);
+    url.username = "ops";
+    url.password = "s3cret:pw";
+    const { destination } = webhooks([{ description: "basic", webhookURL: url.href, httpMethod: "POST" }]);
+
+    expect(await destination.send(failedReloadAlert())).toEqual({ outcome: "sent", messages: 1 });
+
+    const [request] = server.requests;
+    expect(request?.headers.authorization).toBe(`Basic ${Buffer.from("ops:s3cret:pw").toString("base64")}`);
+    expect(request?.path).toBe("/hook");
+  });
 });
 
 describe("webhook alert: failures and the rate limit", () => {

@@ -84,4 +84,47 @@ describe("heartbeat", () => {
     ]);
     await heartbeat.stop();
   });
+
+  it("logs the URL as its origin with the path masked, in its start, success and failure lines alike", async () => {
+    const clock = createAsyncManualClock(Date.parse("2026-01-01T00:00:10Z"));
+    const logger = recordingLogger();
+    capture.respondWith(500);
+    const heartbeat = startHeartbeat({
+      remoteURL: `${capture.url}/ping/8f14e45f-secret-check-id?key=k3y`,
+      frequency: "every 1 minute",
+      clock,
+      logger,
+      timeoutMs: 1000,
+    });
+    await until(() => heartbeat.stats().failed === 1);
+    capture.respondWith(200);
+    await clock.advance(50_000);
+    await until(() => heartbeat.stats().sent === 1);
+    await heartbeat.stop();
+
+    expect(capture.requests[0]?.path).toBe("/ping/8f14e45f-secret-check-id?key=k3y");
+    const lines = JSON.stringify(logger.entries);
+    expect(lines).not.toContain("8f14e45f");
+    expect(lines).not.toContain("k3y");
+    const urls = logger.entries.map((entry) => entry.fields?.url);
+    expect(new Set(urls)).toEqual(new Set([`${capture.url}/**********/**********?key=**********`]));
+    expect(logger.entries.map((entry) => entry.message)).toEqual([
+      "sending heartbeats",
+      "heartbeat failed; the next one tries again",
+      "heartbeat works again",
+      "heartbeat sent",
+    ]);
+  });
+
+  it("masks the URL inside fetch's own error", async () => {
+    const clock = createAsyncManualClock(Date.parse("2026-01-01T00:00:10Z"));
+    const logger = recordingLogger();
+    const remoteURL = `${capture.url.replace("://", "://hbuser:hbpass@")}/ping/8f14e45f-secret-check-id`;
+    const heartbeat = startHeartbeat({ remoteURL, frequency: "every 1 minute", clock, logger });
+    await until(() => heartbeat.stats().failed === 1);
+    await heartbeat.stop();
+
+    expect(heartbeat.stats().lastError).toContain("credentials");
+    expect(JSON.stringify(logger.entries)).not.toMatch(/hbpass|8f14e45f/);
+  });
 });

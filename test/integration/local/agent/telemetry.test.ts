@@ -118,4 +118,23 @@ describe("anonymous telemetry", () => {
     await until(() => telemetry.sent() >= 3, 3000);
     await telemetry.stop();
   });
+  it("logs the endpoint with the token in its query or path masked", async () => {
+    const cwd = freshDir();
+    const logger = recordingLogger();
+    capture.respondWith(200);
+    const telemetry = await startTelemetry({
+      config: telemetryConfig(`${capture.url}/collect/Tk9f2a7b3c?key=k3y-secret`),
+      cwd,
+      clock: systemClock,
+      logger,
+    });
+    await until(() => capture.requests.length === 1);
+    await telemetry.stop();
+
+    expect(capture.requests[0]?.path).toBe("/collect/Tk9f2a7b3c?key=k3y-secret");
+    expect(
+      logger.entries.find((entry) => entry.message === "anonymous telemetry is on")?.fields?.endpoint,
+    ).toBe(`${capture.url}/collect/**********?key=**********`);
+    expect(JSON.stringify(logger.entries)).not.toMatch(/Tk9f2a7b3c|k3y-secret/);
+  });
 });

@@ -54,6 +54,24 @@ describe("licenseMonitor settings", () => {
     ).toEqual(["Service.licenseMonitor.licenseRelease.neverRelease.inactive: must be ignore, yes or no"]);
   });
 
+  it("refuses releaseThresholdDays 0, saying it would release licences in use today, and takes 1", () => {
+    const release = (days: number) => ({
+      licenseMonitor: {
+        enable: true,
+        licenseRelease: { enable: true, licenseType: { analyzer: { releaseThresholdDays: days } } },
+      },
+      platform: PLATFORM,
+    });
+
+    expect(problemsOf(release(0))).toEqual([
+      "Service.licenseMonitor.licenseRelease.licenseType.analyzer.releaseThresholdDays: must be at least 1: 0 would release every licence of the type, those in use today included",
+    ]);
+    expect(config(release(1)).licenseMonitor.licenseRelease.licenseType.analyzer.releaseThresholdDays).toBe(
+      1,
+    );
+    expect(problemsOf(release(3651))[0]).toMatch(/releaseThresholdDays: must be between 1 and 3650$/);
+  });
+
   it("releases nothing by default: the release is off, and a dry run once on", () => {
     const defaults = config({ licenseMonitor: { enable: true }, platform: PLATFORM }).licenseMonitor;
 

@@ -169,6 +169,62 @@ describe("obfuscateConfig", () => {
     expect(masked.Service.auditEvents.apiToken).toBe(`${envRef("STEWARD_API_TOKEN")}`);
     expect(masked.Service.auditEvents.host).toBe(`${envRef("INGEST_HOST")}`);
     expect(masked.Service.restServer.apiToken).toBe(MASK);
-    expect(masked.Service.heartbeat.remoteURL).toBe(`https://hb${MASK}`);
+    expect(masked.Service.heartbeat.remoteURL).toBe(`https://hb.example.com/${MASK}`);
+  });
+
+  it("masks the credentials inside a URL whatever its key, and keeps its scheme, host and words", () => {
+    // Prepare: the URL-valued keys that are neither secret nor partly masked by name.
+    const tree = {
+      Service: {
+        qlikSenseUrls: {
+          qmc: "https://qmcuser:qmcpass@sense.example.com/qmc",
+          hub: "https://sense.example.com/hub?ticket=hubticket123",
+        },
+        genericUrls: [
+          { id: "w", linkText: "Wiki", url: "https://genuser:genpass@wiki.example.com/x?api_key=genkey" },
+        ],
+        obsPlatform: {
+          event: { url: "https://insights-collector.eu01.nr-data.net/v1/accounts/98765432/events" },
+        },
+        incidentTool: { newRelic: { url: { event: "https://nruser:nrpass@insights.example.com" } } },
+        heartbeat: { remoteURL: "http://hbuser:hbpass@127.0.0.1:18091/ping/8f14e45f-secret-check-id" },
+        cloud: { eventQueueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/steward-events" },
+      },
+    };
+
+    // Act
+    const masked = obfuscateConfig(tree).Service;
+    const json = JSON.stringify(masked);
+
+    // Assess
+    for (const secret of [
+      "qmcpass",
+      "hubticket123",
+      "genpass",
+      "genkey",
+      "nrpass",
+      "hbpass",
+      "8f14e45f",
+      "98765432",
+    ])
+      expect(json).not.toContain(secret);
+    expect(json).not.toContain("123456789012");
+    expect(masked.qlikSenseUrls.qmc).toBe(`https://${MASK}@sense.example.com/qmc`);
+    expect(masked.qlikSenseUrls.hub).toBe(`https://sense.example.com/hub?ticket=${MASK}`);
+    expect(masked.genericUrls[0]?.url).toBe(`https://${MASK}@wiki.example.com/x?api_key=${MASK}`);
+    expect(masked.obsPlatform.event.url).toBe(
+      `https://insights-collector.eu01.nr-data.net/v1/accounts/${MASK}/events`,
+    );
+    expect(masked.incidentTool.newRelic.url.event).toBe(`https://${MASK}@insights.example.com`);
+    expect(masked.heartbeat.remoteURL).toBe(`http://${MASK}@127.0.0.1:18091/${MASK}/${MASK}`);
+    expect(masked.cloud.eventQueueUrl).toBe(`https://sqs.eu-west-1.amazonaws.com/${MASK}/steward-events`);
+  });
+
+  it("masks a partly masked value that is not a URL by its first characters, as before", () => {
+    const masked = obfuscateConfig({
+      Service: { heartbeat: { remoteURL: "not a url" }, cert: { clientCert: "C://certs/x.pem" } },
+    });
+    expect(masked.Service.heartbeat.remoteURL).toBe(`not ${MASK}`);
+    expect(masked.Service.cert.clientCert).toBe(`C://cer${MASK}`);
   });
 });

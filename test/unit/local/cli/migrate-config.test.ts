@@ -122,6 +122,25 @@ describe("steward migrate-config on a Butler file", () => {
     expect(io.err()).toMatch(/^ {2}note Service\.timeseriesdbConfig\.version: set to 1/m);
   });
 
+  it("names a heartbeat URL with user:pass@ as a problem to fix, with where credentials go, and never prints the password to standard error", async () => {
+    const dir = butlerDir(true);
+    const fixture = butlerFixture().replace(
+      "remoteURL: http://monitor.nordlys.example:8000/ping/butler-prod",
+      "remoteURL: http://hbuser:hbpass@monitor.nordlys.example:8000/ping/butler-prod",
+    );
+    expect(fixture).toContain("hbpass");
+    writeFileSync(join(dir, "butler.yaml"), fixture);
+    const io = recordingCliIo(dir);
+
+    expect(exitCode(await runCli(["migrate-config", "butler.yaml"], io))).toBe(2);
+
+    expect(io.err()).toContain("migrate-config: fix these before Steward starts with the result");
+    expect(io.err()).toMatch(
+      /^ {2}Service\.heartbeat\.remoteURL: must not hold a user name or password \(user:pass@\): HTTP requests refuse such URLs; use the check URL the monitoring service gives/m,
+    );
+    expect(io.err()).not.toContain("hbpass");
+  });
+
   it("lists the certificate files it cannot read and exits 2, still printing the file", async () => {
     const io = recordingCliIo(butlerDir(false));
     expect(exitCode(await runCli(["migrate-config", "butler.yaml"], io))).toBe(2);
