@@ -284,7 +284,7 @@ function logSinks(config: Config, io: CliIo): LogSink[] {
 /** Loads a config file; on failure prints every problem and returns undefined. */
 async function loadOrReport(file: string, io: CliIo): Promise<Config | undefined> {
   try {
-    return await loadConfigFile(resolve(io.cwd, file), io.env);
+    return await loadConfigFile(resolve(io.cwd, file), io.env, io.cwd);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr.write(`Configuration ${file} is invalid:\n`);
