@@ -95,8 +95,9 @@ Options of simulate-platform:
   --host HOST            listening address (default ${DEFAULT_SIMULATED_HOST})
   --certs DIR            folder of root.pem, server.pem, server_key.pem, client.pem and
                          client_key.pem (default ./${DEFAULT_CERTS_DIR})
-  --generate-certs       first write new throw-away certificates into DIR; refused when
-                         certificate files are already there, unless --force
+  --generate-certs       first write new throw-away certificates into DIR, or use those an
+                         earlier run wrote there while they serve; other certificate
+                         files there are refused, unless --force
   --force                with --generate-certs: replace the certificate files in DIR
   --task-events HOST:PORT  also send a failed, an aborted and a successful reload-task
                          datagram in turn every few seconds to HOST:PORT
