@@ -14,6 +14,7 @@ import { preprocessService } from "./preprocess.ts";
 import { type ConfigProblem, type PathSegment, problem, sortProblems } from "./problems.ts";
 import { type Config, serviceSchema } from "./schema/config.ts";
 import { suggestKey } from "./suggest.ts";
+import { describeYamlErrors } from "./yaml-syntax-errors.ts";
 
 /**
  * The typed config, or every problem found. Either way `files` lists the files the validated
@@ -109,13 +110,7 @@ export function checkConfigText(text: string, fileName: string, env: Env = proce
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      problems: doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        const where = pos === undefined ? "" : ` at line ${pos.line}, column ${pos.col}`;
-        // With prettyErrors the first line ends in " at line L, column C:"; we say it our way.
-        const firstLine = (e.message.split("\n")[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, "");
-        return { path: fileName, message: `YAML syntax error${where}: ${firstLine}` };
-      }),
+      problems: describeYamlErrors(doc.errors).map((message) => ({ path: fileName, message })),
       files: [],
     };
   }

@@ -122,6 +122,17 @@ describe("loadConfigFile: reading the YAML", () => {
     ]);
   });
 
+  it("names the line indented too far, which the YAML library places at the key above it", () => {
+    // Act
+    const result = checkConfigText("Service:\n  logLevel: info\n   fileLogging: true\n", "indent.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "indent.yaml: YAML syntax error at line 2, column 13: Implicit keys need to be on a single line " +
+        "(line 3 continues the value of line 2: is it indented further than the keys beside it?)",
+    ]);
+  });
+
   it("refuses a document whose aliases expand without bound", () => {
     // Prepare
     const bomb = [
