@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import { parseDocument } from "yaml";
+import { crossCheckAroundIssues } from "./cross-check-around-issues.ts";
 import { crossCheck } from "./cross-checks.ts";
 import { describeValue } from "./describe-value.ts";
 import { type Env, processEnv } from "./env.ts";
@@ -37,12 +38,18 @@ function issueMessage(issue: v.BaseIssue<unknown>, path: readonly PathSegment[])
   return secret ? `expected ${expected}` : `expected ${expected}, received ${describeValue(issue.input)}`;
 }
 
-function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
-  const path: PathSegment[] = ["Service"];
+/** Where an issue is, from under `Service`. */
+function issuePath(issue: v.BaseIssue<unknown>): PathSegment[] {
+  const path: PathSegment[] = [];
   for (const item of issue.path ?? []) {
     const key = item.key;
     if (typeof key === "string" || typeof key === "number") path.push(key);
   }
+  return path;
+}
+
+function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
+  const path: PathSegment[] = ["Service", ...issuePath(issue)];
   return problem(path, issueMessage(issue, path));
 }
 
@@ -82,6 +89,7 @@ export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult 
   const result = v.safeParse(serviceSchema, tree, { abortEarly: false });
   if (!result.success) {
     problems.push(...result.issues.map(issueToProblem));
+    problems.push(...crossCheckAroundIssues(tree, result.issues.map(issuePath)));
     return { ok: false, problems: sortProblems(problems), files };
   }
   problems.push(...crossCheck(result.output));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfigFile, loadConfigFile } from "../../../../../core/adapters/local/config-file.ts";
 import { ConfigError, checkConfigText } from "../../../../../core/config/index.ts";
-import { lines } from "../../config/helpers.ts";
+import { envRef, lines } from "../../config/helpers.ts";
 
 let dir: string;
 
@@ -274,9 +274,6 @@ describe("loadConfigFile: checking the settings and the files they name", () => 
     expect(results.map((result) => result.ok)).toEqual([true, true]);
   });
 });
-
-/** `${NAME}`, as a configuration file writes a reference to an environment variable. */
-const envRef = (name: string) => `\${${name}}`;
 
 describe("checkConfigFile: every problem in one pass", () => {
   it("reports the files the validated sections name together with the schema's problems", async () => {
