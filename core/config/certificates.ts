@@ -1,26 +1,9 @@
 /**
- * Which certificate files the active features read at start, so that loading the config can
- * check they are readable: the platform's client certificate (`cert.*`) and the broker's TLS
- * files (`mqttConfig.tls.*`).
+ * The broker's TLS files (`mqttConfig.tls.*`) that the broker connection reads at start. Loading
+ * the config checks them (with every other file a validated section names) through the file
+ * marker of schema/primitives.ts.
  */
 import type { Config } from "./schema/config.ts";
-import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
-
-/** The `cert.*` keys naming certificate files. */
-export const CERT_FILE_KEYS = ["clientCert", "clientCertKey", "clientCertCA"] as const;
-
-/** True when a feature that talks to the platform with client certificates is active. */
-export function needsCertificates(config: Config): boolean {
-  const rest = config.restServer;
-  return (
-    (rest.enable && PLATFORM_ENDPOINT_KEYS.some((k) => rest.endpointsEnable[k])) ||
-    config.serversToMonitor.servers.length > 0 ||
-    config.appNames.enableAppNameExtract ||
-    config.userSessions.enableSessionExtract ||
-    config.taskEvents.enable ||
-    config.licenseMonitor.enable
-  );
-}
 
 /** The `mqttConfig.tls.*` keys naming files (PEM). */
 export const MQTT_TLS_FILE_KEYS = ["caFile", "certFile", "keyFile"] as const;

@@ -9,20 +9,21 @@
  * - defaultConfig()                    the embedded default config (what `npm start` runs without a file)
  * - renderTemplate()                   the commented template of `steward init-config`
  * - obfuscateConfig(tree)              a masked copy for logs, crash files and the config UI
- * - needsCertificates(config)          whether an enabled feature reaches the platform with certificates
  *
- * Semantics in short: every setting has a default; unknown keys are errors (with a suggestion);
- * a section whose `enable` is not true is not validated and parses to its defaults with
- * `enable: false`; `${ENV}` references are substituted in validated sections; every problem is
- * reported at once as `Service.path.to.key: message`, sorted by path.
+ * Semantics in short: every setting has a default; unknown keys are errors (with a suggestion),
+ * in every section; a section whose `enable` is not true has only its key names checked and
+ * parses to its defaults with `enable: false`; `${ENV}` references are substituted in validated
+ * sections; the files validated sections name are listed with the result (`files`) for the local
+ * adapter to check in the same pass; every problem is reported at once as
+ * `Service.path.to.key: message`, sorted by path.
  */
-export { needsCertificates } from "./certificates.ts";
 export { defaultConfig, EMBEDDED_CONFIG } from "./defaults.ts";
 export type { Env } from "./env.ts";
 export {
   type LicenseMonitorDestinations,
   licenseMonitorDestinations,
 } from "./license-monitor-destinations.ts";
+export type { NamedFile } from "./named-file.ts";
 export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
 export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
 export { ConfigError, type ConfigProblem, formatProblem, formatProblems } from "./problems.ts";

@@ -4,16 +4,26 @@
  */
 import * as v from "valibot";
 import { parseDocument } from "yaml";
+import { crossCheckAroundIssues } from "./cross-check-around-issues.ts";
 import { crossCheck } from "./cross-checks.ts";
+import { describeValue } from "./describe-value.ts";
 import { type Env, processEnv } from "./env.ts";
 import { computeActivity, isPlainObject } from "./gates.ts";
+import type { NamedFile } from "./named-file.ts";
 import { isSecretKey } from "./obfuscate.ts";
-import { describeValue, preprocessService } from "./preprocess.ts";
+import { preprocessService } from "./preprocess.ts";
 import { type ConfigProblem, type PathSegment, problem, sortProblems } from "./problems.ts";
 import { type Config, serviceSchema } from "./schema/config.ts";
 import { suggestKey } from "./suggest.ts";
+import { describeYamlErrors } from "./yaml-syntax-errors.ts";
 
-export type ParseResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
+/**
+ * The typed config, or every problem found. Either way `files` lists the files the validated
+ * sections name, so that the caller that can read files checks them in the same pass.
+ */
+export type ParseResult = ({ ok: true; config: Config } | { ok: false; problems: ConfigProblem[] }) & {
+  readonly files: readonly NamedFile[];
+};
 
 const EXPECTED_NAMES: Readonly<Record<string, string>> = { Object: "a mapping", Array: "a list" };
 
@@ -28,12 +38,18 @@ function issueMessage(issue: v.BaseIssue<unknown>, path: readonly PathSegment[])
   return secret ? `expected ${expected}` : `expected ${expected}, received ${describeValue(issue.input)}`;
 }
 
-function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
-  const path: PathSegment[] = ["Service"];
+/** Where an issue is, from under `Service`. */
+function issuePath(issue: v.BaseIssue<unknown>): PathSegment[] {
+  const path: PathSegment[] = [];
   for (const item of issue.path ?? []) {
     const key = item.key;
     if (typeof key === "string" || typeof key === "number") path.push(key);
   }
+  return path;
+}
+
+function issueToProblem(issue: v.BaseIssue<unknown>): ConfigProblem {
+  const path: PathSegment[] = ["Service", ...issuePath(issue)];
   return problem(path, issueMessage(issue, path));
 }
 
@@ -48,6 +64,7 @@ export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult 
     return {
       ok: false,
       problems: [problem(["Service"], "the file must be a mapping with the top-level key Service")],
+      files: [],
     };
   }
   for (const key of Object.keys(root)) {
@@ -65,18 +82,19 @@ export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult 
   const service = root.Service ?? {};
   if (!isPlainObject(service)) {
     problems.push(problem(["Service"], `expected a mapping, received ${describeValue(service)}`));
-    return { ok: false, problems: sortProblems(problems) };
+    return { ok: false, problems: sortProblems(problems), files: [] };
   }
   const activity = computeActivity(service);
-  const cleaned = preprocessService(service, serviceSchema, env, activity, problems);
-  const result = v.safeParse(serviceSchema, cleaned, { abortEarly: false });
+  const { tree, files } = preprocessService(service, serviceSchema, env, activity, problems);
+  const result = v.safeParse(serviceSchema, tree, { abortEarly: false });
   if (!result.success) {
     problems.push(...result.issues.map(issueToProblem));
-    return { ok: false, problems: sortProblems(problems) };
+    problems.push(...crossCheckAroundIssues(tree, result.issues.map(issuePath)));
+    return { ok: false, problems: sortProblems(problems), files };
   }
   problems.push(...crossCheck(result.output));
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
-  return { ok: true, config: result.output };
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files };
+  return { ok: true, config: result.output, files };
 }
 
 const ALLOWED_EXTENSIONS = [".yaml", ".yml"];
@@ -94,19 +112,14 @@ export function checkExtension(fileName: string): ConfigProblem | undefined {
  */
 export function checkConfigText(text: string, fileName: string, env: Env = processEnv()): ParseResult {
   const extension = checkExtension(fileName);
-  if (extension !== undefined) return { ok: false, problems: [extension] };
+  if (extension !== undefined) return { ok: false, problems: [extension], files: [] };
   // Merge keys (`<<: *anchor`) are YAML 1.1, but configs written for Butler SOS use them.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      problems: doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        const where = pos === undefined ? "" : ` at line ${pos.line}, column ${pos.col}`;
-        // With prettyErrors the first line ends in " at line L, column C:"; we say it our way.
-        const firstLine = (e.message.split("\n")[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, "");
-        return { path: fileName, message: `YAML syntax error${where}: ${firstLine}` };
-      }),
+      problems: describeYamlErrors(doc.errors).map((message) => ({ path: fileName, message })),
+      files: [],
     };
   }
   let tree: unknown;
@@ -114,7 +127,11 @@ export function checkConfigText(text: string, fileName: string, env: Env = proce
     tree = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     // e.g. an alias expanding beyond maxAliasCount (a "billion laughs" document).
-    return { ok: false, problems: [{ path: fileName, message: `YAML error: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      problems: [{ path: fileName, message: `YAML error: ${(error as Error).message}` }],
+      files: [],
+    };
   }
   return parseConfig(tree, env);
 }

@@ -1,15 +1,21 @@
 /**
  * First pass over the raw tree, driven by the schema: reports unknown keys (with a suggestion)
- * and non-boolean gate flags, replaces disabled sections by `{enable: false}` so that they take
- * their defaults unvalidated, turns `null` lists/maps (YAML with every item commented out) into
- * empty ones, and substitutes `${ENV}` references in the sections that are validated.
+ * everywhere, switched-off sections included (a misspelt `enabled` would otherwise leave a
+ * feature silently off), and non-boolean gate flags; replaces disabled sections by
+ * `{enable: false}` so that their values take their defaults unchecked (placeholders may stay
+ * there); turns `null` lists/maps (YAML with every item commented out) into empty ones;
+ * substitutes `${ENV}` references in the sections that are validated; and lists the files those
+ * sections name, for the file checks of the same pass.
  */
+import { describeValue } from "./describe-value.ts";
 import { type Env, substituteEnv } from "./env.ts";
 import { type Activity, type Gate, gateFor, isPlainObject, rawAt } from "./gates.ts";
-import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
+import type { NamedFile } from "./named-file.ts";
+import { type ConfigProblem, formatPath, type PathSegment, problem } from "./problems.ts";
 import {
   type AnySchema,
   arrayItem,
+  fileRule,
   isRequiredWhenActive,
   objectEntries,
   recordValue,
@@ -18,20 +24,19 @@ import {
 } from "./schema-walk.ts";
 import { suggestKey } from "./suggest.ts";
 
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  return String(value);
-}
-
 interface WalkContext {
   readonly env: Env;
   readonly activity: Activity;
   readonly root: unknown;
   readonly problems: ConfigProblem[];
+  readonly files: NamedFile[];
+}
+
+export interface Preprocessed {
+  /** The tree valibot validates. */
+  readonly tree: unknown;
+  /** The files named by the validated sections. */
+  readonly files: readonly NamedFile[];
 }
 
 export function preprocessService(
@@ -40,9 +45,61 @@ export function preprocessService(
   env: Env,
   activity: Activity,
   problems: ConfigProblem[],
-): unknown {
-  const ctx: WalkContext = { env, activity, root: service, problems };
-  return walk(schema, service, ["Service"], [], ctx);
+): Preprocessed {
+  const ctx: WalkContext = { env, activity, root: service, problems, files: [] };
+  const tree = walk(schema, service, ["Service"], [], ctx);
+  return { tree, files: ctx.files };
+}
+
+function reportUnknownKey(
+  key: string,
+  known: readonly string[],
+  path: PathSegment[],
+  ctx: WalkContext,
+): void {
+  const hint = suggestKey(key, known);
+  ctx.problems.push(
+    problem([...path, key], hint === undefined ? "unknown key" : `unknown key (did you mean "${hint}"?)`),
+  );
+}
+
+/**
+ * Key names only, for a section that is switched off: its values are not checked (placeholders
+ * may stay until it is switched on), but a key the schema does not know is reported all the same.
+ */
+function checkKeyNames(schema: AnySchema, raw: unknown, path: PathSegment[], ctx: WalkContext): void {
+  const entries = objectEntries(schema);
+  if (entries !== undefined) {
+    if (isPlainObject(raw)) checkEntryNames(entries, raw, path, ctx);
+    return;
+  }
+  const item = arrayItem(schema);
+  if (item !== undefined) {
+    if (Array.isArray(raw)) {
+      raw.forEach((value, i) => {
+        checkKeyNames(item, value, [...path, i], ctx);
+      });
+    }
+    return;
+  }
+  const recordItem = recordValue(schema);
+  if (recordItem !== undefined && isPlainObject(raw)) {
+    for (const [key, value] of Object.entries(raw)) checkKeyNames(recordItem, value, [...path, key], ctx);
+  }
+}
+
+function checkEntryNames(
+  entries: Record<string, AnySchema>,
+  raw: Record<string, unknown>,
+  path: PathSegment[],
+  ctx: WalkContext,
+): void {
+  const known = Object.keys(entries);
+  for (const [key, value] of Object.entries(raw)) {
+    const child = entries[key];
+    if (child === undefined) reportUnknownKey(key, known, path, ctx);
+    else checkKeyNames(child, value, [...path, key], ctx);
+  }
 }
 
 function readFlag(
@@ -110,42 +167,7 @@ function walk(
   }
   const entries = objectEntries(schema);
   if (entries !== undefined) {
-    if (!isPlainObject(raw)) return raw;
-    const gate = gateFor(schemaPath.join("."), entries);
-    if (gate !== undefined && !gateActive(gate, raw, entries, path, ctx)) {
-      return gate.flagKey === undefined ? {} : { [gate.flagKey]: false };
-    }
-    const out: Record<string, unknown> = {};
-    const known = Object.keys(entries);
-    for (const [key, value] of Object.entries(raw)) {
-      const child = entries[key];
-      if (child === undefined) {
-        const hint = suggestKey(key, known);
-        ctx.problems.push(
-          problem(
-            [...path, key],
-            hint === undefined ? "unknown key" : `unknown key (did you mean "${hint}"?)`,
-          ),
-        );
-        continue;
-      }
-      // A non-boolean gate flag was reported by the gate already; do not report it twice.
-      const badFlag = key === gate?.flagKey && typeof value !== "boolean";
-      out[key] = badFlag ? false : walk(child, value, [...path, key], [...schemaPath, key], ctx);
-    }
-    for (const [key, child] of Object.entries(entries)) {
-      if (key in raw) continue;
-      const value = walk(child, undefined, [...path, key], [...schemaPath, key], ctx);
-      if (value !== undefined) out[key] = value;
-    }
-    // After substitution, so that `${TOKEN}` with TOKEN set to "" counts as missing.
-    for (const [key, child] of Object.entries(entries)) {
-      const value = out[key];
-      if ((value === undefined || value === null || value === "") && isRequiredWhenActive(child)) {
-        ctx.problems.push(problem([...path, key], "required"));
-      }
-    }
-    return out;
+    return isPlainObject(raw) ? walkObject(entries, raw, path, schemaPath, ctx) : raw;
   }
   const item = arrayItem(schema);
   if (item !== undefined) {
@@ -162,12 +184,59 @@ function walk(
       ]),
     );
   }
-  if (typeof raw === "string") {
-    const result = substituteEnv(raw, ctx.env);
-    if (result.ok) return result.value;
+  if (typeof raw === "string") return walkText(schema, raw, path, ctx);
+  return raw;
+}
+
+function walkObject(
+  entries: Record<string, AnySchema>,
+  raw: Record<string, unknown>,
+  path: PathSegment[],
+  schemaPath: string[],
+  ctx: WalkContext,
+): unknown {
+  const gate = gateFor(schemaPath.join("."), entries);
+  if (gate !== undefined && !gateActive(gate, raw, entries, path, ctx)) {
+    checkEntryNames(entries, raw, path, ctx);
+    return gate.flagKey === undefined ? {} : { [gate.flagKey]: false };
+  }
+  const out: Record<string, unknown> = {};
+  const known = Object.keys(entries);
+  for (const [key, value] of Object.entries(raw)) {
+    const child = entries[key];
+    if (child === undefined) {
+      reportUnknownKey(key, known, path, ctx);
+      continue;
+    }
+    // A non-boolean gate flag was reported by the gate already; do not report it twice.
+    const badFlag = key === gate?.flagKey && typeof value !== "boolean";
+    out[key] = badFlag ? false : walk(child, value, [...path, key], [...schemaPath, key], ctx);
+  }
+  for (const [key, child] of Object.entries(entries)) {
+    if (key in raw) continue;
+    const value = walk(child, undefined, [...path, key], [...schemaPath, key], ctx);
+    if (value !== undefined) out[key] = value;
+  }
+  // After substitution, so that `${TOKEN}` with TOKEN set to "" counts as missing.
+  for (const [key, child] of Object.entries(entries)) {
+    const value = out[key];
+    if (value !== undefined && value !== null && value !== "") continue;
+    if (isRequiredWhenActive(child)) ctx.problems.push(problem([...path, key], "required"));
+    const whenEmpty = fileRule(child)?.whenEmpty;
+    if (whenEmpty !== undefined) ctx.files.push({ path: formatPath([...path, key]), file: "", whenEmpty });
+  }
+  return out;
+}
+
+/** A string of a validated section: `${ENV}` substituted, and listed when it names a file. */
+function walkText(schema: AnySchema, raw: string, path: PathSegment[], ctx: WalkContext): string {
+  const result = substituteEnv(raw, ctx.env);
+  if (!result.ok) {
     for (const name of result.missing)
       ctx.problems.push(problem(path, `environment variable ${name} is not set`));
     return raw;
   }
-  return raw;
+  if (result.value !== "" && fileRule(schema) !== undefined)
+    ctx.files.push({ path: formatPath(path), file: result.value });
+  return result.value;
 }

@@ -50,14 +50,25 @@ export function recordValue(schema: AnySchema): AnySchema | undefined {
   return s.type === "record" ? s.value : undefined;
 }
 
-/** True for settings built with the required-when-active marker (see schema/primitives.ts). */
-export function isRequiredWhenActive(schema: AnySchema): boolean {
+/** The metadata of a setting's pipe (the markers of schema/primitives.ts), merged; {} when none. */
+function metadataOf(schema: AnySchema): Readonly<Record<string, unknown>> {
   const pipe = (
     unwrap(schema) as unknown as { pipe?: readonly { type: string; metadata?: Record<string, unknown> }[] }
   ).pipe;
-  return (
-    pipe?.some((item) => item.type === "metadata" && item.metadata?.requiredWhenActive === true) ?? false
-  );
+  const items = (pipe ?? []).filter((item) => item.type === "metadata");
+  return Object.assign({}, ...items.map((item) => item.metadata));
+}
+
+/** True for settings built with the required-when-active marker (see schema/primitives.ts). */
+export function isRequiredWhenActive(schema: AnySchema): boolean {
+  return metadataOf(schema).requiredWhenActive === true;
+}
+
+/** For a setting that names a file (the file marker of schema/primitives.ts): its rule; else undefined. */
+export function fileRule(schema: AnySchema): { readonly whenEmpty?: string } | undefined {
+  const metadata = metadataOf(schema);
+  if (metadata.namesFile !== true) return undefined;
+  return typeof metadata.whenEmpty === "string" ? { whenEmpty: metadata.whenEmpty } : {};
 }
 
 /** The default of an optional schema (a value, not a function, everywhere in this config). */

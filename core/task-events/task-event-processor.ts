@@ -39,6 +39,15 @@ export interface TaskEventProcessorDeps {
 
 const UNKNOWN = "unknown";
 
+/**
+ * What each destination did, for the log line; with none switched on for the kind, says so: an
+ * empty value would leave a new operator wondering why no alert arrived.
+ */
+function alertsText(kind: string, alerts: Readonly<Record<string, AlertOutcome>>): string {
+  const done = Object.entries(alerts).map(([destination, outcome]) => `${destination} ${outcome}`);
+  return done.length > 0 ? done.join(", ") : `none (no destination is switched on for ${kind})`;
+}
+
 export function createTaskEventProcessor(deps: TaskEventProcessorDeps): DatagramProcessor {
   const { counts, logger, clock } = deps;
   const decode = createDatagramDecoder();
@@ -80,9 +89,7 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
       app: shown.appName,
       node: shown.node,
       executionId: event.executionId,
-      alerts: Object.entries(alerts)
-        .map(([destination, outcome]) => `${destination} ${outcome}`)
-        .join(", "),
+      alerts: alertsText(alert.kind, alerts),
     });
     return "processed";
   }

@@ -95,8 +95,9 @@ Options of simulate-platform:
   --host HOST            listening address (default ${DEFAULT_SIMULATED_HOST})
   --certs DIR            folder of root.pem, server.pem, server_key.pem, client.pem and
                          client_key.pem (default ./${DEFAULT_CERTS_DIR})
-  --generate-certs       first write new throw-away certificates into DIR; refused when
-                         certificate files are already there, unless --force
+  --generate-certs       first write new throw-away certificates into DIR, or use those an
+                         earlier run wrote there while they serve; other certificate
+                         files there are refused, unless --force
   --force                with --generate-certs: replace the certificate files in DIR
   --task-events HOST:PORT  also send a failed, an aborted and a successful reload-task
                          datagram in turn every few seconds to HOST:PORT
@@ -153,6 +154,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       return { exitCode: outcome.healthy ? 0 : 1 };
     }
     case "start":
+      if (rest[0] !== undefined && isCommand(rest[0])) return commandAfterStart(argv, io);
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
       return start(values, io);
     case "simulate-platform":
@@ -284,13 +286,44 @@ function logSinks(config: Config, io: CliIo): LogSink[] {
 /** Loads a config file; on failure prints every problem and returns undefined. */
 async function loadOrReport(file: string, io: CliIo): Promise<Config | undefined> {
   try {
-    return await loadConfigFile(resolve(io.cwd, file), io.env);
+    return await loadConfigFile(resolve(io.cwd, file), io.env, io.cwd);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr.write(`Configuration ${file} is invalid:\n`);
     for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
     return undefined;
   }
+}
+
+/** The commands of the switch in runCli, in the order USAGE lists them. */
+const COMMANDS = [
+  "start",
+  "check-config",
+  "init-config",
+  "migrate-config",
+  "healthcheck",
+  "simulate-platform",
+] as const;
+
+const isCommand = (word: string) => (COMMANDS as readonly string[]).includes(word);
+
+/** An argument as a shell takes it back: quoted when it holds anything but plain path characters. */
+const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : JSON.stringify(word));
+
+/**
+ * `npm start -- check-config FILE`: npm puts the script's `start` first, so a command given after
+ * `npm start --` arrives as an argument of start. Say which command line runs it instead.
+ */
+function commandAfterStart(argv: readonly string[], io: CliIo): CliResult {
+  const words = [...argv];
+  words.splice(words.indexOf("start"), 1);
+  const command = words.find(isCommand) ?? "";
+  io.stderr.write(
+    `steward: "${command}" is a command of its own, not an argument of start. Run it as:\n` +
+      `  npx steward ${words.map(shellWord).join(" ")}\n` +
+      '(npm start always runs "start": give it only the options of start, as in npm start -- --config steward.yaml)\n',
+  );
+  return { exitCode: 1 };
 }
 
 function usageError(io: CliIo, message: string): CliResult {

@@ -3,16 +3,16 @@
  * top-level key) and prints the equivalent
  * Steward configuration on standard output (the rules are in core/config/migrate/). Standard
  * error lists every key left out and every value changed, with the reason, then checks the
- * result as `check-config` would (schema, cross-field rules, certificate files relative to the
- * working directory) and lists what a person still has to fix.
+ * result as `check-config` would (schema, cross-field rules and the files it names, relative to
+ * the working directory, in one pass) and lists everything a person still has to fix.
  *
  * Exit status: 0 converted and accepted; 2 converted, but the listed problems need fixing before
  * Steward starts with it; 1 nothing converted (unreadable file, YAML error, not a Butler SOS or Butler file).
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { checkCertificateFiles } from "../../core/adapters/local/config-file.ts";
-import { checkConfigText, formatProblem } from "../../core/config/index.ts";
+import { checkConfigTextAndFiles } from "../../core/adapters/local/config-file.ts";
+import { formatProblem } from "../../core/config/index.ts";
 import { migrateConfigText } from "../../core/config/migrate/convert.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import type { CliIo } from "./cli.ts";
@@ -56,9 +56,8 @@ export async function migrateConfig(file: string, io: CliIo): Promise<number> {
   return problems.length === 0 ? 0 : 2;
 }
 
-/** What `check-config` would print for the converted text, read from the working directory. */
+/** What `check-config` would print for the converted text (files relative to the working directory), all at once. */
 async function checkResult(text: string, io: CliIo): Promise<string[]> {
-  const checked = checkConfigText(text, "converted.yaml", io.env);
-  if (!checked.ok) return checked.problems.map(formatProblem);
-  return (await checkCertificateFiles(checked.config, io.cwd)).map(formatProblem);
+  const checked = await checkConfigTextAndFiles(text, "converted.yaml", io.env, io.cwd);
+  return checked.ok ? [] : checked.problems.map(formatProblem);
 }

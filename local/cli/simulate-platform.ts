@@ -180,6 +180,7 @@ export async function simulatePlatform(
     throw error;
   }
   const { files, tls } = certificates;
+  for (const note of certificates.notes) io.stderr.write(`steward: ${note}\n`);
   for (const warning of certificates.warnings) io.stderr.write(`steward: warning: ${warning}\n`);
 
   let platform: SimulatedPlatform;

@@ -1,14 +1,17 @@
 /**
  * The certificates of `steward simulate-platform`, in one folder under the file names of the
- * platform's own export: with `generateCerts`, new throw-away ones are written first (refused when
- * certificate files are already there, unless `force`: the folder may hold a real export); then
- * the server's certificate, key and CA are read, and what would make Steward's certificate check
- * fail (a host the certificate does not name, an expired certificate) comes back as warnings.
+ * platform's own export: with `generateCerts`, new throw-away ones are written first, unless the
+ * folder already holds throw-away ones this command made that still serve (reused, and said so,
+ * so that the handbook's copy-paste lines work a second time); other certificate files there are
+ * refused unless `force` (the folder may hold a real export). Then the server's certificate, key
+ * and CA are read, and what would make Steward's certificate check fail (a host the certificate
+ * does not name, an expired certificate) comes back as warnings.
  */
 import { X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
 import { basename } from "node:path";
+import { reusableThrowawayPki } from "../simulated-platform/reusable-throwaway-pki.ts";
 import type { SimulatedTls } from "../simulated-platform/simulated-server.ts";
 import {
   DEFAULT_SERVER_NAMES,
@@ -32,6 +35,8 @@ export interface SimulatedPlatformCertificates {
   readonly files: ThrowawayPkiFiles;
   readonly tls: SimulatedTls & { readonly cert: string };
   readonly warnings: readonly string[];
+  /** What was done with the folder that the user should know (certificates reused). */
+  readonly notes: readonly string[];
 }
 
 /** Throws CertificateFilesError when the files cannot be written or read. */
@@ -39,9 +44,9 @@ export async function prepareCertificates(
   options: CertificateOptions,
 ): Promise<SimulatedPlatformCertificates> {
   const files = throwawayPkiFiles(options.certsDir);
-  if (options.generateCerts) await generateCertificates(options, files);
+  const notes = options.generateCerts ? await generateCertificates(options, files) : [];
   const tls = await readCertificates(options.certsDir, files);
-  return { files, tls, warnings: certificateWarnings(tls.cert, options.connectHost, files) };
+  return { files, tls, warnings: certificateWarnings(tls.cert, options.connectHost, files), notes };
 }
 
 /** A certificate problem the user can fix: one line, no stack. */
@@ -49,13 +54,25 @@ export class CertificateFilesError extends Error {
   override readonly name = "CertificateFilesError";
 }
 
-async function generateCertificates(options: CertificateOptions, files: ThrowawayPkiFiles): Promise<void> {
+/** Writes new throw-away certificates, or reuses those of an earlier run; returns the notes. */
+async function generateCertificates(
+  options: CertificateOptions,
+  files: ThrowawayPkiFiles,
+): Promise<string[]> {
   if (!options.force) {
     const existing = await existingPkiFiles(files);
     if (existing.length > 0) {
+      const reuse = await reusableThrowawayPki(files, options.connectHost);
+      if (reuse.ok) {
+        const until = reuse.validTo.toISOString().slice(0, 10);
+        return [
+          `using the throw-away certificates already in ${options.certsDir} (valid until ${until}); add --force for new ones`,
+        ];
+      }
       throw new CertificateFilesError(
         `${options.certsDir} already holds certificate files (${existing.map((path) => basename(path)).join(", ")}); ` +
-          "run without --generate-certs to use them, or add --force to replace them with new throw-away ones",
+          "run without --generate-certs to use them, or add --force to replace them with new throw-away ones " +
+          `(they are not throw-away certificates of this command that it can use again: ${reuse.reason})`,
       );
     }
   }
@@ -69,6 +86,7 @@ async function generateCertificates(options: CertificateOptions, files: Throwawa
   } catch (error) {
     throw new CertificateFilesError(`cannot write certificates into ${options.certsDir}: ${reason(error)}`);
   }
+  return [];
 }
 
 async function readCertificates(

@@ -1,22 +1,29 @@
 /**
  * Reading the configuration file from disk: the file system half of the configuration (the
- * rules are in core/config/). After the pure checks, the certificate files are checked when a
- * feature needs them: the platform's `cert.*` and the broker's `mqttConfig.tls.*`.
+ * rules are in core/config/). The files that the validated sections name (the platform's
+ * `cert.*`, the broker's `mqttConfig.tls.*`, a webhook's `cert.certCA`, ...) are checked for
+ * readability in the same pass as the schema, so that every problem is reported at once: an
+ * operator fixing a file (or planning a migration from migrate-config's list) sees them all.
  *
- * - checkConfigFile(path, env?)  reads the file; also checks certificate files when needed
- * - loadConfigFile(path, env?)   like checkConfigFile, but returns Config or throws ConfigError
+ * - checkConfigFile(path, env?, cwd?)        reads the file; checks it and the files it names
+ * - checkConfigTextAndFiles(text, name, ...)  the same for text already read (migrate-config)
+ * - loadConfigFile(path, env?, cwd?)         like checkConfigFile, but returns Config or throws ConfigError
  */
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CERT_FILE_KEYS, mqttTlsFiles, needsCertificates } from "../../config/certificates.ts";
 import type { Env } from "../../config/env.ts";
+import type { NamedFile } from "../../config/named-file.ts";
 import { checkConfigText, checkExtension, type ParseResult } from "../../config/parse.ts";
 import { ConfigError, type ConfigProblem, sortProblems } from "../../config/problems.ts";
 import type { Config } from "../../config/schema/config.ts";
 
-/** A problem when the file cannot be read, else undefined. */
-async function unreadable(path: string, file: string, cwd: string): Promise<ConfigProblem | undefined> {
+/** A problem when the file is needed but not named, or cannot be read; else undefined. */
+async function unreadable(
+  { path, file, whenEmpty }: NamedFile,
+  cwd: string,
+): Promise<ConfigProblem | undefined> {
+  if (file === "") return whenEmpty === undefined ? undefined : { path, message: whenEmpty };
   const absolute = resolve(cwd, file);
   try {
     await access(absolute, constants.R_OK);
@@ -27,39 +34,37 @@ async function unreadable(path: string, file: string, cwd: string): Promise<Conf
   }
 }
 
-/** One problem per certificate file that is unset or unreadable (paths relative to `cwd`). */
-export async function checkCertificateFiles(
-  config: Config,
+/** One problem per file that is needed but not named, or cannot be read (paths relative to `cwd`). */
+export async function checkNamedFiles(
+  files: readonly NamedFile[],
   cwd: string = process.cwd(),
 ): Promise<ConfigProblem[]> {
-  const problems: ConfigProblem[] = [];
-  if (needsCertificates(config)) {
-    for (const key of CERT_FILE_KEYS) {
-      const path = `Service.cert.${key}`;
-      const file = config.cert[key];
-      if (file === "") {
-        problems.push({
-          path,
-          message: "required (a certificate file) by the features that reach the platform",
-        });
-        continue;
-      }
-      const found = await unreadable(path, file, cwd);
-      if (found !== undefined) problems.push(found);
-    }
-  }
-  const brokerFiles = config.mqttConfig.enable ? mqttTlsFiles(config.mqttConfig) : [];
-  for (const { key, file } of brokerFiles) {
-    const found = await unreadable(`Service.mqttConfig.tls.${key}`, file, cwd);
-    if (found !== undefined) problems.push(found);
-  }
-  return problems;
+  const found = await Promise.all(files.map((named) => unreadable(named, cwd)));
+  return found.filter((problem): problem is ConfigProblem => problem !== undefined);
 }
 
-/** Full check of a file: read, YAML, schema, cross-field rules and certificate files. */
-export async function checkConfigFile(path: string, env: Env = process.env): Promise<ParseResult> {
+/** Text read from `fileName`: extension, YAML, schema, cross-field rules and the files it names. */
+export async function checkConfigTextAndFiles(
+  text: string,
+  fileName: string,
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+): Promise<ParseResult> {
+  const result = checkConfigText(text, fileName, env);
+  const fileProblems = await checkNamedFiles(result.files, cwd);
+  if (fileProblems.length === 0) return result;
+  const problems = result.ok ? fileProblems : [...result.problems, ...fileProblems];
+  return { ok: false, problems: sortProblems(problems), files: result.files };
+}
+
+/** Full check of a file: read, YAML, schema, cross-field rules and the files it names. */
+export async function checkConfigFile(
+  path: string,
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+): Promise<ParseResult> {
   const extension = checkExtension(path);
-  if (extension !== undefined) return { ok: false, problems: [extension] };
+  if (extension !== undefined) return { ok: false, problems: [extension], files: [] };
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -71,17 +76,18 @@ export async function checkConfigFile(path: string, env: Env = process.env): Pro
         : code === "EISDIR"
           ? "is a directory"
           : `cannot read file (${code ?? "error"})`;
-    return { ok: false, problems: [{ path, message: reason }] };
+    return { ok: false, problems: [{ path, message: reason }], files: [] };
   }
-  const result = checkConfigText(text, path, env);
-  if (!result.ok) return result;
-  const certProblems = await checkCertificateFiles(result.config);
-  return certProblems.length > 0 ? { ok: false, problems: sortProblems(certProblems) } : result;
+  return checkConfigTextAndFiles(text, path, env, cwd);
 }
 
 /** Loads and validates a configuration file; throws ConfigError listing every problem. */
-export async function loadConfigFile(path: string, env: Env = process.env): Promise<Config> {
-  const result = await checkConfigFile(path, env);
+export async function loadConfigFile(
+  path: string,
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+): Promise<Config> {
+  const result = await checkConfigFile(path, env, cwd);
   if (!result.ok) throw new ConfigError(result.problems);
   return result.config;
 }

@@ -11,6 +11,7 @@
 import { type Document, isMap, isPair, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { serviceSchema } from "../schema/config.ts";
 import type { AnySchema } from "../schema-walk.ts";
+import { describeYamlErrors } from "../yaml-syntax-errors.ts";
 import { BUTLER_RULES } from "./butler-rules.ts";
 import { BUTLER_SOS_RULES } from "./butler-sos-rules.ts";
 import { expandAliases } from "./expand-aliases.ts";
@@ -65,11 +66,7 @@ function findRoot(doc: Document): { pair: Pair; rules: ProductRules } | string {
 }
 
 function syntaxError(doc: Document): string | undefined {
-  const error = doc.errors[0];
-  if (error === undefined) return undefined;
-  const pos = error.linePos?.[0];
-  const where = pos === undefined ? "" : ` at line ${pos.line}, column ${pos.col}`;
-  return `YAML syntax error${where}: ${(error.message.split("\n")[0] ?? "").trim()}`;
+  return describeYamlErrors(doc.errors)[0];
 }
 
 /** Converts Butler SOS or Butler YAML text; the result's text is a complete Steward configuration file. */

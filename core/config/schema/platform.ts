@@ -2,13 +2,13 @@
 import * as v from "valibot";
 import {
   bool,
+  filePath,
   nonEmptyStr,
   optionalHost,
   port,
   positiveInt,
   requiredHttpUrl,
   section,
-  str,
 } from "./primitives.ts";
 
 export const platformSchema = section({
@@ -20,11 +20,16 @@ export const platformSchema = section({
   timeoutMs: positiveInt(30000),
 });
 
-/** Certificate file paths are checked for readability at load time, when a feature needs them. */
+const CERTIFICATE_REQUIRED = "required (a certificate file) by the features that reach the platform";
+
+/**
+ * Validated only when a feature that reaches the platform is on (gates.ts); then each file must
+ * be named and readable where the process runs (checked with the files, see filePath).
+ */
 export const certSchema = section({
-  clientCert: str(""),
-  clientCertKey: str(""),
-  clientCertCA: str(""),
+  clientCert: filePath(CERTIFICATE_REQUIRED),
+  clientCertKey: filePath(CERTIFICATE_REQUIRED),
+  clientCertCA: filePath(CERTIFICATE_REQUIRED),
   // Butler SOS allows null for "no passphrase"; it becomes "".
   clientCertPassphrase: v.optional(
     v.pipe(

@@ -4,7 +4,15 @@
  * Every builder returns an optional schema with a default, so a missing key takes its default.
  */
 import * as v from "valibot";
+import { describeValue } from "../describe-value.ts";
 import { hasUrlCredentials, isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
+
+/** Host values are no secret, so their messages show them: a placeholder is found at a glance. */
+const notAHost = (issue: { input: unknown }) =>
+  `${describeValue(issue.input)} is not a host name (RFC 1123) or an IPv4/IPv6 address`;
+
+const notAHostPort = (issue: { input: unknown }) =>
+  `${describeValue(issue.input)} is not host or host:port (port 1-65535)`;
 
 export const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
 
@@ -17,6 +25,25 @@ export const str = (fallback: string) => v.optional(v.string(), fallback);
  */
 const requiredMarker = () =>
   v.metadata<string, { readonly requiredWhenActive: true }>({ requiredWhenActive: true });
+
+/**
+ * Marks a setting that names a file Steward reads (a certificate, its key, a CA). When its
+ * section is validated and the value is not empty, the file is checked for readability in the
+ * same pass as every other setting (core/adapters/local/config-file.ts), so that check-config
+ * lists a missing file together with the rest instead of on the next round. `whenEmpty` is the
+ * problem that check reports for an empty value: a file only the local process reads is needed
+ * there, not wherever the schema is parsed.
+ */
+const fileMarker = (whenEmpty?: string) =>
+  v.metadata<string, { readonly namesFile: true; readonly whenEmpty?: string }>(
+    whenEmpty === undefined ? { namesFile: true } : { namesFile: true, whenEmpty },
+  );
+
+/** A file setting, "" unless set; see fileMarker for `whenEmpty`. */
+export const filePath = (whenEmpty?: string) => v.optional(v.pipe(v.string(), fileMarker(whenEmpty)), "");
+
+/** A file that must be set (a schema rule, like requiredText) when its section is validated. */
+export const requiredFilePath = () => v.optional(v.pipe(v.string(), requiredMarker(), fileMarker()), "");
 
 export const requiredFormat = (
   check: (s: string) => boolean,
@@ -34,10 +61,9 @@ export const requiredFormat = (
 /** A required string: "" until set, "required" when its section is validated and it is empty. */
 export const requiredText = () => v.optional(v.pipe(v.string(), requiredMarker()), "");
 
-export const requiredHost = () =>
-  requiredFormat(isHost, "must be a host name (RFC 1123) or an IPv4/IPv6 address");
+export const requiredHost = () => requiredFormat(isHost, notAHost);
 
-export const requiredHostPort = () => requiredFormat(isHostPort, "must be host or host:port (port 1-65535)");
+export const requiredHostPort = () => requiredFormat(isHostPort, notAHostPort);
 
 /** What to do instead of `user:pass@` when a setting has nowhere else for credentials. */
 const CREDENTIALS_HINT =
@@ -100,10 +126,7 @@ export const port = (fallback: number) =>
     fallback,
   );
 
-export const hostSchema = v.pipe(
-  v.string(),
-  v.check(isHost, "must be a host name (RFC 1123) or an IPv4/IPv6 address"),
-);
+export const hostSchema = v.pipe(v.string(), v.check(isHost, notAHost));
 
 export const host = (fallback: string) => v.optional(hostSchema, fallback);
 
@@ -112,16 +135,13 @@ export const optionalHost = (fallback: string) =>
   v.optional(
     v.pipe(
       v.string(),
-      v.check((s) => s === "" || isHost(s), "must be a host name (RFC 1123) or an IPv4/IPv6 address"),
+      v.check((s) => s === "" || isHost(s), notAHost),
     ),
     fallback,
   );
 
 /** `host:port` (port optional), e.g. `server1.my.domain:4747`. */
-export const hostPortSchema = v.pipe(
-  v.string(),
-  v.check(isHostPort, "must be host or host:port (port 1-65535)"),
-);
+export const hostPortSchema = v.pipe(v.string(), v.check(isHostPort, notAHostPort));
 
 export const hostPort = (fallback: string) => v.optional(hostPortSchema, fallback);
 

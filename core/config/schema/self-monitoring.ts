@@ -4,6 +4,7 @@ import { parseRecurrence } from "../../schedules/recurrence.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
   bool,
+  filePath,
   host,
   list,
   nameValueList,
@@ -12,7 +13,6 @@ import {
   requiredHttpUrl,
   requiredStr,
   section,
-  str,
 } from "./primitives.ts";
 
 /** The reason a schedule expression is refused, or undefined when it parses. */
@@ -119,9 +119,9 @@ export const mqttConfigSchema = section({
   ),
   tls: section({
     enable: bool(false),
-    caFile: str(""),
-    certFile: str(""),
-    keyFile: str(""),
+    caFile: filePath(),
+    certFile: filePath(),
+    keyFile: filePath(),
     rejectUnauthorized: bool(true),
   }),
 });

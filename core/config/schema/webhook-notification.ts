@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { isHttpUrlAllowingCredentials } from "../validators.ts";
 import { alertRateLimit, alertTimeoutSeconds, LICENCE_ALERT_RATE_LIMIT } from "./alert-common.ts";
-import { bool, list, requiredFormat, requiredText, section, str } from "./primitives.ts";
+import { bool, list, requiredFilePath, requiredFormat, section, str } from "./primitives.ts";
 
 export const WEBHOOK_METHODS = ["GET", "POST", "PUT"] as const;
 
@@ -30,7 +30,7 @@ const webhookSchema = v.object({
     enable: bool(false),
     rejectUnauthorized: bool(true),
     /** PEM file of the CA that signed the endpoint's certificate, read at every call. */
-    certCA: requiredText(),
+    certCA: requiredFilePath(),
   }),
 });
 

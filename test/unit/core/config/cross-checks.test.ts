@@ -297,3 +297,46 @@ describe("cross-field rules: endpoint prerequisites and listeners", () => {
     });
   });
 });
+
+describe("cross-field rules in the same pass as invalid values", () => {
+  it("are reported together with a value the schema refuses", () => {
+    expect(
+      problemsOf({
+        logLevel: "loud",
+        restServer: { endpointsEnable: { createDirTableData: true } },
+        licenseMonitor: { enable: true },
+      }),
+    ).toEqual([
+      "Service.fileOperations.tableDataDirectory: required when restServer.endpointsEnable.createDirTableData is enabled",
+      "Service.logLevel: must be one of error, warn, info, verbose, debug, silly",
+      "Service.platform.host: required when licenseMonitor.enable is true",
+    ]);
+  });
+
+  it("say nothing that the default standing in for an invalid value could cause", () => {
+    expect(
+      problemsOf({
+        auditEvents: { port: "81O1" },
+        restServer: { port: 8181 },
+        platform: { host: "<platform host>" },
+        licenseMonitor: { enable: true },
+      }),
+    ).toEqual([
+      'Service.auditEvents.port: expected number, received "81O1"',
+      'Service.platform.host: "<platform host>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
+    ]);
+  });
+
+  it("wait for the next run when an invalid value cannot give way to a default (a list item)", () => {
+    expect(
+      problemsOf({
+        logLevel: "loud",
+        serversToMonitor: { servers: [{ host: 4747, serverName: "s1" }] },
+        licenseMonitor: { enable: true },
+      }),
+    ).toEqual([
+      "Service.logLevel: must be one of error, warn, info, verbose, debug, silly",
+      "Service.serversToMonitor.servers[0].host: expected string, received 4747",
+    ]);
+  });
+});

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseOk, problemsOf } from "./helpers.ts";
 
-describe("disabled sections are not validated", () => {
+describe("disabled sections: values are not validated, key names are", () => {
   it("returns a disabled section as its defaults with enable false", () => {
     // Act
     const config = parseOk({
-      mqttConfig: { enable: false, brokerHost: "<IP of broker>", brokerPort: "<port>", extra: 1 },
+      mqttConfig: { enable: false, brokerHost: "<IP of broker>", brokerPort: "<port>" },
     });
 
     // Assess
@@ -33,7 +33,7 @@ describe("disabled sections are not validated", () => {
     const on = problemsOf({ userEvents: userEvents(true) });
 
     // Assess
-    expect(off).toEqual([]);
+    expect(off).toEqual(["Service.userEvents.sendToMQTT.bogus: unknown key"]);
     expect(on).toEqual([
       "Service.userEvents.sendToMQTT.bogus: unknown key",
       "Service.userEvents.sendToMQTT.postTo.everythingTopic.topic: expected string, received 42",
@@ -54,7 +54,7 @@ describe("disabled sections are not validated", () => {
     // Assess
     expect(off).toEqual([]);
     expect(on).toEqual([
-      "Service.appNames.hostIP: must be a host name (RFC 1123) or an IPv4/IPv6 address",
+      'Service.appNames.hostIP: "<IP or FQDN>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
       'Service.userSessions.pollingInterval: expected number, received "<ms>"',
     ]);
   });
@@ -69,19 +69,53 @@ describe("disabled sections are not validated", () => {
     // Act / Assess
     expect(problemsOf({ logEvents: logEvents(false) })).toEqual([]);
     expect(problemsOf({ logEvents: logEvents(true) })).toEqual([
-      "Service.logEvents.udpServerConfig.serverHost: must be a host name (RFC 1123) or an IPv4/IPv6 address",
+      'Service.logEvents.udpServerConfig.serverHost: "<IP or FQDN>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
     ]);
   });
 
-  it("does not validate restServer or auditEvents when they are disabled", () => {
+  it("does not validate the values of restServer or auditEvents when they are disabled, only their key names", () => {
     // Act
     const problems = problemsOf({
-      restServer: { enable: false, port: "<port>", endpointsEnable: { nope: true } },
+      restServer: { enable: false, port: "<port>", endpointsEnable: { nope: true, appLst: "<yes>" } },
       auditEvents: { enable: false, host: "<host>", destination: { type: "nope" } },
     });
 
     // Assess
-    expect(problems).toEqual([]);
+    expect(problems).toEqual([
+      'Service.restServer.endpointsEnable.appLst: unknown key (did you mean "appList"?)',
+      "Service.restServer.endpointsEnable.nope: unknown key",
+    ]);
+  });
+
+  it("reports a misspelt switch of a section that is off, which would otherwise leave it off silently", () => {
+    // Act
+    const problems = problemsOf({
+      heartbeat: { enabled: true, remoteUrl: "<monitor URL>" },
+      mqttConfig: { Enable: true, brokerHost: "<IP of broker>", tls: { caFiel: "<ca.pem>" } },
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      'Service.heartbeat.enabled: unknown key (did you mean "enable"?)',
+      'Service.heartbeat.remoteUrl: unknown key (did you mean "remoteURL"?)',
+      'Service.mqttConfig.Enable: unknown key (did you mean "enable"?)',
+      'Service.mqttConfig.tls.caFiel: unknown key (did you mean "caFile"?)',
+    ]);
+  });
+
+  it("checks key names inside the list items of a section that is off", () => {
+    // Act
+    const problems = problemsOf({
+      webhookNotification: {
+        enable: false,
+        reloadTaskFailure: { webhooks: [{ webhookURL: "<url>", cert: { enable: true, certCa: "<ca>" } }] },
+      },
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      'Service.webhookNotification.reloadTaskFailure.webhooks[0].cert.certCa: unknown key (did you mean "certCA"?)',
+    ]);
   });
 });
 
@@ -92,14 +126,14 @@ describe("the time-series database section", () => {
       timeseriesdbConfig: {
         enable: true,
         version: 2,
-        v1Config: { dbName: 12, anything: "<placeholder>" },
+        v1Config: { dbName: 12, retentionPolicy: "<placeholder>" },
         v2Config: { org: "o", bucket: "b", token: "t", retentionDuration: "30m" },
-        v3Config: { token: "<token>", queryTimeout: "<ms>" },
+        v3Config: { token: "<token>", queryTimeout: "<ms>", anything: "<placeholder>" },
       },
     });
 
     // Assess
-    expect(problems).toEqual([]);
+    expect(problems).toEqual(["Service.timeseriesdbConfig.v3Config.anything: unknown key"]);
   });
 
   it.each([
@@ -190,7 +224,7 @@ describe("the time-series database section", () => {
       "Service.timeseriesdbConfig.v3Config.token: required",
     ]);
     expect(viaQueueMetrics).toEqual([
-      "Service.timeseriesdbConfig.host: must be a host name (RFC 1123) or an IPv4/IPv6 address",
+      'Service.timeseriesdbConfig.host: "<host>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
       "Service.timeseriesdbConfig.v1Config.dbName: required",
     ]);
   });

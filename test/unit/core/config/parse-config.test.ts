@@ -167,11 +167,11 @@ describe("parseConfig: problems", () => {
     // Assess
     expect(problems).toEqual([
       "Service.auditEvents.destination.parquet.writeFrequency: must be >= 0",
-      "Service.auditEvents.host: must be a host name (RFC 1123) or an IPv4/IPv6 address",
+      'Service.auditEvents.host: "bad_host!" is not a host name (RFC 1123) or an IPv4/IPv6 address',
       "Service.auditEvents.port: must be a port number (integer 1-65535)",
       "Service.heartbeat.remoteURL: must be an http(s) URL",
       "Service.restServer.port: must be a port number (integer 1-65535)",
-      "Service.timeseriesdbConfig.host: must be a host name (RFC 1123) or an IPv4/IPv6 address",
+      'Service.timeseriesdbConfig.host: "-leading.example" is not a host name (RFC 1123) or an IPv4/IPv6 address',
     ]);
   });
 

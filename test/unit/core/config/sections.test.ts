@@ -2,7 +2,8 @@
  * Table-driven over EVERY top-level key of the schema (the table must list exactly the schema's
  * keys, so a section cannot be skipped): each accepts the template's values when active, rejects
  * a typo'd key with a suggestion and a wrong type, and — when it can be disabled — accepts
- * placeholders and unknown keys while disabled.
+ * placeholders while disabled but still rejects unknown keys (a misspelt switch must not leave a
+ * section silently off).
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -399,7 +400,7 @@ describe("schema sections", () => {
 
     if (c.disabled === undefined) return;
 
-    it("accepts placeholders and unknown keys while disabled", () => {
+    it("accepts placeholders while disabled, but not unknown keys", () => {
       // Prepare
       const disabled = merge(template[key], c.disabled);
       // A placeholder in every leaf that can hold one (the enable flag itself must stay a boolean).
@@ -414,7 +415,7 @@ describe("schema sections", () => {
       const problems = problemsOf({ [key]: section });
 
       // Assess
-      expect(problems).toEqual([]);
+      expect(problems).toEqual([`Service.${key}.someUnknownKey: unknown key`]);
     });
 
     it("rejects unknown keys and placeholders when active", () => {

@@ -133,6 +133,20 @@ describe("task-event processor: what the log says", () => {
     ]);
   });
 
+  it("says that no destination is switched on for the kind, rather than leaving alerts empty", async () => {
+    const { process, logger } = setUp([{ ...sending, handles: () => false }]);
+    await process(bytes(FAILED), 1000, "10.0.0.5");
+
+    expect(logger.at("info")).toEqual([
+      expect.objectContaining({
+        message: "reload task failed: Reload Sales",
+        fields: expect.objectContaining({
+          alerts: "none (no destination is switched on for reloadTaskFailure)",
+        }),
+      }),
+    ]);
+  });
+
   it("says a successful run at VERBOSE only: a site has many more of them", async () => {
     const { process, logger } = setUp([sending]);
     await process(bytes(SUCCESS), 1000, "10.0.0.5");

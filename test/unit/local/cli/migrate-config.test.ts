@@ -59,8 +59,34 @@ describe("steward migrate-config", () => {
   it("lists the template's placeholders as the problems to fix", async () => {
     const io = recordingCliIo(workDir(butlerSosFixture("production-template.yaml"), false));
     expect(exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io))).toBe(2);
-    expect(io.err()).toMatch(/^ {2}Service\.logEvents\.udpServerConfig\.serverHost: must be a host name/m);
-    expect(io.err()).toMatch(/^ {2}Service\.appNames\.hostIP: must be a host name/m);
+    expect(io.err()).toMatch(
+      /^ {2}Service\.logEvents\.udpServerConfig\.serverHost: "<IP or FQDN>" is not a host name/m,
+    );
+    expect(io.err()).toMatch(/^ {2}Service\.appNames\.hostIP: "<IP or FQDN>" is not a host name/m);
+  });
+
+  it("lists every problem of the template in one round: the placeholders and the certificate files", async () => {
+    // Prepare
+    const dir = workDir(butlerSosFixture("production-template.yaml"), false);
+    const io = recordingCliIo(dir);
+
+    // Act
+    const code = exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io));
+
+    // Assess
+    expect(code).toBe(2);
+    const fixList = io.err().split("(check-config would say):\n")[1]?.trimEnd().split("\n");
+    expect(fixList).toEqual([
+      '  Service.appNames.hostIP: "<IP or FQDN>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
+      `  Service.cert.clientCert: cannot read file ${join(dir, "<path/to/cert/client.pem>")} (ENOENT)`,
+      `  Service.cert.clientCertCA: cannot read file ${join(dir, "<path/to/cert/root.pem>")} (ENOENT)`,
+      `  Service.cert.clientCertKey: cannot read file ${join(dir, "<path/to/cert/client_key.pem>")} (ENOENT)`,
+      '  Service.logEvents.udpServerConfig.serverHost: "<IP or FQDN>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
+      '  Service.serversToMonitor.servers[0].host: "<server1.my.domain>:4747" is not host or host:port (port 1-65535)',
+      '  Service.serversToMonitor.servers[0].userSessions.host: "<server1.my.domain>:4243" is not host or host:port (port 1-65535)',
+      '  Service.serversToMonitor.servers[1].host: "<server2.my.domain>:4747" is not host or host:port (port 1-65535)',
+      '  Service.serversToMonitor.servers[1].userSessions.host: "<server2.my.domain>:4243" is not host or host:port (port 1-65535)',
+    ]);
   });
 
   it.each([

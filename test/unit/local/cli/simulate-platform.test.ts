@@ -11,11 +11,16 @@ import {
   SimulatePlatformUsageError,
 } from "../../../../local/cli/simulate-platform.ts";
 import { stewardConfigSnippet } from "../../../../local/cli/simulated-platform-snippet.ts";
-import { THROWAWAY_PKI_FILE_NAMES } from "../../../../local/simulated-platform/throwaway-pki.ts";
+import {
+  generateSelfSignedCertificate,
+  THROWAWAY_PKI_FILE_NAMES,
+} from "../../../../local/simulated-platform/throwaway-pki.ts";
 import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
 import { exitCode, recordingCliIo } from "../../../helpers/recording-cli-io.ts";
 
 const freshDir = () => scratchDirectory("steward-simulate-");
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The tag (InfluxDB) and label (Prometheus) the shipped dashboards' Environment variable reads;
@@ -142,7 +147,7 @@ describe("steward simulate-platform (in process)", () => {
     );
   });
 
-  it("generates certificates, serves over them, refuses to replace them without --force, replaces them with it", async () => {
+  it("generates certificates, serves over them, refuses to replace other certificates without --force, replaces them with it", async () => {
     const dir = freshDir();
     const io = recordingCliIo(dir);
     const result = await runCli(["simulate-platform", "--port", "0", "--generate-certs"], io);
@@ -175,6 +180,9 @@ describe("steward simulate-platform (in process)", () => {
       await result.running.logger.close();
     }
 
+    // The folder now holds a CA of someone else's, as a real export of the platform would.
+    const stranger = await generateSelfSignedCertificate({ commonName: "Corporate Root CA" });
+    writeFileSync(join(dir, "simulated-platform-certs", "root.pem"), stranger.cert);
     const again = recordingCliIo(dir);
     expect(exitCode(await runCli(["simulate-platform", "--generate-certs"], again))).toBe(1);
     expect(again.err()).toMatch(
@@ -190,6 +198,64 @@ describe("steward simulate-platform (in process)", () => {
     if (!("running" in replaced)) throw new Error(`expected it to run:\n${forced.err()}`);
     await replaced.running.parts.stop();
     expect(readFileSync(join(dir, "simulated-platform-certs", "root.pem"), "utf8")).not.toBe(before);
+  });
+});
+
+describe("simulate-platform --generate-certs a second time", () => {
+  /** Runs the command to its start, then stops it; its standard error and the certificate folder. */
+  async function runOnce(dir: string, args: readonly string[]) {
+    const io = recordingCliIo(dir);
+    const result = await runCli(["simulate-platform", "--port", "0", "--generate-certs", ...args], io);
+    // 0 for a simulator that started (and is stopped here), else the command's exit code.
+    let code = 0;
+    if ("running" in result) {
+      await result.running.parts.stop();
+      await result.running.logger.close();
+    } else {
+      code = exitCode(result);
+    }
+    const certs = join(dir, "simulated-platform-certs");
+    const files = Object.values(THROWAWAY_PKI_FILE_NAMES).map((name) =>
+      readFileSync(join(certs, name), "utf8"),
+    );
+    return { code, err: io.err(), certs, files };
+  }
+
+  it("uses the throw-away certificates of the first run again, and says so", async () => {
+    // Prepare
+    const dir = freshDir();
+    const first = await runOnce(dir, []);
+
+    // Act
+    const second = await runOnce(dir, []);
+
+    // Assess
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(0);
+    expect(second.files).toEqual(first.files);
+    expect(second.err).toMatch(
+      new RegExp(
+        `^steward: using the throw-away certificates already in ${escapeRegExp(second.certs)} \\(valid until \\d{4}-\\d{2}-\\d{2}\\); add --force for new ones$`,
+        "m",
+      ),
+    );
+  });
+
+  it("writes new ones with --force, and refuses certificates that do not name the host Steward connects to", async () => {
+    // Prepare
+    const dir = freshDir();
+    const first = await runOnce(dir, []);
+
+    // Act
+    const forced = await runOnce(dir, ["--force"]);
+    const otherHost = await runOnce(dir, ["--host", "::1"]);
+
+    // Assess
+    expect(forced.code).toBe(0);
+    expect(forced.files).not.toEqual(first.files);
+    expect(otherHost.code).toBe(1);
+    expect(otherHost.err).toContain("the server certificate does not name ::1");
+    expect(otherHost.files).toEqual(forced.files);
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfigFile, loadConfigFile } from "../../../../../core/adapters/local/config-file.ts";
 import { ConfigError, checkConfigText } from "../../../../../core/config/index.ts";
-import { lines } from "../../config/helpers.ts";
+import { envRef, lines } from "../../config/helpers.ts";
 
 let dir: string;
 
@@ -119,6 +119,17 @@ describe("loadConfigFile: reading the YAML", () => {
     // Assess
     expect(result.ok ? [] : lines(result.problems)).toEqual([
       "dup.yaml: YAML syntax error at line 3, column 3: Map keys must be unique",
+    ]);
+  });
+
+  it("names the line indented too far, which the YAML library places at the key above it", () => {
+    // Act
+    const result = checkConfigText("Service:\n  logLevel: info\n   fileLogging: true\n", "indent.yaml", {});
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "indent.yaml: YAML syntax error at line 2, column 13: Implicit keys need to be on a single line " +
+        "(line 3 continues the value of line 2: is it indented further than the keys beside it?)",
     ]);
   });
 
@@ -261,5 +272,86 @@ describe("loadConfigFile: checking the settings and the files they name", () => 
 
     // Assess
     expect(results.map((result) => result.ok)).toEqual([true, true]);
+  });
+});
+
+describe("checkConfigFile: every problem in one pass", () => {
+  it("reports the files the validated sections name together with the schema's problems", async () => {
+    // Prepare
+    const path = await writeConfig(
+      "one-pass.yaml",
+      [
+        "Service:",
+        "  logLevel: infos",
+        "  heartbeat: { enabled: true }",
+        "  taskEvents: { enable: true }",
+        "  cert: { clientCert: nope-client.pem }",
+        "  mqttConfig:",
+        "    enable: true",
+        "    brokerHost: <IP of broker>",
+        "    tls: { enable: true, caFile: certs/mqtt-ca.pem }",
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {}, dir);
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      `Service.cert.clientCert: cannot read file ${join(dir, "nope-client.pem")} (ENOENT)`,
+      "Service.cert.clientCertCA: required (a certificate file) by the features that reach the platform",
+      "Service.cert.clientCertKey: required (a certificate file) by the features that reach the platform",
+      'Service.heartbeat.enabled: unknown key (did you mean "enable"?)',
+      "Service.logLevel: must be one of error, warn, info, verbose, debug, silly",
+      'Service.mqttConfig.brokerHost: "<IP of broker>" is not a host name (RFC 1123) or an IPv4/IPv6 address',
+      `Service.mqttConfig.tls.caFile: cannot read file ${join(dir, "certs", "mqtt-ca.pem")} (ENOENT)`,
+    ]);
+  });
+
+  it("checks a webhook's CA file when its cert section is on, and the path with its environment variables", async () => {
+    // Prepare
+    const webhooks = (certCA: string) =>
+      `{ webhooks: [{ webhookURL: "http://127.0.0.1:9/hook", cert: { enable: true, certCA: "${certCA}" } }] }`;
+    const path = await writeConfig(
+      "webhook-ca.yaml",
+      [
+        "Service:",
+        "  webhookNotification:",
+        "    enable: true",
+        `    reloadTaskFailure: ${webhooks(`${envRef("CA_DIR")}/ca.pem`)}`,
+        `    reloadTaskAborted: ${webhooks("")}`,
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, { CA_DIR: join(dir, "no-such-dir") }, dir);
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "Service.webhookNotification.reloadTaskAborted.webhooks[0].cert.certCA: required",
+      `Service.webhookNotification.reloadTaskFailure.webhooks[0].cert.certCA: cannot read file ${join(dir, "no-such-dir", "ca.pem")} (ENOENT)`,
+    ]);
+  });
+
+  it("checks no file of a section that is off, and no file whose path names an unset variable", async () => {
+    // Prepare
+    const path = await writeConfig(
+      "files-off.yaml",
+      [
+        "Service:",
+        "  mqttConfig: { enable: false, tls: { enable: true, caFile: /nonexistent/ca.pem } }",
+        "  webhookNotification:",
+        "    enable: true",
+        `    reloadTaskFailure: { webhooks: [{ webhookURL: "http://127.0.0.1:9/hook", cert: { enable: true, certCA: "${envRef("NOPE")}/ca.pem" } }] }`,
+      ].join("\n"),
+    );
+
+    // Act
+    const result = await checkConfigFile(path, {}, dir);
+
+    // Assess
+    expect(result.ok ? [] : lines(result.problems)).toEqual([
+      "Service.webhookNotification.reloadTaskFailure.webhooks[0].cert.certCA: environment variable NOPE is not set",
+    ]);
   });
 });
