@@ -3,8 +3,8 @@
  * decode → prefix → parse → de-duplicate → enrich (once) → dispatch to every destination that
  * handles the alert kind → counted and shown among the last events. Bad input never throws: a
  * datagram that is not a task event ends as `malformed` or `unknown_marker`, with one WARN per
- * sender per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that failed is
- * said at WARN at most once a minute with what was missing; the alert still goes out.
+ * sender and reason per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that
+ * failed is said at WARN at most once a minute with what was missing; the alert still goes out.
  *
  * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
  * destination did with the alert): it is what an operator looks for in the log after a night, and
@@ -38,6 +38,15 @@ export interface TaskEventProcessorDeps {
 }
 
 const UNKNOWN = "unknown";
+
+/**
+ * What each destination did, for the log line; with none switched on for the kind, that, so an
+ * operator who sees no alert arrive is told why instead of reading an empty field.
+ */
+function alertsSaid(alerts: Readonly<Record<string, AlertOutcome>>, kind: string): string {
+  const said = Object.entries(alerts).map(([destination, outcome]) => `${destination} ${outcome}`);
+  return said.length > 0 ? said.join(", ") : `none: no destination is switched on for ${kind} runs`;
+}
 
 export function createTaskEventProcessor(deps: TaskEventProcessorDeps): DatagramProcessor {
   const { counts, logger, clock } = deps;
@@ -80,9 +89,7 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
       app: shown.appName,
       node: shown.node,
       executionId: event.executionId,
-      alerts: Object.entries(alerts)
-        .map(([destination, outcome]) => `${destination} ${outcome}`)
-        .join(", "),
+      alerts: alertsSaid(alerts, event.kind),
     });
     return "processed";
   }

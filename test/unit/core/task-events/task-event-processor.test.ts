@@ -133,6 +133,16 @@ describe("task-event processor: what the log says", () => {
     ]);
   });
 
+  it("says that no destination is switched on, instead of an empty alerts field, when none handles the run", async () => {
+    const ignoring: AlertDestination = { ...sending, handles: () => false };
+    const { process, logger } = setUp([ignoring]);
+    await process(bytes(FAILED), 1000, "10.0.0.5");
+
+    expect(logger.at("info").map((entry) => entry.fields?.alerts)).toEqual([
+      "none: no destination is switched on for failed runs",
+    ]);
+  });
+
   it("says a successful run at VERBOSE only: a site has many more of them", async () => {
     const { process, logger } = setUp([sending]);
     await process(bytes(SUCCESS), 1000, "10.0.0.5");
