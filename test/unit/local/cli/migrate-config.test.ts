@@ -57,7 +57,7 @@ describe("steward migrate-config", () => {
   });
 
   it("lists the template's placeholders as the problems to fix", async () => {
-    const io = recordingCliIo(workDir(butlerSosFixture("production-template.yaml"), false));
+    const io = recordingCliIo(workDir(butlerSosFixture("sample"), false));
     expect(exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io))).toBe(2);
     expect(io.err()).toMatch(/^ {2}Service\.logEvents\.udpServerConfig\.serverHost: must be a host name/m);
     expect(io.err()).toMatch(/^ {2}Service\.appNames\.hostIP: must be a host name/m);
