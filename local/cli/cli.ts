@@ -80,7 +80,7 @@ Commands:
   healthcheck            ask a running Steward's container health check (port from --config);
                          exit 0 when healthy, 1 otherwise (for a container HEALTHCHECK)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
-                         prints their addresses and a configuration that polls them
+                         writes a configuration that polls them to standard output
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
@@ -103,6 +103,8 @@ Options of simulate-platform:
   --license-expires-in-days N
                          the simulated server licence expires N days from today (default
                          ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
+  --write-config FILE    write the configuration to FILE instead of standard output (a file
+                         simulate-platform did not write is never replaced)
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
