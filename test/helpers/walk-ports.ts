@@ -1,7 +1,10 @@
 /**
  * The ports of a handbook walk (handbook-walk.ts): the pages use Steward's default ports, the walk
- * free ones, so that it runs beside other tests and whatever else listens on the machine. Each
- * default port a trial uses is given a free one, and that is all the walk changes:
+ * free ones, so that it runs beside other tests and whatever else listens on the machine. They are
+ * taken below the system's ephemeral range: a port picked there stays free while the walk's
+ * commands start (seconds, as `npx` builds first), whereas one from that range may meanwhile be
+ * handed to a connection or a `--port 0` listener of another test. Each default port a trial uses
+ * is given a free one, and that is all the walk changes:
  *
  * - in a command or a line it must show, `:8081` (a URL, `host:port`) becomes `:<free>`;
  * - in every configuration file of the directory, before each command, the keys that take a
@@ -14,10 +17,10 @@
  */
 import { createSocket } from "node:dgram";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { isMap, parseDocument, stringify } from "yaml";
 import { EMBEDDED_CONFIG } from "../../core/config/defaults.ts";
-import { freePort } from "./free-port.ts";
 
 /** Where each default port is set in a configuration file, under `Service`. */
 const PORT_KEYS: ReadonlyMap<number, readonly string[]> = new Map([
@@ -50,8 +53,7 @@ export class WalkPorts {
     given: Readonly<Record<number, number>> = {},
   ): Promise<WalkPorts> {
     const ports = new Map<number, number>();
-    for (const port of defaults)
-      ports.set(port, UDP_PORTS.has(port) ? await freeUdpPort() : await freePort());
+    for (const port of defaults) ports.set(port, await freeNonEphemeralPort(UDP_PORTS.has(port)));
     for (const [port, free] of Object.entries(given)) ports.set(Number(port), free);
     return new WalkPorts(ports);
   }
@@ -119,11 +121,41 @@ export class WalkPorts {
   }
 }
 
-/** A UDP port on loopback that was free a moment ago. */
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
+/** Ports this process has handed out, so that walks running side by side never share one. */
+const handedOut = new Set<number>();
+
+/** A loopback port below the ephemeral range that is free now (bound and released), TCP or UDP. */
+async function freeNonEphemeralPort(udp: boolean): Promise<number> {
+  const low = ephemeralRangeStart();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if (handedOut.has(port) || !(await bindable(port, udp))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between 10000 and ${low}`);
+}
+
+/** The first port of Linux's ephemeral range (32768 where it cannot be read). */
+function ephemeralRangeStart(): number {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    return Number(low) > 11_000 ? Number(low) : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function bindable(port: number, udp: boolean): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (udp) {
+      const socket = createSocket("udp4");
+      socket.once("error", () => resolve(false));
+      socket.bind(port, "127.0.0.1", () => socket.close(() => resolve(true)));
+      return;
+    }
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
 }
