@@ -3,8 +3,8 @@
  * decode → prefix → parse → de-duplicate → enrich (once) → dispatch to every destination that
  * handles the alert kind → counted and shown among the last events. Bad input never throws: a
  * datagram that is not a task event ends as `malformed` or `unknown_marker`, with one WARN per
- * sender per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that failed is
- * said at WARN at most once a minute with what was missing; the alert still goes out.
+ * sender and reason per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that
+ * failed is said at WARN at most once a minute with what was missing; the alert still goes out.
  *
  * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
  * destination did with the alert): it is what an operator looks for in the log after a night, and

@@ -7,8 +7,10 @@
  * with the number dropped since the previous line and what to do about it.
  *
  * Where the system offers no such counter the answer is `dropped: null` with the reason, never 0:
- * a 0 would claim that nothing was lost. The kernel counts in 32 bits, so the increase is summed
- * from reading to reading modulo 2^32 and survives a wrap.
+ * a 0 would claim that nothing was lost. A first reading that fails is said once and tried again at
+ * every later reading, because its reason may pass (a socket the table did not list yet): the
+ * count then starts from the first good reading. The kernel counts in 32 bits, so the increase is
+ * summed from reading to reading modulo 2^32 and survives a wrap.
  */
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import type { KernelDropsReading } from "./proc-net-udp.ts";
@@ -51,23 +53,23 @@ export function startKernelDrops(options: KernelDropsOptions, deps: KernelDropsD
   const checkIntervalMs = options.checkIntervalMs ?? 10_000;
   const warnIntervalMs = options.warnIntervalMs ?? 60_000;
 
-  const first = read();
-  if ("unavailable" in first) {
-    // Said once: without a counter there is nothing to watch, and every answer repeats the reason.
-    logger.info(`The operating system does not report the datagrams it drops for ${label}`, {
-      reason: first.unavailable,
-    });
-    const count: KernelDropCount = { dropped: null, reason: first.unavailable };
-    return { count: () => count, stop: async () => undefined };
-  }
-
-  let last = first.drops;
   let total = 0;
   let reported = 0;
   let warnedAtMs: number | undefined;
   let lostReason: string | undefined;
   let timer: TimerHandle | undefined;
   let final: KernelDropCount | undefined;
+
+  const first = read();
+  // The counter's last reading; undefined until a reading succeeds.
+  let last = "drops" in first ? first.drops : undefined;
+  if ("unavailable" in first) {
+    // Said once: every answer repeats the reason until a reading succeeds.
+    logger.info(`The operating system does not report the datagrams it drops for ${label}`, {
+      reason: first.unavailable,
+    });
+    lostReason = first.unavailable;
+  }
 
   function report(nowMs: number, force: boolean): void {
     if (total === reported) return;
@@ -96,6 +98,10 @@ export function startKernelDrops(options: KernelDropsOptions, deps: KernelDropsD
       return { dropped: null, reason: reading.unavailable };
     }
     lostReason = undefined;
+    if (last === undefined) {
+      logger.info(`The operating system reports the datagrams it drops for ${label}, counted from now`);
+      last = reading.drops;
+    }
     total += (((reading.drops - last) % COUNTER_RANGE) + COUNTER_RANGE) % COUNTER_RANGE;
     last = reading.drops;
     report(clock.now(), force);

@@ -4,9 +4,11 @@
  * reader serves every listener and keeps a file's text until the current turn of the event loop
  * ends, so a scrape or a status document that asks for several listeners costs one read of each
  * file, and the next question (a later scrape, the last count on stop) sees the kernel's counter
- * as it is then. A read takes well under a millisecond; it is synchronous because scrapes and the
- * status document are. Elsewhere, or when the file cannot be read, the answer says why instead of
- * giving a number.
+ * as it is then. A socket bound after the kept text was read (the second listener, bound in the
+ * same turn as the first) has no row in it: the file is then read again before the answer says
+ * so. A read takes well under a millisecond; it is synchronous because scrapes and the status
+ * document are. Elsewhere, or when the file cannot be read, the answer says why instead of giving
+ * a number.
  */
 import { readFileSync } from "node:fs";
 import { endianness } from "node:os";
@@ -36,9 +38,7 @@ export function createProcNetUdpReader(options: ProcNetUdpReaderOptions = {}): K
   const byteOrder = endianness();
   const cache = new Map<string, FileText>();
 
-  function textOf(file: string): FileText {
-    const cached = cache.get(file);
-    if (cached !== undefined) return cached;
+  function read(file: string): FileText {
     if (cache.size === 0) setImmediate(() => cache.clear());
     let content: FileText;
     try {
@@ -55,7 +55,14 @@ export function createProcNetUdpReader(options: ProcNetUdpReaderOptions = {}): K
     if (platform !== "linux") {
       return { unavailable: `the operating system (${platform}) does not report drops per socket` };
     }
-    const content = textOf(socket.address.includes(":") ? files.ipv6 : files.ipv4);
+    const file = socket.address.includes(":") ? files.ipv6 : files.ipv4;
+    const kept = cache.get(file);
+    if (kept !== undefined) {
+      if ("unavailable" in kept) return kept;
+      const reading = procNetUdpDrops(kept.text, socket, byteOrder);
+      if ("drops" in reading) return reading;
+    }
+    const content = read(file);
     if ("unavailable" in content) return content;
     return procNetUdpDrops(content.text, socket, byteOrder);
   };

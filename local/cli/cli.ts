@@ -1,8 +1,8 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `migrate-config FILE`, `healthcheck`, `simulate-platform`. Returns an exit code for one-shot
- * commands, or what runs for `start` and `simulate-platform`; signal handling and process.exit
- * live in main.ts only.
+ * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`. Returns an exit
+ * code for one-shot commands, or what runs for `start` and `simulate-platform`; signal handling
+ * and process.exit live in main.ts only.
  */
 
 import { readFile } from "node:fs/promises";
@@ -29,6 +29,7 @@ import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budge
 import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
+import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
 import {
   DEFAULT_CERTS_DIR,
   DEFAULT_LICENSE_EXPIRES_IN_DAYS,
@@ -80,7 +81,11 @@ Commands:
   healthcheck            ask a running Steward's container health check (port from --config);
                          exit 0 when healthy, 1 otherwise (for a container HEALTHCHECK)
   simulate-platform      run simulated platform servers to point Steward at, until Ctrl-C;
-                         prints their addresses and a configuration that polls them
+                         writes a configuration that polls them to standard output
+  send-test-events [user] [log] [task]
+                         send a test datagram of each kind named to its UDP listener in
+                         --config (without names: the kinds whose listeners are on; without
+                         --config: all three, to 127.0.0.1 ports 9997, 9996 and 9998)
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
@@ -104,6 +109,8 @@ Options of simulate-platform:
   --license-expires-in-days N
                          the simulated server licence expires N days from today (default
                          ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
+  --write-config FILE    write the configuration to FILE instead of standard output (a file
+                         simulate-platform did not write is never replaced)
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
@@ -160,6 +167,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "simulate-platform":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
       return startSimulatedPlatform(values, io);
+    case "send-test-events": {
+      const kinds = testEventKinds(rest);
+      if (typeof kinds === "string") return usageError(io, kinds);
+      const config = values.config === undefined ? defaultConfig() : await loadOrReport(values.config, io);
+      if (config === undefined) return { exitCode: 1 };
+      return { exitCode: await sendTestEvents(config, kinds, values.config, io) };
+    }
     default:
       return usageError(io, `unknown command "${command}"`);
   }

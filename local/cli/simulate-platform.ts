@@ -2,14 +2,22 @@
  * `steward simulate-platform`: runs the simulated platform (local/simulated-platform/) for trying
  * Steward, and for tests, without a real platform. N HTTPS servers over mutual TLS on consecutive
  * ports serve engine health, proxy sessions and the repository's apps with changing values; the
- * command prints their addresses and a Steward configuration that polls them, then runs until
- * main.ts stops it on SIGINT/SIGTERM. The certificates come from `--certs DIR`
- * (simulated-platform-certs.ts), written there first with `--generate-certs`.
+ * command writes a Steward configuration that polls them, then runs until main.ts stops it on
+ * SIGINT/SIGTERM. The certificates come from `--certs DIR` (simulated-platform-certs.ts), written
+ * there first with `--generate-certs`.
+ *
+ * Standard output carries the configuration and nothing else (addresses, hints and log lines go
+ * to standard error), so `… > steward-sim.yaml` gives a file Steward reads; `--write-config FILE`
+ * writes it there instead, which also suits shells whose `>` changes the encoding. A file is only
+ * replaced when simulate-platform wrote it, so a real configuration is never overwritten. With
+ * `--task-events` the simulator also serves a webhook catcher (webhook-catcher.ts) that the
+ * configuration alerts to, and logs every call it gets: a first try ends in an alert one can see.
  *
  * The first port defaults to the engine's, 4747: one simulated server answers health, sessions
  * and apps on one port, and the printed configuration says so (`host`, `userSessions.host` and
  * `platform.repositoryPort` all name it), so the usual three ports are not needed.
  */
+import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
@@ -18,18 +26,16 @@ import type { LogLevel } from "../../core/logging/log-levels.ts";
 import { createLogger } from "../../core/logging/logger.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { SimulatedServer } from "../simulated-platform/simulated-server.ts";
-import {
-  type SimulatedPlatform,
-  startSimulatedPlatform,
-} from "../simulated-platform/start-simulated-platform.ts";
+import { startSimulatedPlatform } from "../simulated-platform/start-simulated-platform.ts";
 import { startTaskEventSender } from "../simulated-platform/task-event-sender.ts";
+import { type CaughtCall, startWebhookCatcher } from "../simulated-platform/webhook-catcher.ts";
 import type { CliIo, CliResult } from "./cli.ts";
 import {
   CertificateFilesError,
   prepareCertificates,
   type SimulatedPlatformCertificates,
 } from "./simulated-platform-certs.ts";
-import { stewardConfigSnippet, taskEventsSnippet } from "./simulated-platform-snippet.ts";
+import { SNIPPET_FIRST_LINE, stewardConfigSnippet } from "./simulated-platform-snippet.ts";
 
 /** The engine's usual port: one simulated server answers health, sessions and apps on one port. */
 export const DEFAULT_SIMULATED_PORT = 4747;
@@ -50,6 +56,7 @@ export const SIMULATE_PLATFORM_OPTIONS = {
   force: { type: "boolean" },
   "task-events": { type: "string" },
   "license-expires-in-days": { type: "string" },
+  "write-config": { type: "string" },
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type SimulatePlatformArgs = {
@@ -71,6 +78,8 @@ export interface SimulatePlatformOptions {
   readonly taskEvents?: { readonly host: string; readonly port: number };
   /** Days from today (UTC) to the simulated server licence's Valid To day; negative: already expired. */
   readonly licenseExpiresInDays: number;
+  /** `--write-config FILE`: the configuration goes there instead of to standard output. */
+  readonly writeConfig?: { readonly path: string; readonly given: string };
 }
 
 /** A bad option: cli.ts prints the message with the usage. */
@@ -97,6 +106,10 @@ export function parseSimulatePlatformOptions(
   if (args.certs !== undefined && args.certs.trim() === "") {
     throw new SimulatePlatformUsageError("--certs must name a folder");
   }
+  const writeConfig = args["write-config"];
+  if (writeConfig !== undefined && writeConfig.trim() === "") {
+    throw new SimulatePlatformUsageError("--write-config must name a file");
+  }
   const generateCerts = args["generate-certs"] === true;
   const force = args.force === true;
   if (force && !generateCerts) {
@@ -111,6 +124,9 @@ export function parseSimulatePlatformOptions(
     force,
     ...(args["task-events"] === undefined ? {} : { taskEvents: taskEventsTarget(args["task-events"]) }),
     licenseExpiresInDays: licenceDays(args["license-expires-in-days"]),
+    ...(writeConfig === undefined
+      ? {}
+      : { writeConfig: { path: resolve(cwd, writeConfig), given: writeConfig } }),
   };
 }
 
@@ -171,6 +187,8 @@ export async function simulatePlatform(
     io.stderr.write(`steward: ${message}\n`);
     return { exitCode: 1 };
   };
+  const refusal = options.writeConfig && (await replaceRefusal(options.writeConfig.path));
+  if (refusal) return fail(refusal);
   const connectHost = connectHostFor(options.host);
   let certificates: SimulatedPlatformCertificates;
   try {
@@ -183,56 +201,157 @@ export async function simulatePlatform(
   for (const note of certificates.notes) io.stderr.write(`steward: ${note}\n`);
   for (const warning of certificates.warnings) io.stderr.write(`steward: warning: ${warning}\n`);
 
-  let platform: SimulatedPlatform;
-  try {
-    platform = await startSimulatedPlatform({
-      tls,
-      servers: options.servers,
-      port: options.port,
-      host: options.host,
-      licenseExpiresInDays: options.licenseExpiresInDays,
-    });
-  } catch (error) {
-    return fail(startFailure(error, options));
-  }
-
-  io.stdout.write(banner(platform.servers, files));
-  io.stdout.write(
-    stewardConfigSnippet({ host: connectHost, ports: platform.servers.map((server) => server.port), files }),
-  );
-  const logger = createLogger({ level: logLevel, sinks: [consoleSink(io.stdout, io.stderr)] });
-  const sender = startTaskEvents(options.taskEvents, platform, io, logger);
-  io.stdout.write("\nStop the simulated platform with Ctrl-C.\n");
+  // Standard output is the configuration's alone: every log line goes to standard error.
+  const logger = createLogger({ level: logLevel, sinks: [consoleSink(io.stderr, io.stderr)] });
+  const started: Stoppable[] = [];
   const parts = {
     async stop() {
-      await sender?.stop();
-      await platform.stop();
+      for (const part of started.reverse()) await part.stop();
+      started.length = 0;
     },
   };
+  let snippet: string;
+  try {
+    snippet = await startParts(options, { connectHost, files, tls, logger, io }, started);
+  } catch (error) {
+    await parts.stop();
+    return fail(startFailure(error, options));
+  }
+  const written = await writeConfiguration(snippet, options, io);
+  if (written !== undefined) {
+    await parts.stop();
+    return fail(written);
+  }
+  io.stderr.write("Stop the simulated platform with Ctrl-C.\n");
   // The crash handler of main.ts writes its dumps with the embedded default's crashFile settings.
   return { running: { config: defaultConfig(), logger, parts } };
 }
 
-/** The `--task-events` sender, with the lines that turn task events on in Steward; none without the option. */
-function startTaskEvents(
-  target: SimulatePlatformOptions["taskEvents"],
-  platform: SimulatedPlatform,
-  io: CliIo,
-  logger: Logger,
-): Stoppable | undefined {
+interface StartContext {
+  readonly connectHost: string;
+  readonly files: SimulatedPlatformCertificates["files"];
+  readonly tls: SimulatedPlatformCertificates["tls"];
+  readonly logger: Logger;
+  readonly io: CliIo;
+}
+
+/**
+ * The servers, and with `--task-events` the webhook catcher and the datagram sender, each pushed on
+ * `started` once it runs; answers the configuration that points Steward at them.
+ */
+async function startParts(
+  options: SimulatePlatformOptions,
+  context: StartContext,
+  started: Stoppable[],
+): Promise<string> {
+  const { connectHost, files, tls, logger, io } = context;
+  const platform = await startSimulatedPlatform({
+    tls,
+    servers: options.servers,
+    port: options.port,
+    host: options.host,
+    licenseExpiresInDays: options.licenseExpiresInDays,
+  });
+  started.push(platform);
+  io.stderr.write(banner(platform.servers, files));
+  const target = options.taskEvents;
   const first = platform.servers[0];
-  if (target === undefined || first === undefined) return undefined;
-  io.stdout.write(taskEventsSnippet(target));
+  let taskEvents: { host: string; port: number; catcherUrl: string } | undefined;
+  if (target !== undefined && first !== undefined) {
+    const catcher = await startWebhookCatcher({
+      host: options.host,
+      onCall: (call) => logger.info("webhook call caught", shownFields(call)),
+    });
+    started.push(catcher);
+    started.push(startTaskEvents(target, first.repository.taskEvents, logger));
+    io.stderr.write(
+      `Reload-task datagrams go to ${target.host}:${target.port} every few seconds; Steward alerts the failed and aborted ` +
+        `runs to the webhook catcher at ${catcher.url}/, whose calls are logged here.\n`,
+    );
+    taskEvents = { ...target, catcherUrl: catcher.url };
+  }
+  return stewardConfigSnippet({
+    host: connectHost,
+    ports: platform.servers.map((server) => server.port),
+    files,
+    ...(taskEvents === undefined ? {} : { taskEvents }),
+  });
+}
+
+/** The datagram sender of `--task-events`; a failing send is said once. */
+function startTaskEvents(
+  target: NonNullable<SimulatePlatformOptions["taskEvents"]>,
+  state: SimulatedServer["repository"]["taskEvents"],
+  logger: Logger,
+): Stoppable {
   let warned = false;
   return startTaskEventSender({
     ...target,
-    state: first.repository.taskEvents,
+    state,
     onError(error) {
       if (warned) return;
       warned = true;
       logger.warn(`task-event datagrams cannot be sent to ${target.host}:${target.port}: ${error.message}`);
     },
   });
+}
+
+/** What a caught call shows: a reload alert's event, task, app and run; else every field. */
+function shownFields(call: CaughtCall): Record<string, string | number> {
+  const summary = ["event", "taskName", "appName", "executionId"].filter((key) => key in call.fields);
+  const shown = summary.length > 0 ? summary : Object.keys(call.fields);
+  return {
+    method: call.method,
+    path: call.path,
+    ...Object.fromEntries(shown.map((key) => [key, call.fields[key] ?? ""])),
+    fields: Object.keys(call.fields).length,
+    ...(call.preview === undefined ? {} : { body: call.preview }),
+  };
+}
+
+/**
+ * Why `path` may not be replaced: it exists and simulate-platform did not write it (it might be
+ * the operator's own configuration); undefined when it may.
+ */
+async function replaceRefusal(path: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT"
+      ? undefined
+      : `cannot read ${path} to check it before replacing it: ${reason(error)}`;
+  }
+  return text.startsWith(SNIPPET_FIRST_LINE)
+    ? undefined
+    : `${path} exists and was not written by simulate-platform; name another file with --write-config, or remove it`;
+}
+
+/** The configuration to standard output, or to `--write-config`'s file; a message when it cannot be. */
+async function writeConfiguration(
+  snippet: string,
+  options: SimulatePlatformOptions,
+  io: CliIo,
+): Promise<string | undefined> {
+  const file = options.writeConfig;
+  if (file === undefined) {
+    io.stdout.write(snippet);
+    io.stderr.write(
+      "\nThe configuration is on standard output: save it with `> steward-sim.yaml` (or write it with " +
+        "--write-config steward-sim.yaml) and run `npx steward start --config steward-sim.yaml` in another terminal.\n",
+    );
+    return undefined;
+  }
+  try {
+    await writeFile(file.path, snippet);
+  } catch (error) {
+    return `cannot write the configuration to ${file.path}: ${reason(error)}`;
+  }
+  io.stderr.write(
+    `\nConfiguration written to ${file.path}: run \`npx steward start --config ${file.given}\` in another terminal.\n`,
+  );
+  return undefined;
 }
 
 function startFailure(error: unknown, options: SimulatePlatformOptions): string {
@@ -260,9 +379,6 @@ function banner(servers: readonly SimulatedServer[], files: SimulatedPlatformCer
     `Simulated platform: ${count} listening, each serving /engine/healthcheck, /qps/<virtual proxy>/session, /qrs/app, the licence routes of /qrs/license and /v1/systeminfo`,
     ...shown,
     `Clients must present a certificate signed by ${files.ca} (e.g. ${files.clientCert} with ${files.clientKey}).`,
-    "",
-    "Save this as steward.yaml and run `npx steward start --config steward.yaml` in another terminal:",
-    "",
     "",
   ].join("\n");
 }

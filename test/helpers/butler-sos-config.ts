@@ -1,7 +1,8 @@
 /**
- * Butler SOS configurations for the migrate-config tests: the fixtures written from the
- * complete Butler SOS configuration tree (test/fixtures/butler-sos/), and a way to turn every
- * feature of one on or off.
+ * Butler SOS configurations for the migrate-config tests, written from the complete Butler SOS
+ * configuration tree: the sample the migration page points to (docs/examples/butler-sos.yaml, the
+ * values Butler SOS's production template ships, placeholders included), the fixture with every
+ * key (test/fixtures/butler-sos/complete.yaml), and a way to turn every feature of one on or off.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,12 +10,20 @@ import { isScalar, parseDocument, visit } from "yaml";
 
 const DIR = join(import.meta.dirname, "..", "fixtures", "butler-sos");
 
-/** `production-template.yaml` (the shipped values, placeholders included) or `complete.yaml`. */
-export function butlerSosFixture(name: "production-template.yaml" | "complete.yaml"): string {
-  return readFileSync(join(DIR, name), "utf8");
-}
+/** The handbook's sample: one file serves the migration page and the tests. */
+export const BUTLER_SOS_SAMPLE_PATH = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "docs",
+  "examples",
+  "butler-sos.yaml",
+);
 
-export const butlerSosFixturePath = (name: string) => join(DIR, name);
+/** `sample` (docs/examples/butler-sos.yaml) or `complete.yaml` (every key). */
+export function butlerSosFixture(name: "sample" | "complete.yaml"): string {
+  return readFileSync(name === "sample" ? BUTLER_SOS_SAMPLE_PATH : join(DIR, name), "utf8");
+}
 
 /** The switches of Butler SOS's sections (anonTelemetry needs systemInfo, so it goes with them). */
 const SWITCHES = new Set(["enable", "enableAppNameExtract", "enableSessionExtract", "anonTelemetry"]);

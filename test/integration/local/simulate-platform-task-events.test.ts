@@ -1,20 +1,20 @@
 /**
  * `steward simulate-platform --task-events HOST:PORT` as an operator tries it: the simulated
- * platform sends reload-task datagrams to the port, prints the lines that switch task events on,
- * and a `steward start` with the printed configuration and those lines receives the events and
- * finds every run in the simulated repository.
+ * platform sends reload-task datagrams to the port and writes a configuration that switches task
+ * events on, and a `steward start` with that configuration receives the events, finds every run in
+ * the simulated repository and alerts the failed and aborted ones to the simulator's webhook
+ * catcher, which logs each call.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import { until } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import { onFreePorts, startSimulatorForTest } from "../../helpers/simulator-for-test.ts";
 import { spawnStewardForTest } from "../../helpers/started-steward.ts";
 import { taskEventCount } from "../../helpers/task-events-steward.ts";
-
-const READY = /Stop the simulated platform with Ctrl-C\./;
 
 let dir: string;
 
@@ -25,39 +25,15 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A printed block: from the line that starts with `heading` to the first empty line. */
-function printedBlock(output: string, heading: string): string {
-  const match = new RegExp(`^${heading}[\\s\\S]*?\\n(?=\\n)`, "m").exec(output);
-  if (match === null) throw new Error(`no "${heading}" block in the output:\n${output}`);
-  return match[0];
-}
-
 describe("simulate-platform --task-events", () => {
-  it("sends reload-task datagrams that a steward start with the printed lines receives and finds in the repository", async () => {
+  it("sends reload-task datagrams that a steward start with the written configuration receives, finds in the repository and alerts to the catcher", async () => {
     // Prepare
     const udpPort = await freePort();
-    const scrapePort = await freePort();
-    const sim = spawnStewardForTest(
-      [
-        "simulate-platform",
-        "--port",
-        "0",
-        "--generate-certs",
-        "--certs",
-        "certs",
-        "--task-events",
-        `127.0.0.1:${udpPort}`,
-      ],
-      { cwd: dir },
+    const { sim, config } = await startSimulatorForTest(
+      ["--port", "0", "--generate-certs", "--certs", "certs", "--task-events", `127.0.0.1:${udpPort}`],
+      dir,
     );
-    await sim.waitFor(READY, 30_000);
-    const config = parse(printedBlock(sim.output(), "# Steward polling the simulated platform"));
-    const lines = printedBlock(sim.output(), "# Reload-task datagrams").replace(/^ {2}/gm, "");
-    Object.assign(config.Service, parse(lines), {
-      scrapeEndpoint: { enable: true, host: "127.0.0.1", port: scrapePort },
-      auditEvents: { enable: false },
-      restServer: { enable: false },
-    });
+    const { scrapePort } = await onFreePorts(config);
     writeFileSync(join(dir, "steward.yaml"), stringify(config));
 
     // Act
@@ -71,9 +47,23 @@ describe("simulate-platform --task-events", () => {
       200,
     );
 
+    // The first failed run comes within 15 s too, and its alert reaches the catcher.
+    await sim.waitFor(
+      /webhook call caught method=POST path=\/reload-task-failure event="Qlik Sense reload failed"/,
+      20_000,
+    );
+
     // Assess
+    expect(config.Service.taskEvents.udpServerConfig).toEqual({
+      serverHost: "127.0.0.1",
+      portTaskEvents: udpPort,
+    });
     expect(await taskEventCount(scrapePort, "aborted", "enrichment_failed")).toBe(0);
     expect(await taskEventCount(scrapePort, "success", "enrichment_failed")).toBe(0);
+    expect(sim.output()).toMatch(
+      /webhook call caught method=POST path=\/reload-task-aborted event="Qlik Sense reload aborted" taskName="Reload Sales" appName="Sales dashboard" executionId=[0-9a-f-]{36} fields=15/,
+    );
+    expect(steward.output()).toMatch(/reload task failed: Reload Sales .*alerts="webhook sent"/);
     steward.child.kill("SIGTERM");
     sim.child.kill("SIGINT");
     expect((await steward.exited()).code).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * `steward simulate-platform` as a user runs it: throw-away certificates written on request, the
- * health check served only to a client with the certificate, a printed configuration that
+ * health check served only to a client with the certificate, a written configuration that
  * check-config accepts and that `steward start` polls, exit 0 on SIGTERM, and clear refusals.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,15 +9,18 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import { parseConfig } from "../../../core/config/index.ts";
 import { eventually } from "../../helpers/eventually.ts";
-import { freePort } from "../../helpers/free-port.ts";
+import {
+  onFreePorts,
+  SIMULATED_CONFIG_FILE,
+  startSimulatorForTest,
+} from "../../helpers/simulator-for-test.ts";
 import { spawnStewardForTest } from "../../helpers/started-steward.ts";
-import { runSteward, type StewardProcess } from "../../helpers/steward-process.ts";
+import { runSteward } from "../../helpers/steward-process.ts";
 
 const STACK_LINE = /\n\s+at .+:\d+:\d+/;
-const READY = /Stop the simulated platform with Ctrl-C\./;
 
 let dir: string;
 
@@ -28,8 +31,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-const spawn = (args: string[]): StewardProcess => spawnStewardForTest(args, { cwd: dir });
 
 interface TlsFiles {
   ca?: string;
@@ -53,26 +54,12 @@ function get(port: number, path: string, tls: TlsFiles): Promise<{ status: numbe
   });
 }
 
-/** The printed configuration: from its comment header to the first empty line. */
-function printedConfig(output: string): string {
-  const match = /^# Steward polling the simulated platform[\s\S]*?\n(?=\n)/m.exec(output);
-  if (match === null) throw new Error(`no configuration in the output:\n${output}`);
-  return match[0];
-}
-
 describe("steward simulate-platform", () => {
-  it("serves health to a client with the generated certificate only, prints a valid configuration, stops on SIGTERM", async () => {
-    const proc = spawn([
-      "simulate-platform",
-      "--port",
-      "0",
-      "--servers",
-      "2",
-      "--generate-certs",
-      "--certs",
-      "certs",
-    ]);
-    await proc.waitFor(READY, 30_000);
+  it("serves health to a client with the generated certificate only, writes a valid configuration, stops on SIGTERM", async () => {
+    const { sim: proc, config } = await startSimulatorForTest(
+      ["--port", "0", "--servers", "2", "--generate-certs", "--certs", "certs"],
+      dir,
+    );
     const ports = [...proc.output().matchAll(/^ {2}https:\/\/127\.0\.0\.1:(\d+)$/gm)].map((m) =>
       Number(m[1]),
     );
@@ -94,13 +81,11 @@ describe("steward simulate-platform", () => {
     });
     await expect(get(port, "/engine/healthcheck", { ca })).rejects.toThrow();
 
-    const yaml = printedConfig(proc.output());
-    const parsed = parseConfig(parse(yaml));
+    const parsed = parseConfig(config);
     expect(parsed.ok ? parsed.config.serversToMonitor.servers.map((s) => s.host) : parsed.problems).toEqual(
       ports.map((p) => `127.0.0.1:${p}`),
     );
-    writeFileSync(join(dir, "steward.yaml"), yaml);
-    const checked = await runSteward(["check-config", "steward.yaml"], dir);
+    const checked = await runSteward(["check-config", SIMULATED_CONFIG_FILE], dir);
     expect(checked.output.trim()).toBe("ok");
     expect(checked.code).toBe(0);
 
@@ -112,18 +97,16 @@ describe("steward simulate-platform", () => {
     expect(proc.output()).not.toMatch(/PRIVATE KEY/);
   }, 60_000);
 
-  it("is polled by steward start with the printed configuration", async () => {
-    const sim = spawn(["simulate-platform", "--port", "0", "--generate-certs", "--certs", "polled"]);
-    await sim.waitFor(READY, 30_000);
-    // Only the scrape endpoint's port changes (and nothing else listens), so tests run side by side.
-    const config = parse(printedConfig(sim.output()));
-    const scrapePort = await freePort();
-    config.Service.scrapeEndpoint.port = scrapePort;
-    config.Service.auditEvents = { enable: false };
-    config.Service.restServer = { enable: false };
+  it("is polled by steward start with the written configuration", async () => {
+    const { sim, config } = await startSimulatorForTest(
+      ["--port", "0", "--generate-certs", "--certs", "polled"],
+      dir,
+    );
+    // Only Steward's own listeners move (or stop), so tests run side by side.
+    const { scrapePort } = await onFreePorts(config);
     writeFileSync(join(dir, "polling.yaml"), stringify(config));
 
-    const steward = spawn(["start", "--config", "polling.yaml"]);
+    const steward = spawnStewardForTest(["start", "--config", "polling.yaml"], { cwd: dir });
     await steward.waitFor(/steward ready/, 30_000);
     let metrics = "";
     const polled = await eventually(

@@ -5,7 +5,7 @@
  * the alerts at the top, the version and what the release would do, all as `GET /status` says.
  * Screenshots at 1280 and 420 px wide are kept under test/artifacts/.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
@@ -18,42 +18,36 @@ import {
   screenshotPath,
   skipWithoutChromium,
 } from "../../../helpers/chromium.ts";
-import { freePort } from "../../../helpers/free-port.ts";
 import { stewardStatus } from "../../../helpers/json-destination-steward.ts";
+import { onFreePorts, SIMULATED_CONFIG_FILE, SIMULATOR_READY } from "../../../helpers/simulator-for-test.ts";
 import { type StewardProcess, spawnSteward } from "../../../helpers/steward-process.ts";
 
 const skip = skipWithoutChromium();
-const READY = /Stop the simulated platform with Ctrl-C\./;
-
 let dir: string;
 let sim: StewardProcess | undefined;
 let steward: StewardProcess | undefined;
 let browser: Browser | undefined;
 let uiPort: number;
 
-/** The printed configuration: from its comment header to the first empty line. */
-function printedConfig(output: string): string {
-  const match = /^# Steward polling the simulated platform[\s\S]*?\n(?=\n)/m.exec(output);
-  if (match === null) throw new Error(`no configuration in the output:\n${output}`);
-  return match[0];
-}
-
 beforeAll(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), "steward-status-licences-"));
   sim = spawnSteward(
-    ["simulate-platform", "--port", "0", "--generate-certs", "--license-expires-in-days", "12"],
-    {
-      cwd: dir,
-    },
+    [
+      "simulate-platform",
+      "--port",
+      "0",
+      "--generate-certs",
+      "--license-expires-in-days",
+      "12",
+      "--write-config",
+      SIMULATED_CONFIG_FILE,
+    ],
+    { cwd: dir },
   );
-  await sim.waitFor(READY, 30_000);
-  const config = parse(printedConfig(sim.output()));
-  uiPort = await freePort();
-  config.Service.scrapeEndpoint.port = await freePort();
-  config.Service.auditEvents = { enable: false };
-  config.Service.restServer = { enable: false };
-  config.Service.configVisualisation = { enable: true, host: "127.0.0.1", port: uiPort };
+  await sim.waitFor(SIMULATOR_READY, 30_000);
+  const config = parse(readFileSync(join(dir, SIMULATED_CONFIG_FILE), "utf8"));
+  ({ uiPort } = await onFreePorts(config));
   writeFileSync(join(dir, "steward.yaml"), stringify(config));
   steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
   await steward.waitFor(/licence release dry run done/, 30_000);

@@ -1,7 +1,7 @@
 /**
  * The server licence's expiry reaching the alert destinations as an operator runs it:
  * `steward simulate-platform --license-expires-in-days N` and `steward start` with the
- * configuration it prints, email to a real SMTP server, and Teams and the webhooks to a capture
+ * configuration it writes, email to a real SMTP server, and Teams and the webhooks to a capture
  * server. The monitor runs every 2 seconds here, so a few runs pass: inside the alert window one
  * email, one Teams card and one expiry webhook call arrive (one a day by default), while the
  * recurring status webhook is called after every run; outside it only the status webhook is.
@@ -10,15 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { until } from "../../../helpers/eventually.ts";
-import { freePort } from "../../../helpers/free-port.ts";
 import { parsePrometheusText, sampleValue } from "../../../helpers/prometheus-text.ts";
+import { onFreePorts, startSimulatorForTest } from "../../../helpers/simulator-for-test.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
 import { spawnStewardForTest } from "../../../helpers/started-steward.ts";
-
-const READY = /Stop the simulated platform with Ctrl-C\./;
 
 let smtp: SmtpCapture;
 let capture: CaptureServer;
@@ -31,13 +29,6 @@ afterAll(async () => {
   await Promise.all([smtp?.stop(), capture?.stop()]);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** The printed configuration: from its comment header to the first empty line. */
-function printedConfig(output: string): string {
-  const match = /^# Steward polling the simulated platform[\s\S]*?\n(?=\n)/m.exec(output);
-  if (match === null) throw new Error(`no configuration in the output:\n${output}`);
-  return match[0];
-}
 
 /** The alert destinations an operator adds to the printed configuration. */
 const destinations = () => ({
@@ -69,16 +60,11 @@ async function startWithLicenceExpiringIn(days: number) {
   dirs.push(dir);
   smtp.received.length = 0;
   capture.requests.length = 0;
-  const sim = spawnStewardForTest(
-    ["simulate-platform", "--port", "0", "--generate-certs", "--license-expires-in-days", String(days)],
-    { cwd: dir },
+  const { sim, config } = await startSimulatorForTest(
+    ["--port", "0", "--generate-certs", "--license-expires-in-days", String(days)],
+    dir,
   );
-  await sim.waitFor(READY, 30_000);
-  const config = parse(printedConfig(sim.output()));
-  const scrapePort = await freePort();
-  config.Service.scrapeEndpoint.port = scrapePort;
-  config.Service.auditEvents = { enable: false };
-  config.Service.restServer = { enable: false };
+  const { scrapePort } = await onFreePorts(config);
   config.Service.licenseMonitor.frequency = "every 2 seconds";
   config.Service.licenseMonitor.licenseRelease = { enable: false };
   config.Service.licenseMonitor.serverLicense = {

@@ -1,6 +1,6 @@
 /**
  * The licence monitor as a user first tries it: `steward simulate-platform` with a server licence
- * expiring in 10 days, and `steward start` with the configuration it prints (licence monitor on,
+ * expiring in 10 days, and `steward start` with the configuration it writes (licence monitor on,
  * release in a dry run). Steward warns about the expiry, says which licences it would release
  * without releasing any, and publishes the `steward_license_*` gauges on its scrape endpoint.
  */
@@ -8,12 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
-import { freePort } from "../../../helpers/free-port.ts";
+import { stringify } from "yaml";
 import { parsePrometheusText, sampleValue } from "../../../helpers/prometheus-text.ts";
+import { onFreePorts, startSimulatorForTest } from "../../../helpers/simulator-for-test.ts";
 import { spawnStewardForTest } from "../../../helpers/started-steward.ts";
-
-const READY = /Stop the simulated platform with Ctrl-C\./;
 
 let dir: string;
 
@@ -25,26 +23,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The printed configuration: from its comment header to the first empty line. */
-function printedConfig(output: string): string {
-  const match = /^# Steward polling the simulated platform[\s\S]*?\n(?=\n)/m.exec(output);
-  if (match === null) throw new Error(`no configuration in the output:\n${output}`);
-  return match[0];
-}
-
 describe("steward start with the simulated platform's licences", () => {
   it("warns of the expiry, reports a dry run without releasing, and publishes the licence gauges", async () => {
     // Prepare
-    const sim = spawnStewardForTest(
-      ["simulate-platform", "--port", "0", "--generate-certs", "--license-expires-in-days", "10"],
-      { cwd: dir },
+    const { sim, config } = await startSimulatorForTest(
+      ["--port", "0", "--generate-certs", "--license-expires-in-days", "10"],
+      dir,
     );
-    await sim.waitFor(READY, 30_000);
-    const config = parse(printedConfig(sim.output()));
-    const scrapePort = await freePort();
-    config.Service.scrapeEndpoint.port = scrapePort;
-    config.Service.auditEvents = { enable: false };
-    config.Service.restServer = { enable: false };
+    const { scrapePort } = await onFreePorts(config);
     writeFileSync(join(dir, "steward.yaml"), stringify(config));
 
     // Act

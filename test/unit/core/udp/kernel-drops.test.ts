@@ -116,6 +116,29 @@ describe("startKernelDrops", () => {
     ]);
   });
 
+  it("tries again after a first reading that failed, and counts from the first that succeeds", () => {
+    // Prepare: the socket's row is not in the table yet at start.
+    const { drops, clock, set, logger, warnings } = setup({
+      unavailable: "no socket on 127.0.0.1 port 9996 in the kernel's UDP table",
+    });
+
+    // Act
+    set({ drops: 3 });
+    clock.advance(10_000);
+    set({ drops: 10 });
+    const counted = drops.count();
+
+    // Assess
+    expect(counted).toEqual({ dropped: 7 });
+    expect(logger.at("info").map((entry) => entry.message)).toEqual([
+      "The operating system does not report the datagrams it drops for user_events",
+      "The operating system reports the datagrams it drops for user_events, counted from now",
+    ]);
+    expect(warnings().map((line) => line.message)).toEqual([
+      "The operating system dropped 7 datagrams for user_events since the last report",
+    ]);
+  });
+
   it("answers null with the reason while the counter cannot be read, warns once, and goes on counting after", () => {
     const { drops, set, warnings } = setup({ drops: 0 });
     set({ unavailable: "no socket on 127.0.0.1 port 9997 in the kernel's UDP table" });

@@ -282,6 +282,19 @@ describe("createLogEventProcessor: counting, the performance monitor and malform
     expect(logger.at("warn")[0]?.fields?.sender).toBe("10.0.0.7");
   });
 
+  it("warns about an unknown marker even right after a malformed datagram from the same sender", async () => {
+    const { process, logger } = setup();
+
+    await process(bytes(ENGINE.split(";").slice(0, 10).join(";")), RECEIVED, "10.0.0.7");
+    await process(bytes("/qseow-proxy-session/;h;Start session;D;U;O;C;M"), RECEIVED, "10.0.0.7");
+    await process(bytes("/qseow-unknown/;h;x"), RECEIVED, "10.0.0.7");
+
+    expect(logger.at("warn").map((e) => [e.message, e.fields?.sender])).toEqual([
+      ["UDP log event ignored: its fields do not fit its layout", "10.0.0.7"],
+      ["UDP log event ignored: unknown marker", "10.0.0.7"],
+    ]);
+  });
+
   it("rejects a short log event as malformed, not counting it", async () => {
     const { process, destinations, logger, counted } = setup();
 

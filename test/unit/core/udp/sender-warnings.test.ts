@@ -33,6 +33,27 @@ describe("createSenderWarnings", () => {
     expect(logger.at("warn").map((e) => e.fields?.sender)).toEqual(["10.0.0.1", "10.0.0.2"]);
   });
 
+  it("throttles each reason of one sender separately, so one reason never hides another", () => {
+    const logger = recordingLogger();
+    const clock = createManualClock();
+    const warnings = createSenderWarnings(logger, clock);
+
+    warnings.warn("10.0.0.1", "malformed", "a");
+    warnings.warn("10.0.0.1", "unknown marker", "b");
+    warnings.warn("10.0.0.1", "unknown marker", "c");
+    warnings.warn("10.0.0.1", "malformed", "d");
+    clock.advance(60_000);
+    warnings.warn("10.0.0.1", "unknown marker", "e");
+
+    expect(
+      logger.at("warn").map((e) => [e.message, e.fields?.preview, e.fields?.suppressedSinceLastWarning]),
+    ).toEqual([
+      ["malformed", "a", 0],
+      ["unknown marker", "b", 0],
+      ["unknown marker", "e", 1],
+    ]);
+  });
+
   it("previews at most 100 characters without control characters, with the given fields", () => {
     const logger = recordingLogger();
     const warnings = createSenderWarnings(logger, createManualClock());

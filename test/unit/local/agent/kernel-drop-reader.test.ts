@@ -40,6 +40,23 @@ describe.skipIf(endianness() !== "LE")("createProcNetUdpReader", () => {
     expect(nextTurn).toEqual({ drops: 99 });
   });
 
+  it("reads the table again, in the same turn, for a socket bound after it was read", () => {
+    // Prepare: the first listener's read keeps a table without the second listener's row.
+    const files = tables();
+    const withoutSecond = PROC_NET_UDP.split("\n").filter((line) => !line.includes(" 0100007F:9C3D "));
+    writeFileSync(files.ipv4, withoutSecond.join("\n"));
+    const read = createProcNetUdpReader({ files, platform: "linux" });
+    const first = read({ address: "127.0.0.2", port: 39997 });
+
+    // Act: the second socket binds, its row appears, it asks in the same turn.
+    writeFileSync(files.ipv4, PROC_NET_UDP);
+    const second = read({ address: "127.0.0.1", port: 39997 });
+
+    // Assess
+    expect(first).toEqual({ drops: 0 });
+    expect(second).toEqual({ drops: 94 });
+  });
+
   it("says which file it cannot read and why, for a system without /proc", () => {
     const dir = scratchDirectory("steward-no-proc-");
     const read = createProcNetUdpReader({

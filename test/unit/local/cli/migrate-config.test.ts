@@ -57,7 +57,7 @@ describe("steward migrate-config", () => {
   });
 
   it("lists the template's placeholders as the problems to fix", async () => {
-    const io = recordingCliIo(workDir(butlerSosFixture("production-template.yaml"), false));
+    const io = recordingCliIo(workDir(butlerSosFixture("sample"), false));
     expect(exitCode(await runCli(["migrate-config", "butler-sos.yaml"], io))).toBe(2);
     expect(io.err()).toMatch(
       /^ {2}Service\.logEvents\.udpServerConfig\.serverHost: "<IP or FQDN>" is not a host name/m,
@@ -67,7 +67,7 @@ describe("steward migrate-config", () => {
 
   it("lists every problem of the template in one round: the placeholders and the certificate files", async () => {
     // Prepare
-    const dir = workDir(butlerSosFixture("production-template.yaml"), false);
+    const dir = workDir(butlerSosFixture("sample"), false);
     const io = recordingCliIo(dir);
 
     // Act

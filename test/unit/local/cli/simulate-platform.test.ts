@@ -64,6 +64,18 @@ describe("parseSimulatePlatformOptions", () => {
     });
   });
 
+  it("resolves --write-config from the working directory and refuses an empty one", () => {
+    expect(
+      parseSimulatePlatformOptions({ "write-config": "sim/steward-sim.yaml" }, "/work").writeConfig,
+    ).toEqual({
+      path: join("/work", "sim", "steward-sim.yaml"),
+      given: "sim/steward-sim.yaml",
+    });
+    expect(() => parseSimulatePlatformOptions({ "write-config": " " }, "/work")).toThrow(
+      "--write-config must name a file",
+    );
+  });
+
   it("takes every option, resolving --certs from the working directory", () => {
     expect(
       parseSimulatePlatformOptions(
@@ -153,7 +165,7 @@ describe("steward simulate-platform (in process)", () => {
     const result = await runCli(["simulate-platform", "--port", "0", "--generate-certs"], io);
     if (!("running" in result)) throw new Error(`expected it to run:\n${io.err()}`);
     try {
-      const port = Number(/https:\/\/127\.0\.0\.1:(\d+)/.exec(io.out())?.[1]);
+      const port = Number(/https:\/\/127\.0\.0\.1:(\d+)/.exec(io.err())?.[1]);
       const certs = join(dir, "simulated-platform-certs");
       const pem = (name: string) => readFileSync(join(certs, name), "utf8");
       const status = await new Promise<number | undefined>((resolve, reject) =>
@@ -276,6 +288,9 @@ describe("stewardConfigSnippet", () => {
     expect(config.appNames).toMatchObject({ enableAppNameExtract: true, hostIP: "127.0.0.1" });
     expect(config.userSessions.enableSessionExtract).toBe(true);
     expect(config.scrapeEndpoint).toEqual({ enable: true, host: "127.0.0.1", port: 9842 });
+    expect(config.configVisualisation).toMatchObject({ enable: true, host: "127.0.0.1", port: 3100 });
+    expect(config.taskEvents.enable).toBe(false);
+    expect(config.webhookNotification.enable).toBe(false);
     expect(config.licenseMonitor).toMatchObject({
       enable: true,
       version: { port: 4747 },

@@ -186,9 +186,7 @@ describe("migrateButlerSosConfig", () => {
   it("switches off the listeners Butler SOS never had, and only those", () => {
     expect(at(after, "restServer")).toEqual({ enable: false });
     expect(at(after, "auditEvents.enable")).toBe(false);
-    const template = (
-      parse(migrate(butlerSosFixture("production-template.yaml")).text) as { Service: unknown }
-    ).Service;
+    const template = (parse(migrate(butlerSosFixture("sample")).text) as { Service: unknown }).Service;
     expect(at(template, "auditEvents")).toEqual({ enable: false });
   });
 
@@ -228,7 +226,7 @@ describe("migrateButlerSosConfig", () => {
   });
 
   it("converts the production template as shipped: only its placeholders are left to fix", () => {
-    const converted = migrate(butlerSosFixture("production-template.yaml"));
+    const converted = migrate(butlerSosFixture("sample"));
     expect(converted.dropped).toEqual([]);
     const checked = checkConfigText(converted.text, "converted.yaml", {});
     expect(checked.ok).toBe(false);
