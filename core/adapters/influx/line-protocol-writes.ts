@@ -15,6 +15,7 @@
  * (write-accepting-refusals.ts) writes the others again at once without them. Lines given
  * already encoded (`writeLines`) were checked one by one when they were encoded (line-store.ts).
  */
+import type { Agent as HttpsAgent } from "node:https";
 import { encodePoint, LineProtocolError, type Point } from "../../destinations/line-protocol.ts";
 import { splitLines } from "../../destinations/line-protocol-split.ts";
 import { REFUSAL_DETAIL_CHARS, type TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
@@ -27,6 +28,8 @@ export interface WriteEndpoint {
   url: URL;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The HTTPS connection's agent, absent for plain http (influx-http.ts). */
+  agent?: HttpsAgent | undefined;
   /**
    * Called with a refusal read from an answer, the request's lines and the answer; resolves with
    * the refusal to report (a version's own repair of what its server does, tag-limit-repair.ts).
@@ -50,6 +53,7 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesClie
         headers,
         body,
         timeoutMs: endpoint.timeoutMs,
+        agent: endpoint.agent,
       });
     } catch (error) {
       // A 413 names no line: the caller writes the points again in smaller requests.

@@ -1,7 +1,8 @@
 /**
  * Reading the configuration file from disk: the file system half of the configuration (the
  * rules are in core/config/). After the pure checks, the certificate files are checked when a
- * feature needs them: the platform's `cert.*` and the broker's `mqttConfig.tls.*`.
+ * feature needs them: the platform's `cert.*`, the broker's `mqttConfig.tls.*` and the
+ * time-series database's `timeseriesdbConfig.tls.caFile`.
  *
  * - checkConfigFile(path, env?)  reads the file; also checks certificate files when needed
  * - loadConfigFile(path, env?)   like checkConfigFile, but returns Config or throws ConfigError
@@ -9,7 +10,12 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CERT_FILE_KEYS, mqttTlsFiles, needsCertificates } from "../../config/certificates.ts";
+import {
+  CERT_FILE_KEYS,
+  mqttTlsFiles,
+  needsCertificates,
+  timeseriesdbTlsFiles,
+} from "../../config/certificates.ts";
 import type { Env } from "../../config/env.ts";
 import { checkConfigText, checkExtension, type ParseResult } from "../../config/parse.ts";
 import { ConfigError, type ConfigProblem, sortProblems } from "../../config/problems.ts";
@@ -51,6 +57,10 @@ export async function checkCertificateFiles(
   const brokerFiles = config.mqttConfig.enable ? mqttTlsFiles(config.mqttConfig) : [];
   for (const { key, file } of brokerFiles) {
     const found = await unreadable(`Service.mqttConfig.tls.${key}`, file, cwd);
+    if (found !== undefined) problems.push(found);
+  }
+  for (const { key, file } of timeseriesdbTlsFiles(config)) {
+    const found = await unreadable(`Service.timeseriesdbConfig.tls.${key}`, file, cwd);
     if (found !== undefined) problems.push(found);
   }
   return problems;
