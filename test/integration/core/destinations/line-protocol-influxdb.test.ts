@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
 import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
 import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
+import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { writeWithinSizeLimit } from "../../../../core/destinations/write-within-size-limit.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { applyLayout, splitFields } from "../../../../core/udp/apply-layout.ts";
@@ -16,6 +17,7 @@ import { USER_SESSION_LAYOUT } from "../../../../core/udp/field-layouts.ts";
 import { createUserAgentParser } from "../../../../core/udp/user-agent.ts";
 import { createUserEventEnricher } from "../../../../core/udp/user-event.ts";
 import { createUserEventPointMapper } from "../../../../core/udp/user-event-point.ts";
+import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 import { timeseriesConfig } from "../../../helpers/timeseries-config.ts";
@@ -209,5 +211,30 @@ describe.skipIf(skip)("line protocol into InfluxDB 1.x: a point that cannot be w
     const named = logger.at("error").filter((entry) => entry.message.includes("cannot be encoded"));
     expect(named).toHaveLength(1);
     expect(named[0]?.fields).toMatchObject({ measurement: "#comment", rejected: 1 });
+  });
+
+  it("is refused by an interval writer, which writes the others and goes on writing", async () => {
+    const series = client("lp_unencodable_interval");
+    const logger = recordingLogger();
+    let takes = 0;
+    const writer = startPeriodicWriter({
+      name: "counts",
+      intervalMs: 20,
+      sources: [{ take: (now) => ({ points: points(now - 60_000 + (takes++ % 1000) * 10), written() {} }) }],
+      series,
+      clock: systemClock,
+      logger,
+    });
+
+    await until(() => (writer.stats().refused?.unencodable ?? 0) >= 2);
+    await writer.stop();
+
+    expect((await keptRows("lp_unencodable_interval")).length).toBeGreaterThanOrEqual(4);
+    expect(writer.stats()).toMatchObject({ failedWrites: 0, lastRefusal: { reason: "unencodable" } });
+    const refusal = logger.at("error").find((entry) => entry.fields?.reason === "unencodable");
+    expect(refusal?.fields).toMatchObject({
+      points: 1,
+      preview: "#comment (cannot be written as line protocol)",
+    });
   });
 });
