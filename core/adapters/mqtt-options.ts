@@ -8,6 +8,10 @@
  * the Lambda builds its REST app while the module loads, where nothing can be awaited. An
  * unreadable file throws BrokerTlsFileError naming the setting and path (never the content);
  * the CLI and the config check report the same problem before anything starts.
+ *
+ * Credentials without TLS are said once, at WARN, when the options are built (at start): plain
+ * MQTT sends the user name and password to the broker in clear, to be read by anyone on the
+ * path.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -15,7 +19,7 @@ import { type MqttTlsFileKey, mqttTlsFiles } from "../config/certificates.ts";
 import type { MqttConfig } from "../config/index.ts";
 import { BrokerTlsFileError } from "../messaging/errors.ts";
 import type { Logger } from "../ports.ts";
-import type { MqttBrokerClientOptions, MqttTlsOptions } from "./mqtt.ts";
+import { brokerUrl, type MqttBrokerClientOptions, type MqttTlsOptions } from "./mqtt.ts";
 
 export interface MqttOptionsDeps {
   logger: Logger;
@@ -46,6 +50,12 @@ export function mqttBrokerClientOptions(config: MqttConfig, deps: MqttOptionsDep
   if (config.username !== "") {
     options.username = config.username;
     if (config.password !== "") options.password = config.password;
+    if (!config.tls.enable) {
+      options.logger.warn(
+        "MQTT credentials without TLS: the broker's user name and password cross the network in clear; set mqttConfig.tls.enable (brokers usually take TLS on port 8883)",
+        { broker: brokerUrl(options) },
+      );
+    }
   }
   if (config.tls.enable) {
     const tls: MqttTlsOptions = { rejectUnauthorized: config.tls.rejectUnauthorized };

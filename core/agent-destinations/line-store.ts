@@ -13,7 +13,9 @@
  * buffered, without garbage.
  *
  * The lines are exactly encodePoint's, and a body is them joined by "\n": the same bytes as
- * encodePoints would send.
+ * encodePoints would send. encodePoint checks each line to be read by InfluxDB as exactly one
+ * line, so a body of them splits into as many lines as points; a point that fails is refused
+ * when it is added, never buffered.
  */
 import { encodePoint, type Point } from "../destinations/line-protocol.ts";
 

@@ -58,6 +58,7 @@ const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["mqttConfig.tls.caFile", 10],
   ["mqttConfig.tls.certFile", 10],
   ["mqttConfig.tls.keyFile", 10],
+  ["timeseriesdbConfig.tls.caFile", 10],
   ["fileOperations.tableDataDirectory", 10],
   ["cloud.bucketName", 3],
   ["cloud.eventQueueUrl", 10],

@@ -485,6 +485,13 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "timeseriesdbConfig.port": "Server port.",
   "timeseriesdbConfig.version": "Database version: 1, 2 or 3 (only that version's block is validated).",
   "timeseriesdbConfig.maxBatchSize": "Points per write batch (1-10000); failed batches are retried smaller.",
+  "timeseriesdbConfig.tls":
+    "HTTPS to the database (plain http when off: credentials and tokens go in clear).",
+  "timeseriesdbConfig.tls.enable": "Connect with HTTPS (https://host:port).",
+  "timeseriesdbConfig.tls.caFile":
+    "CA certificate file (PEM) of the server's certificate; empty = the system's CAs.",
+  "timeseriesdbConfig.tls.rejectUnauthorized":
+    "Refuse a server whose certificate is not trusted or not issued for host; false only for tests.",
   "v1Config.auth.enable": "The version 1 database is password protected.",
   "v1Config.auth.username": "User name.",
   "v1Config.auth.password": `Password (secret; use ${ENV_REF}).`,

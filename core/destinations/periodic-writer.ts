@@ -116,7 +116,7 @@ export function startPeriodicWriter(options: PeriodicWriterOptions): PeriodicWri
     for (const take of taken) take.written();
     for (const refusal of refused) {
       const first = encodable[refusal.lines[0] ?? 0];
-      const preview = first === undefined ? "" : encodePoint(first).slice(0, PREVIEW_CHARS);
+      const preview = first === undefined ? "" : previewOf(first);
       refusals.note({ ...refusal, fields: { points: refusal.count, preview } }, clock.now());
     }
     if (unencodable.length > 0) {
@@ -197,6 +197,15 @@ export function periodicWriterDestinationStats(stats: PeriodicWriterStats): Dest
     rejected: stats.rejected ?? 0,
     ...(stats.lastRefusal === undefined ? {} : { refused: stats.refused, lastRefusal: stats.lastRefusal }),
   };
+}
+
+/** The start of the point's line for the log; a point refused as unencodable has none. */
+function previewOf(point: Point): string {
+  try {
+    return encodePoint(point).slice(0, PREVIEW_CHARS);
+  } catch {
+    return `${point.measurement} (cannot be written as line protocol)`.slice(0, PREVIEW_CHARS);
+  }
 }
 
 /** The points that can be encoded as line protocol, and the others with why not. */

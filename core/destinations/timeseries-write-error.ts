@@ -13,7 +13,10 @@ export interface TimeseriesWriteErrorOptions {
 export class TimeseriesWriteError extends Error {
   override name = "TimeseriesWriteError";
   readonly answer: string | undefined;
-  /** Set on a write the server refused as data (`refusesData`); undefined for an outage. */
+  /**
+   * Set on a write the server refused as data, or that the adapter refused before sending it
+   * (`refusesData`); undefined for an outage.
+   */
   readonly refusal: TimeseriesRefusal | undefined;
 
   constructor(
@@ -27,9 +30,12 @@ export class TimeseriesWriteError extends Error {
     this.refusal = options.refusal;
   }
 
-  /** The server refused the data itself (see isDataRefusal): writing it again cannot help. */
+  /**
+   * The server refused the data itself (see isDataRefusal), or the adapter refused it before
+   * sending (a refusal without a status: points it cannot encode): writing it again cannot help.
+   */
   get refusesData(): boolean {
-    return isDataRefusal(this.status);
+    return isDataRefusal(this.status) || (this.status === undefined && this.refusal !== undefined);
   }
 
   /**

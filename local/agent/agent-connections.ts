@@ -106,14 +106,14 @@ export async function startAgentConnections(
   config: Config,
   logger: Logger,
   metrics: MetricsRegistry,
-  _cwd: string,
+  cwd: string,
   clock: Clock = systemClock,
   status?: StatusBoard,
   broker?: MqttBrokerClient,
   shutdown?: ShutdownSchedule,
 ): Promise<AgentConnections> {
   const series = config.timeseriesdbConfig.enable
-    ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig), {
+    ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig, { cwd }), {
         logger: logger.child("timeseriesdb"),
       })
     : undefined;

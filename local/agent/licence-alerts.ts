@@ -22,7 +22,7 @@ export const licenceAlertsPart: PlainAgentPart = {
     const logger = deps.logger.child("licenses");
     const destinations = buildLicenceDestinations(deps.config, {
       logger,
-      emailSender: createSmtpSender,
+      emailSender: (smtp) => createSmtpSender(smtp, { logger }),
       poster: createAlertPoster(),
       webhookCaller: createWebhookCaller(),
       readTemplate: (path) => readFile(path, "utf8"),

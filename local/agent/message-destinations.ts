@@ -20,7 +20,7 @@ export function messageDestinations(
 ): AlertDestination[] {
   return buildMessageDestinations(config, {
     logger: deps.logger,
-    emailSender: createSmtpSender,
+    emailSender: (smtp) => createSmtpSender(smtp, { logger: deps.logger }),
     poster: createAlertPoster(),
     webhookCaller: createWebhookCaller(),
     readTemplate: (path) => readFile(path, "utf8"),

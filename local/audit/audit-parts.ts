@@ -92,7 +92,7 @@ export async function startAuditParts(
       const writer = startQueueMetricsWriter({
         config: queueMetrics,
         metrics: () => ingest.queue.metrics(),
-        series: createTimeseriesClient(config.timeseriesdbConfig),
+        series: createTimeseriesClient(config.timeseriesdbConfig, { cwd: deps.cwd }),
         version: config.timeseriesdbConfig.version,
         clock: deps.clock,
         logger: auditLogger,

@@ -15,7 +15,7 @@ export function localDestinationAdapters(options: { cwd: string; logger: Logger 
   return {
     objectStoreFor: (directory) => createDirectoryObjectStore(resolve(cwd, directory), { logger }),
     parquetEncoder: auditParquetEncoder,
-    timeseriesClient: createTimeseriesClient,
+    timeseriesClient: (config) => createTimeseriesClient(config, { cwd }),
     logger,
   };
 }

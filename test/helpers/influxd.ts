@@ -1,9 +1,12 @@
 /**
  * Debian's InfluxDB 1.x (`influxd`) on ephemeral loopback ports with temp directories, started
- * as a child process. Absent binary: tests skip loudly outside CI and fail in CI.
+ * as a child process, over plain http or, given a certificate, HTTPS only (`[http]
+ * https-enabled`). Absent binary: tests skip loudly outside CI and fail in CI.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +24,8 @@ export function skipWithoutInfluxd(): boolean {
 export interface Influxd {
   host: string;
   port: number;
+  /** `http://127.0.0.1:<port>`, or `https://…` when started with a certificate. */
+  base: string;
   /** Stops the server, keeping its data. */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -42,13 +47,56 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `env`: extra InfluxDB settings for this server, e.g. `INFLUXDB_DATA_MAX_VALUES_PER_TAG`. */
-export async function startInfluxd(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Influxd> {
+/** The server's certificate and key (PEM files), and the CA (PEM file) that signed it. */
+export interface InfluxdHttps {
+  certificate: string;
+  privateKey: string;
+  ca: string;
+}
+
+/**
+ * `env`: extra InfluxDB settings for this server, e.g. `INFLUXDB_DATA_MAX_VALUES_PER_TAG`;
+ * `https`: serve HTTPS only, with this certificate.
+ */
+export async function startInfluxd(
+  options: { env?: NodeJS.ProcessEnv; https?: InfluxdHttps } = {},
+): Promise<Influxd> {
   const directory = await mkdtemp(path.join(tmpdir(), "steward-influxd-"));
   const port = await freePort();
   const bindPort = await freePort();
   let child: ChildProcess | undefined;
-  const base = `http://127.0.0.1:${port}`;
+  const { https } = options;
+  const base = `${https === undefined ? "http" : "https"}://127.0.0.1:${port}`;
+  const ca = https === undefined ? undefined : readFileSync(https.ca);
+  const httpsEnv =
+    https === undefined
+      ? {}
+      : {
+          INFLUXDB_HTTP_HTTPS_ENABLED: "true",
+          INFLUXDB_HTTP_HTTPS_CERTIFICATE: https.certificate,
+          INFLUXDB_HTTP_HTTPS_PRIVATE_KEY: https.privateKey,
+        };
+  /** fetch, or over HTTPS a node:https request trusting the server's CA (fetch takes no CA). */
+  const call = (url: URL, method: "GET" | "POST"): Promise<{ status: number; text: string }> => {
+    if (ca === undefined) {
+      return fetch(url, { method }).then(async (response) => ({
+        status: response.status,
+        text: await response.text(),
+      }));
+    }
+    return new Promise((resolve, reject) => {
+      const outgoing = httpsRequest(url, { method, ca }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      });
+      outgoing.on("error", reject);
+      outgoing.end();
+    });
+  };
 
   const start = async () => {
     child = spawn("influxd", ["run", "-config", "/dev/null"], {
@@ -64,12 +112,13 @@ export async function startInfluxd(options: { env?: NodeJS.ProcessEnv } = {}): P
         INFLUXDB_HTTP_LOG_ENABLED: "false",
         INFLUXDB_DATA_QUERY_LOG_ENABLED: "false",
         INFLUXDB_MONITOR_STORE_ENABLED: "false",
+        ...httpsEnv,
         ...options.env,
       },
     });
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
-      const ok = await fetch(`${base}/ping`).then(
+      const ok = await call(new URL("/ping", base), "GET").then(
         (r) => r.status === 204,
         () => false,
       );
@@ -92,6 +141,7 @@ export async function startInfluxd(options: { env?: NodeJS.ProcessEnv } = {}): P
   return {
     host: "127.0.0.1",
     port,
+    base,
     start,
     stop,
     pid: () => child?.pid,
@@ -100,7 +150,7 @@ export async function startInfluxd(options: { env?: NodeJS.ProcessEnv } = {}): P
       url.searchParams.set("q", q);
       url.searchParams.set("epoch", "ms");
       if (db !== undefined) url.searchParams.set("db", db);
-      return (await (await fetch(url, { method: "POST" })).json()) as Awaited<ReturnType<Influxd["query"]>>;
+      return JSON.parse((await call(url, "POST")).text) as Awaited<ReturnType<Influxd["query"]>>;
     },
     async close() {
       await stop();

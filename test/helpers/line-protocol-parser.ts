@@ -3,8 +3,8 @@
  * parser: unescaped `,`/space end measurement and tags, `\` escapes `,`, `=` and space,
  * string fields are double-quoted with `\"` and `\\`, integers end in `i`, unsigned integers
  * (InfluxDB 2.x and 3.x) in `u`, booleans are t/T/true/True/TRUE/f/F/false/False/FALSE, anything
- * else must be a finite float. Times are read as epoch nanoseconds, the precision Steward writes
- * with.
+ * else must be a finite float, and a series key may not pass 65,535 bytes. Times are read as epoch
+ * nanoseconds, the precision Steward writes with.
  */
 
 export type ParsedValue = number | string | boolean;
@@ -23,6 +23,8 @@ export interface ParsedPoint {
 export class LineProtocolSyntaxError extends Error {
   override name = "LineProtocolSyntaxError";
 }
+
+const MAX_KEY_BYTES = 65_535;
 
 export function parseLineProtocol(body: string): ParsedPoint[] {
   return parseLines(body).map((parsed) => {
@@ -105,6 +107,11 @@ function parseLine(line: string): ParsedPoint {
     tags[key] = value;
   }
   if (line[at] !== " ") throw new LineProtocolSyntaxError(`missing fields in ${JSON.stringify(line)}`);
+  // As InfluxDB: a series key (measurement and tags, as written) over 65,535 bytes does not parse
+  // (1.x and 2.x `max key length exceeded`; InfluxDB 3 takes no name over 64 KiB).
+  if (Buffer.byteLength(line.slice(0, at)) > MAX_KEY_BYTES) {
+    throw new LineProtocolSyntaxError(`max key length exceeded in ${JSON.stringify(line.slice(0, 80))}…`);
+  }
   at += 1;
   const fields: ParsedPoint["fields"] = {};
   for (;;) {

@@ -6,9 +6,20 @@
  * 1.5 MB of garbage outside the JS heap, freed only at V8's next full collection; node:http
  * sends the caller's bytes as they are (measured: 20 writes of 2 MB left 20–22 MB of array
  * buffers behind with fetch, none with node:http). Connections are kept alive by Node's global
- * agent. A body given as bytes is read until the returned promise settles, and not after.
+ * agent, or over HTTPS by the connection's own agent, which holds the CA and whether the server's
+ * certificate is checked. A body given as bytes is read until the returned promise settles, and
+ * not after.
+ *
+ * HTTPS (`timeseriesdbConfig.tls`): without it, InfluxDB 1.x's Basic credentials and the 2.x and
+ * 3 tokens cross the network in clear, and a database that takes only HTTPS (InfluxDB Cloud, most
+ * InfluxDB 3 set-ups) cannot be reached. The certificate is checked by default, against the
+ * system's CAs or the one `caFile` names.
  */
+import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { resolve } from "node:path";
+import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 
 export interface InfluxRequest {
@@ -17,6 +28,54 @@ export interface InfluxRequest {
   headers: Record<string, string>;
   body?: string | Uint8Array;
   timeoutMs: number;
+  /** The HTTPS connection's agent (influxConnection); absent for plain http. */
+  agent?: HttpsAgent | undefined;
+}
+
+/** Where the server is: its base URL and, over HTTPS, the agent that checks its certificate. */
+export interface InfluxConnection {
+  readonly base: string;
+  readonly agent?: HttpsAgent | undefined;
+}
+
+/** `timeseriesdbConfig.tls.caFile` cannot be read. The message names the setting and path only. */
+export class TimeseriesTlsFileError extends Error {
+  override name = "TimeseriesTlsFileError";
+}
+
+/**
+ * The connection `timeseriesdbConfig` describes. The CA file is read once, here, synchronously
+ * (a few kB; the Lambda builds its destinations while its module loads); a relative path
+ * resolves from `cwd`. Throws TimeseriesTlsFileError when it cannot be read.
+ */
+export function influxConnection(config: TimeseriesdbConfig, cwd: string = process.cwd()): InfluxConnection {
+  const host = config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
+  const { tls } = config;
+  if (!tls.enable) return { base: `http://${host}:${config.port}` };
+  let ca: Buffer | undefined;
+  if (tls.caFile !== "") {
+    const file = resolve(cwd, tls.caFile);
+    try {
+      ca = readFileSync(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "read failed";
+      throw new TimeseriesTlsFileError(
+        `Service.timeseriesdbConfig.tls.caFile: cannot read file ${file} (${code})`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  // As Node's global agent: kept alive, idle sockets closed after 5 s and never holding the process.
+  const agent = new HttpsAgent({
+    keepAlive: true,
+    scheduling: "lifo",
+    timeout: 5000,
+    rejectUnauthorized: tls.rejectUnauthorized,
+    ...(ca === undefined ? {} : { ca }),
+  });
+  return { base: `https://${host}:${config.port}`, agent };
 }
 
 /** Performs the request; resolves with the response text for 2xx, throws otherwise. */
@@ -26,7 +85,7 @@ export async function influxRequest(request: InfluxRequest): Promise<{ status: n
     answer = await send(request);
   } catch (error) {
     throw new TimeseriesWriteError(
-      `${request.method} ${describe(request.url)} failed: no answer`,
+      `${request.method} ${describe(request.url)} failed: ${noAnswer(error)}`,
       undefined,
       {
         cause: error,
@@ -64,7 +123,8 @@ function send(request: InfluxRequest): Promise<{ status: number; text: string }>
   return new Promise((resolve, reject) => {
     let answer: { status: number; text: string } | undefined;
     let failure: unknown;
-    const outgoing = httpRequest(request.url, { method: request.method, headers });
+    const send = request.url.protocol === "https:" ? httpsRequest : httpRequest;
+    const outgoing = send(request.url, { method: request.method, headers, agent: request.agent });
     const timer = setTimeout(() => {
       outgoing.destroy(new RequestTimeoutError(`no complete answer within ${request.timeoutMs} ms`));
     }, request.timeoutMs);
@@ -91,9 +151,33 @@ function send(request: InfluxRequest): Promise<{ status: number; text: string }>
   });
 }
 
-export function baseUrl(host: string, port: number): string {
-  // Butler SOS always used plain http to InfluxDB; so do we.
-  return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+/** Codes of a server certificate that Node's TLS refused. */
+const CERTIFICATE_REFUSED = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** Why a request got no answer, in words an operator can act on (the cause carries the rest). */
+function noAnswer(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code !== undefined && CERTIFICATE_REFUSED.has(code)) {
+    return `the server's certificate was refused (${message}); trust its CA with timeseriesdbConfig.tls.caFile`;
+  }
+  if (code === "EPROTO" || code === "ERR_SSL_WRONG_VERSION_NUMBER") {
+    // OpenSSL's own message runs over lines; its reason says it in words (`wrong version number`).
+    const reason = (error as { reason?: unknown }).reason;
+    return `no TLS handshake (${typeof reason === "string" ? reason : message.trim()}); is the server serving HTTPS on this port?`;
+  }
+  return "no answer";
 }
 
 /** `30d`, `1h30m`, `INF`: the InfluxDB duration literal, validated before it reaches a query. */

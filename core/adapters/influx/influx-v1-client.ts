@@ -13,15 +13,18 @@ import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { DatabaseSetupError } from "../../destinations/database-setup-error.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../ports.ts";
-import { baseUrl, influxRequest, isInfluxDuration } from "./influx-http.ts";
+import { type InfluxConnection, influxConnection, influxRequest, isInfluxDuration } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";
 import { repairTagLimitRefusal } from "./tag-limit-repair.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV1Client(config: TimeseriesdbConfig): TimeseriesClient {
+export function createInfluxV1Client(
+  config: TimeseriesdbConfig,
+  connection: InfluxConnection = influxConnection(config),
+): TimeseriesClient {
   const { dbName, retentionPolicy, auth } = config.v1Config;
-  const base = baseUrl(config.host, config.port);
+  const { base, agent } = connection;
   const headers: Record<string, string> = auth.enable
     ? { Authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}` }
     : {};
@@ -35,13 +38,14 @@ export function createInfluxV1Client(config: TimeseriesdbConfig): TimeseriesClie
     if (db === undefined) url.searchParams.set("q", q);
     const request =
       db === undefined
-        ? { method, url, headers, timeoutMs: TIMEOUT_MS }
+        ? { method, url, headers, timeoutMs: TIMEOUT_MS, agent }
         : {
             method,
             url,
             headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
             body: new URLSearchParams({ q, db }).toString(),
             timeoutMs: TIMEOUT_MS,
+            agent,
           };
     const { text } = await influxRequest(request);
     const result = JSON.parse(text) as {
@@ -110,6 +114,7 @@ export function createInfluxV1Client(config: TimeseriesdbConfig): TimeseriesClie
       url: writeUrl,
       headers,
       timeoutMs: TIMEOUT_MS,
+      agent,
       afterRefusal: (refusal, lines, answer, rewrite) =>
         repairTagLimitRefusal(refusal, lines, answer, {
           rewrite,

@@ -5,14 +5,17 @@
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../ports.ts";
-import { baseUrl, durationSeconds, influxRequest } from "./influx-http.ts";
+import { durationSeconds, type InfluxConnection, influxConnection, influxRequest } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export function createInfluxV2Client(config: TimeseriesdbConfig): TimeseriesClient {
+export function createInfluxV2Client(
+  config: TimeseriesdbConfig,
+  connection: InfluxConnection = influxConnection(config),
+): TimeseriesClient {
   const { org, bucket, description, token, retentionDuration } = config.v2Config;
-  const base = baseUrl(config.host, config.port);
+  const { base, agent } = connection;
   const auth = { Authorization: `Token ${token}` };
 
   const writeUrl = new URL("/api/v2/write", base);
@@ -25,7 +28,8 @@ export function createInfluxV2Client(config: TimeseriesdbConfig): TimeseriesClie
       const orgsUrl = new URL("/api/v2/orgs", base);
       orgsUrl.searchParams.set("org", org);
       const orgs = JSON.parse(
-        (await influxRequest({ method: "GET", url: orgsUrl, headers: auth, timeoutMs: TIMEOUT_MS })).text,
+        (await influxRequest({ method: "GET", url: orgsUrl, headers: auth, timeoutMs: TIMEOUT_MS, agent }))
+          .text,
       ) as {
         orgs?: { id: string; name: string }[];
       };
@@ -37,7 +41,8 @@ export function createInfluxV2Client(config: TimeseriesdbConfig): TimeseriesClie
       bucketsUrl.searchParams.set("orgID", orgId);
       bucketsUrl.searchParams.set("name", bucket);
       const buckets = JSON.parse(
-        (await influxRequest({ method: "GET", url: bucketsUrl, headers: auth, timeoutMs: TIMEOUT_MS })).text,
+        (await influxRequest({ method: "GET", url: bucketsUrl, headers: auth, timeoutMs: TIMEOUT_MS, agent }))
+          .text,
       ) as { buckets?: { name: string }[] };
       if (buckets.buckets?.some((candidate) => candidate.name === bucket)) return;
 
@@ -53,9 +58,10 @@ export function createInfluxV2Client(config: TimeseriesdbConfig): TimeseriesClie
           retentionRules: everySeconds > 0 ? [{ type: "expire", everySeconds }] : [],
         }),
         timeoutMs: TIMEOUT_MS,
+        agent,
       });
     },
 
-    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: TIMEOUT_MS }),
+    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: TIMEOUT_MS, agent }),
   };
 }

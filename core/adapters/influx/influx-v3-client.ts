@@ -10,12 +10,15 @@
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
 import type { TimeseriesClient } from "../../ports.ts";
-import { baseUrl, influxRequest } from "./influx-http.ts";
+import { type InfluxConnection, influxConnection, influxRequest } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";
 
-export function createInfluxV3Client(config: TimeseriesdbConfig): TimeseriesClient {
+export function createInfluxV3Client(
+  config: TimeseriesdbConfig,
+  connection: InfluxConnection = influxConnection(config),
+): TimeseriesClient {
   const { database, token, retentionDuration, writeTimeout } = config.v3Config;
-  const base = baseUrl(config.host, config.port);
+  const { base, agent } = connection;
   const auth = { Authorization: `Bearer ${token}` };
 
   const writeUrl = new URL("/api/v3/write_lp", base);
@@ -27,8 +30,8 @@ export function createInfluxV3Client(config: TimeseriesdbConfig): TimeseriesClie
       const listUrl = new URL("/api/v3/configure/database", base);
       listUrl.searchParams.set("format", "json");
       const listed = JSON.parse(
-        (await influxRequest({ method: "GET", url: listUrl, headers: auth, timeoutMs: writeTimeout })).text ||
-          "[]",
+        (await influxRequest({ method: "GET", url: listUrl, headers: auth, timeoutMs: writeTimeout, agent }))
+          .text || "[]",
       ) as Record<string, unknown>[];
       if (listed.some((row) => row["iox::database"] === database)) return;
       await influxRequest({
@@ -40,9 +43,10 @@ export function createInfluxV3Client(config: TimeseriesdbConfig): TimeseriesClie
           ...(retentionDuration === "" ? {} : { retention_period: retentionDuration }),
         }),
         timeoutMs: writeTimeout,
+        agent,
       });
     },
 
-    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: writeTimeout }),
+    ...lineProtocolWrites({ url: writeUrl, headers: auth, timeoutMs: writeTimeout, agent }),
   };
 }

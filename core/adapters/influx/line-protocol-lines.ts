@@ -1,12 +1,13 @@
 /**
- * Reads back the lines of a line-protocol request body, as InfluxDB does, for naming the lines
- * of a refused request (influx-refusal.ts): where each line ends (a string field may hold a line
- * break, so a body is not simply split at "\n"), and a line's measurement, tags, field types and
- * time. Only on the refusal path: a write that succeeds never comes here.
+ * Reads back one line of a line-protocol request body, as InfluxDB does, for naming the lines of
+ * a refused request (influx-refusal.ts, tag-limit-repair.ts): a line's measurement, tags, field
+ * types and time. Only on the refusal path: a write that succeeds never comes here. Where the
+ * body's lines end is core/destinations/line-protocol-split.ts's (InfluxDB's `scanLine`).
  *
  * As InfluxDB's parser: a backslash always takes the next character with it; in names and tag
- * values only `\,`, `\=` and `\ ` are unescaped (any other pair stays as written); a double quote
- * opens a string field only in the field section, where `\"` and `\\` are its escapes.
+ * values only `\,`, `\=` and `\ ` are unescaped (any other pair stays as written, so a doubled
+ * backslash before them reads as two, as InfluxDB 1.x and 2.x store it); a double quote opens a
+ * string field only in the field section, where `\"` and `\\` are its escapes.
  */
 import type { FieldValue } from "../../destinations/line-protocol.ts";
 
@@ -17,30 +18,6 @@ export interface LineFacts {
   fieldTypes: ReadonlyMap<string, FieldValue["kind"] | "unsigned">;
   /** Epoch time in the request's precision; undefined when the line has none. */
   time: bigint | undefined;
-}
-
-/** The body's lines, without their line breaks; a line break inside a string field stays in its line. */
-export function splitLines(body: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  let section = 0; // 0: measurement and tags, 1: fields, 2: time
-  let quoted = false;
-  for (let at = 0; at < body.length; at += 1) {
-    const c = body[at];
-    if (c === "\\") {
-      at += 1;
-    } else if (c === '"' && section === 1) {
-      quoted = !quoted;
-    } else if (c === " " && !quoted) {
-      section = Math.min(2, section + 1);
-    } else if (c === "\n" && !quoted) {
-      lines.push(body.slice(start, at));
-      start = at + 1;
-      section = 0;
-    }
-  }
-  if (start < body.length) lines.push(body.slice(start));
-  return lines;
 }
 
 /** What the line holds, or undefined when it cannot be read as line protocol. */

@@ -7,19 +7,29 @@
  * A write the server refuses as data throws TimeseriesWriteError carrying the refusal read from
  * the answer (influx-refusal.ts): which of the request's lines, why, and whether it stored the
  * rest.
+ *
+ * Before a write of points, each point's line is checked to be read by InfluxDB as exactly one
+ * line (encodePoint), so the body splits into as many lines as points: a request never merges
+ * points. A point that fails the check is not sent: the write throws, sending nothing, a refusal
+ * of those points (`unencodable`, named by index), and the rule every writer shares
+ * (write-accepting-refusals.ts) writes the others again at once without them. Lines given
+ * already encoded (`writeLines`) were checked one by one when they were encoded (line-store.ts).
  */
-import { encodePoints } from "../../destinations/line-protocol.ts";
-import type { TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
+import type { Agent as HttpsAgent } from "node:https";
+import { encodePoint, LineProtocolError, type Point } from "../../destinations/line-protocol.ts";
+import { splitLines } from "../../destinations/line-protocol-split.ts";
+import { REFUSAL_DETAIL_CHARS, type TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../ports.ts";
 import { influxRequest } from "./influx-http.ts";
 import { readRefusal } from "./influx-refusal.ts";
-import { splitLines } from "./line-protocol-lines.ts";
 
 export interface WriteEndpoint {
   url: URL;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The HTTPS connection's agent, absent for plain http (influx-http.ts). */
+  agent?: HttpsAgent | undefined;
   /**
    * Called with a refusal read from an answer, the request's lines and the answer; resolves with
    * the refusal to report (a version's own repair of what its server does, tag-limit-repair.ts).
@@ -43,6 +53,7 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesClie
         headers,
         body,
         timeoutMs: endpoint.timeoutMs,
+        agent: endpoint.agent,
       });
     } catch (error) {
       // A 413 names no line: the caller writes the points again in smaller requests.
@@ -61,7 +72,7 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesClie
   return {
     async write(points) {
       if (points.length === 0) return;
-      await post(encodePoints(points));
+      await post(requestBody(points));
     },
 
     async writeLines(body) {
@@ -69,4 +80,31 @@ export function lineProtocolWrites(endpoint: WriteEndpoint): Pick<TimeseriesClie
       await post(body);
     },
   };
+}
+
+/** The points' lines joined by "\n"; throws the refusal of the points that cannot be one line each. */
+function requestBody(points: readonly Point[]): string {
+  const lines: string[] = [];
+  const unencodable: number[] = [];
+  let why = "";
+  for (let index = 0; index < points.length; index += 1) {
+    try {
+      lines.push(encodePoint(points[index] as Point));
+    } catch (error) {
+      if (!(error instanceof LineProtocolError)) throw error;
+      unencodable.push(index);
+      why ||= error.message;
+    }
+  }
+  if (unencodable.length === 0) return lines.join("\n");
+  const detail = why.slice(0, REFUSAL_DETAIL_CHARS);
+  throw new TimeseriesWriteError(`${unencodable.length} point(s) not sent: ${why}`, undefined, {
+    refusal: {
+      reason: "unencodable",
+      detail,
+      count: unencodable.length,
+      lines: unencodable,
+      restStored: false,
+    },
+  });
 }

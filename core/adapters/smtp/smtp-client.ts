@@ -4,14 +4,40 @@
  * socket wait, so that a server that hangs fails the email instead of holding it. It opens a
  * connection per message rather than a pool: alerts are rare, and an idle pooled connection
  * would outlive the alert and hold the process at shutdown.
+ *
+ * With authentication but neither `secure` nor `tls.requireTLS`, the password is sent in clear
+ * whenever the server offers no STARTTLS, and anyone on the path can strip that offer from the
+ * server's greeting: said once at WARN when the first sender of these settings is made (at start;
+ * task and licence alerts share the settings, so it is said once for both).
  */
 import nodemailer from "nodemailer";
 import type { EmailSender, OutgoingEmail } from "../../alerts/email-sender.ts";
 import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { Logger } from "../../ports.ts";
 
 type SmtpConfig = EmailNotificationConfig["smtp"];
 
-export function createSmtpSender(smtp: SmtpConfig): EmailSender {
+/** The settings whose clear-text risk was already said. */
+const warned = new WeakSet<SmtpConfig>();
+
+/** Why the SMTP password can cross the network in clear, or undefined when it cannot. */
+export function cleartextPasswordRisk(smtp: SmtpConfig): string | undefined {
+  if (!smtp.auth.enable || smtp.secure) return undefined;
+  if (smtp.tls.ignoreTLS) return "tls.ignoreTLS is on, so the password always goes to the server in clear";
+  if (smtp.tls.requireTLS) return undefined;
+  return "neither secure nor tls.requireTLS is on, so the password goes in clear whenever the server offers no STARTTLS, and anyone on the path can remove that offer";
+}
+
+/** `logger`: where the clear-text risk is said, once for these settings. */
+export function createSmtpSender(smtp: SmtpConfig, options: { logger?: Logger } = {}): EmailSender {
+  const risk = cleartextPasswordRisk(smtp);
+  if (risk !== undefined && options.logger !== undefined && !warned.has(smtp)) {
+    warned.add(smtp);
+    options.logger.warn(
+      `SMTP authentication without TLS: ${risk}; set emailNotification.smtp.secure: true (TLS from the first byte, port 465) or emailNotification.smtp.tls.requireTLS: true`,
+      { host: smtp.host, port: smtp.port },
+    );
+  }
   const timeoutMs = smtp.timeoutSeconds * 1000;
   const transport = nodemailer.createTransport({
     host: smtp.host,

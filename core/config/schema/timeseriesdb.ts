@@ -1,10 +1,13 @@
 /**
  * timeseriesdbConfig: the time-series database (v1, v2 or v3). Only the vNConfig block selected by
  * `version` is validated (the gate lives in ../gates.ts), so the others may hold placeholders.
+ * `tls` (HTTPS) is validated only when its `enable` is true; its CA file is read once at start
+ * (and checked by check-config).
  */
 import * as v from "valibot";
 import {
   bool,
+  filePath,
   host,
   int,
   nonEmptyStr,
@@ -24,6 +27,7 @@ export const timeseriesdbSchema = section({
   port: port(8086),
   version: v.optional(v.picklist(TIMESERIESDB_VERSIONS, "must be 1, 2 or 3"), 3),
   maxBatchSize: int(1000, 1, 10000),
+  tls: section({ enable: bool(false), caFile: filePath(), rejectUnauthorized: bool(true) }),
   v1Config: section({
     auth: section({ enable: bool(false), username: requiredText(), password: str("") }),
     dbName: requiredText(),

@@ -96,6 +96,47 @@ describe("mqttBrokerClientOptions", () => {
   });
 });
 
+describe("mqttBrokerClientOptions: credentials without TLS", () => {
+  it("says at WARN that the user name and password cross the network in clear", () => {
+    // Prepare
+    const logger = recordingLogger();
+
+    // Act
+    mqttBrokerClientOptions(
+      mqttConfig({ brokerHost: "broker.example.com", username: "steward", password: "p" }),
+      {
+        logger,
+        cwd: dir,
+      },
+    );
+
+    // Assess
+    expect(logger.at("warn")).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /^MQTT credentials without TLS: .* in clear; set mqttConfig\.tls\.enable/,
+        ),
+        fields: { broker: "mqtt://broker.example.com:1883" },
+      }),
+    ]);
+  });
+
+  it("says nothing with TLS, or without credentials", () => {
+    // Prepare
+    const logger = recordingLogger();
+
+    // Act
+    mqttBrokerClientOptions(mqttConfig({ username: "steward", password: "p", tls: { enable: true } }), {
+      logger,
+      cwd: dir,
+    });
+    mqttBrokerClientOptions(mqttConfig({}), { logger, cwd: dir });
+
+    // Assess
+    expect(logger.at("warn")).toEqual([]);
+  });
+});
+
 describe("brokerUrl", () => {
   it("names the scheme, host and port, with IPv6 literals in brackets", () => {
     expect(brokerUrl({ brokerHost: "broker.example.com", brokerPort: 1883 })).toBe(

@@ -1,16 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { readLine } from "../../../../core/adapters/influx/line-protocol-lines.ts";
 import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
 import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
 import { eventTimeOffsetNs } from "../../../../core/destinations/event-time-offset.ts";
 import {
   booleanField,
   encodePoint,
+  encodePoints,
   floatField,
   integerField,
   LineProtocolError,
   stringField,
   unsignedField,
 } from "../../../../core/destinations/line-protocol.ts";
+import { splitLines } from "../../../../core/destinations/line-protocol-split.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
 
@@ -180,5 +183,110 @@ describe("toAuditPoint", () => {
 
     expect(point.fields).toEqual({ eventCount: integerField(1) });
     expect(point.subMsNs).toBeUndefined();
+  });
+});
+
+describe("encodePoint: backslashes, line breaks and tabs in names", () => {
+  const tagLine = (value: string) =>
+    encodePoint({ measurement: "m", tags: { t: value }, fields: { n: integerField(1) } });
+
+  it.each([
+    ["a trailing backslash, dropped", "x\\", "m,t=x n=1i"],
+    ["several trailing backslashes, all dropped", "x\\\\\\", "m,t=x n=1i"],
+    ["a backslash before a comma, doubled", "a\\,b", "m,t=a\\\\\\,b n=1i"],
+    ["a backslash before =, doubled", "a\\=b", "m,t=a\\\\\\=b n=1i"],
+    ["a backslash before a space, doubled", "a\\ b", "m,t=a\\\\\\ b n=1i"],
+    ["two backslashes before a comma, each doubled", "a\\\\,b", "m,t=a\\\\\\\\\\,b n=1i"],
+    ["two backslashes elsewhere, as they are", "\\\\server\\share", "m,t=\\\\server\\share n=1i"],
+    ["a backslash before a quote, as it is", 'a\\"b', 'm,t=a\\"b n=1i'],
+    ["the datagram's directory", "LAB y=", "m,t=LAB\\ y\\= n=1i"],
+    ["line breaks and a tab, as spaces", "a\r\nb\tc", "m,t=a\\ \\ b\\ c n=1i"],
+    ["a backslash before a line break, doubled as before a space", "x\\\n", "m,t=x\\\\\\  n=1i"],
+    ["unicode, as it is", "東京 📈 Ünïcødé", "m,t=東京\\ 📈\\ Ünïcødé n=1i"],
+  ])("writes %s", (_name, value, line) => {
+    expect(tagLine(value)).toBe(line);
+  });
+
+  it("leaves out a tag whose key or value is nothing but backslashes, as an empty one", () => {
+    const line = encodePoint({
+      measurement: "m",
+      tags: { t: "\\", "\\\\": "v", u: "" },
+      fields: { n: integerField(1) },
+    });
+
+    expect(line).toBe("m n=1i");
+  });
+
+  it("refuses a measurement or field key that is nothing but backslashes, as an empty one", () => {
+    expect(() => encodePoint({ measurement: "\\\\", tags: {}, fields: { n: integerField(1) } })).toThrow(
+      LineProtocolError,
+    );
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { "\\": integerField(1) } })).toThrow(
+      /empty field key/,
+    );
+    expect(() => encodePoint({ measurement: "m", tags: {}, fields: { "": integerField(1) } })).toThrow(
+      /empty field key/,
+    );
+  });
+
+  it("doubles a backslash before a quote in the measurement and field keys, where InfluxDB unescapes it", () => {
+    const line = encodePoint({
+      measurement: 'm\\"x\\=y\\',
+      tags: { 'k\\"': 'v\\"' },
+      fields: { 'f\\"\\,g\\': integerField(1) },
+    });
+
+    expect(line).toBe('m\\\\"x\\\\=y,k\\"=v\\" f\\\\"\\\\\\,g=1i');
+  });
+
+  it("keeps string field values whole: quotes and backslashes escaped, line breaks as they are", () => {
+    const line = encodePoint({
+      measurement: "m",
+      tags: {},
+      fields: { s: stringField('x\\\n"y"\\') },
+      timestampMs: 1,
+    });
+
+    expect(line).toBe('m s="x\\\\\n\\"y\\"\\\\" 1000000');
+    expect(parseLineProtocol(line)[0]?.fields.s).toEqual({ type: "string", value: 'x\\\n"y"\\' });
+  });
+});
+
+describe("encodePoint never merges points", () => {
+  /** What InfluxDB 1.x and 2.x store for a tag value (checked against Debian's influxd 1.6). */
+  const storedByInflux1 = (value: string) =>
+    value
+      .replace(/[\r\n\t]/g, " ")
+      .replace(/\\+$/, "")
+      .replace(/\\+(?=[,= ])/g, "$&$&");
+
+  it("writes random names of backslashes, separators, quotes and line breaks as one line each, read back as stored", () => {
+    const alphabet = ["\\", "\\", ",", "=", " ", '"', "\n", "\t", "a", "#", "é"];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const text = () =>
+      Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * 11)]).join(
+        "",
+      );
+    const points = Array.from({ length: 2000 }, (_, n) => ({
+      measurement: `m${text()}`,
+      tags: { [`k${text()}`]: `v${text()}`, n: String(n) },
+      fields: { [`f${text()}`]: stringField(text()), n: integerField(n) },
+      timestampMs: n,
+    }));
+
+    const lines = splitLines(encodePoints(points));
+
+    expect(lines).toHaveLength(points.length);
+    lines.forEach((line, n) => {
+      const point = points[n] as (typeof points)[number];
+      const [key, value] = Object.entries(point.tags)[0] as [string, string];
+      const facts = readLine(line);
+      expect(facts?.tags.get("n")).toBe(String(n));
+      expect(facts?.tags.get(storedByInflux1(key))).toBe(storedByInflux1(value));
+    });
   });
 });

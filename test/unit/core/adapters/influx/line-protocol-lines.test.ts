@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readLine, splitLines } from "../../../../../core/adapters/influx/line-protocol-lines.ts";
+import { readLine } from "../../../../../core/adapters/influx/line-protocol-lines.ts";
 import {
   booleanField,
   encodePoints,
@@ -7,29 +7,7 @@ import {
   integerField,
   stringField,
 } from "../../../../../core/destinations/line-protocol.ts";
-
-describe("splitLines", () => {
-  it("keeps a line break inside a string field in its line, as InfluxDB reads it", () => {
-    const body = encodePoints([
-      {
-        measurement: "m",
-        tags: { t: "a b" },
-        fields: { s: stringField('one\n"two"\\\nthree') },
-        timestampMs: 1,
-      },
-      { measurement: "m", tags: {}, fields: { n: integerField(2) }, timestampMs: 2 },
-    ]);
-
-    const lines = splitLines(body);
-
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toBe("m n=2i 2000000");
-  });
-
-  it("does not take a quote in a name or tag value as the start of a string", () => {
-    expect(splitLines('m,t=say"hi v=1 1\nm v=2 2')).toEqual(['m,t=say"hi v=1 1', "m v=2 2"]);
-  });
-});
+import { splitLines } from "../../../../../core/destinations/line-protocol-split.ts";
 
 describe("readLine", () => {
   it("reads measurement, tags and time unescaped, and each field's type", () => {

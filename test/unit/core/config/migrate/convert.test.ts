@@ -246,15 +246,17 @@ describe("migrateButlerSosConfig, single rules", () => {
   const wrap = (body: string) => `Butler-SOS:\n${body}`;
 
   it("leaves out a key Steward has no setting for, naming where it looked", () => {
-    const result = migrate(wrap("  influxdbConfig:\n    enable: false\n    tls: true\n  someFutureKey: 1\n"));
+    const result = migrate(
+      wrap("  influxdbConfig:\n    enable: false\n    gzip: true\n  someFutureKey: 1\n"),
+    );
     expect(result.dropped).toEqual([
       {
-        path: "Butler-SOS.influxdbConfig.tls",
-        reason: expect.stringContaining("Service.timeseriesdbConfig.tls"),
+        path: "Butler-SOS.influxdbConfig.gzip",
+        reason: expect.stringContaining("Service.timeseriesdbConfig.gzip"),
       },
       { path: "Butler-SOS.someFutureKey", reason: expect.stringContaining("Service.someFutureKey") },
     ]);
-    expect(result.text).not.toMatch(/^\s*(tls|someFutureKey):/m);
+    expect(result.text).not.toMatch(/^\s*(gzip|someFutureKey):/m);
   });
 
   it("leaves out top-level keys beside Butler-SOS", () => {
