@@ -1,6 +1,7 @@
 /**
  * What the Teams and Slack destinations share: failed and aborted reloads whose kind is switched
- * on, a rate limit per task (one message per task per `rateLimit` seconds), the title rendered
+ * on, a rate limit per task (one message per task per `rateLimit` seconds) inside the
+ * destination's budget of alerts per minute, the title rendered
  * from `basicMsgTemplate`, the `formatted` message from the operator's template file with the
  * basic message as the fallback when the file cannot be read, rendered or used (logged, never
  * lost), and one post with a time limit.
@@ -14,6 +15,7 @@ import {
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateFields, type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
+import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
 import { renderAlertTemplate } from "./alert-template.ts";
 import { chatFields } from "./chat-log-text.ts";
@@ -46,6 +48,7 @@ export interface ChatDestinationDeps {
   readonly logger: Logger;
   readonly links: TemplateLinks;
   readonly rateLimit?: AlertRateLimit;
+  readonly budget?: DestinationBudget | undefined;
   readonly timeZone?: string;
 }
 
@@ -111,8 +114,12 @@ export function createChatDestination<K extends ChatKindSettings>(
         return { outcome: "skipped", reason: `${format.name} has no ${alert.kind} alerts` };
       const kind = alert.kind;
       const settings = config[kind];
-      if (!rateLimit.take(`${kind}|${alert.event.taskId}`, settings.rateLimit))
-        return { outcome: "suppressed", reason: `this task had an alert within ${settings.rateLimit} s` };
+      const refused = admitAlert(deps.budget, () =>
+        rateLimit.take(`${kind}|${alert.event.taskId}`, settings.rateLimit)
+          ? undefined
+          : { outcome: "suppressed", reason: `this task had an alert within ${settings.rateLimit} s` },
+      );
+      if (refused !== undefined) return refused;
       const context = { kind, taskId: alert.event.taskId, taskName: alert.event.taskName };
       const fields = chatFields(
         templateFields(

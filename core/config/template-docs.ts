@@ -205,6 +205,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   // ---- reload-task alerts by email, Teams and Slack ----
   emailNotification: "Reload-task alerts by email (failed, aborted and successful reloads).",
   "emailNotification.enable": "Master switch for alert emails.",
+  maxAlertsPerMinute:
+    "Alerts this destination sends per minute at most, whatever the task (0 = no budget); those beyond are counted over_budget.",
   "emailNotification.smtp": "The SMTP server every alert email goes through (one connection pool).",
   "emailNotification.smtp.host": "SMTP server host name or IP address.",
   "emailNotification.smtp.port": "SMTP port: 25, 587 (STARTTLS) or 465 (TLS, with secure: true).",

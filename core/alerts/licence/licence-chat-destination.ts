@@ -8,6 +8,7 @@
 import type { LicenceExpiryAlert } from "../../licences/license-expiry-alert.ts";
 import type { Logger } from "../../ports.ts";
 import { AlertSendError } from "../../task-events/alert-destination.ts";
+import { admitAlert, type DestinationBudget } from "../alert-budget.ts";
 import type { AlertRateLimit } from "../alert-rate-limit.ts";
 import { renderAlertTemplate } from "../alert-template.ts";
 import type { JsonPoster } from "../json-poster.ts";
@@ -42,6 +43,8 @@ export interface LicenceChatDeps {
   readonly links: LicenceLinks;
   readonly hostName: string;
   readonly rateLimit: AlertRateLimit;
+  /** The destination's budget of alerts per minute, shared with its task alerts. */
+  readonly budget?: DestinationBudget | undefined;
   readonly timeoutSeconds: number;
 }
 
@@ -84,8 +87,12 @@ export function createLicenceChatDestination(
     name: format.name,
     kind: LICENCE_EXPIRY_KIND,
     async send(alert) {
-      if (!deps.rateLimit.take(`${format.name}|license-alert`, settings.rateLimit))
-        return { outcome: "suppressed", reason: `the licence had an alert within ${settings.rateLimit} s` };
+      const refused = admitAlert(deps.budget, () =>
+        deps.rateLimit.take(`${format.name}|license-alert`, settings.rateLimit)
+          ? undefined
+          : { outcome: "suppressed", reason: `the licence had an alert within ${settings.rateLimit} s` },
+      );
+      if (refused !== undefined) return refused;
       const body = await message(licenceTemplateFields(alert, deps.links, deps.hostName));
       try {
         await deps.poster.post(settings.webhookURL, body, deps.timeoutSeconds * 1000);

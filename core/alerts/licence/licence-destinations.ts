@@ -5,7 +5,8 @@
  * `licenseMonitor.serverLicense.webhook` (`enable` and `sendAlert` / `sendRecurring`). They send
  * through the same clients as the task alerts (the SMTP client, the poster, the webhook caller);
  * local/agent/licence-alerts.ts supplies the local process's. They share one rate limit whose keys
- * start with the destination's name, so that a post to Teams never holds back the one to Slack.
+ * start with the destination's name, so that a post to Teams never holds back the one to Slack,
+ * and each destination uses the budget of alerts per minute its task alerts use (`budget`).
  */
 import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
@@ -43,6 +44,7 @@ export function buildLicenceDestinations(
   clients: MessageDestinationClients & { rateLimit?: AlertRateLimit },
 ): LicenceDestinations {
   const rateLimit = clients.rateLimit ?? createAlertRateLimit();
+  const budget = (name: string) => clients.budget?.forDestination(name);
   const links = { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls };
   const hostName = config.platform.host;
   const { poster, readTemplate } = clients;
@@ -54,6 +56,7 @@ export function buildLicenceDestinations(
     links,
     hostName,
     rateLimit,
+    budget: budget(name),
     timeoutSeconds,
   });
   const alerts: LicenceDestination<LicenceExpiryAlert>[] = [];
@@ -63,7 +66,7 @@ export function buildLicenceDestinations(
     const sender = clients.emailSender(email.smtp);
     closers.push(() => sender.close());
     const logger = clients.logger.child("email");
-    const deps = { sender, readTemplate, logger, links, hostName, rateLimit };
+    const deps = { sender, readTemplate, logger, links, hostName, rateLimit, budget: budget("email") };
     alerts.push(createLicenceEmailDestination(email.serverLicenseExpiry, deps));
   }
   const teams = config.teamsNotification;
@@ -84,7 +87,12 @@ export function buildLicenceDestinations(
     };
     alerts.push(createLicenceChatDestination(settings, format, deps));
   }
-  const webhookDeps = { caller: clients.webhookCaller, logger: clients.logger.child("webhook"), rateLimit };
+  const webhookDeps = {
+    caller: clients.webhookCaller,
+    logger: clients.logger.child("webhook"),
+    rateLimit,
+    budget: budget("webhook"),
+  };
   if (webhookOn(config, "sendAlert"))
     alerts.push(licenceAlertWebhooks(config.webhookNotification, webhookDeps));
   const statuses = webhookOn(config, "sendRecurring")
