@@ -11,6 +11,8 @@
 import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "../alert-rate-limit.ts";
+import { escapeCardMarkdown, escapeMrkdwn } from "../chat-markup.ts";
+import type { ChatTitle } from "../chat-title.ts";
 import type { MessageDestinationClients, MessageDestinationsConfig } from "../message-destinations.ts";
 import { asSlackMessage } from "../slack-blocks.ts";
 import { asTeamsMessage } from "../teams-card.ts";
@@ -72,7 +74,12 @@ export function buildLicenceDestinations(
   const teams = config.teamsNotification;
   if (teams.enable && teams.serverLicenseExpiry.enable) {
     const deps = chatDeps("teams", teams.timeoutSeconds);
-    const format = { name: "teams", basic: licenceTeamsCard, formatted: asTeamsMessage };
+    const format = {
+      name: "teams",
+      escape: escapeCardMarkdown,
+      basic: licenceTeamsCard,
+      formatted: asTeamsMessage,
+    };
     alerts.push(createLicenceChatDestination(teams.serverLicenseExpiry, format, deps));
   }
   const slack = config.slackNotification;
@@ -81,7 +88,8 @@ export function buildLicenceDestinations(
     const deps = chatDeps("slack", slack.timeoutSeconds);
     const format = {
       name: "slack",
-      basic: (fields: Parameters<typeof licenceSlackMessage>[0], title: string) =>
+      escape: escapeMrkdwn,
+      basic: (fields: Parameters<typeof licenceSlackMessage>[0], title: ChatTitle) =>
         licenceSlackMessage(fields, title, settings),
       formatted: (parsed: unknown) => asSlackMessage(parsed, settings),
     };
