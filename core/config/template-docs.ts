@@ -674,6 +674,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   keyValueStore: "Key-value store of the REST API.",
   "keyValueStore.enable": "Enable the key-value store.",
   "keyValueStore.maxKeysPerNamespace": "Most keys a namespace may hold.",
+  "keyValueStore.maxNamespaces":
+    "Most namespaces the store may hold; a write that would add one more is refused with 507.",
+  "keyValueStore.maxTotalBytes":
+    "Most bytes (UTF-8) of all keys and values together; a write past it is refused with 507. A store over a limit answers reads and deletes only.",
   "keyValueStore.storeFile": "File persisting the store (local runs).",
   scheduler: "Cron schedules that start platform tasks.",
   "scheduler.enable": "Run the schedules.",
