@@ -2,9 +2,9 @@
  * What the Teams and Slack destinations share: failed and aborted reloads whose kind is switched
  * on, a rate limit per task (one message per task per `rateLimit` seconds) inside the
  * destination's budget of alerts per minute, the title rendered from `basicMsgTemplate` with
- * the fields escaped for the service's markup (chat-title.ts), the `formatted` message from the operator's template file with the
- * basic message as the fallback when the file cannot be read, rendered or used (logged, never
- * lost), and one post with a time limit.
+ * the fields escaped for the service's markup (chat-title.ts), the `formatted` message from the
+ * operator's template file with the basic message as the fallback when the file cannot be read,
+ * rendered or used (logged, never lost), and one post with a time limit.
  */
 import type { Logger } from "../ports.ts";
 import {

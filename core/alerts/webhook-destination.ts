@@ -1,9 +1,10 @@
 /**
  * The outgoing webhook destination: for a failed or aborted reload, every webhook of the kind's
  * list is called one after another with the payload of webhook-payload.ts. One rate limit per
- * task covers the whole list, and so does the destination's budget of alerts per minute. A webhook that fails — no answer in time, a refusal, an unreadable
- * CA file — is logged by its description and counted, and the others are still called; the send
- * then fails with how many did.
+ * task covers the whole list, and so does the destination's budget of alerts per minute. A
+ * webhook that fails — no answer in time, a refusal, an unreadable CA file — is logged by its
+ * description and counted, and the others are still called; the send then fails with how many
+ * did.
  */
 import type { WebhookNotificationConfig } from "../config/schema/config.ts";
 import type { Logger } from "../ports.ts";
