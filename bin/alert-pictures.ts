@@ -121,7 +121,10 @@ async function slackPicture(page: Page): Promise<void> {
   const settings = slackConfig({}).reloadTaskFailure;
   const message = basicSlackMessage(
     chatFields(fields),
-    `Qlik Sense reload failed: "${fields.taskName}"`,
+    {
+      plain: `Qlik Sense reload failed: "${fields.taskName}"`,
+      markup: `Qlik Sense reload failed: "${fields.taskName}"`,
+    },
     settings,
   );
   await page.setViewportSize({ width: 760, height: 600 });

@@ -10,7 +10,8 @@
  * part that publishes) and closes the connection when it stops (after all of them have stopped
  * and flushed).
  */
-import { brokerUrl, createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
+import { brokerUrl } from "../core/adapters/broker-url.ts";
+import { createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/mqtt.ts";
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
 import {
   type Config,

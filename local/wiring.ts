@@ -9,6 +9,8 @@
  */
 import { createMemoryAppNameCache } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createPromMetricsRegistry } from "../core/adapters/prometheus/prom-metrics-registry.ts";
+import { createAlertBudget } from "../core/alerts/alert-budget.ts";
+import { alertBudgetLimits } from "../core/alerts/alert-budget-limits.ts";
 import type { Config } from "../core/config/index.ts";
 import { createLicenceExpiryAlerts } from "../core/licences/license-expiry-alert.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
@@ -131,6 +133,12 @@ export async function startLocal(
       logLevelOverride: deps.logLevelOverride,
       // The licence monitor emits expiry alerts here; alert destinations subscribe as they start.
       licenceExpiryAlerts: createLicenceExpiryAlerts(logger.child("licenses")),
+      // One budget of alerts per minute per destination, shared by the task and licence alerts.
+      alertBudget: createAlertBudget({
+        limits: alertBudgetLimits(config),
+        clock,
+        logger: logger.child("alerts"),
+      }),
       broker: broker?.client,
       shutdown,
     });

@@ -19,7 +19,8 @@ import { type MqttTlsFileKey, mqttTlsFiles } from "../config/certificates.ts";
 import type { MqttConfig } from "../config/index.ts";
 import { BrokerTlsFileError } from "../messaging/errors.ts";
 import type { Logger } from "../ports.ts";
-import { brokerUrl, type MqttBrokerClientOptions, type MqttTlsOptions } from "./mqtt.ts";
+import { brokerUrl } from "./broker-url.ts";
+import type { MqttBrokerClientOptions, MqttTlsOptions } from "./mqtt.ts";
 
 export interface MqttOptionsDeps {
   logger: Logger;

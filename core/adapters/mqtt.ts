@@ -19,6 +19,7 @@ import mqttClientModule from "mqtt/lib/client";
 import { assertPublishTopic } from "../messaging/topic.ts";
 import type { BrokerClient, Logger } from "../ports.ts";
 import { UpstreamError } from "../upstream-error.ts";
+import { bareHost, brokerUrl } from "./broker-url.ts";
 
 /** TLS to the broker (`mqtts://`): the PEM contents, already read. */
 export interface MqttTlsOptions {
@@ -101,17 +102,6 @@ function brokerStream(options: IClientOptions): StreamBuilder {
     socket.on("secureConnect", () => socket.removeListener("error", onTlsError));
     return socket;
   };
-}
-
-/** The host as sockets take it: an IPv6 literal without the brackets the config allows. */
-const bareHost = (brokerHost: string) => brokerHost.replace(/^\[(.*)\]$/, "$1");
-
-/** `mqtt[s]://host:port`, IPv6 literals in brackets: what logs and errors name. No credentials. */
-export function brokerUrl(
-  options: Pick<MqttBrokerClientOptions, "brokerHost" | "brokerPort" | "tls">,
-): string {
-  const host = bareHost(options.brokerHost);
-  return `${options.tls ? "mqtts" : "mqtt"}://${host.includes(":") ? `[${host}]` : host}:${options.brokerPort}`;
 }
 
 /** The mqtt.js options: host and port apart (no URL to parse), credentials and TLS only when set. */

@@ -18,7 +18,9 @@ function declare(metrics: MetricsRegistry | undefined): AlertOutcomeCounts {
   const counts = new Map<string, number>();
   metrics?.counter({
     name: "steward_alerts_total",
-    help: "Alerts per destination, alert kind and outcome (sent, failed, suppressed by the rate limit, skipped: nothing to send)",
+    help:
+      "Alerts per destination, alert kind and outcome (sent, failed, suppressed by the per-task rate limit, " +
+      "over_budget: the destination's alerts per minute used up, skipped: nothing to send)",
     labelNames: ["destination", "kind", "outcome"],
     collect: () =>
       [...counts].map(([key, value]) => {

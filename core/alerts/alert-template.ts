@@ -22,9 +22,11 @@ export class AlertTemplateError extends Error {
 export interface RenderOptions {
   /** false for HTML (values are HTML-escaped); true for plain text such as a subject. */
   readonly noEscape: boolean;
+  /** Helpers of this rendering only, besides `eq` (the JSON templates' `escapeMarkup`). */
+  readonly helpers?: Readonly<Record<string, (...args: never[]) => unknown>>;
 }
 
-type Compiled = (fields: object) => string;
+type Compiled = (fields: object, runtime?: Handlebars.RuntimeOptions) => string;
 
 /** Compiled templates by escape mode and source: alerts render the same few templates again and again. */
 const cache = new Map<string, Compiled>();
@@ -44,7 +46,8 @@ function compiled(source: string, options: RenderOptions): Compiled {
 /** Renders `source` with `fields`; throws AlertTemplateError with the library's reason. */
 export function renderAlertTemplate(source: string, fields: object, options: RenderOptions): string {
   try {
-    return compiled(source, options)(fields);
+    const runtime = options.helpers === undefined ? {} : { helpers: { ...options.helpers } };
+    return compiled(source, options)(fields, runtime as Handlebars.RuntimeOptions);
   } catch (error) {
     cache.delete(`${options.noEscape ? "t" : "h"}${source}`);
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);

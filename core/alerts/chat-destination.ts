@@ -1,9 +1,10 @@
 /**
  * What the Teams and Slack destinations share: failed and aborted reloads whose kind is switched
- * on, a rate limit per task (one message per task per `rateLimit` seconds), the title rendered
- * from `basicMsgTemplate`, the `formatted` message from the operator's template file with the
- * basic message as the fallback when the file cannot be read, rendered or used (logged, never
- * lost), and one post with a time limit.
+ * on, a rate limit per task (one message per task per `rateLimit` seconds) inside the
+ * destination's budget of alerts per minute, the title rendered from `basicMsgTemplate` with
+ * the fields escaped for the service's markup (chat-title.ts), the `formatted` message from the
+ * operator's template file with the basic message as the fallback when the file cannot be read,
+ * rendered or used (logged, never lost), and one post with a time limit.
  */
 import type { Logger } from "../ports.ts";
 import {
@@ -14,9 +15,10 @@ import {
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateFields, type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
+import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
-import { renderAlertTemplate } from "./alert-template.ts";
 import { chatFields } from "./chat-log-text.ts";
+import { type ChatTitle, fallbackChatTitle, renderChatTitle } from "./chat-title.ts";
 import type { JsonPoster } from "./json-poster.ts";
 import { renderJsonTemplate } from "./json-template.ts";
 
@@ -46,12 +48,15 @@ export interface ChatDestinationDeps {
   readonly logger: Logger;
   readonly links: TemplateLinks;
   readonly rateLimit?: AlertRateLimit;
+  readonly budget?: DestinationBudget | undefined;
   readonly timeZone?: string;
 }
 
 export interface ChatFormat<K extends ChatKindSettings> {
   readonly name: string;
-  basic(fields: TemplateFields, title: string, kind: ChatKind, settings: K): unknown;
+  /** Escapes data for the service's markup (chat-markup.ts). */
+  escape(text: string): string;
+  basic(fields: TemplateFields, title: ChatTitle, kind: ChatKind, settings: K): unknown;
   /** The parsed template output as the service's message; throws with the reason when it is not one. */
   formatted(parsed: unknown, settings: K): unknown;
 }
@@ -59,7 +64,7 @@ export interface ChatFormat<K extends ChatKindSettings> {
 const isChatKind = (kind: AlertKind): kind is ChatKind =>
   kind === "reloadTaskFailure" || kind === "reloadTaskAborted";
 
-const plainTitle = (kind: ChatKind, fields: TemplateFields) =>
+const plainTitle = (kind: ChatKind, fields: Pick<TemplateFields, "taskName">) =>
   `Qlik Sense reload ${kind === "reloadTaskFailure" ? "failed" : "aborted"}: "${fields.taskName}"`;
 
 export function createChatDestination<K extends ChatKindSettings>(
@@ -70,28 +75,30 @@ export function createChatDestination<K extends ChatKindSettings>(
   const rateLimit = deps.rateLimit ?? createAlertRateLimit();
   const logger = deps.logger;
 
+  /** The title from `basicMsgTemplate`, or the plain one when the template cannot be used (logged). */
+  function titleOf(kind: ChatKind, settings: K, fields: TemplateFields, context: object): ChatTitle {
+    const fallback = (shown: TemplateFields) => plainTitle(kind, shown);
+    try {
+      return renderChatTitle(settings.basicMsgTemplate, fields, format.escape, fallback);
+    } catch (error) {
+      logger.warn(`${format.name} alert: title template not used`, {
+        ...context,
+        problem: (error as Error).message,
+      });
+      return fallbackChatTitle(fields, format.escape, fallback);
+    }
+  }
+
   async function message(
     kind: ChatKind,
     settings: K,
     fields: TemplateFields,
     context: object,
   ): Promise<unknown> {
-    let title: string;
-    try {
-      title =
-        renderAlertTemplate(settings.basicMsgTemplate, fields, { noEscape: true }).trim() ||
-        plainTitle(kind, fields);
-    } catch (error) {
-      logger.warn(`${format.name} alert: title template not used`, {
-        ...context,
-        problem: (error as Error).message,
-      });
-      title = plainTitle(kind, fields);
-    }
     if (settings.messageType === "formatted") {
       try {
         const source = await deps.readTemplate(settings.templateFile);
-        return format.formatted(renderJsonTemplate(source, fields), settings);
+        return format.formatted(renderJsonTemplate(source, fields, format.escape), settings);
       } catch (error) {
         logger.warn(`${format.name} alert: template not used, the basic message is sent instead`, {
           ...context,
@@ -100,7 +107,7 @@ export function createChatDestination<K extends ChatKindSettings>(
         });
       }
     }
-    return format.basic(fields, title, kind, settings);
+    return format.basic(fields, titleOf(kind, settings, fields, context), kind, settings);
   }
 
   return {
@@ -111,8 +118,12 @@ export function createChatDestination<K extends ChatKindSettings>(
         return { outcome: "skipped", reason: `${format.name} has no ${alert.kind} alerts` };
       const kind = alert.kind;
       const settings = config[kind];
-      if (!rateLimit.take(`${kind}|${alert.event.taskId}`, settings.rateLimit))
-        return { outcome: "suppressed", reason: `this task had an alert within ${settings.rateLimit} s` };
+      const refused = admitAlert(deps.budget, () =>
+        rateLimit.take(`${kind}|${alert.event.taskId}`, settings.rateLimit)
+          ? undefined
+          : { outcome: "suppressed", reason: `this task had an alert within ${settings.rateLimit} s` },
+      );
+      if (refused !== undefined) return refused;
       const context = { kind, taskId: alert.event.taskId, taskName: alert.event.taskName };
       const fields = chatFields(
         templateFields(

@@ -3,7 +3,8 @@
  * task's failure or success) whose kind is switched on,
  * decides the recipients (email-recipients.ts), leaves out each recipient that had this task's
  * alert within `rateLimit` seconds (the key is the task and the recipient), renders the message
- * once (email-message.ts, with its fallbacks) and sends one email per recipient.
+ * once (email-message.ts, with its fallbacks) and sends one email per recipient. The
+ * destination's budget of alerts per minute counts one per alert, whatever its recipients.
  *
  * Every problem is told: a refused address, an owner that could not be looked up and a template
  * that could not be used are logged (the email still goes); a recipient whose email failed makes
@@ -21,6 +22,7 @@ import {
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
+import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
 import { addressKey } from "./email-address.ts";
 import { type BodyTemplate, EMAIL_KINDS, type EmailKind, emailContent } from "./email-message.ts";
@@ -34,6 +36,7 @@ export interface EmailDestinationDeps {
   readonly logger: Logger;
   readonly links: TemplateLinks;
   readonly rateLimit?: AlertRateLimit;
+  readonly budget?: DestinationBudget | undefined;
   /** IANA time zone of the local times in messages; the process's own by default. */
   readonly timeZone?: string;
 }
@@ -100,15 +103,20 @@ export function createEmailDestination(
       for (const note of decision.notes) logger.warn(`Alert email: ${note}`, context);
       if (decision.recipients.length === 0) return { outcome: "skipped", reason: "no recipient" };
 
-      const allowed = decision.recipients.filter((to) =>
-        rateLimit.take(`${alert.event.taskId}|${addressKey(to)}`, settings.rateLimit),
-      );
+      let allowed: string[] = [];
+      const refused = admitAlert(deps.budget, () => {
+        allowed = decision.recipients.filter((to) =>
+          rateLimit.take(`${alert.event.taskId}|${addressKey(to)}`, settings.rateLimit),
+        );
+        return allowed.length > 0
+          ? undefined
+          : {
+              outcome: "suppressed",
+              reason: `every recipient had this task's alert within ${settings.rateLimit} s`,
+            };
+      });
+      if (refused !== undefined) return refused;
       const suppressed = decision.recipients.length - allowed.length;
-      if (allowed.length === 0)
-        return {
-          outcome: "suppressed",
-          reason: `every recipient had this task's alert within ${settings.rateLimit} s`,
-        };
 
       const fields = templateFields(
         alert,

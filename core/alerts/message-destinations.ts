@@ -7,6 +7,7 @@ import type { Config } from "../config/schema/config.ts";
 import type { Logger } from "../ports.ts";
 import type { AlertDestination } from "../task-events/alert-destination.ts";
 import type { TemplateLinks } from "../task-events/template-fields.ts";
+import type { AlertBudget } from "./alert-budget.ts";
 import { createEmailDestination } from "./email-destination.ts";
 import type { EmailSender } from "./email-sender.ts";
 import type { JsonPoster } from "./json-poster.ts";
@@ -33,6 +34,8 @@ export interface MessageDestinationClients {
   readonly webhookCaller: WebhookCaller;
   /** Reads an operator's template file (UTF-8). */
   readonly readTemplate: (path: string) => Promise<string>;
+  /** Each destination's budget of alerts per minute (alert-budget.ts); none without it. */
+  readonly budget?: AlertBudget | undefined;
 }
 
 export function buildMessageDestinations(
@@ -41,30 +44,56 @@ export function buildMessageDestinations(
 ): AlertDestination[] {
   const links: TemplateLinks = { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls };
   const { readTemplate, poster } = clients;
+  const budget = (name: string) => clients.budget?.forDestination(name);
   const destinations: AlertDestination[] = [];
   if (config.emailNotification.enable) {
     const logger = clients.logger.child("email");
     const sender = clients.emailSender(config.emailNotification.smtp);
     destinations.push(
-      createEmailDestination(config.emailNotification, { sender, readTemplate, logger, links }),
+      createEmailDestination(config.emailNotification, {
+        sender,
+        readTemplate,
+        logger,
+        links,
+        budget: budget("email"),
+      }),
     );
   }
   if (config.teamsNotification.enable) {
     const logger = clients.logger.child("teams");
     destinations.push(
-      createTeamsDestination(config.teamsNotification, { poster, readTemplate, logger, links }),
+      createTeamsDestination(config.teamsNotification, {
+        poster,
+        readTemplate,
+        logger,
+        links,
+        budget: budget("teams"),
+      }),
     );
   }
   if (config.slackNotification.enable) {
     const logger = clients.logger.child("slack");
     destinations.push(
-      createSlackDestination(config.slackNotification, { poster, readTemplate, logger, links }),
+      createSlackDestination(config.slackNotification, {
+        poster,
+        readTemplate,
+        logger,
+        links,
+        budget: budget("slack"),
+      }),
     );
   }
   if (config.webhookNotification.enable) {
     const logger = clients.logger.child("webhook");
     const caller = clients.webhookCaller;
-    destinations.push(createWebhookDestination(config.webhookNotification, { caller, logger, links }));
+    destinations.push(
+      createWebhookDestination(config.webhookNotification, {
+        caller,
+        logger,
+        links,
+        budget: budget("webhook"),
+      }),
+    );
   }
   return destinations;
 }

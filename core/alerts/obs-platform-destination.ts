@@ -2,7 +2,8 @@
  * The observability-platform destination of reload-task alerts (`incidentTool.newRelic`): for a
  * failed or aborted reload, an event and, when switched on, a log entry (obs-platform-payload.ts)
  * to each account the kind selects (obs-platform-accounts.ts). Events and log entries have each
- * their own rate limit per task, so a log entry left out never holds back an event. An account
+ * their own rate limit per task, so a log entry left out never holds back an event; the
+ * destination's budget of alerts per minute counts one per alert. An account
  * name that is not in `thirdPartyToolsCredentials.obsPlatform` is logged and the other accounts
  * are still served; one account that fails never stops the others. Errors name accounts, never
  * their insert API keys.
@@ -23,6 +24,7 @@ import {
 } from "../task-events/alert-destination.ts";
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { TemplateLinks } from "../task-events/template-fields.ts";
+import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
 import { accountNamesFor } from "./obs-platform-accounts.ts";
 import {
@@ -45,6 +47,7 @@ export interface ObsPlatformDestinationDeps {
   readonly version: string;
   readonly eventRateLimit?: AlertRateLimit;
   readonly logRateLimit?: AlertRateLimit;
+  readonly budget?: DestinationBudget | undefined;
 }
 
 type Target = "event" | "log";
@@ -110,9 +113,14 @@ export function createObsPlatformDestination(
       const kind = alert.kind;
       const windowSeconds = config[kind].sharedSettings.rateLimit;
       const targets = targetsOf(kind);
-      const open = targets.filter((t) => limits[t].take(`${kind}|${alert.event.taskId}`, windowSeconds));
-      if (open.length === 0)
-        return { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
+      let open: Target[] = [];
+      const refused = admitAlert(deps.budget, () => {
+        open = targets.filter((t) => limits[t].take(`${kind}|${alert.event.taskId}`, windowSeconds));
+        return open.length > 0
+          ? undefined
+          : { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
+      });
+      if (refused !== undefined) return refused;
       const posts = postsFor(alert, kind, open);
       if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
       const results = await Promise.allSettled(posts.map((p) => post(alert, kind, p)));

@@ -4,11 +4,15 @@
  * management console, the hub and the app. Slack refuses a message whose header is over 150
  * characters, a field over 2000 or a text over 3000, or a button without a URL, so every text
  * is cut to its limit (the log after escaping, which lengthens it) and a button is left out
- * when its link is not configured.
+ * when its link is not configured. Every mrkdwn text made of data is escaped (chat-markup.ts):
+ * the fields, the log, what was not available, and the notification text, which is the title
+ * rendered with its fields escaped; the header is plain text, which Slack shows as written.
  */
 import type { SlackNotificationConfig } from "../config/schema/config.ts";
 import type { TemplateFields } from "../task-events/template-fields.ts";
 import { cutLogText } from "./chat-log-text.ts";
+import { escapeMrkdwn } from "./chat-markup.ts";
+import type { ChatTitle } from "./chat-title.ts";
 import { taskFacts, taskLinks } from "./task-facts.ts";
 
 type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
@@ -17,10 +21,6 @@ type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
 export type SlackPosterSettings = Pick<SlackKindSettings, "channel" | "fromUser" | "iconEmoji">;
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-
-/** mrkdwn gives `&`, `<` and `>` meaning; they are escaped as Slack asks. */
-const escapeMrkdwn = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 const field = (label: string, value: string) => ({
   type: "mrkdwn",
@@ -46,7 +46,7 @@ export function slackPoster(settings: SlackPosterSettings): Record<string, strin
 
 /** What a basic message shows: every alert's message (reload tasks, the server licence) has this shape. */
 export interface BasicSlackMessage {
-  readonly title: string;
+  readonly title: ChatTitle;
   readonly facts: readonly (readonly [string, string])[];
   /** Blocks after the facts (a log, what was not available). */
   readonly blocks?: readonly unknown[];
@@ -58,9 +58,9 @@ export function basicSlackBlocks(message: BasicSlackMessage, settings: SlackPost
   return {
     ...slackPoster(settings),
     // The notification text of phones and desktop banners, which do not show blocks.
-    text: cut(message.title, 3000),
+    text: cut(message.title.markup, 3000),
     blocks: [
-      { type: "header", text: { type: "plain_text", text: cut(message.title, 150) } },
+      { type: "header", text: { type: "plain_text", text: cut(message.title.plain, 150) } },
       { type: "section", fields: message.facts.map(([label, value]) => field(label, value)) },
       ...(message.blocks ?? []),
       ...buttons(message.links),
@@ -71,7 +71,7 @@ export function basicSlackBlocks(message: BasicSlackMessage, settings: SlackPost
 /** The basic message of a task alert: `title` is the rendered `basicMsgTemplate`. */
 export function basicSlackMessage(
   fields: TemplateFields,
-  title: string,
+  title: ChatTitle,
   settings: SlackKindSettings,
 ): unknown {
   const unavailable = Object.entries(fields.unavailable);
@@ -100,7 +100,7 @@ export function basicSlackMessage(
                   {
                     type: "mrkdwn",
                     text: cut(
-                      `Not available: ${unavailable.map(([p, r]) => `${p} (${r})`).join("; ")}`,
+                      escapeMrkdwn(`Not available: ${unavailable.map(([p, r]) => `${p} (${r})`).join("; ")}`),
                       3000,
                     ),
                   },

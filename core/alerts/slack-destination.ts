@@ -2,6 +2,7 @@
 import type { SlackNotificationConfig } from "../config/schema/config.ts";
 import type { AlertDestination } from "../task-events/alert-destination.ts";
 import { type ChatDestinationDeps, createChatDestination } from "./chat-destination.ts";
+import { escapeMrkdwn } from "./chat-markup.ts";
 import { asSlackMessage, basicSlackMessage } from "./slack-blocks.ts";
 
 type SlackKindSettings = SlackNotificationConfig["reloadTaskFailure"];
@@ -14,6 +15,7 @@ export function createSlackDestination(
     config,
     {
       name: "slack",
+      escape: escapeMrkdwn,
       basic: (fields, title, _kind, settings) => basicSlackMessage(fields, title, settings),
       formatted: (parsed, settings) => asSlackMessage(parsed, settings),
     },

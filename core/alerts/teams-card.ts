@@ -3,10 +3,13 @@
  * 1.4, full width), the only shape a Power Automate Workflows trigger posts to a channel — the
  * legacy connector "MessageCard" is refused there. The card holds a title, the facts (task, app,
  * node, status, times, duration), the end of the script log in monospace, and buttons to the
- * management console, the hub and the app.
+ * management console, the hub and the app. Every text made of data is escaped for the card's
+ * markdown (chat-markup.ts): fact titles and values, log lines, what was not available; the title
+ * comes rendered with its fields escaped (chat-title.ts).
  */
 import type { TemplateFields } from "../task-events/template-fields.ts";
 import { normaliseLineEnds } from "./chat-log-text.ts";
+import { escapeCardMarkdown } from "./chat-markup.ts";
 import { taskFacts, taskLinks } from "./task-facts.ts";
 
 export const ADAPTIVE_CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive";
@@ -27,7 +30,10 @@ export function teamsMessage(card: Readonly<Record<string, unknown>>): TeamsMess
   };
 }
 
-const fact = (title: string, value: string) => ({ title, value: value === "" ? "-" : value });
+const fact = (title: string, value: string) => ({
+  title: escapeCardMarkdown(title),
+  value: value === "" ? "-" : escapeCardMarkdown(value),
+});
 
 /** Log lines as one monospace text block each: a card's text treats a single line end as a space. */
 function logBlock(title: string, text: string): unknown[] {
@@ -41,8 +47,8 @@ function logBlock(title: string, text: string): unknown[] {
       bleed: false,
       items: lines.map((line) => ({
         type: "TextBlock",
-        // A blank line keeps its height; markdown would otherwise read `*`, `_` and `#` in log lines.
-        text: line === "" ? " " : line,
+        // A blank line keeps its height; a line's `*`, `_` or `[` would otherwise be read as markdown.
+        text: line === "" ? " " : escapeCardMarkdown(line),
         fontType: "Monospace",
         size: "Small",
         wrap: true,
@@ -61,9 +67,11 @@ function openUrls(links: readonly (readonly [string, string])[]): unknown[] {
 
 /** What a basic card shows: every alert's card (reload tasks, the server licence) has this shape. */
 export interface BasicCard {
+  /** Card markdown: the rendered title, its fields already escaped. */
   readonly title: string;
   /** Red for a failure or an expired licence; amber otherwise. */
   readonly attention: boolean;
+  /** Titles and values as plain text (escaped here). */
   readonly facts: readonly (readonly [string, string])[];
   /** Blocks after the facts (a log, what was not available). */
   readonly body?: readonly unknown[];
@@ -107,7 +115,9 @@ export function basicTeamsCard(fields: TemplateFields, title: string, failure: b
         : [
             {
               type: "TextBlock",
-              text: `Not available: ${unavailable.map(([part, reason]) => `${part} (${reason})`).join("; ")}`,
+              text: escapeCardMarkdown(
+                `Not available: ${unavailable.map(([part, reason]) => `${part} (${reason})`).join("; ")}`,
+              ),
               isSubtle: true,
               wrap: true,
               size: "Small",

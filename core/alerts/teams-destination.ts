@@ -2,6 +2,7 @@
 import type { TeamsNotificationConfig } from "../config/schema/config.ts";
 import type { AlertDestination } from "../task-events/alert-destination.ts";
 import { type ChatDestinationDeps, createChatDestination } from "./chat-destination.ts";
+import { escapeCardMarkdown } from "./chat-markup.ts";
 import { asTeamsMessage, basicTeamsCard } from "./teams-card.ts";
 
 type TeamsKindSettings = TeamsNotificationConfig["reloadTaskFailure"];
@@ -14,7 +15,8 @@ export function createTeamsDestination(
     config,
     {
       name: "teams",
-      basic: (fields, title, kind) => basicTeamsCard(fields, title, kind === "reloadTaskFailure"),
+      escape: escapeCardMarkdown,
+      basic: (fields, title, kind) => basicTeamsCard(fields, title.markup, kind === "reloadTaskFailure"),
       formatted: (parsed) => asTeamsMessage(parsed),
     },
     deps,

@@ -1,9 +1,10 @@
 /**
  * The outgoing webhook destination: for a failed or aborted reload, every webhook of the kind's
  * list is called one after another with the payload of webhook-payload.ts. One rate limit per
- * task covers the whole list. A webhook that fails — no answer in time, a refusal, an unreadable
- * CA file — is logged by its description and counted, and the others are still called; the send
- * then fails with how many did.
+ * task covers the whole list, and so does the destination's budget of alerts per minute. A
+ * webhook that fails — no answer in time, a refusal, an unreadable CA file — is logged by its
+ * description and counted, and the others are still called; the send then fails with how many
+ * did.
  */
 import type { WebhookNotificationConfig } from "../config/schema/config.ts";
 import type { Logger } from "../ports.ts";
@@ -11,6 +12,7 @@ import type { AlertDestination, AlertSendResult } from "../task-events/alert-des
 import type { TaskAlert } from "../task-events/task-alert.ts";
 import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
+import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
 import type { WebhookCaller } from "./webhook-caller.ts";
 import { callWebhookList } from "./webhook-list.ts";
@@ -21,6 +23,7 @@ export interface WebhookDestinationDeps {
   readonly logger: Logger;
   readonly links: TemplateLinks;
   readonly rateLimit?: AlertRateLimit;
+  readonly budget?: DestinationBudget | undefined;
 }
 
 const isWebhookKind = (kind: AlertKind): kind is WebhookKind =>
@@ -42,8 +45,12 @@ export function createWebhookDestination(
       const kind = alert.kind;
       const { webhooks, rateLimit: windowSeconds } = config[kind];
       if (webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
-      if (!rateLimit.take(`${kind}|${alert.event.taskId}`, windowSeconds))
-        return { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` };
+      const refused = admitAlert(deps.budget, () =>
+        rateLimit.take(`${kind}|${alert.event.taskId}`, windowSeconds)
+          ? undefined
+          : { outcome: "suppressed", reason: `this task had an alert within ${windowSeconds} s` },
+      );
+      if (refused !== undefined) return refused;
       const payload = webhookPayload(kind, templateFields(alert, deps.links, { head: 0, tail: 0 }));
       return callWebhookList(webhooks, payload, {
         caller: deps.caller,

@@ -207,6 +207,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   // ---- reload-task alerts by email, Teams and Slack ----
   emailNotification: "Reload-task alerts by email (failed, aborted and successful reloads).",
   "emailNotification.enable": "Master switch for alert emails.",
+  maxAlertsPerMinute:
+    "Alerts this destination sends per minute at most, whatever the task (0 = no budget); those beyond are counted over_budget.",
   "emailNotification.smtp": "The SMTP server every alert email goes through (one connection pool).",
   "emailNotification.smtp.host": "SMTP server host name or IP address.",
   "emailNotification.smtp.port": "SMTP port: 25, 587 (STARTTLS) or 465 (TLS, with secure: true).",
@@ -681,6 +683,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   keyValueStore: "Key-value store of the REST API.",
   "keyValueStore.enable": "Enable the key-value store.",
   "keyValueStore.maxKeysPerNamespace": "Most keys a namespace may hold.",
+  "keyValueStore.maxNamespaces":
+    "Most namespaces the store may hold; a write that would add one more is refused with 507.",
+  "keyValueStore.maxTotalBytes":
+    "Most bytes (UTF-8) of all keys and values together; a write past it is refused with 507. A store over a limit answers reads and deletes only.",
   "keyValueStore.storeFile": "File persisting the store (local runs).",
   scheduler: "Cron schedules that start platform tasks.",
   "scheduler.enable": "Run the schedules.",

@@ -18,3 +18,19 @@ export class KeyValueStoreError extends Error {
     this.name = "KeyValueStoreError";
   }
 }
+
+/** A write that would take the store past `maxNamespaces` or `maxTotalBytes`, or a store already over them (507). */
+export class StoreLimitExceededError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "StoreLimitExceededError";
+  }
+}
+
+/** The store's files are larger than it may read into memory at start; it stays closed (503) until they are not. */
+export class StoreTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreTooLargeError";
+  }
+}

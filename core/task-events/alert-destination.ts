@@ -4,7 +4,8 @@
  * configuration switches on) and sends one TaskAlert. dispatch-alert.ts calls every destination
  * that handles the kind, in parallel, and counts what each answered.
  *
- * A send answers what happened — sent, suppressed by the destination's rate limit, or skipped
+ * A send answers what happened — sent, suppressed by the destination's rate limit, left out
+ * because the destination's budget of alerts per minute is used up (over_budget), or skipped
  * because there was nothing to send (no recipient) — and throws an AlertSendError when it
  * failed, with the underlying error as `cause`, so the failure is counted and shown, never lost.
  */
@@ -16,6 +17,8 @@ export type AlertSendResult =
   | { readonly outcome: "sent"; readonly messages: number; readonly suppressed?: number }
   /** The rate limit left everything out (e.g. this task alerted within the window). */
   | { readonly outcome: "suppressed"; readonly reason: string }
+  /** The destination's budget of alerts per minute, whatever the task, is used up (alert-budget.ts). */
+  | { readonly outcome: "over_budget"; readonly reason: string }
   /** Nothing to send, e.g. no recipient; the reason is logged. */
   | { readonly outcome: "skipped"; readonly reason: string };
 

@@ -18,8 +18,21 @@ export interface AlertDestinationTotals {
   sent: number;
   failed: number;
   suppressed: number;
+  /** Left out because the destination's budget of alerts per minute was used up. */
+  overBudget: number;
   skipped: number;
   lastError?: { at: string; message: string };
+}
+
+/** Totals of a destination no alert has reached yet. */
+export function emptyTotals(): AlertDestinationTotals {
+  return { sent: 0, failed: 0, suppressed: 0, overBudget: 0, skipped: 0 };
+}
+
+/** Counts one answer in a destination's totals. */
+export function addToTotals(totals: AlertDestinationTotals, outcome: AlertOutcome): void {
+  if (outcome === "over_budget") totals.overBudget += 1;
+  else totals[outcome] += 1;
 }
 
 export interface AlertDispatcher {
@@ -37,20 +50,18 @@ export interface AlertDispatcherDeps {
   readonly metrics?: MetricsRegistry | undefined;
 }
 
-const OUTCOMES: ReadonlySet<string> = new Set(["sent", "suppressed", "skipped"]);
+const OUTCOMES: ReadonlySet<string> = new Set(["sent", "suppressed", "over_budget", "skipped"]);
 
 export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatcher {
   const { destinations, clock, logger } = deps;
-  const totals = new Map<string, AlertDestinationTotals>(
-    destinations.map((d) => [d.name, { sent: 0, failed: 0, suppressed: 0, skipped: 0 }]),
-  );
+  const totals = new Map<string, AlertDestinationTotals>(destinations.map((d) => [d.name, emptyTotals()]));
   const counts = alertOutcomeCounts(deps.metrics);
   const failures = createLogThrottle();
 
   function count(destination: AlertDestination, alert: TaskAlert, outcome: AlertOutcome): void {
     counts.add(destination.name, alert.kind, outcome);
     const own = totals.get(destination.name);
-    if (own !== undefined) own[outcome] += 1;
+    if (own !== undefined) addToTotals(own, outcome);
   }
 
   function failed(destination: AlertDestination, alert: TaskAlert, error: unknown): void {

@@ -1,11 +1,18 @@
 /**
  * Enrichment of one task event, once, for every destination: the task, its app, the result of
- * this execution, the script log and the app's owner, read from the repository in two rounds
- * (task, app and execution at once; then script log and owner, which need them). Nothing here
+ * this execution, the script log and the app's owner, read from the repository in rounds (task
+ * and app at once; then execution; then script log and owner, which need them). Nothing here
  * throws: a lookup that fails leaves its part "not available" with the reason, and the alert is
  * still made. Then the alert kind: the task's type (a reload task when the task could not be
  * read, as the repository's own default; a distribute task for a distribute event) with the
  * outcome — the datagram's, or for a distribute event the one its execution status says.
+ *
+ * A task the repository answers it does not know (an empty list or a 404, as opposed to an
+ * outage) makes no alert and no further lookup: the datagram is forged (anyone who can reach
+ * the UDP port can send one, with a fresh task id each time) or stale (the task was deleted),
+ * and an alert would carry the sender's text to every destination. An outage still alerts, with
+ * the task "not available", because a failed reload must not go unheard while the repository is
+ * down.
  */
 import { describeError } from "../destinations/describe-error.ts";
 import type { Clock } from "../ports.ts";
@@ -22,7 +29,12 @@ import {
 } from "./task-alert.ts";
 import type { TaskEvent } from "./task-event.ts";
 import { alertKindFor, runOutcomeOf, TASK_TYPES, type TaskType } from "./task-kinds.ts";
-import type { RepositoryApp, RepositoryExecution, TaskRepository } from "./task-repository.ts";
+import type {
+  RepositoryApp,
+  RepositoryExecution,
+  RepositoryTask,
+  TaskRepository,
+} from "./task-repository.ts";
 
 export interface EnrichmentOptions {
   readonly execution: ExecutionLookupOptions;
@@ -48,7 +60,12 @@ export type EnrichedParts = Omit<TaskAlert, "kind">;
 export type Enrichment =
   | { readonly outcome: "alert"; readonly alert: TaskAlert }
   /** No alert kind: a distribute run whose result is not final, or an aborted run of a task that is not a reload. */
-  | { readonly outcome: "unresolved" | "ignored"; readonly reason: string; readonly parts: EnrichedParts };
+  | { readonly outcome: "unresolved" | "ignored"; readonly reason: string; readonly parts: EnrichedParts }
+  /** The repository answered that the task does not exist: nothing else was looked up. */
+  | { readonly outcome: "unknown_task"; readonly reason: string };
+
+/** What the task lookup found: the task, an outage (not available), or no such task. */
+type TaskLookup = Enriched<RepositoryTask> | "unknown";
 
 export async function enrichTaskEvent(
   event: TaskEvent,
@@ -57,9 +74,11 @@ export async function enrichTaskEvent(
 ): Promise<Enrichment> {
   const { repository, signal } = deps;
   const [task, appFromEvent] = await Promise.all([
-    lookUp(() => repository.task(event.taskId, signal), `the repository knows no task ${event.taskId}`),
+    lookUpTask(event.taskId, repository, signal),
     event.appId === "" ? undefined : lookUpApp(event.appId, repository, signal),
   ]);
+  if (task === "unknown")
+    return { outcome: "unknown_task", reason: `the repository knows no task ${event.taskId}` };
   const appId = event.appId || (foundValue(task)?.appId ?? "");
   const [execution, app] = await Promise.all([
     lookUpExecution(event, foundValue(task), options.execution, deps),
@@ -92,6 +111,19 @@ async function lookUp<T>(read: () => Promise<T | undefined>, unknown: string): P
   try {
     const value = await read();
     return value === undefined ? notAvailable(unknown) : available(value);
+  } catch (error) {
+    return notAvailable(describeError(error));
+  }
+}
+
+async function lookUpTask(
+  taskId: string,
+  repository: TaskRepository,
+  signal: AbortSignal | undefined,
+): Promise<TaskLookup> {
+  try {
+    const task = await repository.task(taskId, signal);
+    return task === undefined ? "unknown" : available(task);
   } catch (error) {
     return notAvailable(describeError(error));
   }

@@ -4,7 +4,8 @@
  * more under what became of it: `processed` (its alert was made and dispatched), `duplicate`
  * (the same execution and kind was seen within the window), `malformed`, `unknown_marker`,
  * `ignored` (an engine reload-failed datagram; an aborted run of a task that is not a reload),
- * `unresolved` (a distribute run whose result was not final). `enrichment_failed` counts, among
+ * `unresolved` (a distribute run whose result was not final), `unknown_task` (the repository
+ * answered that the task does not exist: no alert was sent). `enrichment_failed` counts, among
  * the processed ones, those sent with a lookup that failed (its part "not available").
  */
 import type { MetricsRegistry } from "../ports.ts";
@@ -17,6 +18,7 @@ export const TASK_EVENT_OUTCOMES = [
   "unknown_marker",
   "ignored",
   "unresolved",
+  "unknown_task",
   "enrichment_failed",
 ] as const;
 
@@ -35,7 +37,7 @@ export function createTaskEventCounts(metrics?: MetricsRegistry): TaskEventCount
     name: "steward_task_events_total",
     help:
       "Task events over UDP per kind and outcome: received, then processed, duplicate, malformed, unknown_marker, " +
-      "ignored or unresolved; enrichment_failed: processed with a repository lookup that failed",
+      "ignored, unresolved or unknown_task (no such task in the repository: no alert); enrichment_failed: processed with a repository lookup that failed",
     labelNames: ["kind", "outcome"],
     collect: () =>
       [...counts].map(([key, value]) => {

@@ -6,6 +6,14 @@
  * sender and reason per minute, and a duplicate as `dropped_by_rule` for the queue. A lookup that
  * failed is said at WARN at most once a minute with what was missing; the alert still goes out.
  *
+ * An event for a task the repository does not know goes nowhere — no alert, no time-series point,
+ * no broker message: every destination is reached through the dispatcher, which it never reaches.
+ * The points and messages record runs, and a run of a task that does not exist is forged or
+ * stale; with a fresh task id per datagram it would also add a series per datagram to the
+ * database. It is counted `unknown_task`, said at WARN at most once a minute (task id, sender and
+ * how many since the last line), and left out of the last events on the status page, so that a
+ * flood of forged datagrams cannot push the real runs off it.
+ *
  * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
  * destination did with the alert): it is what an operator looks for in the log after a night, and
  * even a site that fails a task a minute writes few of them. Successes and distribute runs, many
@@ -66,8 +74,27 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
     else logger.warn("task event sent with lookups that failed", { ...fields, eventsSinceLastLine: since });
   }
 
+  function warnUnknownTask(event: TaskEvent): void {
+    const since = lookupWarnings.admit("unknown_task", clock.now());
+    const fields = {
+      taskId: event.taskId,
+      task: event.taskName,
+      executionId: event.executionId,
+      sender: event.sender,
+    };
+    const message =
+      "task event for a task the repository does not know: no alert sent (a forged or stale datagram, or a node of another site)";
+    if (since === undefined) logger.debug(message, fields);
+    else logger.warn(message, { ...fields, eventsSinceLastLine: since });
+  }
+
   async function alertFor(event: TaskEvent): Promise<DatagramOutcome> {
     const enrichment = await deps.enrich(event);
+    if (enrichment.outcome === "unknown_task") {
+      counts.record(event.kind, "unknown_task");
+      warnUnknownTask(event);
+      return "dropped_by_rule";
+    }
     if (enrichment.outcome !== "alert") {
       counts.record(event.kind, enrichment.outcome);
       const log = enrichment.outcome === "unresolved" ? logger.warn : logger.verbose;

@@ -69,6 +69,8 @@ export function createLambdaRestApp(options: LambdaRestAppOptions): Hono {
         tableName: options.keyValueTable,
         clock,
         maxKeysPerNamespace: config.keyValueStore.maxKeysPerNamespace,
+        maxNamespaces: config.keyValueStore.maxNamespaces,
+        maxTotalBytes: config.keyValueStore.maxTotalBytes,
       }),
       schedules: createScheduleManager({ store: scheduleStore, clock }),
       // Outbound clients are built only when their endpoint is on (no idle broker connection).

@@ -12,7 +12,7 @@ import {
   SourceNotFoundError,
   TargetExistsError,
 } from "../../core/files/errors.ts";
-import { KeyLimitExceededError } from "../../core/kv/errors.ts";
+import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
@@ -33,6 +33,7 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
   500: "Internal Server Error",
   502: "Bad Gateway",
   503: "Service Unavailable",
+  507: "Insufficient Storage",
 };
 
 /** Request members that fail their schema (400). */
@@ -79,6 +80,7 @@ const BY_STATUS: readonly [HttpProblem["status"], readonly (abstract new (...arg
   // AppNotFoundError is a PlatformError too: the 404 entry above is checked first.
   [502, [UpstreamError, PlatformError]],
   [503, [FeatureDisabledError, StoreUnavailableError]],
+  [507, [StoreLimitExceededError]],
 ];
 
 /** The `Retry-After` (seconds) a known error's answer carries, if any. */

@@ -3,10 +3,10 @@
  * starts: one line per destination in ALERT_DESTINATIONS, a factory that answers the destination
  * when its section is switched on and undefined when it is off. A destination that holds a
  * connection or a batch gives a `stop`, called once the task-event listener has handed over its
- * last alert.
+ * last alert. Each is built with the process's alert budget (or one made from the configuration).
  */
 import type { AlertDestination } from "../../core/task-events/alert-destination.ts";
-import type { WritingAgentPartDeps } from "./agent-part.ts";
+import { alertBudgetOf, type WritingAgentPartDeps } from "./agent-part.ts";
 import { messageDestinations } from "./message-destinations.ts";
 import { mqttAlerts } from "./mqtt-alerts.ts";
 import { obsPlatformAlerts } from "./obs-platform-alerts.ts";
@@ -24,7 +24,8 @@ type Built = RunningAlertDestination | readonly RunningAlertDestination[] | unde
 export type AlertDestinationFactory = (deps: AlertDestinationDeps) => Built | Promise<Built>;
 
 /** Email, Teams, Slack and outgoing webhooks: those whose section is switched on. */
-const messageAlerts: AlertDestinationFactory = (deps) => messageDestinations(deps.config, deps);
+const messageAlerts: AlertDestinationFactory = (deps) =>
+  messageDestinations(deps.config, { logger: deps.logger, budget: deps.alertBudget });
 
 /** One line per destination; each returns undefined when its configuration section is off. */
 const ALERT_DESTINATIONS: readonly AlertDestinationFactory[] = [
@@ -43,9 +44,10 @@ export async function createAlertDestinations(
   factories: readonly AlertDestinationFactory[] = ALERT_DESTINATIONS,
 ): Promise<RunningAlertDestination[]> {
   const built: RunningAlertDestination[] = [];
+  const withBudget = { ...deps, alertBudget: alertBudgetOf(deps) };
   try {
     for (const factory of factories) {
-      const destinations = await factory(deps);
+      const destinations = await factory(withBudget);
       if (destinations !== undefined) built.push(...[destinations].flat());
     }
   } catch (error) {

@@ -12,7 +12,7 @@ import { createWebhookCaller } from "../../core/adapters/http-clients/webhook-ca
 import { createSmtpSender } from "../../core/adapters/smtp/smtp-client.ts";
 import { buildLicenceDestinations } from "../../core/alerts/licence/licence-destinations.ts";
 import { createLicenceDispatch } from "../../core/alerts/licence/licence-dispatch.ts";
-import type { PlainAgentPart } from "./agent-part.ts";
+import { alertBudgetOf, type PlainAgentPart } from "./agent-part.ts";
 
 export const licenceAlertsPart: PlainAgentPart = {
   name: "licence-alerts",
@@ -26,6 +26,7 @@ export const licenceAlertsPart: PlainAgentPart = {
       poster: createAlertPoster(),
       webhookCaller: createWebhookCaller(),
       readTemplate: (path) => readFile(path, "utf8"),
+      budget: alertBudgetOf(deps),
     });
     const dispatch = createLicenceDispatch({ clock: deps.clock, logger, metrics: deps.metrics });
     const unsubscribe: (() => void)[] = [];

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createAlertPoster } from "../../core/adapters/http-clients/alert-poster.ts";
 import { createWebhookCaller } from "../../core/adapters/http-clients/webhook-caller.ts";
 import { createSmtpSender } from "../../core/adapters/smtp/smtp-client.ts";
+import type { AlertBudget } from "../../core/alerts/alert-budget.ts";
 import {
   buildMessageDestinations,
   type MessageDestinationsConfig,
@@ -16,10 +17,11 @@ import type { AlertDestination } from "../../core/task-events/alert-destination.
 
 export function messageDestinations(
   config: MessageDestinationsConfig,
-  deps: { logger: Logger },
+  deps: { logger: Logger; budget?: AlertBudget | undefined },
 ): AlertDestination[] {
   return buildMessageDestinations(config, {
     logger: deps.logger,
+    budget: deps.budget,
     emailSender: (smtp) => createSmtpSender(smtp, { logger: deps.logger }),
     poster: createAlertPoster(),
     webhookCaller: createWebhookCaller(),

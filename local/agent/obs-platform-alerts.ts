@@ -4,7 +4,11 @@
  * URLs with the accounts of `thirdPartyToolsCredentials.obsPlatform`.
  */
 import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
-import { createObsPlatformDestination } from "../../core/alerts/obs-platform-destination.ts";
+import type { AlertBudget } from "../../core/alerts/alert-budget.ts";
+import {
+  createObsPlatformDestination,
+  OBS_PLATFORM_ALERT_DESTINATION,
+} from "../../core/alerts/obs-platform-destination.ts";
 import type { ObsPlatformKind } from "../../core/alerts/obs-platform-payload.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
@@ -18,7 +22,7 @@ const POST_TIMEOUT_MS = 10_000;
 /** The destination, or undefined while the section is off. */
 export function obsPlatformDestination(
   config: Pick<Config, "incidentTool" | "thirdPartyToolsCredentials" | "qlikSenseUrls" | "genericUrls">,
-  deps: { logger: Logger; clock: Clock },
+  deps: { logger: Logger; clock: Clock; budget?: AlertBudget | undefined },
 ): AlertDestination | undefined {
   const settings = config.incidentTool.newRelic;
   if (!settings.enable) return undefined;
@@ -43,8 +47,9 @@ export function obsPlatformDestination(
     logger: deps.logger.child("obs-platform"),
     links: { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls },
     version: SERVICE_VERSION,
+    budget: deps.budget?.forDestination(OBS_PLATFORM_ALERT_DESTINATION),
   });
 }
 
-export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clock }) =>
-  obsPlatformDestination(config, { logger, clock });
+export const obsPlatformAlerts: AlertDestinationFactory = ({ config, logger, clock, alertBudget }) =>
+  obsPlatformDestination(config, { logger, clock, budget: alertBudget });

@@ -156,9 +156,10 @@ export const STATUS_SCRIPT = `"use strict";
     });
     return [
       table("Reload-task events", ["kind", "task", "app", "node", "received", "alerts", "not available"], shown, "no task events yet"),
-      table("Alert destinations", ["destination", "sent", "failed", "suppressed", "skipped", "last error"], entries(doc.alertDestinations).map(function (e) {
+      table("Alert destinations", ["destination", "sent", "failed", "suppressed", "over budget", "skipped", "last error"], entries(doc.alertDestinations).map(function (e) {
         var d = e[1] || {}, last = d.lastError;
-        return [e[0], num(d.sent), { text: num(d.failed), cls: d.failed ? "error" : "" }, num(d.suppressed), num(d.skipped),
+        return [e[0], num(d.sent), { text: num(d.failed), cls: d.failed ? "error" : "" }, num(d.suppressed),
+          { text: num(d.overBudget), cls: d.overBudget ? "error" : "" }, num(d.skipped),
           { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
       }), "none switched on"),
     ];

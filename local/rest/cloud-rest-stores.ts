@@ -11,6 +11,7 @@ import { createDynamoKeyValueStore } from "../../core/adapters/aws/dynamo-key-va
 import { createDynamoScheduleLease } from "../../core/adapters/aws/dynamo-schedule-lease.ts";
 import { createDynamoScheduleStore } from "../../core/adapters/aws/dynamo-schedule-store.ts";
 import type { Config } from "../../core/config/index.ts";
+import type { KeyValueLimits } from "../../core/kv/key-value-limits.ts";
 import type { Clock, KeyValueStore, ScheduleLease, ScheduleStore } from "../../core/ports.ts";
 
 export interface CloudRestStores {
@@ -26,7 +27,7 @@ export interface CloudRestStores {
 
 export function openCloudRestStores(
   cloud: Config["cloud"],
-  options: { clock: Clock; maxKeysPerNamespace: number; leaseOwner: string },
+  options: KeyValueLimits & { clock: Clock; leaseOwner: string },
 ): CloudRestStores {
   const { leaseOwner, ...kvOptions } = options;
   const client = new DynamoDBClient({ region: cloud.region });

@@ -96,12 +96,14 @@ export async function startRestServices(
       ? undefined
       : await openPlatformClient(config, config.platform.host, { logger, clock, cwd: deps.cwd });
   const background = new Set<Promise<unknown>>();
-  const maxKeysPerNamespace = config.keyValueStore.maxKeysPerNamespace;
+  const { maxKeysPerNamespace, maxNamespaces, maxTotalBytes } = config.keyValueStore;
   // Loaded only with cloud.enable: the AWS SDK stays out of every other local process.
   const cloud = config.cloud.enable
     ? (await import("./cloud-rest-stores.ts")).openCloudRestStores(config.cloud, {
         clock,
         maxKeysPerNamespace,
+        maxNamespaces,
+        maxTotalBytes,
         leaseOwner: `${await loadOrCreateInstanceId(resolve(deps.cwd, INSTANCE_ID_FILE))}/${process.pid}`,
       })
     : undefined;
@@ -112,6 +114,8 @@ export async function startRestServices(
           file: resolve(deps.cwd, config.keyValueStore.storeFile),
           clock,
           maxKeysPerNamespace,
+          maxNamespaces,
+          maxTotalBytes,
           logger: logger.child("key-values"),
         })
       : undefined;

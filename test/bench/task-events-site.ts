@@ -88,9 +88,13 @@ export async function startTaskEventSite(): Promise<TaskEventSite> {
   };
 }
 
-/** Every destination of a failed reload, switched on as an operator would. */
+/**
+ * Every destination of a failed reload, switched on as an operator would; without rate limits
+ * (0), without the budget of alerts per minute too, so that every alert of the burst is sent.
+ */
 function alertSections(site: TaskEventSite, rateLimitSeconds: number, database: string) {
   const hook = { description: "ops", webhookURL: `${site.capture.url}/hook` };
+  const budget = rateLimitSeconds === 0 ? { maxAlertsPerMinute: 0 } : {};
   return {
     ...(site.influxd && {
       timeseriesdbConfig: {
@@ -106,6 +110,7 @@ function alertSections(site: TaskEventSite, rateLimitSeconds: number, database: 
     }),
     emailNotification: {
       enable: true,
+      ...budget,
       smtp: { host: "127.0.0.1", port: site.smtp.port },
       reloadTaskFailure: {
         enable: true,
@@ -116,6 +121,7 @@ function alertSections(site: TaskEventSite, rateLimitSeconds: number, database: 
     },
     teamsNotification: {
       enable: true,
+      ...budget,
       reloadTaskFailure: {
         enable: true,
         rateLimit: rateLimitSeconds,
@@ -124,6 +130,7 @@ function alertSections(site: TaskEventSite, rateLimitSeconds: number, database: 
     },
     webhookNotification: {
       enable: true,
+      ...budget,
       reloadTaskFailure: { rateLimit: rateLimitSeconds, webhooks: [hook] },
     },
   };

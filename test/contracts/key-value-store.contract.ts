@@ -1,22 +1,28 @@
 /**
- * The KeyValueStore contract: every adapter runs this one suite (see key-value-store.test.ts).
+ * The KeyValueStore contract: every adapter runs this one suite (see key-value-store.test.ts),
+ * its limits included (namespaces and bytes of keys and values, and a store that opens over them).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { KeyLimitExceededError } from "../../core/kv/errors.ts";
+import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/errors.ts";
 import type { KeyValueStore } from "../../core/ports.ts";
 import { createSteppingClock, type SteppingClock } from "../helpers/stepping-clock.ts";
 
+export interface KeyValueStoreOptions {
+  clock: SteppingClock;
+  maxKeysPerNamespace: number;
+  maxNamespaces?: number;
+  maxTotalBytes?: number;
+}
+
 export interface KeyValueStoreFactory {
   /** A fresh, empty store. */
-  create(options: { clock: SteppingClock; maxKeysPerNamespace: number }): Promise<KeyValueStore>;
+  create(options: KeyValueStoreOptions): Promise<KeyValueStore>;
   /** A new instance over the same persisted data as `store` (which is closed first). */
-  reopen?(
-    store: KeyValueStore,
-    options: { clock: SteppingClock; maxKeysPerNamespace: number },
-  ): Promise<KeyValueStore>;
+  reopen?(store: KeyValueStore, options: KeyValueStoreOptions): Promise<KeyValueStore>;
 }
 
 export function describeKeyValueStoreContract(name: string, factory: KeyValueStoreFactory): void {
+  describeLimitsContract(name, factory);
   describe(`KeyValueStore contract: ${name}`, () => {
     let clock: SteppingClock;
     let store: KeyValueStore;
@@ -134,6 +140,77 @@ export function describeKeyValueStoreContract(name: string, factory: KeyValueSto
         expect(await store.listNamespaces()).toEqual(["ns"]);
         await clock.advance(500);
         expect(await store.listKeys("ns")).toEqual(["keep"]);
+      });
+    }
+  });
+}
+
+/** The limits of every adapter: namespaces and bytes refused with StoreLimitExceededError, deletes always taken. */
+function describeLimitsContract(name: string, factory: KeyValueStoreFactory): void {
+  describe(`KeyValueStore contract, limits: ${name}`, () => {
+    let clock: SteppingClock;
+    let store: KeyValueStore;
+    const open = async (limits: { maxNamespaces?: number; maxTotalBytes?: number }) => {
+      store = await factory.create({ clock, maxKeysPerNamespace: 10, ...limits });
+    };
+
+    beforeEach(() => {
+      clock = createSteppingClock();
+    });
+    afterEach(async () => {
+      await store?.close();
+    });
+
+    it("refuses a new namespace beyond maxNamespaces, takes keys in those it has, and takes one again after a delete", async () => {
+      await open({ maxNamespaces: 2 });
+      await store.set("a", "k", "v");
+      await store.set("b", "k", "v");
+      await expect(store.set("c", "k", "v")).rejects.toBeInstanceOf(StoreLimitExceededError);
+      await expect(store.set("c", "k", "v")).rejects.toThrow(/maxNamespaces \(2\)/);
+      await store.set("a", "k2", "v");
+      expect(await store.listNamespaces()).toEqual(["a", "b"]);
+      expect(await store.deleteNamespace("b")).toBe(true);
+      await store.set("c", "k", "v");
+      expect(await store.listNamespaces()).toEqual(["a", "c"]);
+    });
+
+    it("refuses a write that would take the UTF-8 bytes of keys and values past maxTotalBytes; overwrites and deletes make room", async () => {
+      await open({ maxTotalBytes: 20 });
+      await store.set("ns", "k1", "12345678"); // 10 bytes
+      await expect(store.set("ns", "k2", "123456789")).rejects.toThrow(/maxTotalBytes \(20\)/);
+      expect(await store.get("ns", "k2")).toBeUndefined();
+      await store.set("ns", "k1", "1234567"); // 9 bytes
+      await store.set("ns", "k2", "123456789"); // 11 bytes: 20 in all
+      await expect(store.set("ns", "é", "")).rejects.toBeInstanceOf(StoreLimitExceededError); // 2 bytes
+      expect(await store.deleteKey("ns", "k1")).toBe(true);
+      await store.set("ns", "ключ", "x"); // 9 bytes: 20 again
+      expect(await store.get("ns", "ключ")).toBe("x");
+    });
+
+    it("lets the bytes of an expired key go to a new write", async () => {
+      await open({ maxTotalBytes: 20 });
+      await store.set("ns", "k1", "12345678", 1000);
+      await store.set("ns", "k2", "12345678");
+      await clock.advance(1000);
+      await store.set("ns", "k3", "12345678");
+      expect(await store.listKeys("ns")).toEqual(["k2", "k3"]);
+    });
+
+    if (factory.reopen !== undefined) {
+      const reopen = factory.reopen;
+      it("opens a store over its limits: reads and deletes go, every write is refused until it is under them again", async () => {
+        await open({});
+        for (const ns of ["a", "b", "c"]) await store.set(ns, "key", "value-of-20-bytes");
+        store = await reopen(store, { clock, maxKeysPerNamespace: 10, maxNamespaces: 2, maxTotalBytes: 50 });
+        expect(await store.get("a", "key")).toBe("value-of-20-bytes");
+        expect(await store.listNamespaces()).toEqual(["a", "b", "c"]);
+        await expect(store.set("a", "key", "v")).rejects.toThrow(/over its limits/);
+        await expect(store.set("a", "other", "v")).rejects.toBeInstanceOf(StoreLimitExceededError);
+        expect(await store.deleteKey("c", "key")).toBe(true);
+        await expect(store.set("a", "other", "v")).rejects.toThrow(/3 namespaces/);
+        expect(await store.deleteNamespace("c")).toBe(true);
+        await store.set("a", "other", "v");
+        expect(await store.get("a", "other")).toBe("v");
       });
     }
   });

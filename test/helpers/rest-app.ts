@@ -41,6 +41,8 @@ export interface RestTestAppOptions {
   /** Reuse files from an earlier app (restart test). */
   dir?: string;
   maxKeysPerNamespace?: number;
+  maxNamespaces?: number;
+  maxTotalBytes?: number;
 }
 
 /** Every endpoint key on. */
@@ -87,6 +89,8 @@ export async function createRestTestApp(options: RestTestAppOptions = {}): Promi
     file: path("data", "key-values.json"),
     clock,
     maxKeysPerNamespace: options.maxKeysPerNamespace ?? 1000,
+    ...(options.maxNamespaces === undefined ? {} : { maxNamespaces: options.maxNamespaces }),
+    ...(options.maxTotalBytes === undefined ? {} : { maxTotalBytes: options.maxTotalBytes }),
   });
   const scheduleStore = await openYamlScheduleStore({ file: path("data", "schedules.yaml") });
   const startedTasks: string[] = [];

@@ -5,19 +5,24 @@
  *              the table's TTL attribute so DynamoDB purges eventually — within ~48 h, which is why
  *              every read also filters on expiresAtMs);
  * - namespace: pk = "namespaces", sk = <namespace> (a marker, so that a namespace outlives its
- *              keys and namespaces list with one Query).
+ *              keys and namespaces list with one Query), usedBytes: the bytes of its live keys and
+ *              values as the writes added and removed them (an entry that expired still counts
+ *              until the namespace is counted again, `recountNamespace`).
  * Every read is consistent: the store answers from what was last written, not a replica's copy.
  */
 import {
   type AttributeValue,
   BatchWriteItemCommand,
+  ConditionalCheckFailedException,
   DeleteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
   type QueryCommandInput,
+  UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
+import { entryBytes } from "../../kv/key-value-limits.ts";
 import type { Clock } from "../../ports.ts";
 
 const NAMESPACES_PK = "namespaces";
@@ -30,6 +35,15 @@ type Item = Record<string, AttributeValue>;
 function isLive(item: Item, now: number): boolean {
   const expiresAtMs = item.expiresAtMs?.N;
   return expiresAtMs === undefined || Number(expiresAtMs) > now;
+}
+
+/** An update of a marker that a concurrent namespace delete removed is dropped, never a new marker. */
+async function ifMarkerExists(update: () => Promise<unknown>): Promise<void> {
+  try {
+    await update();
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export class DynamoKeyValueTable {
@@ -60,13 +74,73 @@ export class DynamoKeyValueTable {
     return items.map((item) => item.sk?.S ?? "");
   }
 
-  async putNamespace(namespace: string): Promise<void> {
-    await this.client.send(
-      new PutItemCommand({
-        TableName: this.tableName,
-        Item: { pk: { S: NAMESPACES_PK }, sk: { S: namespace } },
-      }),
+  /** Every namespace with its used bytes (undefined for a marker written before they were counted). */
+  async namespaceBytes(): Promise<Map<string, number | undefined>> {
+    const items = await this.queryAll({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": { S: NAMESPACES_PK } },
+      ProjectionExpression: "sk, usedBytes",
+    });
+    return new Map(
+      items.map((item) => [
+        item.sk?.S ?? "",
+        item.usedBytes?.N === undefined ? undefined : Number(item.usedBytes.N),
+      ]),
     );
+  }
+
+  /** The namespace's marker, with no bytes yet; a marker already there is left as it is. */
+  async putNamespace(namespace: string): Promise<void> {
+    await ifMarkerExists(() =>
+      this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: { pk: { S: NAMESPACES_PK }, sk: { S: namespace }, usedBytes: { N: "0" } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      ),
+    );
+  }
+
+  /** Adds `delta` to the namespace's used bytes (nothing when the namespace is gone). */
+  async addUsedBytes(namespace: string, delta: number): Promise<void> {
+    await ifMarkerExists(() =>
+      this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: NAMESPACES_PK }, sk: { S: namespace } },
+          UpdateExpression: "ADD usedBytes :delta",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":delta": { N: String(delta) } },
+        }),
+      ),
+    );
+  }
+
+  /** Counts the namespace's live keys and values again, stores and answers the bytes. */
+  async recountNamespace(namespace: string): Promise<number> {
+    const items = await this.queryAll({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": { S: entryPk(namespace) } },
+      ProjectionExpression: "sk, #value, expiresAtMs",
+      ExpressionAttributeNames: { "#value": "value" },
+    });
+    const now = this.clock.now();
+    const bytes = items
+      .filter((item) => isLive(item, now))
+      .reduce((sum, item) => sum + entryBytes(item.sk?.S ?? "", item.value?.S ?? ""), 0);
+    await ifMarkerExists(() =>
+      this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: NAMESPACES_PK }, sk: { S: namespace } },
+          UpdateExpression: "SET usedBytes = :bytes",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":bytes": { N: String(bytes) } },
+        }),
+      ),
+    );
+    return bytes;
   }
 
   /** Deletes every entry of the namespace, then its marker. */
@@ -116,8 +190,8 @@ export class DynamoKeyValueTable {
     await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item }));
   }
 
-  /** Deletes the entry; true when it was there and had not expired. */
-  async deleteEntry(namespace: string, key: string): Promise<boolean> {
+  /** Deletes the entry; answers its value when it was there and had not expired. */
+  async deleteEntry(namespace: string, key: string): Promise<string | undefined> {
     const result = await this.client.send(
       new DeleteItemCommand({
         TableName: this.tableName,
@@ -125,7 +199,8 @@ export class DynamoKeyValueTable {
         ReturnValues: "ALL_OLD",
       }),
     );
-    return result.Attributes !== undefined && isLive(result.Attributes, this.clock.now());
+    const old = result.Attributes;
+    return old !== undefined && isLive(old, this.clock.now()) ? (old.value?.S ?? "") : undefined;
   }
 
   private async liveEntry(namespace: string, key: string): Promise<Item | undefined> {

@@ -8,10 +8,30 @@
  * Chosen over "snapshot per write" by measurement on the dev box: append + fdatasync of one
  * record took ~0.2 ms, while a 50 KB snapshot + fsync + rename took ~0.9 ms and grows with the
  * store. One process owns the files; two processes on the same files are not supported.
+ *
+ * Limits (core/kv/key-value-limits.ts): the bytes of every key and value in memory are counted as
+ * they change; a write past a limit is refused before it is logged, after expired entries are
+ * swept (they may hold the bytes it needs). The log is compacted once it holds `maxTotalBytes`
+ * too, so the files read at start stay near the limit. Files on disk larger than the store may
+ * read (LOAD_FACTOR × maxTotalBytes) are not read at all: a store written before the limits, or
+ * under larger ones, could otherwise fill the heap at every start.
  */
-import { type FileHandle, open, readFile } from "node:fs/promises";
+import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { KeyLimitExceededError, KeyValueStoreError } from "../../kv/errors.ts";
+import {
+  KeyLimitExceededError,
+  KeyValueStoreError,
+  StoreLimitExceededError,
+  StoreTooLargeError,
+} from "../../kv/errors.ts";
+import {
+  DEFAULT_MAX_NAMESPACES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  entryBytes,
+  type KeyValueLimits,
+  type KeyValueUsage,
+  writeRefusal,
+} from "../../kv/key-value-limits.ts";
 import type { Clock, KeyValueStore } from "../../ports.ts";
 import {
   applyRecord,
@@ -32,8 +52,55 @@ export interface FileKeyValueStoreOptions {
   file: string;
   clock: Clock;
   maxKeysPerNamespace: number;
+  /** `keyValueStore.maxNamespaces` (its default when absent). */
+  maxNamespaces?: number;
+  /** `keyValueStore.maxTotalBytes` (its default when absent). */
+  maxTotalBytes?: number;
   /** Compact once the log holds this many records (default 10 000). */
   compactAfterRecords?: number;
+}
+
+/** The file store, which also tells what it holds (the ERROR at start of a store over its limits). */
+export interface FileKeyValueStoreHandle extends KeyValueStore {
+  usage(): KeyValueUsage;
+  readonly limits: KeyValueLimits;
+}
+
+/**
+ * The files may hold this many times `maxTotalBytes` and still be read: JSON writes a control
+ * character as six, and the log may hold up to `maxTotalBytes` of records besides the snapshot.
+ */
+export const LOAD_FACTOR = 8;
+/** What the files may always hold, whatever the limit (the snapshot's own structure, a small store's log). */
+const LOAD_ALLOWANCE_BYTES = 1024 * 1024;
+/** The log is compacted once it holds `maxTotalBytes`, but not before it holds this much. */
+const MIN_COMPACT_AFTER_BYTES = 1024 * 1024;
+
+function limitsOf(options: FileKeyValueStoreOptions): KeyValueLimits {
+  return {
+    maxKeysPerNamespace: options.maxKeysPerNamespace,
+    maxNamespaces: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+  };
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+}
+
+/** Refuses files the heap should not take in: the store stays closed, its files as they are. */
+async function checkLoadable(file: string, logPath: string, limits: KeyValueLimits): Promise<void> {
+  const onDisk = (await sizeOf(file)) + (await sizeOf(logPath));
+  const loadable = LOAD_FACTOR * limits.maxTotalBytes + LOAD_ALLOWANCE_BYTES;
+  if (onDisk > loadable)
+    throw new StoreTooLargeError(
+      `${file} and its log hold ${onDisk} bytes, more than the ${loadable} a store with keyValueStore.maxTotalBytes ${limits.maxTotalBytes} reads at start: move them aside, or raise maxTotalBytes`,
+    );
 }
 
 interface PendingWrite {
@@ -58,10 +125,14 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * the file and the OS's own reason (EROFS, EACCES, ENOTDIR…, see make-directory.ts); damaged
  * content says how to get going again.
  */
-export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): Promise<KeyValueStore> {
+export async function openFileKeyValueStore(
+  options: FileKeyValueStoreOptions,
+): Promise<FileKeyValueStoreHandle> {
   const logPath = `${options.file}.wal`;
+  const limits = limitsOf(options);
   try {
     await makeDirectory(dirname(options.file));
+    await checkLoadable(options.file, logPath, limits);
     const snapshotText = await readOptional(options.file);
     const namespaces: Namespaces = snapshotText === undefined ? new Map() : parseSnapshot(snapshotText);
     const logText = (await readOptional(logPath)) ?? "";
@@ -73,8 +144,12 @@ export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): 
       await log.sync();
     }
     await syncDirectory(dirname(options.file));
-    return new FileKeyValueStore(options, namespaces, log, records.length);
+    return new FileKeyValueStore(options, limits, namespaces, log, {
+      records: records.length,
+      bytes: validLength,
+    });
   } catch (error) {
+    if (error instanceof StoreTooLargeError) throw error;
     const repair = isEnvironmentError(error)
       ? ""
       : ` (damaged content: repair ${options.file} or ${logPath}, or move both aside to start with an empty store)`;
@@ -84,21 +159,37 @@ export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): 
   }
 }
 
-class FileKeyValueStore implements KeyValueStore {
+class FileKeyValueStore implements FileKeyValueStoreHandle {
   private queue: PendingWrite[] = [];
   private draining: Promise<void> | undefined;
   /** Set when a write or compaction failed: later calls fail instead of diverging from disk. */
   private failure: KeyValueStoreError | undefined;
   private closed = false;
   private readonly compactAfterRecords: number;
+  private readonly compactAfterBytes: number;
+  private logRecords: number;
+  private logBytes: number;
+  /** Bytes of every key and value in memory, expired ones not yet swept included. */
+  private bytes = 0;
 
   constructor(
     private readonly options: FileKeyValueStoreOptions,
+    readonly limits: KeyValueLimits,
     private readonly namespaces: Namespaces,
     private readonly log: FileHandle,
-    private logRecords: number,
+    logged: { records: number; bytes: number },
   ) {
     this.compactAfterRecords = options.compactAfterRecords ?? 10_000;
+    this.compactAfterBytes = Math.max(limits.maxTotalBytes, MIN_COMPACT_AFTER_BYTES);
+    this.logRecords = logged.records;
+    this.logBytes = logged.bytes;
+    for (const [, keys] of namespaces)
+      for (const [key, entry] of keys) this.bytes += entryBytes(key, entry.value);
+    this.sweepExpired();
+  }
+
+  usage(): KeyValueUsage {
+    return { namespaces: this.namespaces.size, bytes: this.bytes };
   }
 
   async get(namespace: string, key: string): Promise<string | undefined> {
@@ -115,6 +206,7 @@ class FileKeyValueStore implements KeyValueStore {
         throw new KeyLimitExceededError(namespace, this.options.maxKeysPerNamespace);
       }
     }
+    this.checkLimits(namespace, key, value);
     const exp = ttlMs !== undefined && ttlMs > 0 ? this.options.clock.now() + ttlMs : null;
     await this.write({ op: "set", ns: namespace, key, value, exp });
   }
@@ -164,12 +256,47 @@ class FileKeyValueStore implements KeyValueStore {
     if (this.closed) throw new KeyValueStoreError("Key-value store is closed");
   }
 
+  /** Throws StoreLimitExceededError when setting `key` to `value` may not go; expired entries are swept before a refusal. */
+  private checkLimits(namespace: string, key: string, value: string): void {
+    const refusal = () =>
+      writeRefusal(
+        this.usage(),
+        {
+          newNamespace: !this.namespaces.has(namespace),
+          bytesDelta: entryBytes(key, value) - this.storedBytes(namespace, key),
+        },
+        this.limits,
+      );
+    if (refusal() === undefined) return;
+    this.sweepExpired();
+    const reason = refusal();
+    if (reason !== undefined) throw new StoreLimitExceededError(reason);
+  }
+
+  /** The bytes the entry in memory counts for (0 when there is none). */
+  private storedBytes(namespace: string, key: string): number {
+    const entry = this.namespaces.get(namespace)?.get(key);
+    return entry === undefined ? 0 : entryBytes(key, entry.value);
+  }
+
+  /** Drops expired entries from memory (their records stay harmless: expiry is absolute). */
+  private sweepExpired(): void {
+    const now = this.options.clock.now();
+    for (const [, keys] of this.namespaces)
+      for (const [key, entry] of keys)
+        if (entry.expiresAt !== null && entry.expiresAt <= now) {
+          this.bytes -= entryBytes(key, entry.value);
+          keys.delete(key);
+        }
+  }
+
   /** The entry unless missing or expired; expired entries are dropped from memory on sight. */
   private liveEntry(namespace: string, key: string) {
     const keys = this.namespaces.get(namespace);
     const entry = keys?.get(key);
     if (entry === undefined) return undefined;
     if (entry.expiresAt !== null && entry.expiresAt <= this.options.clock.now()) {
+      this.bytes -= entryBytes(key, entry.value);
       keys!.delete(key);
       return undefined;
     }
@@ -183,12 +310,29 @@ class FileKeyValueStore implements KeyValueStore {
     return count;
   }
 
+  /** The change a record makes to the bytes in memory. */
+  private bytesDeltaOf(record: LogRecord): number {
+    switch (record.op) {
+      case "set":
+        return entryBytes(record.key, record.value) - this.storedBytes(record.ns, record.key);
+      case "del":
+        return -this.storedBytes(record.ns, record.key);
+      case "drop": {
+        let dropped = 0;
+        for (const [key, entry] of this.namespaces.get(record.ns) ?? [])
+          dropped += entryBytes(key, entry.value);
+        return -dropped;
+      }
+    }
+  }
+
   /**
    * Applies the record in memory at once (so the order of operations is the order of calls)
    * and resolves when it is on disk. If the disk write fails the store refuses all further
    * calls, so memory never silently differs from what a restart would load.
    */
   private write(record: LogRecord): Promise<void> {
+    this.bytes += this.bytesDeltaOf(record);
     applyRecord(this.namespaces, record);
     return new Promise((resolve, reject) => {
       this.queue.push({ text: serializeRecord(record), resolve, reject });
@@ -206,17 +350,19 @@ class FileKeyValueStore implements KeyValueStore {
         for (const pending of batch) pending.reject(this.failure);
         continue;
       }
+      const text = batch.map((pending) => pending.text).join("");
       try {
-        await this.log.appendFile(batch.map((pending) => pending.text).join(""));
+        await this.log.appendFile(text);
         await this.log.datasync();
         this.logRecords += batch.length;
+        this.logBytes += Buffer.byteLength(text);
         for (const pending of batch) pending.resolve();
       } catch (error) {
         this.failure = new KeyValueStoreError("Writing the key-value log failed", { cause: error });
         for (const pending of batch) pending.reject(this.failure);
         continue;
       }
-      if (this.logRecords >= this.compactAfterRecords) {
+      if (this.logRecords >= this.compactAfterRecords || this.logBytes >= this.compactAfterBytes) {
         try {
           await this.compact();
         } catch (error) {
@@ -233,5 +379,6 @@ class FileKeyValueStore implements KeyValueStore {
     await this.log.truncate(0);
     await this.log.sync();
     this.logRecords = 0;
+    this.logBytes = 0;
   }
 }

@@ -6,12 +6,19 @@
  * StoreUnavailableError (503 at the REST edge), and an INFO says when it opened. Damaged content
  * of the store's own files still fails the start, with what to repair.
  *
+ * A store whose files are larger than it may read into memory (StoreTooLargeError) is treated
+ * like a directory that cannot be used: one ERROR with the sizes and what to do, 503 meanwhile,
+ * tried again, and never a crash at start. A store that opens over its limits (written before
+ * them, or under larger ones) opens, answers reads and deletes, and refuses writes with 507 until
+ * it is under them again; one ERROR at each opening says so, with what it holds.
+ *
  * A write that fails later (a disk turned read-only or full) is not acknowledged, and the file
  * store then refuses every call rather than differ from its disk: that call and the next ones
  * answer 503 too, the store is closed and opened again from its files the same way (ERROR, then
  * INFO), and the write that failed is not in it.
  */
-import { KeyValueStoreError } from "../../kv/errors.ts";
+import { KeyValueStoreError, StoreTooLargeError } from "../../kv/errors.ts";
+import { overLimits } from "../../kv/key-value-limits.ts";
 import type { KeyValueStore, Logger } from "../../ports.ts";
 import { StoreUnavailableError } from "../../store-unavailable-error.ts";
 import { type FileKeyValueStoreOptions, openFileKeyValueStore } from "./file-key-value-store.ts";
@@ -34,9 +41,18 @@ export async function openRecoveringKeyValueStore(
 ): Promise<RecoveringKeyValueStore> {
   const { logger, retryMs = DEFAULT_OPEN_RETRY_MS, ...storeOptions } = options;
   const opener = await startRetryingOpener({
-    open: () => openFileKeyValueStore(storeOptions),
+    async open() {
+      const store = await openFileKeyValueStore(storeOptions);
+      const over = overLimits(store.usage(), store.limits);
+      if (over !== undefined)
+        logger.error(
+          "Key-value store is over its limits: it answers reads and deletes, and refuses writes (507) until keys or namespaces are deleted to get under them",
+          { file: options.file, over },
+        );
+      return store;
+    },
     close: (store) => store.close(),
-    retryable: isEnvironmentError,
+    retryable: (error) => isEnvironmentError(error) || error instanceof StoreTooLargeError,
     fields: { file: options.file },
     messages: {
       cannotOpen: "Key-value store cannot be opened; its endpoints answer 503 until it can",

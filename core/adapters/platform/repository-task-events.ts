@@ -3,7 +3,9 @@
  * xrfkey, `platform.userHeader`, `platform.timeoutMs`, the caller's abort signal). Each call
  * reads its answer with repository-task-shapes.ts; a non-2xx answer or a body that is not what
  * the call returns is a PlatformResponseError naming the call, and an unknown task, app or user
- * (an empty list, a 404) is `undefined`.
+ * (an empty list, a 404) is `undefined`. Enrichment sends no alert for an unknown task, so only
+ * those two answers mean "unknown": every other status, a timeout or an unreadable body is an
+ * outage, which still alerts.
  */
 import { PlatformResponseError } from "../../platform/errors.ts";
 import type { TaskRepository } from "../../task-events/task-repository.ts";
@@ -34,8 +36,9 @@ function wrongShape(what: string, expected: string, status: number): PlatformRes
   });
 }
 
-/** The objects of a 2xx list answer. */
+/** The objects of a 2xx list answer; none for a 404 (the repository knows no such item). */
 function listOf(response: RepositoryResponse, what: string): Readonly<Record<string, unknown>>[] {
+  if (response.status === 404) return [];
   if (!ok(response.status)) throw failed(what, response);
   if (!Array.isArray(response.body)) throw wrongShape(what, "a list", response.status);
   return response.body.filter(isObject);

@@ -5,6 +5,7 @@
  * their links are configured. Built by the task alerts' own card and block builders
  * (teams-card.ts, slack-blocks.ts), so one Teams Workflows trigger or one Slack webhook takes both.
  */
+import type { ChatTitle } from "../chat-title.ts";
 import { basicSlackBlocks, type SlackPosterSettings } from "../slack-blocks.ts";
 import { basicCard, type TeamsMessage } from "../teams-card.ts";
 import type { LicenceTemplateFields } from "./licence-alert-fields.ts";
@@ -21,13 +22,18 @@ const links = (fields: LicenceTemplateFields): [string, string][] => [
   ["Open Hub", fields.qlikSenseHub],
 ];
 
-export function licenceTeamsCard(fields: LicenceTemplateFields, title: string): TeamsMessage {
-  return basicCard({ title, attention: fields.licenseExpired, facts: facts(fields), links: links(fields) });
+export function licenceTeamsCard(fields: LicenceTemplateFields, title: ChatTitle): TeamsMessage {
+  return basicCard({
+    title: title.markup,
+    attention: fields.licenseExpired,
+    facts: facts(fields),
+    links: links(fields),
+  });
 }
 
 export function licenceSlackMessage(
   fields: LicenceTemplateFields,
-  title: string,
+  title: ChatTitle,
   settings: SlackPosterSettings,
 ): unknown {
   return basicSlackBlocks({ title, facts: facts(fields), links: links(fields) }, settings);

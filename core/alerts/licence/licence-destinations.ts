@@ -5,11 +5,14 @@
  * `licenseMonitor.serverLicense.webhook` (`enable` and `sendAlert` / `sendRecurring`). They send
  * through the same clients as the task alerts (the SMTP client, the poster, the webhook caller);
  * local/agent/licence-alerts.ts supplies the local process's. They share one rate limit whose keys
- * start with the destination's name, so that a post to Teams never holds back the one to Slack.
+ * start with the destination's name, so that a post to Teams never holds back the one to Slack,
+ * and each destination uses the budget of alerts per minute its task alerts use (`budget`).
  */
 import type { Config } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "../alert-rate-limit.ts";
+import { escapeCardMarkdown, escapeMrkdwn } from "../chat-markup.ts";
+import type { ChatTitle } from "../chat-title.ts";
 import type { MessageDestinationClients, MessageDestinationsConfig } from "../message-destinations.ts";
 import { asSlackMessage } from "../slack-blocks.ts";
 import { asTeamsMessage } from "../teams-card.ts";
@@ -43,6 +46,7 @@ export function buildLicenceDestinations(
   clients: MessageDestinationClients & { rateLimit?: AlertRateLimit },
 ): LicenceDestinations {
   const rateLimit = clients.rateLimit ?? createAlertRateLimit();
+  const budget = (name: string) => clients.budget?.forDestination(name);
   const links = { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls };
   const hostName = config.platform.host;
   const { poster, readTemplate } = clients;
@@ -54,6 +58,7 @@ export function buildLicenceDestinations(
     links,
     hostName,
     rateLimit,
+    budget: budget(name),
     timeoutSeconds,
   });
   const alerts: LicenceDestination<LicenceExpiryAlert>[] = [];
@@ -63,13 +68,18 @@ export function buildLicenceDestinations(
     const sender = clients.emailSender(email.smtp);
     closers.push(() => sender.close());
     const logger = clients.logger.child("email");
-    const deps = { sender, readTemplate, logger, links, hostName, rateLimit };
+    const deps = { sender, readTemplate, logger, links, hostName, rateLimit, budget: budget("email") };
     alerts.push(createLicenceEmailDestination(email.serverLicenseExpiry, deps));
   }
   const teams = config.teamsNotification;
   if (teams.enable && teams.serverLicenseExpiry.enable) {
     const deps = chatDeps("teams", teams.timeoutSeconds);
-    const format = { name: "teams", basic: licenceTeamsCard, formatted: asTeamsMessage };
+    const format = {
+      name: "teams",
+      escape: escapeCardMarkdown,
+      basic: licenceTeamsCard,
+      formatted: asTeamsMessage,
+    };
     alerts.push(createLicenceChatDestination(teams.serverLicenseExpiry, format, deps));
   }
   const slack = config.slackNotification;
@@ -78,13 +88,19 @@ export function buildLicenceDestinations(
     const deps = chatDeps("slack", slack.timeoutSeconds);
     const format = {
       name: "slack",
-      basic: (fields: Parameters<typeof licenceSlackMessage>[0], title: string) =>
+      escape: escapeMrkdwn,
+      basic: (fields: Parameters<typeof licenceSlackMessage>[0], title: ChatTitle) =>
         licenceSlackMessage(fields, title, settings),
       formatted: (parsed: unknown) => asSlackMessage(parsed, settings),
     };
     alerts.push(createLicenceChatDestination(settings, format, deps));
   }
-  const webhookDeps = { caller: clients.webhookCaller, logger: clients.logger.child("webhook"), rateLimit };
+  const webhookDeps = {
+    caller: clients.webhookCaller,
+    logger: clients.logger.child("webhook"),
+    rateLimit,
+    budget: budget("webhook"),
+  };
   if (webhookOn(config, "sendAlert"))
     alerts.push(licenceAlertWebhooks(config.webhookNotification, webhookDeps));
   const statuses = webhookOn(config, "sendRecurring")

@@ -8,7 +8,7 @@
 import { describeError } from "../../destinations/describe-error.ts";
 import type { Clock, Logger, MetricsRegistry } from "../../ports.ts";
 import type { AlertOutcome } from "../../task-events/alert-destination.ts";
-import type { AlertDestinationTotals } from "../../task-events/dispatch-alert.ts";
+import { type AlertDestinationTotals, addToTotals, emptyTotals } from "../../task-events/dispatch-alert.ts";
 import { alertOutcomeCounts } from "../alert-outcome-counts.ts";
 import type { LicenceDestination } from "./licence-destination.ts";
 
@@ -29,7 +29,7 @@ export function createLicenceDispatch(deps: {
   const own = (destination: LicenceDestination<unknown>) => {
     let found = totals.get(destination);
     if (found === undefined) {
-      found = { sent: 0, failed: 0, suppressed: 0, skipped: 0 };
+      found = emptyTotals();
       totals.set(destination, found);
     }
     return found;
@@ -58,7 +58,7 @@ export function createLicenceDispatch(deps: {
       });
     }
     counts.add(destination.name, destination.kind, outcome);
-    mine[outcome] += 1;
+    addToTotals(mine, outcome);
     return outcome;
   }
 

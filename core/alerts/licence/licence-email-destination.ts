@@ -11,6 +11,7 @@ import type { LicenceExpiryAlert } from "../../licences/license-expiry-alert.ts"
 import { redactText } from "../../logging/redact.ts";
 import type { Logger } from "../../ports.ts";
 import { AlertSendError, type AlertSendResult } from "../../task-events/alert-destination.ts";
+import { admitAlert, type DestinationBudget } from "../alert-budget.ts";
 import type { AlertRateLimit } from "../alert-rate-limit.ts";
 import { addressKey } from "../email-address.ts";
 import { templateCandidates } from "../email-destination.ts";
@@ -27,6 +28,8 @@ export interface LicenceEmailDeps {
   readonly links: LicenceLinks;
   readonly hostName: string;
   readonly rateLimit: AlertRateLimit;
+  /** The destination's budget of alerts per minute, shared with its task alerts. */
+  readonly budget?: DestinationBudget | undefined;
 }
 
 type Settings = EmailNotificationConfig["serverLicenseExpiry"];
@@ -55,14 +58,19 @@ export function createLicenceEmailDestination(
     kind: LICENCE_EXPIRY_KIND,
     async send(alert) {
       if (settings.recipients.length === 0) return { outcome: "skipped", reason: "no recipient" };
-      const allowed = settings.recipients.filter((to) =>
-        rateLimit.take(`email|license-alert|${addressKey(to)}`, settings.rateLimit),
-      );
-      if (allowed.length === 0)
-        return {
-          outcome: "suppressed",
-          reason: `every recipient had the licence alert within ${settings.rateLimit} s`,
-        };
+      let allowed: string[] = [];
+      const refused = admitAlert(deps.budget, () => {
+        allowed = settings.recipients.filter((to) =>
+          rateLimit.take(`email|license-alert|${addressKey(to)}`, settings.rateLimit),
+        );
+        return allowed.length > 0
+          ? undefined
+          : {
+              outcome: "suppressed",
+              reason: `every recipient had the licence alert within ${settings.rateLimit} s`,
+            };
+      });
+      if (refused !== undefined) return refused;
       const fields = licenceTemplateFields(alert, deps.links, deps.hostName);
       const { content, problems } = licenceEmailContent(
         fields,

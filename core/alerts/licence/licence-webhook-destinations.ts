@@ -9,6 +9,7 @@ import type { WebhookNotificationConfig } from "../../config/schema/config.ts";
 import type { LicenceExpiryAlert, ServerLicenceStatus } from "../../licences/license-expiry-alert.ts";
 import type { Logger } from "../../ports.ts";
 import type { AlertSendResult } from "../../task-events/alert-destination.ts";
+import { admitAlert, type DestinationBudget } from "../alert-budget.ts";
 import type { AlertRateLimit } from "../alert-rate-limit.ts";
 import type { WebhookCaller, WebhookValue } from "../webhook-caller.ts";
 import { callWebhookList } from "../webhook-list.ts";
@@ -24,6 +25,8 @@ export interface LicenceWebhookDeps {
   readonly caller: WebhookCaller;
   readonly logger: Logger;
   readonly rateLimit: AlertRateLimit;
+  /** The webhooks' budget of alerts per minute, shared with the task alerts' webhooks. */
+  readonly budget?: DestinationBudget | undefined;
 }
 
 type WebhookList = WebhookNotificationConfig["qlikSenseServerLicenseMonitor"];
@@ -40,8 +43,12 @@ function licenceWebhooks<T>(
     async send(value): Promise<AlertSendResult> {
       const { webhooks } = list;
       if (webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
-      if (!deps.rateLimit.take(`webhook|${what.key}`, list.rateLimit))
-        return { outcome: "suppressed", reason: `a licence webhook was called within ${list.rateLimit} s` };
+      const refused = admitAlert(deps.budget, () =>
+        deps.rateLimit.take(`webhook|${what.key}`, list.rateLimit)
+          ? undefined
+          : { outcome: "suppressed", reason: `a licence webhook was called within ${list.rateLimit} s` },
+      );
+      if (refused !== undefined) return refused;
       return callWebhookList(webhooks, what.payload(value), {
         caller: deps.caller,
         timeoutSeconds: config.timeoutSeconds,

@@ -11,6 +11,13 @@ export const alertTimeoutSeconds = () => int(15, 1, 300);
 /** Seconds after an alert in which the same key (task, or task and recipient) gets no other; 0 = no limit. */
 export const alertRateLimit = (fallback: number) => int(fallback, 0, 7 * 86_400);
 
+/**
+ * Alerts a destination sends per minute at most, whatever the task or licence they are about;
+ * 0 = no budget. The per-task rate limit keys on the task id, which a datagram names itself, so
+ * only a budget independent of it bounds what a flood of made-up events can send.
+ */
+export const alertBudget = (fallback: number) => int(fallback, 0, 100_000);
+
 /** Lines of the script log shown; the log is kept to these lines so that a message stays readable. */
 export const scriptLogLines = (fallback: number) => int(fallback, 0, 1000);
 

@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { isEmailAddress, isSenderAddress } from "../../alerts/email-address.ts";
 import {
+  alertBudget,
   alertRateLimit,
   alertTimeoutSeconds,
   LICENCE_ALERT_RATE_LIMIT,
@@ -105,6 +106,7 @@ const serverLicenseExpiry = () =>
 export const emailNotificationSchema = section({
   enable: bool(false),
   smtp: smtpSchema,
+  maxAlertsPerMinute: alertBudget(60),
   reloadTaskFailure: section({
     ...commonKindEntries({
       rateLimit: 600,

@@ -4,7 +4,7 @@
  * named here and looked up in thirdPartyToolsCredentials.obsPlatform. Off by default; validated
  * only when on.
  */
-import { alertRateLimit, scriptLogLines } from "./alert-common.ts";
+import { alertBudget, alertRateLimit, scriptLogLines } from "./alert-common.ts";
 import { bool, httpUrl, list, nameValueList, nonEmptyStr, requiredStr, section } from "./primitives.ts";
 
 /** Where an operator's own credentials go: the kinds' shared header lists. */
@@ -49,6 +49,7 @@ const newRelicKind = (word: "Failed" | "Aborted") =>
 
 export const newRelicSchema = section({
   enable: bool(false),
+  maxAlertsPerMinute: alertBudget(120),
   /** Accounts that get every event or log entry, besides those each kind selects. */
   destinationAccount: section({ event: list(requiredStr), log: list(requiredStr) }),
   url: section({

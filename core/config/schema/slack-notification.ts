@@ -4,6 +4,7 @@
  * only when on.
  */
 import {
+  alertBudget,
   alertRateLimit,
   alertTimeoutSeconds,
   LICENCE_ALERT_RATE_LIMIT,
@@ -45,6 +46,7 @@ const serverLicenseExpiry = () =>
 export const slackNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
+  maxAlertsPerMinute: alertBudget(60),
   reloadTaskFailure: slackKind('Qlik Sense reload failed: "{{taskName}}"', "sense-task-failure"),
   reloadTaskAborted: slackKind('Qlik Sense reload aborted: "{{taskName}}"', "sense-task-aborted"),
   serverLicenseExpiry: serverLicenseExpiry(),

@@ -1,7 +1,9 @@
 /** fileOperations, keyValueStore, scheduler and cloud resource names. */
 import * as v from "valibot";
+import { DEFAULT_MAX_NAMESPACES, DEFAULT_MAX_TOTAL_BYTES } from "../../kv/key-value-limits.ts";
 import {
   bool,
+  int,
   nonEmptyStr,
   positiveInt,
   requiredStr,
@@ -20,9 +22,14 @@ export const fileOperationsSchema = section({
   tableDataDirectory: str(""),
 });
 
+/** Above 128 MiB the files read at start (up to eight times the bytes stored) no longer fit the 1 GiB heap. */
+const MAX_TOTAL_BYTES_CEILING = 128 * 1024 * 1024;
+
 export const keyValueStoreSchema = section({
   enable: bool(true),
   maxKeysPerNamespace: positiveInt(1000),
+  maxNamespaces: positiveInt(DEFAULT_MAX_NAMESPACES),
+  maxTotalBytes: int(DEFAULT_MAX_TOTAL_BYTES, 1, MAX_TOTAL_BYTES_CEILING),
   storeFile: nonEmptyStr("./data/key-values.json"),
 });
 

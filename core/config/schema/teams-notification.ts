@@ -5,6 +5,7 @@
  * Off by default; validated only when on.
  */
 import {
+  alertBudget,
   alertRateLimit,
   alertTimeoutSeconds,
   LICENCE_ALERT_RATE_LIMIT,
@@ -40,6 +41,7 @@ const serverLicenseExpiry = () =>
 export const teamsNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
+  maxAlertsPerMinute: alertBudget(30),
   reloadTaskFailure: teamsKind('Qlik Sense reload failed: "{{taskName}}"'),
   reloadTaskAborted: teamsKind('Qlik Sense reload aborted: "{{taskName}}"'),
   serverLicenseExpiry: serverLicenseExpiry(),

@@ -6,7 +6,12 @@
  */
 import * as v from "valibot";
 import { isHttpUrlAllowingCredentials } from "../validators.ts";
-import { alertRateLimit, alertTimeoutSeconds, LICENCE_ALERT_RATE_LIMIT } from "./alert-common.ts";
+import {
+  alertBudget,
+  alertRateLimit,
+  alertTimeoutSeconds,
+  LICENCE_ALERT_RATE_LIMIT,
+} from "./alert-common.ts";
 import { bool, list, requiredFilePath, requiredFormat, section, str } from "./primitives.ts";
 
 export const WEBHOOK_METHODS = ["GET", "POST", "PUT"] as const;
@@ -40,6 +45,7 @@ const webhookKind = (rateLimit = 300) =>
 export const webhookNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
+  maxAlertsPerMinute: alertBudget(120),
   reloadTaskFailure: webhookKind(),
   reloadTaskAborted: webhookKind(),
   /** The server licence's status, called after every licence monitor run (Butler's key). */

@@ -1,7 +1,9 @@
 /**
  * Key-value routes, one endpoint key for all seven.
  * ttl in ms (0 or absent = none); missing namespace or key → 404, except keyexists which answers
- * `{keyExists: false, keyValue: {}}`; DELETEs answer 204 with no body.
+ * `{keyExists: false, keyValue: {}}`; DELETEs answer 204 with no body. A write past the store's
+ * namespace or byte limits, or into a store already over them, is 507 with the reason
+ * (core/kv/key-value-limits.ts); deletes always go, so that a full store can be emptied.
  */
 import * as v from "valibot";
 import type { KeyValueStore } from "../../../core/ports.ts";
@@ -103,6 +105,10 @@ export function keyValueRoutes(kv: KeyValueStore): RouteSpec[] {
         503: storeUnavailable,
         201: { description: "Stored", schema: v.object({ ...Entry.entries, ttl: v.number() }) },
         400: { description: "Invalid input or key limit of the namespace reached" },
+        507: {
+          description:
+            "Not stored: a new namespace beyond keyValueStore.maxNamespaces, keys and values beyond keyValueStore.maxTotalBytes, or a store already over them (deletes still go); the message says which",
+        },
       },
       handler: async ({ params, body }, c) => {
         const ttl = body.ttl ?? 0;

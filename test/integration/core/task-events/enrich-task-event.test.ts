@@ -1,7 +1,8 @@
 /**
  * Enrichment of task events against the simulated platform over mutual TLS: each lookup finds
  * what the repository holds for THIS execution, and each lookup that fails leaves its part "not
- * available" with the reason while the alert is still made.
+ * available" with the reason while the alert is still made; a task the repository says does not
+ * exist makes no alert.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -147,12 +148,6 @@ describe("task-event enrichment: each lookup failing still makes the alert", () 
     expect(alert.execution.available).toBe(true);
   });
 
-  it("an unknown task: the task is not available and the kind defaults to a reload", async () => {
-    const alert = await alertOf(event("failed", { taskId: TASK_UNKNOWN }));
-    expect(alert.task).toMatchObject({ available: false, reason: expect.stringContaining(TASK_UNKNOWN) });
-    expect(alert.kind).toBe("reloadTaskFailure");
-  });
-
   it("a repository that answers 500 to everything: every part not available, the alert still made", async () => {
     sim.repository.fault = "status500";
     const alert = await alertOf(event("aborted"));
@@ -161,5 +156,23 @@ describe("task-event enrichment: each lookup failing still makes the alert", () 
       expect(part.available).toBe(false);
     }
     expect(alert.task).toMatchObject({ reason: expect.stringContaining("500") });
+  });
+});
+
+describe("task-event enrichment: a task the repository does not know", () => {
+  async function enrichmentOf(e: TaskEvent) {
+    return enrichTaskEvent(e, FAST, { repository: createTaskRepository(client), clock: systemClock });
+  }
+
+  it("an empty list for the task: no alert, and nothing looked up after the task and the event's app", async () => {
+    const enrichment = await enrichmentOf(event("failed", { taskId: TASK_UNKNOWN }));
+    expect(enrichment).toEqual({ outcome: "unknown_task", reason: expect.stringContaining(TASK_UNKNOWN) });
+    expect(sim.repository.calls.map((call) => call.path).sort()).toEqual(["/qrs/app/full", "/qrs/task/full"]);
+  });
+
+  it("a 404 for the task: no alert either", async () => {
+    sim.repository.fault = "status404";
+    const enrichment = await enrichmentOf(event("aborted", { taskId: TASK_UNKNOWN }));
+    expect(enrichment.outcome).toBe("unknown_task");
   });
 });

@@ -30,6 +30,7 @@ beforeAll(async () => {
       "    rateLimit: { enable: true, maxPerMinute: 1000 }",
       "    endpointsEnable: { fileCopy: true, fileDelete: true, appList: true, reloadTaskStart: true }",
       "  platform: { host: qlik.example.invalid }",
+      "  keyValueStore: { maxNamespaces: 3 }",
       "  fileOperations:",
       "    copyApprovedDirectories: [{ fromDirectory: /tmp/a, toDirectory: /tmp/b }]",
       "    deleteApprovedDirectories: [/tmp/a]",
@@ -135,6 +136,24 @@ describe("REST Lambda handler", () => {
     });
     expect(deleted.statusCode).toBe(204);
     expect((await call("GET", "/v4/keyvalues/lambda", { query: "key=k" })).statusCode).toBe(404);
+  });
+
+  it("answers 507 with the reason for a namespace beyond keyValueStore.maxNamespaces, counted in DynamoDB", async () => {
+    for (const namespace of JSON.parse((await call("GET", "/v4/keyvaluesnamespaces")).body) as string[])
+      await call("DELETE", `/v4/keyvalues/${namespace}`);
+    for (const namespace of ["limit-1", "limit-2", "limit-3"])
+      expect(
+        (await call("POST", `/v4/keyvalues/${namespace}`, { body: { key: "k", value: "v" } })).statusCode,
+      ).toBe(201);
+
+    const refused = await call("POST", "/v4/keyvalues/limit-4", { body: { key: "k", value: "v" } });
+
+    expect(refused.statusCode).toBe(507);
+    expect(JSON.parse(refused.body)).toEqual({
+      statusCode: 507,
+      error: "Insufficient Storage",
+      message: "The key-value store already holds keyValueStore.maxNamespaces (3) namespaces",
+    });
   });
 
   it("creates schedules in DynamoDB and reports their status from the stored state", async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { brokerUrl } from "../../../../core/adapters/mqtt.ts";
+import { brokerUrl } from "../../../../core/adapters/broker-url.ts";
 import { mqttBrokerClientOptions } from "../../../../core/adapters/mqtt-options.ts";
 import { BrokerTlsFileError } from "../../../../core/messaging/errors.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

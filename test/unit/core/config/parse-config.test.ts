@@ -42,6 +42,8 @@ describe("parseConfig: minimal files and defaults", () => {
     expect(config.keyValueStore).toEqual({
       enable: true,
       maxKeysPerNamespace: 1000,
+      maxNamespaces: 100,
+      maxTotalBytes: 32 * 1024 * 1024,
       storeFile: "./data/key-values.json",
     });
     expect(config.scheduler).toEqual({ enable: true, storeFile: "./data/schedules.yaml" });

@@ -27,7 +27,7 @@ describe("exported config types", () => {
       Config["thirdPartyToolsCredentials"]["obsPlatform"][number]["accountId"]
     >().toEqualTypeOf<string>();
     expectTypeOf<keyof Config["keyValueStore"]>().toEqualTypeOf<
-      "enable" | "maxKeysPerNamespace" | "storeFile"
+      "enable" | "maxKeysPerNamespace" | "maxNamespaces" | "maxTotalBytes" | "storeFile"
     >();
   });
 });

@@ -14,7 +14,8 @@ import { ENGINE_RELOAD_FAILED_DATAGRAM, FAILED, SUCCESS } from "./task-datagram-
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-function setUp(destinations: readonly AlertDestination[] = []) {
+/** `unknownTasks`: the task ids the repository of this test answers it does not know. */
+function setUp(destinations: readonly AlertDestination[] = [], unknownTasks: readonly string[] = []) {
   const clock = createManualClock();
   const logger = recordingLogger();
   const counts = createTaskEventCounts();
@@ -22,6 +23,8 @@ function setUp(destinations: readonly AlertDestination[] = []) {
   const missing = notAvailable("not looked up in this test");
   const enrich = async (event: TaskEvent): Promise<Enrichment> => {
     lookups.push(event);
+    if (unknownTasks.includes(event.taskId))
+      return { outcome: "unknown_task", reason: `the repository knows no task ${event.taskId}` };
     return {
       outcome: "alert",
       alert: {
@@ -35,16 +38,17 @@ function setUp(destinations: readonly AlertDestination[] = []) {
       },
     };
   };
+  const recent = createRecentTaskEvents();
   const process = createTaskEventProcessor({
     deduplication: createTaskDeduplication({ windowMs: 3_600_000 }),
     enrich,
     dispatcher: createAlertDispatcher({ destinations, clock, logger }),
     counts,
-    recent: createRecentTaskEvents(),
+    recent,
     logger,
     clock,
   });
-  return { process, clock, logger, counts, lookups };
+  return { process, clock, logger, counts, lookups, recent };
 }
 
 describe("task-event processor: what comes in", () => {
@@ -153,5 +157,64 @@ describe("task-event processor: what the log says", () => {
 
     expect(logger.at("info")).toEqual([]);
     expect(logger.at("verbose").map((entry) => entry.message)).toContain("reload task success: Reload Sales");
+  });
+});
+
+describe("task-event processor: a task the repository does not know", () => {
+  /** A destination of this test that records what it is sent. */
+  function recording() {
+    const sent: string[] = [];
+    const destination: AlertDestination = {
+      name: "webhook",
+      handles: () => true,
+      send: async (alert) => {
+        sent.push(alert.event.taskId);
+        return { outcome: "sent", messages: 1 };
+      },
+    };
+    return { sent, destination };
+  }
+
+  /** FAILED with another task id and execution id: a forged datagram with fresh GUIDs. */
+  const forged = (i: number) => {
+    const fields = FAILED.split(";");
+    fields[5] = `00000000-0000-4000-8000-00000000000${i}`;
+    fields[9] = `10000000-0000-4000-8000-00000000000${i}`;
+    return fields.join(";");
+  };
+  const forgedIds = [1, 2, 3].map((i) => forged(i).split(";")[5] as string);
+
+  it("sends no alert to any destination, counts the event unknown_task and leaves it off the last events", async () => {
+    const { sent, destination } = recording();
+    const { process, counts, recent } = setUp([destination], forgedIds);
+    for (const i of [1, 2, 3])
+      await expect(process(bytes(forged(i)), 1000, "10.0.0.9")).resolves.toBe("dropped_by_rule");
+    await process(bytes(FAILED), 1000, "10.0.0.5");
+
+    expect(sent).toEqual([FAILED.split(";")[5]]);
+    expect(counts.totals()).toMatchObject({
+      "failed.received": 4,
+      "failed.unknown_task": 3,
+      "failed.processed": 1,
+    });
+    expect(recent.list().map((shown) => shown.executionId)).toEqual([FAILED.split(";")[9]]);
+  });
+
+  it("warns at most once a minute, naming the task id and the sender, with the count since the last line", async () => {
+    const { process, clock, logger } = setUp([], forgedIds);
+    await process(bytes(forged(1)), 1000, "10.0.0.9");
+    await process(bytes(forged(2)), 1000, "10.0.0.9");
+    clock.advance(60_000);
+    await process(bytes(forged(3)), 61_000, "10.0.0.8");
+
+    expect(logger.at("warn")).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining("no alert sent"),
+        fields: expect.objectContaining({ taskId: forgedIds[0], sender: "10.0.0.9", eventsSinceLastLine: 1 }),
+      }),
+      expect.objectContaining({
+        fields: expect.objectContaining({ taskId: forgedIds[2], sender: "10.0.0.8", eventsSinceLastLine: 2 }),
+      }),
+    ]);
   });
 });

@@ -150,3 +150,46 @@ describe("key-value endpoints", () => {
     expect((await t.app.request("/v4/keyvalues/ns?key=short")).status).toBe(404);
   });
 });
+
+describe("key-value endpoints: the store's limits", () => {
+  let limited: RestTestApp;
+  afterEach(async () => {
+    await limited.close();
+    await removeDir(limited.dir);
+  });
+  const postTo = (ns: string, value: string) =>
+    limited.app.request(`/v4/keyvalues/${ns}`, json("POST", { key: "k", value }));
+
+  it("answers 507 with the reason for a namespace beyond maxNamespaces and for bytes beyond maxTotalBytes; deletes still go", async () => {
+    limited = await createRestTestApp({ maxNamespaces: 2, maxTotalBytes: 30 });
+    expect((await postTo("a", "0123456789")).status).toBe(201);
+    expect((await postTo("b", "0123456789")).status).toBe(201);
+
+    const namespace = await postTo("c", "v");
+    const bytes = await postTo("a", "0123456789".repeat(2));
+
+    expect(namespace.status).toBe(507);
+    expect(await namespace.json()).toEqual({
+      statusCode: 507,
+      error: "Insufficient Storage",
+      message: "The key-value store already holds keyValueStore.maxNamespaces (2) namespaces",
+    });
+    expect(bytes.status).toBe(507);
+    expect(await bytes.json()).toMatchObject({
+      message: expect.stringContaining("over keyValueStore.maxTotalBytes (30)"),
+    });
+    expect(await limited.kv.get("a", "k")).toBe("0123456789");
+    expect((await limited.app.request("/v4/keyvalues/b", { method: "DELETE" })).status).toBe(204);
+    expect((await postTo("c", "v")).status).toBe(201);
+  });
+
+  it("documents the 507 of a write in the OpenAPI document", async () => {
+    limited = await createRestTestApp();
+    const document = (await (await limited.app.request("/documentation/json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    expect(document.paths["/v4/keyvalues/{namespace}"]?.post?.responses["507"]?.description).toContain(
+      "keyValueStore.maxTotalBytes",
+    );
+  });
+});

@@ -112,7 +112,10 @@ describe("the licence alert email", () => {
 
 describe("the licence alert in Teams and Slack", () => {
   it("is an Adaptive Card with the title, the facts and the configured links", () => {
-    const message = licenceTeamsCard(fields(EXPIRED), "Licence expired");
+    const message = licenceTeamsCard(fields(EXPIRED), {
+      plain: "Licence expired",
+      markup: "Licence expired",
+    });
     const card = message.attachments[0]?.content as Record<string, unknown>;
     expect(message.attachments[0]?.contentType).toBe("application/vnd.microsoft.card.adaptive");
     expect(card.body).toEqual([
@@ -133,11 +136,15 @@ describe("the licence alert in Teams and Slack", () => {
   });
 
   it("is a Block Kit message with the poster settings, a header and the facts", () => {
-    const message = licenceSlackMessage(fields(EXPIRING), "Licence soon", {
-      channel: "ops",
-      fromUser: "Qlik Sense",
-      iconEmoji: "",
-    }) as { channel: string; username: string; text: string; blocks: { type: string }[] };
+    const message = licenceSlackMessage(
+      fields(EXPIRING),
+      { plain: "Licence soon", markup: "Licence soon" },
+      {
+        channel: "ops",
+        fromUser: "Qlik Sense",
+        iconEmoji: "",
+      },
+    ) as { channel: string; username: string; text: string; blocks: { type: string }[] };
     expect(message.channel).toBe("ops");
     expect(message.username).toBe("Qlik Sense");
     expect(message.text).toBe("Licence soon");
