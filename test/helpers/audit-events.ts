@@ -95,3 +95,16 @@ export function oddEvents(): AcceptedEvent[] {
     }),
   ];
 }
+
+/**
+ * An objectData event whose `objectData.a` holds `depth` nested arrays: as an older Steward took
+ * it (before ingest refused JSON nested deeper than 64 levels) and JSON.stringify cannot encode
+ * from about 10,000 levels on. Built by JSON.parse, which copes with any depth.
+ */
+export function deeplyNestedEvent(depth = 100_000, overrides: Partial<AuditEnvelope> = {}): AcceptedEvent {
+  const objectData = JSON.parse(`{"objectType":"x","a":${"[".repeat(depth)}${"]".repeat(depth)}}`) as Record<
+    string,
+    unknown
+  >;
+  return objectDataEvent(objectData, overrides);
+}
