@@ -1,6 +1,7 @@
 /** Builders of accepted audit events for destination and queue tests. */
 import { randomUUID } from "node:crypto";
 import type { AcceptedEvent, AuditEnvelope } from "../../core/audit/accepted-event.ts";
+import { nestedEnvelopeText } from "./audit-envelopes.ts";
 
 /** Two eventIds whose time offsets are equal (found by search: 837,775 ns each). */
 export const COLLIDING_EVENT_IDS = [
@@ -97,14 +98,13 @@ export function oddEvents(): AcceptedEvent[] {
 }
 
 /**
- * An objectData event whose `objectData.a` holds `depth` nested arrays: as an older Steward took
- * it (before ingest refused JSON nested deeper than 64 levels) and JSON.stringify cannot encode
- * from about 10,000 levels on. Built by JSON.parse, which copes with any depth.
+ * An objectData event whose `objectData.a` holds `depth` nested arrays, as an older Steward took
+ * it (before ingest refused JSON nested deeper than 64 levels): JSON.stringify cannot encode it
+ * (nestedEnvelopeText).
  */
-export function deeplyNestedEvent(depth = 100_000, overrides: Partial<AuditEnvelope> = {}): AcceptedEvent {
-  const objectData = JSON.parse(`{"objectType":"x","a":${"[".repeat(depth)}${"]".repeat(depth)}}`) as Record<
-    string,
-    unknown
-  >;
-  return objectDataEvent(objectData, overrides);
+export function deeplyNestedEvent(depth = 100_000): AcceptedEvent {
+  const envelope = JSON.parse(
+    nestedEnvelopeText(randomUUID(), depth, "2026-03-08T16:46:26.181Z"),
+  ) as AuditEnvelope;
+  return { envelope, receivedAt: "2026-03-08T16:46:26.300Z", clientIp: "127.0.0.1" };
 }

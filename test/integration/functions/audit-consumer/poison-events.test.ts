@@ -15,6 +15,7 @@ import type { AuditDestination } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { cloudDestinationAdapters } from "../../../../functions/audit-consumer/cloud-destinations.ts";
 import { createAuditConsumer } from "../../../../functions/audit-consumer/consumer.ts";
+import { nestedEnvelopeText } from "../../../helpers/audit-envelopes.ts";
 import { objectDataEvent } from "../../../helpers/audit-events.ts";
 import { destinationConfig } from "../../../helpers/destination-config.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -34,13 +35,6 @@ afterAll(async () => {
 });
 
 const POISON_ID = "0b0e4a47-3c2f-4c8e-9d2c-000000000002";
-/** The envelope's text as the ingest function sent it: JSON.stringify could not have made it. */
-const poisonBody = () =>
-  JSON.stringify(objectDataEvent({ objectType: "x", a: "A" }, { eventId: POISON_ID }).envelope).replace(
-    '"a":"A"',
-    `"a":${"[".repeat(100_000)}${"]".repeat(100_000)}`,
-  );
-
 /** Parquet and json destinations writing to s3rver under `prefix`. */
 function destinationsUnder(prefix: string, logger = recordingLogger()): AuditDestination[] {
   return selectDestinations(
@@ -80,7 +74,7 @@ const ids = (events: readonly AcceptedEvent[]) => events.map((event) => event.en
 describe("audit consumer: an event no destination can write", () => {
   it("acknowledges an event the destinations cannot encode, counts its refusal per destination, and writes the rest", async () => {
     const good = goodEvents();
-    const records = await sqs.roundTrip(good, [poisonBody()]);
+    const records = await sqs.roundTrip(good, [nestedEnvelopeText(POISON_ID, 100_000)]);
     const logger = recordingLogger();
     const consume = createAuditConsumer({
       destinations: destinationsUnder("unencodable"),
