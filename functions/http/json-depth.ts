@@ -8,7 +8,7 @@
  * every destination encodes what it stores. An audit event nested 100,000 brackets deep fits in
  * the 1 MiB body limit; taken, it could never be written, and it was written by nothing: the
  * destinations' writes kept failing on it. Steward's own bodies nest a handful of levels (an
- * audit event's `objectData` about ten), so 64 leaves room for any client and none for that.
+ * audit event's `objectData` fewer than ten), so 64 leaves room for any client and none for that.
  * Refused at the door, such a body never reaches a queue.
  *
  * Why one rule for every JSON body (the ingest API and the REST API alike): no body of either
