@@ -4,8 +4,11 @@
  * never comes back nor takes the batch to the dead-letter queue), its refusal logged and counted
  * per destination, and the good events are written to s3rver as Parquet and objectData files.
  * The event is the one an older ingest function sent as the request's text: objectData nested
- * 100,000 brackets deep, which JSON.stringify cannot encode.
+ * 100,000 brackets deep, which JSON.stringify cannot encode. With an outage beside it (S3 failing,
+ * from aws-sdk-client-mock), only the outage's events are named for SQS to deliver again.
  */
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { mockClient } from "aws-sdk-client-mock";
 import { parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createS3ObjectStore } from "../../../../core/adapters/aws/s3-object-store.ts";
@@ -134,5 +137,47 @@ describe("audit consumer: an event no destination can write", () => {
         "TypeError: Cannot read properties of undefined (reading 'length')",
       ],
     ]);
+  });
+});
+
+describe("audit consumer: a refusal and an outage in one batch", () => {
+  // mockClient patches every S3Client, so it lives only inside this block.
+  let s3Mock: ReturnType<typeof mockClient>;
+  beforeAll(() => {
+    s3Mock = mockClient(S3Client);
+  });
+  afterAll(() => s3Mock.restore());
+
+  it("names only the outage's events for SQS to deliver again, and counts the refusal at once", async () => {
+    const onEighth = objectDataEvent({ objectType: "table" });
+    const onNinth = objectDataEvent({ objectType: "chart" }, { timestamp: "2026-03-09T10:00:00Z" });
+    const records = await sqs.roundTrip([onEighth, onNinth], [nestedEnvelopeText(POISON_ID, 100_000)]);
+    s3Mock.on(PutObjectCommand).callsFake((input: { Key: string }) => {
+      if (input.Key.includes("date=2026-03-09"))
+        throw Object.assign(new Error("SlowDown"), { name: "SlowDown" });
+      return {};
+    });
+    const logger = recordingLogger();
+    const destinations = selectDestinations(
+      destinationConfig(["parquet"], "audit-events"),
+      timeseriesConfig(1, 8086),
+      cloudDestinationAdapters({
+        s3: new S3Client({ region: "us-east-1" }),
+        bucket: BUCKET,
+        bucketPrefix: "",
+        logger,
+      }),
+    ).map((selected) => selected.destination);
+    const consume = createAuditConsumer({ destinations, logger, clock: systemClock });
+
+    const response = await consume({ Records: records });
+
+    const ninth = records.find((record) => record.body === JSON.stringify(onNinth.envelope));
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: ninth?.messageId }]);
+    const refusals = logger.entries.filter((entry) => entry.message.includes("refused audit events"));
+    expect(refusals.map((entry) => [entry.level, entry.fields?.reason, entry.fields?.eventIds])).toEqual([
+      ["error", "unencodable", POISON_ID],
+    ]);
+    expect(logger.entries.filter((entry) => entry.message.includes("will be retried"))).toHaveLength(1);
   });
 });
