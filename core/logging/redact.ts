@@ -8,8 +8,9 @@
  * - The patterns try a key or URL only where a run of its characters begins (a lookbehind), read
  *   the run once (a lookahead and a back-reference, which never backtrack into it) and look for
  *   the secret's name in it lazily; as first written, they tried again from every word boundary
- *   inside a run and backtracked over its rest, and 50 kB of `a-a-…` took 2.7 s (and 4 kB of
- *   `pwd-pwd-…` 17 s, measured 2026-12-05); now both take about a millisecond.
+ *   inside a run and backtracked over its rest: 50 kB of `a-a-…` took 7 s and 4 kB of
+ *   `pwd-pwd-…` 17 s (measured 2026-12-06 on the shared 2-core machine); now each takes about a
+ *   millisecond.
  * - Only the first MAX_REDACTED_CHARS characters are kept, back to the last whitespace among
  *   them (so that a secret cut in two never shows its first half unmasked), the rest replaced by
  *   a note of how many were cut: far more than a log line or a crash file needs (a stack trace is
