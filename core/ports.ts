@@ -369,7 +369,10 @@ export interface FileOperations {
 // ---- audit destination ports ----
 
 export interface AuditBatch {
-  /** Short unique id, part of file names; kept across retries of the same batch. */
+  /**
+   * Short unique id, part of file names; kept across retries of the same batch. A part of a
+   * batch written on its own to isolate a fault has an id of its own (batch-halves.ts).
+   */
   id: string;
   flushedAt: Date;
   events: readonly AcceptedEvent[];
@@ -378,7 +381,11 @@ export interface AuditBatch {
 export interface AuditDestination {
   /** The destination's name in `auditEvents.destination.type`. */
   readonly name: string;
-  /** Stores the batch; throws DestinationWriteError naming the events that were not stored. */
+  /**
+   * Stores the batch; throws DestinationWriteError naming the events that were not stored
+   * (refused, or kept back by an outage). Any other error is a fault: retried a few times, then
+   * isolated to the events that cause it, which are refused (retrying-batch-write.ts).
+   */
   write(batch: AuditBatch): Promise<void>;
   /** Creates what the destination needs (a database) before the first write; optional. */
   prepare?(): Promise<void>;

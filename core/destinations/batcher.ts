@@ -2,14 +2,15 @@
  * The audit batcher: the item batcher (item-batcher.ts) over accepted events, writing through an
  * AuditDestination. Events a destination refuses as data (DestinationWriteError.refused) are
  * logged by reason with the first of their eventIds, counted as rejected and never written again;
- * any other failure keeps the batch for a retry, so locally no accepted event is dropped without
- * a word. `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or
+ * an outage (any other DestinationWriteError) keeps the batch for a retry, so locally no accepted
+ * event is dropped without a word; any other error, a fault, is retried a few times and then
+ * isolated to the events that cause it, refused as `unwritable` (retrying-batch-write.ts). `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or
  * is abandoned first) it rejects with UnwrittenEventsError.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { AuditDestination, Clock, Logger, Stoppable } from "../ports.ts";
-import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
+import { DestinationWriteError, eventIdsOf, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
 import {
   type BatchingOptions,
   type ItemBatcherStats,
@@ -76,6 +77,10 @@ export function startBatcher(options: BatcherOptions): Batcher {
     write: (batch) => destination.write({ id: batch.id, flushedAt: batch.flushedAt, events: batch.items }),
     refusal: (error) =>
       error instanceof DestinationWriteError && error.refused ? refusals(error) : undefined,
+    // Audit destinations report every outage as a DestinationWriteError (refusal-less); anything
+    // else they throw is a fault, isolated to the events that cause it.
+    isOutage: (error) => error instanceof DestinationWriteError,
+    nameItems: (events) => ({ eventIds: eventIdsOf(events) }),
   });
   return {
     add: (event) => batcher.add(event),

@@ -9,14 +9,29 @@
  * would only deliver them again until the dead-letter queue — but acknowledged, and counted and
  * logged by destination and reason as the local destinations do (refusal-tally.ts): an ERROR naming
  * the first eventIds, at most once a minute per destination and reason in a function instance,
- * with the count since the previous line. Everything else of the batch was stored.
+ * with the count since the previous line. Everything else of the batch was stored. Refusals a
+ * destination met in a batch that also met an outage are counted at once too: only the events
+ * of the outage come back.
+ *
+ * An error that is neither (not a DestinationWriteError: a fault such as a TypeError or a
+ * RangeError) would come back with every redelivery, and SQS would send the whole batch, up to
+ * 99 good events with it, to the dead-letter queue. So it is isolated at once, as locally after
+ * a few writes (retrying-batch-write.ts): the batch is written again in halves (batch-halves.ts),
+ * a half that fails so is halved again, down to the one event, which is refused as `unwritable`
+ * and acknowledged; the rest is written. The redeliveries of SQS stay for outages.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import type { AuditDestination, Logger } from "../ports.ts";
+import type { AuditBatch, AuditDestination, Logger } from "../ports.ts";
+import { type BatchPart, halves, UNWRITABLE, wholeBatch } from "./batch-halves.ts";
 import { newBatchId } from "./batch-id.ts";
 import { describeError } from "./describe-error.ts";
-import { DestinationWriteError, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
+import {
+  type DestinationRefusal,
+  DestinationWriteError,
+  refusalsOf,
+  refusedEventIds,
+} from "./destination-write-error.ts";
 import { createRefusalTally, type RefusalTally } from "./refusal-tally.ts";
 
 export interface ConsumeOutcome {
@@ -42,35 +57,64 @@ export async function consumeEvents(
   events: readonly AcceptedEvent[],
   { now, logger, refusals = refusalTallies(logger) }: ConsumeOptions,
 ): Promise<ConsumeOutcome> {
-  const failed = new Set<AcceptedEvent>();
-  const refused: ConsumeOutcome["refused"] = [];
-  if (events.length === 0) return { failed, refused };
+  const outcome: ConsumeOutcome = { failed: new Set<AcceptedEvent>(), refused: [] };
+  if (events.length === 0) return outcome;
   const batch = { id: newBatchId(), flushedAt: now, events };
-  const results = await Promise.allSettled(destinations.map((destination) => destination.write(batch)));
-  results.forEach((result, i) => {
-    if (result.status === "fulfilled") return;
-    const error = result.reason;
-    const destination = destinations[i]?.name ?? "unknown";
-    if (error instanceof DestinationWriteError && error.refused) {
-      for (const refusal of refusalsOf(error)) {
+  await Promise.all(
+    destinations.map((destination) => {
+      const noteRefusal = (refusal: DestinationRefusal) => {
         const { reason, count, detail } = refusal;
-        refusals(destination).note(
+        refusals(destination.name).note(
           { reason, count, detail, fields: { eventIds: refusedEventIds(refusal) } },
           now.getTime(),
         );
-        refused.push({ destination, reason, count });
+        outcome.refused.push({ destination: destination.name, reason, count });
+      };
+      const fail = (failedEvents: readonly AcceptedEvent[], error: unknown) => {
+        for (const event of failedEvents) outcome.failed.add(event);
+        logger.error("audit destination write failed; the events will be retried", {
+          destination: destination.name,
+          events: failedEvents.length,
+          error: describeError(error),
+        });
+      };
+      return writePart(destination, batch, wholeBatch(batch.id, events), { noteRefusal, fail });
+    }),
+  );
+  return outcome;
+}
+
+interface PartOutcome {
+  noteRefusal(refusal: DestinationRefusal): void;
+  fail(events: readonly AcceptedEvent[], error: unknown): void;
+}
+
+/** Writes `part` of `batch` to `destination`; a fault is isolated by halves (see the header). */
+async function writePart(
+  destination: AuditDestination,
+  batch: AuditBatch,
+  part: BatchPart<AcceptedEvent>,
+  outcome: PartOutcome,
+): Promise<void> {
+  try {
+    await destination.write({ id: part.id, flushedAt: batch.flushedAt, events: part.items });
+    return;
+  } catch (error) {
+    if (error instanceof DestinationWriteError) {
+      // A refusal, or an outage that may carry the refusals met beside it (unwritten-events.ts).
+      if (error.refused) for (const refusal of refusalsOf(error)) outcome.noteRefusal(refusal);
+      else {
+        for (const refusal of error.refusals ?? []) outcome.noteRefusal(refusal);
+        outcome.fail(error.failedEvents, error);
       }
       return;
     }
-    const failedEvents = error instanceof DestinationWriteError ? error.failedEvents : events;
-    for (const event of failedEvents) failed.add(event);
-    logger.error("audit destination write failed; the events will be retried", {
-      destination,
-      events: failedEvents.length,
-      error: describeError(error),
-    });
-  });
-  return { failed, refused };
+    if (part.items.length <= 1) {
+      outcome.noteRefusal({ reason: UNWRITABLE, count: 1, detail: describeError(error), events: part.items });
+      return;
+    }
+  }
+  for (const half of halves(batch.id, part)) await writePart(destination, batch, half, outcome);
 }
 
 /** One refusal tally per destination, logging as the local audit destinations do. */

@@ -19,7 +19,11 @@ export interface DestinationRefusal {
 export interface DestinationWriteErrorOptions {
   cause: unknown;
   refused?: boolean;
-  /** With `refused`: why and how many, per reason (absent: all of failedEvents, reason `other`). */
+  /**
+   * With `refused`: why and how many, per reason (absent: all of failedEvents, reason `other`).
+   * Without it (an outage): events of the batch the destination refused besides, which are not
+   * among failedEvents (unwritten-events.ts says who counts them when).
+   */
   refusals?: readonly DestinationRefusal[];
 }
 
@@ -68,7 +72,12 @@ export function refusalsOf(error: DestinationWriteError): readonly DestinationRe
 
 /** The first eventIds of a refusal, for its log line (comma-separated). */
 export function refusedEventIds(refusal: DestinationRefusal): string {
-  return refusal.events
+  return eventIdsOf(refusal.events);
+}
+
+/** The first eventIds of `events`, for a log line (comma-separated). */
+export function eventIdsOf(events: readonly AcceptedEvent[]): string {
+  return events
     .slice(0, NAMED_EVENT_IDS)
     .map((event) => event.envelope.eventId)
     .join(",");

@@ -13,7 +13,9 @@
  * the batch counts as written. Each refusal is logged as an ERROR naming the destination, the
  * reason and the first refused items, at most one line a minute per reason (the first at once,
  * then with the count since the last line; the others at DEBUG), and kept nowhere else
- * (refusal-tally.ts, shared with the other writers).
+ * (refusal-tally.ts, shared with the other writers). A writer that tells outages from other
+ * errors (`isOutage`) has an error that is neither retried only a few times: then the items that
+ * cause it are found and refused as `unwritable` (retrying-batch-write.ts).
  *
  * `add()` waits while `maxBuffered` items are pending: backpressure towards the caller. With
  * `maxWaitMs` the wait is bounded: past it, `add()` throws BufferFullError, and keeps throwing at
@@ -75,6 +77,14 @@ export interface ItemBatcherOptions<T> extends BatchingOptions {
    * be written again.
    */
   refusal(error: unknown, batch: ItemBatch<T>): readonly Refusal[] | undefined;
+  /**
+   * Whether a failed write that is no refusal is an outage, retried until it ends; any other
+   * error is retried a few times and then isolated to the items that cause it, which are refused
+   * as `unwritable` (retrying-batch-write.ts). Absent: every such failure is an outage.
+   */
+  isOutage?: ((error: unknown) => boolean) | undefined;
+  /** Log fields naming the items of an `unwritable` refusal (e.g. their ids). */
+  nameItems?: ((items: readonly T[]) => LogFields) | undefined;
   /** Told of every failed write (refused or to be retried), e.g. for error tracking. Must not throw. */
   onWriteError?: ((error: unknown) => void) | undefined;
   /**

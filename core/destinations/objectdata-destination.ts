@@ -3,14 +3,16 @@
  * carries `payload.event.objectData`, named `<YYYYMMDDTHHmmss.mmmZ>_<eventId>_<correlationId>.json`
  * and shaped as Butler SOS writes them. Events without objectData are skipped. A batch's files are
  * written a few at a time, side by side; a file that fails fails only its event (the batch is
- * retried for those). The object store confines every file to the export directory.
+ * retried for those). An event whose document cannot be encoded (objectData nested too deeply
+ * for JSON.stringify) is refused on its own (`unencodable`, unwritten-events.ts). The object store
+ * confines every file to the export directory.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { type AuditFacts, carriesObjectData, extractAuditFacts } from "../audit/audit-facts.ts";
 import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
 import type { AuditDestination, Logger, ObjectStore } from "../ports.ts";
-import { DestinationWriteError } from "./destination-write-error.ts";
+import { UnwrittenEvents } from "./unwritten-events.ts";
 
 export interface ObjectDataDestinationOptions {
   store: ObjectStore;
@@ -27,31 +29,33 @@ export function createObjectDataDestination({
   return {
     name: "json",
     async write(batch) {
-      const failed = new Set<AcceptedEvent>();
-      let firstError: unknown;
+      const unwritten = new UnwrittenEvents("json");
       const files = batch.events.filter(carriesObjectData);
       let next = 0;
       const writeNext = async (): Promise<void> => {
         while (next < files.length) {
           const event = files[next++] as AcceptedEvent;
-          const facts = extractAuditFacts(event);
-          const key = objectDataFileName(facts);
+          let key: string;
+          let text: string;
           try {
-            await store.put(key, `${JSON.stringify(objectDataDocument(facts, tags), null, 2)}\n`);
+            const facts = extractAuditFacts(event);
+            key = objectDataFileName(facts);
+            text = `${JSON.stringify(objectDataDocument(facts, tags), null, 2)}\n`;
+          } catch (error) {
+            // E.g. a RangeError from JSON.stringify of objectData nested too deeply: this event only.
+            unwritten.unencodable(event, error);
+            continue;
+          }
+          try {
+            await store.put(key, text);
             logger.verbose("wrote objectData", { key });
           } catch (error) {
-            firstError ??= error;
-            failed.add(event);
+            unwritten.outage([event], error);
           }
         }
       };
       await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, writeNext));
-      if (failed.size > 0)
-        throw new DestinationWriteError(
-          "json",
-          files.filter((event) => failed.has(event)),
-          { cause: firstError },
-        );
+      unwritten.throwIfAny();
     },
   };
 }

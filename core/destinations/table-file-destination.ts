@@ -3,6 +3,10 @@
  * `date=YYYY-MM-DD/<flushTimeUTC>-<batchId>.<ext>` in the destination's object store (names never
  * collide between concurrent consumers). The date is the event's UTC date, so a batch spanning
  * midnight becomes several files.
+ *
+ * An event that cannot be made into a row, or whose row the file format cannot hold, is refused
+ * on its own (`unencodable`, unwritten-events.ts) and the rest of its batch is written; a file
+ * that cannot be stored is an outage for its events.
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
@@ -11,7 +15,8 @@ import { type AuditRow, isoUtcDate, toAuditRow } from "../audit/audit-row.ts";
 import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
 import type { AuditDestination, ObjectStore, TableFileEncoder } from "../ports.ts";
 import { flushStamp } from "./batch-id.ts";
-import { DestinationWriteError } from "./destination-write-error.ts";
+import { encodeRowsApart } from "./unencodable-rows.ts";
+import { UnwrittenEvents } from "./unwritten-events.ts";
 
 export interface TableFileDestinationOptions {
   name: string;
@@ -30,38 +35,56 @@ export function createTableFileDestination({
   return {
     name,
     async write(batch) {
-      const partitions = new Map<string, { events: AcceptedEvent[]; rows: AuditRow[] }>();
+      const unwritten = new UnwrittenEvents(name);
+      const partitions = new Map<string, Partition>();
       for (const event of batch.events) {
-        const facts = extractAuditFacts(event);
-        // A validated envelope always has a parseable timestamp; receivedAt, then the flush
-        // time, are fallbacks so that an odd event can never make the whole batch unwritable.
-        const receivedMs = Date.parse(event.receivedAt);
-        const date = isoUtcDate(
-          facts.timestampMs ?? (Number.isFinite(receivedMs) ? receivedMs : batch.flushedAt.getTime()),
-        );
+        let date: string;
+        let row: AuditRow;
+        try {
+          const facts = extractAuditFacts(event);
+          // A validated envelope always has a parseable timestamp; receivedAt, then the flush
+          // time, are fallbacks so that an odd event can never make the whole batch unwritable.
+          const receivedMs = Date.parse(event.receivedAt);
+          date = isoUtcDate(
+            facts.timestampMs ?? (Number.isFinite(receivedMs) ? receivedMs : batch.flushedAt.getTime()),
+          );
+          row = toAuditRow(facts, tags);
+        } catch (error) {
+          // E.g. a RangeError from JSON.stringify of objectData nested too deeply: this event only.
+          unwritten.unencodable(event, error);
+          continue;
+        }
         let partition = partitions.get(date);
         if (partition === undefined) {
           partition = { events: [], rows: [] };
           partitions.set(date, partition);
         }
         partition.events.push(event);
-        partition.rows.push(toAuditRow(facts, tags));
+        partition.rows.push(row);
       }
-      const failed: AcceptedEvent[] = [];
-      let firstError: unknown;
-      for (const [date, partition] of partitions) {
+      const meta = { batchId: batch.id, flushedAt: batch.flushedAt };
+      for (const [date, { events, rows }] of partitions) {
+        const { bytes, unencodable } = encodeRowsApart(rows, (some) => encoder.encode(some, meta));
+        for (const { index, error } of unencodable)
+          unwritten.unencodable(events[index] as AcceptedEvent, error);
+        if (bytes === undefined) continue;
         const key = `date=${date}/${flushStamp(batch.flushedAt)}-${batch.id}.${encoder.extension}`;
         try {
-          await store.put(
-            key,
-            encoder.encode(partition.rows, { batchId: batch.id, flushedAt: batch.flushedAt }),
-          );
+          await store.put(key, bytes);
         } catch (error) {
-          firstError ??= error;
-          failed.push(...partition.events);
+          const refused = new Set(unencodable.map(({ index }) => index));
+          unwritten.outage(
+            events.filter((_, index) => !refused.has(index)),
+            error,
+          );
         }
       }
-      if (failed.length > 0) throw new DestinationWriteError(name, failed, { cause: firstError });
+      unwritten.throwIfAny();
     },
   };
+}
+
+interface Partition {
+  events: AcceptedEvent[];
+  rows: AuditRow[];
 }

@@ -11,8 +11,11 @@
  *   backoff: it holds up the events behind it by at most one write.
  * - A chunk too large for the server to read (413) is written again at once in halves; only an
  *   event whose point is too large on its own is refused (`too_large`).
- * - A point that cannot be encoded as line protocol is refused on its own (`unencodable`) before
- *   it can spoil a chunk.
+ * - An event that cannot be made into a point (objectData nested too deeply for JSON.stringify)
+ *   or whose point cannot be encoded as line protocol is refused on its own (`unencodable`)
+ *   before it can spoil a chunk.
+ * - Refusals met in a batch that then meets an outage are reported with the outage
+ *   (unwritten-events.ts).
  */
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
@@ -25,6 +28,7 @@ import { DatabaseSetupError } from "./database-setup-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
 import { keepTimesApart } from "./event-time-offset.ts";
 import { checkPoint, type Point } from "./line-protocol.ts";
+import { UnwrittenEvents } from "./unwritten-events.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
 
 export interface TimeseriesDestinationOptions {
@@ -83,55 +87,33 @@ export function createTimeseriesDestination(options: TimeseriesDestinationOption
       } catch (error) {
         throw new DestinationWriteError(NAME, batch.events, { cause: error });
       }
+      const unwritten = new UnwrittenEvents(NAME);
       const entries: Entry[] = [];
-      const unencodable: AcceptedEvent[] = [];
-      let encodingError: unknown;
       for (const event of batch.events) {
-        const point = toAuditPoint(extractAuditFacts(event), pointOptions);
         try {
+          const point = toAuditPoint(extractAuditFacts(event), pointOptions);
           checkPoint(point);
           entries.push({ event, point });
         } catch (error) {
-          encodingError ??= error;
-          unencodable.push(event);
+          // Line protocol cannot carry it, or JSON.stringify cannot (objectData nested too deeply).
+          unwritten.unencodable(event, error);
         }
-      }
-      const refusals: DestinationRefusal[] = [];
-      if (unencodable.length > 0) {
-        const detail = encodingError instanceof Error ? encodingError.message : String(encodingError);
-        refusals.push({ reason: "unencodable", count: unencodable.length, detail, events: unencodable });
       }
       // Two events of one series may hash to the same time; within the batch they are kept apart.
       const apart = keepTimesApart(entries);
       for (let start = 0; start < apart.length; start += maxBatchSize) {
         const chunk = apart.slice(start, start + maxBatchSize);
         try {
-          refusals.push(...(await writeChunk(chunk)));
+          for (const refusal of await writeChunk(chunk)) unwritten.refuse(refusal);
         } catch (error) {
-          const unwritten = apart.slice(start).map((entry) => entry.event);
-          throw new DestinationWriteError(NAME, unwritten, { cause: error });
+          unwritten.outage(
+            apart.slice(start).map((entry) => entry.event),
+            error,
+          );
+          break;
         }
       }
-      if (refusals.length === 0) return;
-      const byReason = mergeByReason(refusals);
-      const named = byReason.flatMap((refusal) => refusal.events);
-      const cause = new Error(byReason.map((refusal) => `${refusal.reason}: ${refusal.detail}`).join("; "));
-      throw new DestinationWriteError(NAME, named, { cause, refused: true, refusals: byReason });
+      unwritten.throwIfAny();
     },
   };
-}
-
-/** One refusal per reason: counts added, named events joined, the first detail kept. */
-function mergeByReason(refusals: readonly DestinationRefusal[]): DestinationRefusal[] {
-  const merged = new Map<string, DestinationRefusal>();
-  for (const refusal of refusals) {
-    const known = merged.get(refusal.reason);
-    merged.set(
-      refusal.reason,
-      known === undefined
-        ? refusal
-        : { ...known, count: known.count + refusal.count, events: [...known.events, ...refusal.events] },
-    );
-  }
-  return [...merged.values()];
 }

@@ -76,7 +76,9 @@ export function buildIngestOpenApi(serverVersion: string): Record<string, unknow
           },
           responses: {
             "202": ingestion("Accepted: the event is in the queue"),
-            "400": ingestion("Malformed JSON or envelope schema violated (details.errors[].instancePath)"),
+            "400": ingestion(
+              "Malformed JSON, JSON nested deeper than 64 levels, or envelope schema violated (details.errors[].instancePath)",
+            ),
             "401": ingestion("Token configured and missing or wrong"),
             "403": ingestion("Browser Origin not allowed"),
             "413": ingestion(

@@ -1,7 +1,8 @@
 /**
  * JSON request bodies: the content type must be JSON (415), the body at most `maxBytes` (413 —
  * refused from Content-Length up front, and counted while streaming when the length is not
- * declared, so an oversized body is never buffered whole), and it must parse (400).
+ * declared, so an oversized body is never buffered whole), it must parse (400), and nest at most
+ * MAX_JSON_DEPTH levels (400 naming, as a JSON pointer, where it passed them; why: json-depth.ts).
  *
  * `readJsonBody` reads any runtime's request through the small `RequestBody` interface; the
  * `jsonBody` middleware applies it to a Hono request and puts the value in `c.var.jsonBody`.
@@ -9,6 +10,7 @@
 
 import type { Context, MiddlewareHandler } from "hono";
 import { DISCARD_LIMIT_BYTES } from "./discard-limit.ts";
+import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.ts";
 import type { ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 
 /** A request body as `readJsonBody` reads it. */
@@ -54,6 +56,23 @@ const UNSUPPORTED: JsonBodyResult = {
 };
 const MALFORMED: JsonBodyResult = { ok: false, problem: { status: 400, reason: "Malformed JSON body" } };
 
+/** The reason of a body nested too deeply; the pointer is in the reason too, for answers without details. */
+export const TOO_DEEP_REASON = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+function tooDeep(pointer: string): JsonBodyResult {
+  return {
+    ok: false,
+    problem: {
+      status: 400,
+      reason: `${TOO_DEEP_REASON} at ${pointer}`,
+      details: {
+        maxDepth: MAX_JSON_DEPTH,
+        errors: [{ instancePath: pointer, message: `opens level ${MAX_JSON_DEPTH + 1}` }],
+      },
+    },
+  };
+}
+
 function tooLarge(maxBytes: number): JsonBodyResult {
   return { ok: false, problem: { status: 413, reason: "Request body too large", details: { maxBytes } } };
 }
@@ -76,11 +95,14 @@ export async function readJsonBody(body: RequestBody, options: JsonBodyOptions):
   if (text === undefined) return tooLarge(maxBytes);
   if (optional && text.trim() === "") return { ok: true, value: options.whenEmpty, text: "" };
   if (!isJson) return UNSUPPORTED;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), text };
+    value = JSON.parse(text);
   } catch {
     return MALFORMED;
   }
+  const pointer = tooDeepAt(text);
+  return pointer === undefined ? { ok: true, value, text } : tooDeep(pointer);
 }
 
 /**

@@ -35,3 +35,20 @@ export function envelopeOfType(type: string, event: Record<string, unknown> = {}
   const baseEvent = (payload.event ?? {}) as Record<string, unknown>;
   return validEnvelope({ type, payload: { ...payload, event: { ...baseEvent, ...event } } });
 }
+
+/**
+ * The JSON text of a bookmark event whose `objectData.a` holds `depth` nested arrays, as a client
+ * posts it: with 100,000 it fits in the 1 MiB body limit, JSON.parse takes it, and JSON.stringify
+ * of it throws a RangeError (so it can only be built as text).
+ */
+export function nestedEnvelopeText(
+  eventId: string,
+  depth: number,
+  timestamp = new Date().toISOString(),
+): string {
+  const envelope = envelopeOfType("event.bookmark", { objectData: { objectType: "x", a: "A" } });
+  return JSON.stringify({ ...envelope, eventId, timestamp }).replace(
+    '"a":"A"',
+    `"a":${"[".repeat(depth)}${"]".repeat(depth)}`,
+  );
+}

@@ -1,6 +1,7 @@
 /** Builders of accepted audit events for destination and queue tests. */
 import { randomUUID } from "node:crypto";
 import type { AcceptedEvent, AuditEnvelope } from "../../core/audit/accepted-event.ts";
+import { nestedEnvelopeText } from "./audit-envelopes.ts";
 
 /** Two eventIds whose time offsets are equal (found by search: 837,775 ns each). */
 export const COLLIDING_EVENT_IDS = [
@@ -94,4 +95,16 @@ export function oddEvents(): AcceptedEvent[] {
       dimensions: [{ fieldName: "Region", label: "Region", values: ["Nord", "Süd", "", "東京"] }],
     }),
   ];
+}
+
+/**
+ * An objectData event whose `objectData.a` holds `depth` nested arrays, as an older Steward took
+ * it (before ingest refused JSON nested deeper than 64 levels): JSON.stringify cannot encode it
+ * (nestedEnvelopeText).
+ */
+export function deeplyNestedEvent(depth = 100_000): AcceptedEvent {
+  const envelope = JSON.parse(
+    nestedEnvelopeText(randomUUID(), depth, "2026-03-08T16:46:26.181Z"),
+  ) as AuditEnvelope;
+  return { envelope, receivedAt: "2026-03-08T16:46:26.300Z", clientIp: "127.0.0.1" };
 }

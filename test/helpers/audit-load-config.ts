@@ -2,7 +2,8 @@
  * The config the audit pipeline's load tests share (crash survival, destination outages):
  * `steward start` with the durable queue and a rate limit no load reaches, the destinations of
  * `type` among Parquet (./out/parquet), table files (./out/tablefile), objectData JSON files
- * (./out/json) and InfluxDB 1.x on loopback, and the REST API on a port of its own.
+ * (./out/json) and InfluxDB 1.x on loopback, the REST API on a port of its own and, when asked,
+ * the config UI (for `GET /status`).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,10 @@ export interface AuditLoadConfig {
   durable?: boolean;
   /** `auditEvents.destination.timeseriesdb.maxBatchSize` (the default otherwise). */
   timeseriesdbBatchSize?: number;
+  /** `auditEvents.destination.parquet.writeFrequency` (10 minutes otherwise: written at shutdown). */
+  parquetWriteFrequency?: number;
+  /** The config UI's port, for `GET /status` (off otherwise). */
+  ui?: number;
 }
 
 /** Writes `steward.yaml` into `directory`. */
@@ -32,6 +37,8 @@ export function writeAuditLoadConfig(directory: string, config: AuditLoadConfig)
     config.timeseriesdbBatchSize === undefined
       ? ""
       : `        maxBatchSize: ${config.timeseriesdbBatchSize}\n`;
+  const ui =
+    config.ui === undefined ? "" : `  configVisualisation:\n    enable: true\n    port: ${config.ui}\n`;
   writeFileSync(
     join(directory, "steward.yaml"),
     `Service:
@@ -44,7 +51,7 @@ ${queue}    destination:
       type: ${config.type}
       parquet:
         exportDirectory: ./out/parquet
-        writeFrequency: 600000
+        writeFrequency: ${config.parquetWriteFrequency ?? 600000}
         maxBatchSize: 10000
       tablefile:
         exportDirectory: ./out/tablefile
@@ -68,6 +75,6 @@ ${timeseriesdbBatch}        measurementName: audit_event
         duration: 30d
   restServer:
     port: ${config.ports.rest}
-`,
+${ui}`,
   );
 }

@@ -5,6 +5,7 @@
  * field's stored index at its `BitOffset`/`BitWidth`, little-endian, read as `stored + Bias`.
  * A field holding NULLs gets Bias -2 so that stored 0 reads as -2, Qlik's NULL.
  */
+import { QvdEncodeError } from "./qvd-encode-error.ts";
 import { buildSymbolTable, type QvdValue, type SymbolTable } from "./qvd-symbols.ts";
 
 export interface QvdColumn {
@@ -21,10 +22,6 @@ export interface QvdTable {
   creatorDoc: string;
   /** Goes into Lineage/Discriminator: where the rows came from. */
   lineage: string;
-}
-
-export class QvdEncodeError extends Error {
-  override name = "QvdEncodeError";
 }
 
 interface FieldLayout {

@@ -1,8 +1,11 @@
 /**
  * QVD symbol tables: each field stores its distinct values once, each as a type byte followed by
  * the value — 1 int32 LE, 2 float64 LE, 4 NUL-terminated UTF-8 string, 5 int32 + string (dual),
- * 6 float64 + string (dual). Rows then refer to symbols by index (see qvd-encoder.ts).
+ * 6 float64 + string (dual). Rows then refer to symbols by index (see qvd-encoder.ts). A text
+ * holding NUL cannot be stored (QvdEncodeError).
  */
+
+import { QvdEncodeError } from "./qvd-encode-error.ts";
 
 /** A cell: text, number, or null (Qlik NULL). */
 export type QvdValue = string | number | null;
@@ -72,6 +75,9 @@ export function buildSymbolTable(values: readonly QvdValue[]): SymbolTable {
 
 function encodeSymbol(value: string | number): Uint8Array {
   if (typeof value === "string") {
+    // A NUL would end the text early and make the rest of it read as the next symbols: the file
+    // would be corrupt from there on. No QVD can hold such a text; the row is refused instead.
+    if (value.includes("\0")) throw new QvdEncodeError("a QVD text cannot hold the character NUL (U+0000)");
     const text = encoder.encode(value);
     const out = new Uint8Array(text.length + 2);
     out[0] = 4;

@@ -10,7 +10,7 @@ import {
   objectDataFileName,
 } from "../../../../core/destinations/objectdata-destination.ts";
 import type { ObjectStore } from "../../../../core/ports.ts";
-import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
+import { acceptedEvent, deeplyNestedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 let root: string;
@@ -163,5 +163,32 @@ describe("objectData json destination", () => {
     expect(mostInFlight).toBeGreaterThan(1);
     expect(mostInFlight).toBeLessThanOrEqual(8);
     expect((error as DestinationWriteError).failedEvents).toEqual([events[26]]);
+  });
+});
+
+describe("objectData json destination: an event it cannot encode", () => {
+  it("is refused on its own as unencodable, the files of the others written", async () => {
+    const directory = path.join(root, "deep");
+    const destination = createObjectDataDestination({
+      store: createDirectoryObjectStore(directory),
+      staticTags: [],
+      logger: recordingLogger(),
+    });
+    const good = [objectDataEvent({ objectType: "table" }), objectDataEvent({ objectType: "chart" })];
+    const poison = deeplyNestedEvent();
+
+    const error = (await destination
+      .write(batch([good[0]!, poison, good[1]!]))
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(error).toBeInstanceOf(DestinationWriteError);
+    expect(error.refused).toBe(true);
+    expect(error.failedEvents).toEqual([poison]);
+    expect(error.refusals?.map(({ reason, count, detail }) => [reason, count, detail])).toEqual([
+      ["unencodable", 1, "RangeError: Maximum call stack size exceeded"],
+    ]);
+    expect((await readdir(directory)).sort()).toEqual(
+      good.map((event) => objectDataFileName(extractAuditFacts(event))).sort(),
+    );
   });
 });

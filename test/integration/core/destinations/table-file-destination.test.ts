@@ -12,9 +12,17 @@ import { auditParquetEncoder } from "../../../../core/adapters/parquet/audit-par
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
 import { AUDIT_COLUMNS, type AuditRow, toAuditRow } from "../../../../core/audit/audit-row.ts";
+import { DestinationWriteError } from "../../../../core/destinations/destination-write-error.ts";
 import { auditQvdEncoder } from "../../../../core/destinations/qvd/audit-qvd-encoder.ts";
 import { createTableFileDestination } from "../../../../core/destinations/table-file-destination.ts";
-import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
+import type { ObjectStore } from "../../../../core/ports.ts";
+import { parquetEventIds, qvdEventIds } from "../../../helpers/audit-destination-contents.ts";
+import {
+  acceptedEvent,
+  deeplyNestedEvent,
+  objectDataEvent,
+  oddEvents,
+} from "../../../helpers/audit-events.ts";
 import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 interface QvdrsTable {
@@ -157,3 +165,91 @@ describe("tablefile destination", () => {
     expect(seen).toBe(events.length);
   });
 });
+
+describe.each(["parquet", "tablefile"] as const)("%s destination: an event it cannot encode", (name) => {
+  it("is refused on its own as unencodable, the rest of its batch written", async () => {
+    const events = sampleEvents();
+    const poison = deeplyNestedEvent();
+    const { directory, destination } = destinationInto(name);
+
+    const error = await destination
+      .write({ id: "44444444", flushedAt, events: [...events.slice(0, 2), poison, ...events.slice(2)] })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(DestinationWriteError);
+    const refused = error as DestinationWriteError;
+    expect(refused.refused).toBe(true);
+    expect(refused.failedEvents).toEqual([poison]);
+    expect(
+      refused.refusals?.map(({ reason, count, events: named, detail }) => [reason, count, named, detail]),
+    ).toEqual([["unencodable", 1, [poison], "RangeError: Maximum call stack size exceeded"]]);
+    expect((await storedEventIds(name, directory)).sort()).toEqual(
+      events.map((e) => e.envelope.eventId).sort(),
+    );
+  });
+
+  it("reports the events of a file it could not store as an outage, with the refusal beside them", async () => {
+    const events = sampleEvents();
+    const poison = deeplyNestedEvent();
+    const { store } = destinationInto(name);
+    let puts = 0;
+    const failingOnce: ObjectStore = {
+      ...store,
+      put: async (key, bytes) => {
+        puts += 1;
+        if (key.startsWith("date=2026-03-08/")) throw new Error("disk full");
+        await store.put(key, bytes);
+      },
+    };
+    const encoder = name === "parquet" ? auditParquetEncoder : auditQvdEncoder;
+    const destination = createTableFileDestination({
+      name,
+      store: failingOnce,
+      encoder,
+      staticTags: STATIC_TAGS,
+    });
+
+    const error = (await destination
+      .write({ id: "55555555", flushedAt, events: [poison, ...events] })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    const onMarch8 = events.filter((event) => toAuditRow(extractAuditFacts(event), null).date === "20260308");
+    expect(puts).toBe(2);
+    expect(error.refused).toBe(false);
+    expect(error.failedEvents).toEqual(onMarch8);
+    expect(error.message).toContain("disk full");
+    expect(error.refusals?.map(({ reason, events: named }) => [reason, named])).toEqual([
+      ["unencodable", [poison]],
+    ]);
+  });
+});
+
+describe("tablefile destination: a text QVD cannot hold", () => {
+  it("refuses the event whose text holds NUL as unencodable and writes a file qvdrs reads with the others", async () => {
+    const events = sampleEvents();
+    const withNul = acceptedEvent({
+      payload: { context: { appName: "Sales\u0000Nord", sheetName: "after the NUL" }, event: {} },
+    });
+    const { directory, store, destination } = destinationInto("tablefile");
+
+    const error = (await destination
+      .write({ id: "66666666", flushedAt, events: [...events, withNul] })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(error.refused).toBe(true);
+    expect(error.refusals?.map(({ reason, events: named, detail }) => [reason, named, detail])).toEqual([
+      ["unencodable", [withNul], "QvdEncodeError: a QVD text cannot hold the character NUL (U+0000)"],
+    ]);
+    const ids: string[] = [];
+    for (const key of await store.list("")) {
+      const table = qvdrs.readQvdSync(path.join(directory, key));
+      for (const row of table.head(table.numRows)) ids.push(row.eventId as string);
+    }
+    expect(ids.sort()).toEqual(events.map((e) => e.envelope.eventId).sort());
+  });
+});
+
+/** The eventIds of every row of the files under `directory`. */
+async function storedEventIds(name: "parquet" | "tablefile", directory: string): Promise<string[]> {
+  return name === "parquet" ? parquetEventIds(directory) : qvdEventIds(directory);
+}

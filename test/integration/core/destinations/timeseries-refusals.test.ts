@@ -175,6 +175,35 @@ describe.skipIf(skip)("refusals of InfluxDB 1.x", () => {
   });
 });
 
+describe.skipIf(skip)("a refusal of InfluxDB 1.x that names a line with a control character", () => {
+  it("is read as the refusal it is, not as no answer: the event refused, the others written at once", async () => {
+    const logger = recordingLogger();
+    const destinations = await auditInto("refusal_control_character", logger, 10);
+    // A series key over InfluxDB's 65,535 bytes is unparsable; its answer names the line, ESC and all.
+    const long = acceptedEvent({
+      type: "event.bookmark",
+      timestamp: now(),
+      payload: { context: { appName: `\u001b[31m${"x".repeat(70_000)}` }, event: {} },
+    });
+    const others = [acceptedEvent({ timestamp: now() }), acceptedEvent({ timestamp: now() })];
+
+    for (const event of [others[0], long, others[1]] as AcceptedEvent[])
+      await destinations.handleEvent(event);
+    await destinations.stop();
+
+    expect((await influxEventIdRows(influxd, "refusal_control_character")).sort()).toEqual(
+      others.map((event) => event.envelope.eventId).sort(),
+    );
+    expect(destinations.stats().timeseriesdb).toMatchObject({
+      written: 2,
+      rejected: 1,
+      failedWrites: 0,
+      refused: { unparsable: 1 },
+    });
+    expect(refusalLines(logger).map((entry) => entry.fields?.eventIds)).toEqual([long.envelope.eventId]);
+  });
+});
+
 describe.skipIf(skip)("refusals of InfluxDB 1.x to the agent's points", () => {
   it("stores every good point beside field type conflicts and reports the refused ones with a preview", async () => {
     const config = timeseriesConfig(1, influxd.port);

@@ -52,3 +52,29 @@ describe("acceptedEventJson", () => {
     expect(acceptedEventJson(event, undefined)).toBe(JSON.stringify(event));
   });
 });
+
+describe("envelopeJsonOf with a __proto__ member spelled with escapes", () => {
+  it.each(['"__proto\\u005f_"', '"\\u005f\\u005fproto__"', '"__pr\\u006fto__"'])(
+    "encodes again when the payload holds %s, so the stored text is the validated envelope",
+    (name) => {
+      const base = validEnvelope();
+      const text = JSON.stringify(base).replace('"payload":{', `"payload":{${name}:{"x":1},"a":1,`);
+      const { parsed, envelope } = submitted(base, text);
+
+      const stored = envelopeJsonOf(parsed, text, envelope);
+      const event: AcceptedEvent = { envelope, receivedAt: "2026-11-24T08:00:00.000Z", clientIp: "::1" };
+
+      expect(stored).toBeUndefined();
+      expect(JSON.parse(acceptedEventJson(event, stored)).envelope).toEqual(envelope);
+    },
+  );
+
+  it("still reuses a text whose escapes spell no __proto__ member", () => {
+    const { text, parsed, envelope } = submitted(
+      validEnvelope({ correlationId: "tab\\there \u0001 __proto__" }),
+    );
+
+    expect(text).toContain("\\u0001");
+    expect(envelopeJsonOf(parsed, text, envelope)).toBe(text);
+  });
+});

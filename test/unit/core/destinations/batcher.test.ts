@@ -6,6 +6,7 @@ import {
   startBatcher,
   UnwrittenEventsError,
 } from "../../../../core/destinations/batcher.ts";
+import { DestinationWriteError } from "../../../../core/destinations/destination-write-error.ts";
 import type { AuditBatch, AuditDestination } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
@@ -21,7 +22,8 @@ function recordingWriter(failures = 0): AuditDestination & { batches: AuditBatch
       writer.attempts += 1;
       if (remainingFailures > 0) {
         remainingFailures -= 1;
-        throw new Error("destination down");
+        // An outage, as audit destinations report one.
+        throw new DestinationWriteError("test", batch.events, { cause: new Error("destination down") });
       }
       writer.batches.push(batch);
     },
@@ -226,5 +228,44 @@ describe("startBatcher: a destination that is down", () => {
     expect(error).toBeInstanceOf(UnwrittenEventsError);
     expect((error as UnwrittenEventsError).unwritten).toBe(1);
     expect(batcher.stats().buffered).toBe(1);
+  });
+});
+
+describe("startBatcher: a destination that keeps throwing something other than DestinationWriteError", () => {
+  it("refuses, as unwritable, only the event it fails on, naming its eventId, and writes the others", async () => {
+    const events = Array.from({ length: 5 }, () => acceptedEvent());
+    const poison = events[3] as AcceptedEvent;
+    const written: string[] = [];
+    const writer: AuditDestination = {
+      name: "test",
+      async write(batch) {
+        if (batch.events.includes(poison)) throw new RangeError("Maximum call stack size exceeded");
+        written.push(...ids(batch.events));
+      },
+    };
+    const done: string[][] = [];
+    const { clock, logger, batcher } = startTestBatcher(writer, {
+      maxBatchSize: 5,
+      writeFrequency: 60_000,
+      onDone: (batch) => done.push(ids(batch)),
+    });
+
+    for (const event of events) await batcher.add(event);
+    await clock.advance(1000);
+    await clock.advance(2000);
+
+    expect(written.sort()).toEqual(ids(events.filter((event) => event !== poison)).sort());
+    expect(batcher.stats()).toMatchObject({ written: 4, rejected: 1, refused: { unwritable: 1 } });
+    expect(done).toEqual([ids(events)]);
+    const errors = logger.at("error");
+    expect(errors.map((entry) => [entry.message, entry.fields?.reason, entry.fields?.eventIds])).toEqual([
+      [
+        "destination refused audit events; not written there, not retried",
+        "unwritable",
+        poison.envelope.eventId,
+      ],
+    ]);
+    expect(errors[0]?.fields?.detail).toBe("RangeError: Maximum call stack size exceeded");
+    await batcher.stop();
   });
 });

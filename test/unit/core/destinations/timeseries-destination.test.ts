@@ -6,7 +6,7 @@ import { createTimeseriesDestination } from "../../../../core/destinations/times
 import type { TimeseriesRefusal } from "../../../../core/destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../../../core/ports.ts";
-import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { acceptedEvent, deeplyNestedEvent } from "../../../helpers/audit-events.ts";
 
 /**
  * Refuses the points whose appName is "bad" as InfluxDB does: with `storesRest` (a partial write)
@@ -165,5 +165,65 @@ describe("time-series destination", () => {
 
     expect(spy.ensured).toBe(1);
     expect(spy.stored).toHaveLength(1);
+  });
+});
+
+describe("time-series destination: an event it cannot encode", () => {
+  it("refuses it on its own as unencodable and writes the others' points", async () => {
+    const spy = seriesSpy();
+    const writer = destination(spy, 10);
+    const batch = events(4);
+    const poison = deeplyNestedEvent();
+
+    const error = (await writer
+      .write({ id: "b", flushedAt: new Date(), events: [...batch.slice(0, 2), poison, ...batch.slice(2)] })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(error.refused).toBe(true);
+    expect(error.failedEvents).toEqual([poison]);
+    expect(error.refusals).toEqual([
+      {
+        reason: "unencodable",
+        count: 1,
+        detail: "RangeError: Maximum call stack size exceeded",
+        events: [poison],
+      },
+    ]);
+    expect(spy.stored).toHaveLength(4);
+  });
+
+  it("reports an outage for the unwritten rest, with the refusals met before it beside them", async () => {
+    const spy = seriesSpy();
+    const writer = destination(spy, 2);
+    const batch = events(6, [1]);
+    const poison = deeplyNestedEvent();
+    spy.write = async (points) => {
+      spy.requests.push(points.length);
+      if (spy.requests.length === 2) throw new TimeseriesWriteError("no answer", undefined);
+      const bad = points.flatMap((point, index) => (point.tags.appName === "bad" ? [index] : []));
+      spy.stored.push(...points.filter((point) => point.tags.appName !== "bad"));
+      if (bad.length > 0) {
+        const refusal = {
+          reason: "field_type_conflict",
+          detail: "conflict",
+          count: 1,
+          lines: bad,
+          restStored: true,
+        };
+        throw new TimeseriesWriteError("answered 400", 400, { refusal: refusal as TimeseriesRefusal });
+      }
+    };
+
+    const error = (await writer
+      .write({ id: "b", flushedAt: new Date(), events: [poison, ...batch] })
+      .catch((e: unknown) => e)) as DestinationWriteError;
+
+    expect(spy.requests).toEqual([2, 2]);
+    expect(error.refused).toBe(false);
+    expect(error.failedEvents).toEqual(batch.slice(2));
+    expect(error.refusals?.map(({ reason, events: named }) => [reason, named])).toEqual([
+      ["unencodable", [poison]],
+      ["field_type_conflict", [batch[1]]],
+    ]);
   });
 });

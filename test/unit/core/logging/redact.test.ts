@@ -25,3 +25,37 @@ describe("redactText", () => {
     expect(redactText(text)).toBe(text);
   });
 });
+
+describe("redactText on long remote text", () => {
+  it("masks the secret in the first part of 50 kB of a-a-… and cuts the rest, saying how much", () => {
+    const head = "550 rejected for https://mailer:hunter22@smtp.example password=s3cret";
+    const input = `${head} ${"a-".repeat(25_000)}`;
+
+    const output = redactText(input);
+
+    expect(output).toBe(
+      `550 rejected for https://[REDACTED]@smtp.example password=[REDACTED]… (${input.length - head.length} more characters not shown)`,
+    );
+  });
+
+  it("keeps and masks text up to 8,192 characters, and never shows the first half of a secret cut at the limit", () => {
+    const filler = "x ".repeat(4000);
+    const cutInside = `${filler}password=${"s".repeat(500)}`;
+
+    expect(redactText(`${filler}token=abc`)).toBe(`${filler}token=[REDACTED]`);
+    expect(redactText(cutInside)).toBe(
+      `${filler.trimEnd()}… (${cutInside.length - 7999} more characters not shown)`,
+    );
+    expect(redactText(cutInside)).not.toContain("sss");
+  });
+
+  it.each([
+    ["a run of key characters", "pwd-".repeat(12_000)],
+    ["quoted keys", '"pwd":'.repeat(8000)],
+    ["URL schemes", "a.".repeat(25_000)],
+  ])("handles 50 kB of %s, masking what it keeps", (_label, text) => {
+    const output = redactText(`password=hunter22 ${text}`);
+
+    expect(output).toBe(`password=[REDACTED]… (${text.length + 1} more characters not shown)`);
+  });
+});
