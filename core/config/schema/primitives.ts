@@ -4,7 +4,7 @@
  * Every builder returns an optional schema with a default, so a missing key takes its default.
  */
 import * as v from "valibot";
-import { isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
+import { isHost, isHostPort, isHttpUrl, isIpOrCidr, isRetentionDuration } from "../validators.ts";
 
 export const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
 
@@ -78,6 +78,22 @@ export const hostSchema = v.pipe(
 );
 
 export const host = (fallback: string) => v.optional(hostSchema, fallback);
+
+/**
+ * The host names, besides loopback names and IP addresses, that a listener answers in a request's
+ * `Host` header (local/http/host-check.ts): names only, no scheme or port.
+ */
+export const allowedHosts = () =>
+  list(
+    v.pipe(
+      v.string(),
+      v.check(isHost, "must be a host name such as qlik-ops.corp.local (no scheme, no port)"),
+    ),
+  );
+
+/** Proxies whose `X-Forwarded-For` names the client: addresses or CIDR ranges. */
+export const trustedProxies = () =>
+  list(v.pipe(v.string(), v.check(isIpOrCidr, 'must be an IP address or a CIDR range such as "10.0.0.0/8"')));
 
 /** Empty means "not configured"; anything else must be a valid host. */
 export const optionalHost = (fallback: string) =>
