@@ -46,7 +46,7 @@ describe("createHostCheck", () => {
     expect(check("other.corp.local")).toBe(false);
   });
 
-  it("decides again for each value after an allowed one (only an allowed value is remembered)", () => {
+  it("decides again for a refused value after allowed ones (only allowed values are remembered)", () => {
     const check = createHostCheck({ host: "127.0.0.1" });
 
     expect(check("localhost:1")).toBe(true);
