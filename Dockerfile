@@ -2,7 +2,10 @@
 # Steward's container image: the on-prem runtime (`steward start`) as a non-root user, with the
 # container health check as its HEALTHCHECK. Mount the configuration at /app/config/steward.yaml
 # (it must set containerHealthCheck.enable: true, and listen on 0.0.0.0 where the ports are
-# published) and keep /app/data on a volume (stores, scramble key, instance id).
+# published: there the REST API needs apiToken, given as ${STEWARD_REST_TOKEN} and passed with
+# `docker run -e STEWARD_REST_TOKEN`, or allowUnauthenticated: true, and each listener the names
+# clients use in allowedHosts; docs/running-on-prem.md, Containers) and keep /app/data on a volume
+# (stores, scramble key, instance id).
 # test/integration/docker/dockerfile.test.ts checks this file and runs its HEALTHCHECK command.
 
 # ---- build: the bundle of `npm run build` (dist/main.mjs) ----

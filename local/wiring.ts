@@ -13,6 +13,7 @@ import { createAlertBudget } from "../core/alerts/alert-budget.ts";
 import { alertBudgetLimits } from "../core/alerts/alert-budget-limits.ts";
 import type { Config } from "../core/config/index.ts";
 import { createLicenceExpiryAlerts } from "../core/licences/license-expiry-alert.ts";
+import { declareHttpRefusedMetric } from "../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
@@ -94,6 +95,8 @@ export async function startLocal(
   // One metric for every listener's rate limit (ingest, REST, config UI); each running listener
   // counts under its own label.
   const rateLimited = declareRateLimitedMetric(metrics);
+  // And one for what every listener refuses before answering (Host, time limits, connection cap).
+  const httpRefused = declareHttpRefusedMetric(metrics);
   // One broker connection for the REST API and the agent, built (not connected) before anything
   // starts: an unreadable TLS file fails here, with nothing to stop.
   const broker = brokerConnection(config, logger, cwd);
@@ -105,7 +108,9 @@ export async function startLocal(
       status,
       shutdown,
       parts,
-      ...(config.auditEvents.enable ? { countRateLimited: rateLimited.counter("ingest") } : {}),
+      ...(config.auditEvents.enable
+        ? { countRateLimited: rateLimited.counter("ingest"), countRefused: httpRefused.counter("ingest") }
+        : {}),
     });
     // Started before the REST API and the agent, so it stops after both have flushed.
     if (broker !== undefined) await parts.add(broker.part);
@@ -114,6 +119,7 @@ export async function startLocal(
       cwd,
       broker: broker?.client,
       countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
+      countRefused: config.restServer.enable ? httpRefused.counter("rest") : undefined,
       status,
       parts,
       shutdown,
@@ -125,6 +131,7 @@ export async function startLocal(
       cwd,
       metrics,
       rateLimited,
+      httpRefused,
       // App id → name: the app-name poller fills it, UDP event enrichment and health polling read it.
       appNames: createMemoryAppNameCache(),
       status,

@@ -3,6 +3,7 @@
  * sections hold their defaults with `enable: false`, so each rule only needs the flags it names.
  */
 
+import { checkOpenListeners } from "./open-listeners.ts";
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
 import { httpUrlRefusal } from "./schema/primitives.ts";
@@ -244,6 +245,7 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkEndpointNeeds(config, out);
   checkLicenseMonitor(config, out);
   checkListeners(config, out);
+  checkOpenListeners(config, out);
   checkMqtt(config, out);
   return out;
 }

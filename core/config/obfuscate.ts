@@ -46,6 +46,8 @@ const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["timeseriesdbConfig.v1Config.auth.username", 3],
   ["virtualProxies[].virtualProxy", 3],
   ["udpServerConfig.allowedSources[]", 3],
+  ["allowedHosts[]", 3],
+  ["trustedProxies[]", 3],
   ["appSpecific.app[].include[].appId", 5],
   ["appSpecific.app[].include[].appName", 5],
   ["heartbeat.remoteURL", 10],

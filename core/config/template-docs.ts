@@ -45,6 +45,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "configVisualisation.host": "Listen host name or IP (localhost keeps it private).",
   "configVisualisation.port": "Listen port; change it if 3100 is taken.",
   "configVisualisation.obfuscate": "Mask secrets and host names in the configuration shown.",
+  "configVisualisation.allowUnauthenticated":
+    "Serve the page on a host other than loopback although it has no token (anyone who reaches it reads the configuration and status); otherwise such a host is refused at start.",
   heartbeat: "Alive messages sent to a monitoring tool.",
   "heartbeat.enable": "Send alive messages.",
   "heartbeat.remoteURL":
@@ -68,8 +70,11 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "storeObsPlatform.metric.dynamic.serviceUptime.enable": "Send the uptime metric.",
   scrapeEndpoint: "Metrics endpoint for scraping (Prometheus format).",
   "scrapeEndpoint.enable": "Serve GET /metrics: UDP, audit and process metrics (health metrics once polled).",
-  "scrapeEndpoint.host": "Listen host name or IP; 127.0.0.1 lets only this machine scrape.",
+  "scrapeEndpoint.host":
+    "Listen host name or IP; 127.0.0.1 lets only this machine scrape (another host needs allowUnauthenticated).",
   "scrapeEndpoint.port": "Listen port.",
+  "scrapeEndpoint.allowUnauthenticated":
+    "Serve /metrics on a host other than loopback (e.g. for a Prometheus on another machine) although it has no token; otherwise such a host is refused at start.",
 
   // ---- observability platform ----
   thirdPartyToolsCredentials: "Credentials of third-party tools.",
@@ -604,7 +609,13 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "auditEvents.enable": "Enable the audit ingest HTTP API.",
   "auditEvents.host": "Listen host name or IP.",
   "auditEvents.port": "Listen port.",
-  "auditEvents.apiToken": `Bearer token required by the ingest API; empty = no token (secret; use ${ENV_REF}).`,
+  "auditEvents.apiToken": `Bearer token required by the ingest API (not by its documentation); empty = no token, with a warning at start (secret; use ${ENV_REF}).`,
+  "auditEvents.maxConnections":
+    "Open connections at most (every user's browser may keep one open for 5 s); one more is closed at once.",
+  allowedHosts:
+    "Host names (no scheme or port) clients use to reach this listener, besides localhost and IP addresses; a request naming another Host gets 421 (a guard against DNS rebinding). Behind a proxy that passes the Host on: its public name, e.g. qlik-ops.corp.local.",
+  trustedProxies:
+    "Addresses or CIDR ranges of proxies in front of this listener, e.g. \"10.0.0.0/8\": from them X-Forwarded-For names the client (rate limit, logs, the event's clientIp); empty = the connection's peer is the client.",
   "auditEvents.maxBodyBytes": "Largest accepted request body in bytes.",
   "auditEvents.correlationIdMaxLength": "Longest accepted correlation ID.",
   "auditEvents.compatibility": "Server/client version pairs that work together.",
@@ -642,7 +653,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "restServer.enable": "Enable the REST API.",
   "restServer.host": "Listen host name or IP.",
   "restServer.port": "Listen port.",
-  "restServer.apiToken": `Bearer token required by every endpoint; empty = no token (secret; use ${ENV_REF}).`,
+  "restServer.apiToken": `Bearer token required by every /v4 endpoint and the OpenAPI document; empty = no token: a warning at start, and only on a loopback host without * among cors.allowedOrigins unless allowUnauthenticated (secret; use ${ENV_REF}).`,
+  "restServer.allowUnauthenticated":
+    "Serve without apiToken on a host other than loopback, or with * among cors.allowedOrigins (with a warning); otherwise either is refused at start.",
+  "restServer.maxConnections": "Open connections at most; one more is closed at once.",
   "restServer.maxBodyBytes": "Largest accepted request body in bytes.",
   "restServer.endpointsEnable": "Endpoints served; a disabled endpoint answers 404.",
   "endpointsEnable.apiListEnabledEndpoints": "GET /v4/configfile/endpointsenabled.",

@@ -30,6 +30,30 @@ export function isHost(s: string): boolean {
   return labels.every((l) => LABEL.test(l));
 }
 
+/**
+ * An address of this machine's loopback interface, or `localhost`: a listener bound there is
+ * reached from this machine only.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
+  if (bare === "localhost" || (isIPv4(bare) && bare.startsWith("127."))) return true;
+  // Any spelling of ::1 (0:0:0:0:0:0:0:1), as the URL parser writes it.
+  return isIPv6(bare) && new URL(`http://[${bare}]/`).hostname === "[::1]";
+}
+
+/** An IPv4 or IPv6 address, or a range of them in CIDR form (`10.0.0.0/8`, `fd00::/8`). */
+export function isIpOrCidr(s: string): boolean {
+  const slash = s.indexOf("/");
+  const address = slash === -1 ? s : s.slice(0, slash);
+  const bits = slash === -1 ? undefined : s.slice(slash + 1);
+  const max = isIPv4(address) ? 32 : isIPv6(address) ? 128 : undefined;
+  if (max === undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+}
+
 export function isPortNumber(n: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= 65535;
 }

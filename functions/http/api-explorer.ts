@@ -29,20 +29,94 @@ export interface ExplorerFile {
   contentType: string;
 }
 
-/** Starts Swagger UI on the document whose URL the page names in `data-openapi`. */
+/**
+ * Starts Swagger UI on the document whose URL the page names in `data-openapi`. The document may
+ * need the API's token (the REST API's, when one is set): the page itself holds no data and loads
+ * without one, then asks the document; on 401 it asks the person for the token (a password field,
+ * naming the setting from `data-token-setting`), and once the document answers with it, starts
+ * Swagger UI with the token on every request it makes (the document, "Try it out") and shown as
+ * authorized. The token lives in this page's memory only: a reload asks again.
+ */
 const START_SCRIPT = `"use strict";
 window.addEventListener("load", function () {
   var root = document.getElementById("swagger-ui");
-  window.ui = SwaggerUIBundle({
-    url: root.getAttribute("data-openapi"),
-    dom_id: "#swagger-ui",
-    deepLinking: true,
-    tryItOutEnabled: true,
-    displayRequestDuration: true,
-    validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: "BaseLayout"
-  });
+  var url = root.getAttribute("data-openapi");
+  var setting = root.getAttribute("data-token-setting") || "apiToken";
+  var form;
+
+  function start(token) {
+    window.ui = SwaggerUIBundle({
+      url: url,
+      dom_id: "#swagger-ui",
+      deepLinking: true,
+      tryItOutEnabled: true,
+      displayRequestDuration: true,
+      validatorUrl: null,
+      presets: [SwaggerUIBundle.presets.apis],
+      layout: "BaseLayout",
+      requestInterceptor: function (request) {
+        if (token && !request.headers.Authorization) request.headers.Authorization = "Bearer " + token;
+        return request;
+      },
+      onComplete: function () {
+        if (token) window.ui.preauthorizeApiKey("bearer", token);
+      }
+    });
+  }
+
+  function element(tag, text, style) {
+    var node = document.createElement(tag);
+    if (text) node.textContent = text;
+    Object.assign(node.style, style || {});
+    return node;
+  }
+
+  function ask(refused) {
+    if (!form) {
+      form = element("form", "", { maxWidth: "34rem", margin: "3rem auto", padding: "1.5rem 2rem",
+        border: "1px solid #d8dde7", borderRadius: "6px", fontFamily: "sans-serif", color: "#3b4151" });
+      form.id = "token-form";
+      form.appendChild(element("h2", "This API's documentation needs its token", { marginTop: "0" }));
+      form.appendChild(element("p", "Enter the bearer token the API is configured with (" + setting +
+        "). It stays in this page only and is sent with every request the explorer makes.", { lineHeight: "1.4" }));
+      var input = element("input", "", { width: "100%", boxSizing: "border-box", padding: "0.5rem",
+        fontSize: "1rem", marginBottom: "0.75rem" });
+      input.type = "password";
+      input.id = "token";
+      input.autocomplete = "off";
+      input.placeholder = "API token";
+      input.setAttribute("aria-label", "API token");
+      form.appendChild(input);
+      form.appendChild(element("button", "Open the documentation", { padding: "0.5rem 1rem", fontSize: "1rem" }));
+      var message = element("p", "", { color: "#b00020" });
+      message.id = "token-message";
+      message.setAttribute("role", "alert");
+      form.appendChild(message);
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        load(input.value.trim());
+      });
+      root.parentNode.insertBefore(form, root);
+    }
+    form.querySelector("#token-message").textContent = refused ? "That token was refused (401): check it and try again." : "";
+    form.querySelector("#token").focus();
+  }
+
+  function load(token) {
+    var headers = token ? { Authorization: "Bearer " + token } : {};
+    fetch(url, { headers: headers }).then(function (response) {
+      if (response.status === 401) {
+        ask(token !== "");
+        return;
+      }
+      if (form) form.remove();
+      start(token);
+    }, function () {
+      start(token);
+    });
+  }
+
+  load("");
 });
 `;
 
@@ -55,8 +129,11 @@ function escapeAttribute(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 }
 
-/** The explorer's HTML page, titled `title`, on the document at `documentUrl`. */
-export function explorerPage(title: string, documentUrl: string): string {
+/**
+ * The explorer's HTML page, titled `title`, on the document at `documentUrl`; `tokenSetting`
+ * names the setting whose token the document may need (shown when the page asks for it).
+ */
+export function explorerPage(title: string, documentUrl: string, tokenSetting = "apiToken"): string {
   const asset = (name: string) => `${EXPLORER_ASSET_PREFIX}${name}`;
   return `<!doctype html>
 <html lang="en">
@@ -67,7 +144,7 @@ export function explorerPage(title: string, documentUrl: string): string {
 <link rel="stylesheet" href="${asset("swagger-ui.css")}">
 </head>
 <body>
-<div id="swagger-ui" data-openapi="${escapeAttribute(documentUrl)}"></div>
+<div id="swagger-ui" data-openapi="${escapeAttribute(documentUrl)}" data-token-setting="${escapeAttribute(tokenSetting)}"></div>
 <script src="${asset("swagger-ui-bundle.js")}"></script>
 <script src="${asset("explorer.js")}"></script>
 </body>

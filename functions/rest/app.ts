@@ -3,8 +3,11 @@
  * the same app runs under @hono/node-server (local/) and in Lambda (handler.ts).
  *
  * Order per request: X-HTTP-Method-Override (POST → PUT/DELETE, re-dispatched) → request log →
- * security headers → CORS → rate limit → bearer token (/v4 only) → route (415/413/400 body,
- * schema 400) → use case. An endpoint is served when its `endpointsEnable` key is true AND the
+ * security headers → CORS → rate limit → bearer token (/v4 and the OpenAPI document) → route
+ * (415/413/400 body, schema 400) → use case. The OpenAPI document lists the endpoints this
+ * instance serves (file operations, reloads), so with a token set it needs the token like /v4;
+ * the explorer page and its files hold no data and load without it, and the page asks the person
+ * for the token (api-explorer.ts). An endpoint is served when its `endpointsEnable` key is true AND the
  * service it needs was wired (files are not wired in Lambda): otherwise 404, and it is not listed
  * by GET /v4/configfile/endpointsenabled.
  */
@@ -196,7 +199,9 @@ export function createApp(deps: RestAppDeps): Hono {
   }
   // Registered only with a token: an always-passing middleware would still cost every request.
   if (config.apiToken !== "") {
-    app.use("/v4/*", bearerAuth({ token: config.apiToken, formatError: formatRestError, logger, clientIp }));
+    const auth = bearerAuth({ token: config.apiToken, formatError: formatRestError, logger, clientIp });
+    app.use("/v4/*", auth);
+    app.use(REST_OPENAPI_PATH, auth);
   }
 
   const routes = routesFor(services, served, logger);
@@ -246,6 +251,6 @@ async function buildDocumentation(routes: readonly RouteSpec[]): Promise<{ json:
   const info = document.info as { title: string; version: string };
   return {
     json: JSON.stringify(document),
-    page: explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH),
+    page: explorerPage(`${info.title} ${info.version}`, REST_OPENAPI_PATH, "restServer.apiToken"),
   };
 }

@@ -10,6 +10,7 @@ import { type AlertBudget, createAlertBudget } from "../../core/alerts/alert-bud
 import { alertBudgetLimits } from "../../core/alerts/alert-budget-limits.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { LicenceExpiryAlerts } from "../../core/licences/license-expiry-alert.ts";
+import type { HttpRefusedMetric } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import type { RateLimitedMetric } from "../../core/ratelimit/rate-limited-metric.ts";
@@ -27,6 +28,8 @@ export interface AgentPartDeps {
   metrics: PromMetricsRegistry;
   /** `steward_http_rate_limited_total`: a listener with a rate limit counts its refusals under its name. */
   rateLimited: RateLimitedMetric;
+  /** `steward_http_refused_total`: a listener counts what it refuses before answering under its name. */
+  httpRefused: HttpRefusedMetric;
   /** App id → name, filled by the app-name poller (empty until its first fetch). */
   appNames: MemoryAppNameCache;
   /** Where a part shows its state, read by the config UI's /status. */

@@ -7,6 +7,8 @@
  */
 import { type ConfigView, configView } from "../../core/config/config-view.ts";
 import type { Config } from "../../core/config/index.ts";
+import { openListenerWarning } from "../../core/config/open-listeners.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
@@ -26,10 +28,14 @@ export interface ConfigUiDeps {
   logger: Logger;
   /** Counts each request refused by the rate limit; absent: not counted. */
   countRateLimited?: (() => void) | undefined;
+  /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
+  countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
 }
 
 export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
   const settings = deps.config.configVisualisation;
+  const warning = openListenerWarning(deps.config, "configVisualisation");
+  if (warning !== undefined) deps.logger.warn(warning);
   const view: ConfigView = configView(deps.rawTree, {
     obfuscate: settings.obfuscate,
     logLevel: deps.logLevel,
@@ -47,6 +53,9 @@ export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
     }),
     host: settings.host,
     port: settings.port,
+    allowedHosts: settings.allowedHosts,
+    hostsSetting: "configVisualisation.allowedHosts",
+    countRefused: deps.countRefused,
     logger: deps.logger,
   });
   // The page's address as a browser opens it, for whoever reads the start-up lines.
@@ -70,6 +79,7 @@ export const configUiPart: AgentPart = {
           clock: deps.clock,
           logger: deps.logger,
           countRateLimited: deps.rateLimited.counter("config_ui"),
+          countRefused: deps.httpRefused.counter("config_ui"),
         }),
       listening(deps.status, "Config UI"),
     ),

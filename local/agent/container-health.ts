@@ -5,13 +5,13 @@
  * (event-loop-watch.ts); otherwise `503 {"statusCode":503,"status":"ko","reason":…}` naming the
  * first problems found. Any other path is 404. Bound to loopback only: it is for the container
  * runtime's `HEALTHCHECK` (`steward healthcheck`), not for the network. A port that cannot be
- * bound fails the start.
+ * bound fails the start. Like every local listener it runs behind the guards of
+ * local/http/guarded-server.ts (time limits, connection cap, Host check).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { startEventLoopWatch } from "../../core/monitoring/event-loop-watch.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
-import { ListenError } from "../http/http-listener.ts";
+import { serveOn } from "../http/http-listener.ts";
 import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { type ListenerProbe, listenerProbes } from "./listener-probes.ts";
@@ -25,6 +25,8 @@ export interface ContainerHealthDeps {
   logger: Logger;
   /** Longest acceptable event-loop delay (default 1000 ms). */
   maxDelayMs?: number | undefined;
+  /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
+  countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
 }
 
 export interface ContainerHealth extends Stoppable {
@@ -43,49 +45,47 @@ export async function startContainerHealth(deps: ContainerHealthDeps): Promise<C
     return [...(loopProblem === undefined ? [] : [loopProblem]), ...problems.filter((p) => p !== undefined)];
   }
 
-  const server: Server = createServer((req, res) => {
-    const answer = (status: number, body: unknown) => {
-      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/health") {
-      answer(404, { statusCode: 404, error: "Not Found" });
-      return;
-    }
-    verdict().then(
-      (problems) => {
-        if (problems.length === 0) answer(200, { statusCode: 200, status: "ok" });
-        else {
-          logger.warn("container health check: unhealthy", { reason: problems.join("; ") });
-          answer(503, { statusCode: 503, status: "ko", reason: problems.join("; ") });
-        }
-      },
-      (error: unknown) => answer(503, { statusCode: 503, status: "ko", reason: String(error) }),
-    );
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(deps.port, HEALTH_HOST, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } catch (cause) {
+  const listener = await serveOn(
+    {
+      name: "Container health check",
+      host: HEALTH_HOST,
+      port: deps.port,
+      countRefused: deps.countRefused,
+      logger,
+    },
+    () => (req, res) => {
+      const answer = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/health") {
+        answer(404, { statusCode: 404, error: "Not Found" });
+        return;
+      }
+      verdict().then(
+        (problems) => {
+          if (problems.length === 0) answer(200, { statusCode: 200, status: "ok" });
+          else {
+            logger.warn("container health check: unhealthy", { reason: problems.join("; ") });
+            answer(503, { statusCode: 503, status: "ko", reason: problems.join("; ") });
+          }
+        },
+        (error: unknown) => answer(503, { statusCode: 503, status: "ko", reason: String(error) }),
+      );
+    },
+  ).catch(async (cause: unknown) => {
     await loop.stop();
-    throw new ListenError(`container health check: cannot listen on ${HEALTH_HOST}:${deps.port}`, { cause });
-  }
-  const port = (server.address() as AddressInfo).port;
-  logger.info("container health check listening", { url: `http://${HEALTH_HOST}:${port}/health` });
+    throw cause;
+  });
   let stopped: Promise<void> | undefined;
   return {
-    port,
+    port: listener.port,
     verdict,
     stop() {
       stopped ??= (async () => {
         await loop.stop();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        listener.closeConnections();
+        await listener.stop();
       })();
       return stopped;
     },
@@ -99,7 +99,7 @@ export async function startContainerHealth(deps: ContainerHealthDeps): Promise<C
 export const containerHealthPart: AgentPart = {
   name: "container-health-check",
   enabled: (config) => config.containerHealthCheck.enable,
-  start: ({ config, healthProbes, clock, logger, status }) =>
+  start: ({ config, healthProbes, clock, logger, status, httpRefused }) =>
     startTracked(
       "container-health-check",
       () =>
@@ -108,6 +108,7 @@ export const containerHealthPart: AgentPart = {
           probes: [...listenerProbes(config), ...healthProbes],
           clock,
           logger: logger.child("health"),
+          countRefused: httpRefused.counter("health"),
         }),
       listening(status, "Container health check"),
     ),

@@ -15,14 +15,16 @@
  * would read as counters that went back.
  */
 
-import type { Server, ServerResponse } from "node:http";
-import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
+import type { ServerResponse } from "node:http";
+import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import type { ScrapeEndpointConfig } from "../../core/config/index.ts";
+import { openListenerWarning } from "../../core/config/open-listeners.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { Logger } from "../../core/ports.ts";
 import { answerAfterBody } from "../http/answer-after-body.ts";
-import { type HttpListener, listenOn } from "../http/http-listener.ts";
+import { type HttpListener, serveOn } from "../http/http-listener.ts";
 import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
@@ -134,8 +136,10 @@ function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
 }
 
 export interface ScrapeEndpointOptions extends ScrapeAppOptions {
-  /** `config.scrapeEndpoint`: where to listen. */
-  config: Pick<ScrapeEndpointConfig, "host" | "port">;
+  /** `config.scrapeEndpoint`: where to listen, and the names it answers besides loopback and addresses. */
+  config: Pick<ScrapeEndpointConfig, "host" | "port"> & Partial<Pick<ScrapeEndpointConfig, "allowedHosts">>;
+  /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
+  countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
 }
 
 /**
@@ -144,16 +148,24 @@ export interface ScrapeEndpointOptions extends ScrapeAppOptions {
  * event-loop turn (batched-responses.ts): a scraper sends one request at a time, so there is
  * nothing to batch, and in an agent busy with polling the end of the turn comes after whatever
  * work the poll rounds queued for it. Like theirs, an answer waits for the rest of its request's
- * body (answer-after-body.ts): a scraper sends none, but any other client may.
+ * body (answer-after-body.ts): a scraper sends none, but any other client may; and like theirs it
+ * runs behind the guards of guarded-server.ts (time limits, connection cap, Host check).
  */
 export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<HttpListener> {
   const app = createScrapeApp(options);
-  return listenOn(createAdaptorServer({ fetch: answerAfterBody(app.fetch) }) as Server, {
-    name: "Scrape endpoint",
-    host: options.config.host,
-    port: options.config.port,
-    logger: options.logger,
-  });
+  const requests = getRequestListener(answerAfterBody(app.fetch));
+  return serveOn(
+    {
+      name: "Scrape endpoint",
+      host: options.config.host,
+      port: options.config.port,
+      allowedHosts: options.config.allowedHosts,
+      hostsSetting: "scrapeEndpoint.allowedHosts",
+      countRefused: options.countRefused,
+      logger: options.logger,
+    },
+    () => requests,
+  );
 }
 
 /**
@@ -163,15 +175,19 @@ export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<Htt
 export const scrapeEndpointPart: AgentPart = {
   name: "scrape-endpoint",
   enabled: (config) => config.scrapeEndpoint.enable,
-  start: ({ config, metrics, logger, status }) =>
-    startTracked(
+  start: ({ config, metrics, logger, status, httpRefused }) => {
+    const warning = openListenerWarning(config, "scrapeEndpoint");
+    if (warning !== undefined) logger.warn(warning);
+    return startTracked(
       "scrape-endpoint",
       () =>
         startScrapeEndpoint({
           config: config.scrapeEndpoint,
           exposition: metrics,
           logger: logger.child("scrape"),
+          countRefused: httpRefused.counter("scrape"),
         }),
       listening(status, "Scrape endpoint"),
-    ),
+    );
+  },
 };

@@ -35,9 +35,11 @@ import {
   type AuditDestinations,
   createAcceptedEventHandler,
 } from "../../core/destinations/start-audit-destinations.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
+import { incomingClientIp } from "../../functions/http/node-client-ip.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
@@ -65,6 +67,8 @@ export interface AuditPartsDeps {
   shutdown?: ShutdownSchedule;
   /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
   countRateLimited?: () => void;
+  /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
+  countRefused?: (reason: HttpRefusalReason) => void;
   /** Starts each part of the pipeline and puts its stop on the process's stack. */
   parts: PartStarter;
 }
@@ -195,8 +199,14 @@ function startListener(
         startIngestListener({
           name: "Audit ingest API",
           handler: ingest.handler,
+          clientIp: incomingClientIp(audit.trustedProxies),
           host: audit.host,
           port: audit.port,
+          allowedHosts: audit.allowedHosts,
+          hostsSetting: "auditEvents.allowedHosts",
+          maxConnections: audit.maxConnections,
+          connectionsSetting: "auditEvents.maxConnections",
+          countRefused: deps.countRefused,
           logger,
         }),
     },

@@ -2,22 +2,28 @@
  * Serves a Hono app on host:port with @hono/node-server: `startHttpListener(...) → Service`.
  * Answers are written in batches, one per event-loop turn (batched-responses.ts), each once its
  * request's body has been read to its end (answer-after-body.ts).
- * `listenOn` is the part every local listener shares: listen failures (port in use, bad address)
- * reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
+ * `serveOn` is the part every local listener shares: the guarded server (time limits, connection
+ * cap, Host check: guarded-server.ts) listening on host:port. Listen failures (port in use, bad
+ * address) reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
  * keep-alive sockets so shutdown is prompt; closeConnections() gives up the requests still in
  * flight. Once a listener stopped, every answer closes its connection (`Connection: close`): a
  * kept-alive connection must not carry another request, and busy clients would otherwise keep it
  * open, and the stop waiting, indefinitely (Node's server.close() leaves busy connections serving).
+ *
+ * A listener on an address other than loopback that answers no name besides its own host warns at
+ * start: clients that reach it by a DNS name would get 421 until the name is in `allowedHosts`.
  */
-import { type Server, ServerResponse } from "node:http";
+import { type RequestListener, type Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer, type Http2Bindings, type HttpBindings } from "@hono/node-server";
+import { getRequestListener, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
+import { isIPv4, isIPv6, isLoopbackHost } from "../../core/config/validators.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import { answerAfterBody } from "./answer-after-body.ts";
 import { batchResponses } from "./batched-responses.ts";
+import { createGuardedServer, type GuardOptions } from "./guarded-server.ts";
 
-export interface ListenOptions {
+export interface ListenOptions extends GuardOptions {
   name: string;
   host: string;
   port: number;
@@ -45,7 +51,7 @@ export class ListenError extends Error {
 }
 
 /** Starts `server` listening on host:port; the listener stops it gracefully. */
-export async function listenOn(server: Server, options: ListenOptions): Promise<HttpListener> {
+async function listenOn(server: Server, options: ListenOptions): Promise<HttpListener> {
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const reason = error.code ?? error.message;
@@ -82,15 +88,42 @@ export async function listenOn(server: Server, options: ListenOptions): Promise<
   };
 }
 
+/**
+ * Whether the listener is bound to an address (or a wildcard) other than loopback and answers no
+ * host name there: no `allowedHosts`, and its host is no name (host-check.ts).
+ */
+function answersNoName(options: ListenOptions): boolean {
+  const { host } = options;
+  const bare = host.replace(/^\[|\]$/g, "");
+  const isAddress = isIPv4(bare) || isIPv6(bare);
+  return isAddress && !isLoopbackHost(host) && (options.allowedHosts ?? []).length === 0;
+}
+
+/** The guarded server running `handle` (given the server, to see whether it still listens), listening. */
+export async function serveOn(
+  options: ListenOptions,
+  handle: (server: Server) => RequestListener,
+): Promise<HttpListener> {
+  const listener = await listenOn(createGuardedServer(options, handle), options);
+  if (answersNoName(options)) {
+    options.logger.warn(
+      `${options.name} listens on ${options.host} and answers no host name yet: requests that name this machine by a DNS name (the Host header, e.g. https://qlik-ops.corp.local:${listener.port}) get 421; list the names clients use in ${options.hostsSetting ?? "allowedHosts"}`,
+    );
+  }
+  return listener;
+}
+
 export function startHttpListener(options: HttpListenerOptions): Promise<HttpListener> {
   const fetch = batchResponses(answerAfterBody(options.app.fetch));
-  const server = createAdaptorServer({
-    fetch: async function closingOnceStopped(request: Request, env: HttpBindings | Http2Bindings) {
+  return serveOn(options, (server) =>
+    getRequestListener(async function closingOnceStopped(
+      request: Request,
+      env: HttpBindings | Http2Bindings,
+    ) {
       const response = await fetch(request, env);
       if (!server.listening && env.outgoing instanceof ServerResponse)
         env.outgoing.setHeader("connection", "close");
       return response;
-    },
-  }) as Server;
-  return listenOn(server, options);
+    }),
+  );
 }

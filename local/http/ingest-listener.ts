@@ -10,10 +10,11 @@
  * DISCARD_LIMIT_BYTES and 10 s (discard-unread.ts), so a client still sending reads the answer;
  * past that bound the connection is closed instead, and so it is for every answer once the
  * listener is stopping (the durable queue answers after a sync, so requests are in flight more
- * often).
+ * often). It runs on the guarded server every local listener shares (time limits, connection cap,
+ * Host check: guarded-server.ts); a refused Host gets its 421 in the ingest API's answer shape.
  */
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { IngestHandler, IngestHttpRequest } from "../../functions/audit-ingest/ingest-handler.ts";
 import {
   answerHeaders,
@@ -25,11 +26,11 @@ import { DISCARD_LIMIT_BYTES } from "../../functions/http/discard-limit.ts";
 import { RequestAbortedError } from "../../functions/http/request-aborted-error.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
 import { abandonBody, discardUnread } from "./discard-unread.ts";
-import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
+import { type HttpListener, type ListenOptions, serveOn } from "./http-listener.ts";
 
 export interface IngestListenerOptions extends ListenOptions {
   handler: IngestHandler;
-  /** The client address; by default the socket peer (no proxy header is trusted). */
+  /** The client address; by default the socket peer (no proxy header is trusted; see incomingClientIp). */
   clientIp?: (request: IncomingMessage) => string;
 }
 
@@ -184,11 +185,21 @@ function writeFailure(response: ServerResponse): void {
   response.end(answer.body);
 }
 
-export function startIngestListener(options: IngestListenerOptions): Promise<HttpListener> {
+/** A request for a Host this listener does not answer (guarded-server.ts), in the ingestion shape. */
+function writeMisdirected(response: ServerResponse, message: string): void {
+  const answer = errorAnswer(answerHeaders(), new Date().toISOString(), { status: 421, reason: message });
+  const body = answer.body ?? "";
+  answer.headers["content-length"] = String(Buffer.byteLength(body));
+  response.writeHead(answer.status, answer.headers);
+  response.end(body);
+}
+
+/** The listener's requests: each to the handler, its answer written at the end of the turn. */
+function ingestRequests(server: Server, options: IngestListenerOptions): RequestListener {
   const { handler } = options;
   const clientIp = options.clientIp ?? socketPeer;
   const endOfTurn = createEndOfTurn();
-  const server = createServer(async function ingestApi(incoming, response) {
+  return async function ingestApi(incoming, response) {
     try {
       const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
       // An answer decided before the body arrived: read the rest first (bounded), so a client
@@ -204,6 +215,9 @@ export function startIngestListener(options: IngestListenerOptions): Promise<Htt
       });
       writeFailure(response);
     }
-  });
-  return listenOn(server, options);
+  };
+}
+
+export function startIngestListener(options: IngestListenerOptions): Promise<HttpListener> {
+  return serveOn({ writeMisdirected, ...options }, (server) => ingestRequests(server, options));
 }

@@ -8,9 +8,11 @@ import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rat
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../../core/config/index.ts";
+import { openListenerWarning } from "../../core/config/open-listeners.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Logger } from "../../core/ports.ts";
-import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
+import { nodeClientIpBehind } from "../../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../../functions/rest/app.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startHttpListener } from "../http/http-listener.ts";
@@ -23,6 +25,8 @@ import { type RestServicesDeps, startRestServices } from "./rest-services.ts";
 export interface RestApiDeps extends RestServicesDeps {
   /** Counts the REST API's requests refused by its rate limit (rate-limited-metric.ts). */
   countRateLimited: (() => void) | undefined;
+  /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
+  countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
   status: StatusBoard;
   parts: PartStarter;
   /** When, after the signal, the listener stops taking requests (local/shutdown-budget.ts). */
@@ -38,6 +42,8 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
   const rest = config.restServer;
   if (!rest.enable) return { healthProbes: [] };
   const { status, parts, clock, countRateLimited } = deps;
+  const warning = openListenerWarning(config, "restServer");
+  if (warning !== undefined) logger.child("rest").warn(warning);
   const backing = await parts.start("rest-services", async () => {
     const started = await startRestServices(config, logger, deps);
     for (const [name, availability] of Object.entries(started.storeAvailability))
@@ -55,13 +61,18 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
             logger: logger.child("rest"),
             clock,
             rateLimitStore: createMemoryRateLimitStore(),
-            clientIp: nodeClientIp,
+            clientIp: nodeClientIpBehind(rest.trustedProxies),
             services: backing.services,
             explorerAssets: swaggerUiAssets(),
             ...(countRateLimited === undefined ? {} : { countRateLimited }),
           }),
           host: rest.host,
           port: rest.port,
+          allowedHosts: rest.allowedHosts,
+          hostsSetting: "restServer.allowedHosts",
+          maxConnections: rest.maxConnections,
+          connectionsSetting: "restServer.maxConnections",
+          countRefused: deps.countRefused,
           logger,
         }),
     },

@@ -16,6 +16,7 @@ import { BUTLER_RULES } from "./butler-rules.ts";
 import { BUTLER_SOS_RULES } from "./butler-sos-rules.ts";
 import { expandAliases } from "./expand-aliases.ts";
 import { renderHeader } from "./header.ts";
+import { keepOpenListeners } from "./open-listeners.ts";
 import { placeMoves } from "./place-moves.ts";
 import type { DroppedKey, MigrationNote, ProductRules } from "./product-rules.ts";
 import { convertMap, keyName, type Walk } from "./walk.ts";
@@ -101,6 +102,7 @@ export function migrateConfigText(text: string, options: MigrationOptions): Migr
   convertMap(service, [], [], walk);
   placeMoves(service, walk);
   walk.notes.push(...rules.finish(doc, service));
+  walk.notes.push(...keepOpenListeners(doc, rules.product));
   doc.commentBefore = renderHeader(options, rules, walk.dropped, doc.commentBefore);
   return {
     ok: true,

@@ -4,6 +4,7 @@ import validRange from "semver/ranges/valid.js";
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
 import {
+  allowedHosts,
   bool,
   durationMs,
   host,
@@ -16,6 +17,7 @@ import {
   requiredStr,
   section,
   str,
+  trustedProxies,
 } from "./primitives.ts";
 
 export const AUDIT_DESTINATION_TYPES = ["timeseriesdb", "parquet", "tablefile", "json"] as const;
@@ -72,6 +74,9 @@ export const auditEventsSchema = section({
   host: host("127.0.0.1"),
   port: port(8181),
   apiToken: str(""),
+  allowedHosts: allowedHosts(),
+  trustedProxies: trustedProxies(),
+  maxConnections: positiveInt(2000),
   maxBodyBytes: positiveInt(1048576),
   correlationIdMaxLength: positiveInt(64),
   compatibility: v.optional(

@@ -5,7 +5,14 @@
  */
 import * as v from "valibot";
 import { describeValue } from "../describe-value.ts";
-import { hasUrlCredentials, isHost, isHostPort, isHttpUrl, isRetentionDuration } from "../validators.ts";
+import {
+  hasUrlCredentials,
+  isHost,
+  isHostPort,
+  isHttpUrl,
+  isIpOrCidr,
+  isRetentionDuration,
+} from "../validators.ts";
 
 /** Host values are no secret, so their messages show them: a placeholder is found at a glance. */
 const notAHost = (issue: { input: unknown }) =>
@@ -129,6 +136,22 @@ export const port = (fallback: number) =>
 export const hostSchema = v.pipe(v.string(), v.check(isHost, notAHost));
 
 export const host = (fallback: string) => v.optional(hostSchema, fallback);
+
+/**
+ * The host names, besides loopback names and IP addresses, that a listener answers in a request's
+ * `Host` header (local/http/host-check.ts): names only, no scheme or port.
+ */
+export const allowedHosts = () =>
+  list(
+    v.pipe(
+      v.string(),
+      v.check(isHost, "must be a host name such as qlik-ops.corp.local (no scheme, no port)"),
+    ),
+  );
+
+/** Proxies whose `X-Forwarded-For` names the client: addresses or CIDR ranges. */
+export const trustedProxies = () =>
+  list(v.pipe(v.string(), v.check(isIpOrCidr, 'must be an IP address or a CIDR range such as "10.0.0.0/8"')));
 
 /** Empty means "not configured"; anything else must be a valid host. */
 export const optionalHost = (fallback: string) =>

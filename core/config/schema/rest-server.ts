@@ -1,7 +1,18 @@
 /** restServer: the management REST API (/v4) listener and its endpoint switches. */
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
-import { bool, host, list, port, positiveInt, requiredStr, section, str } from "./primitives.ts";
+import {
+  allowedHosts,
+  bool,
+  host,
+  list,
+  port,
+  positiveInt,
+  requiredStr,
+  section,
+  str,
+  trustedProxies,
+} from "./primitives.ts";
 
 /** The endpointsEnable keys, in the order GET /v4/configfile/endpointsenabled lists them. */
 export const ENDPOINT_KEYS = [
@@ -81,6 +92,10 @@ export const restServerSchema = section({
   host: host("127.0.0.1"),
   port: port(8081),
   apiToken: str(""),
+  allowUnauthenticated: bool(false),
+  allowedHosts: allowedHosts(),
+  trustedProxies: trustedProxies(),
+  maxConnections: positiveInt(200),
   cors: section({
     allowedOrigins: list(
       v.pipe(v.string(), v.check(isOrigin, 'must be an origin such as "https://host:port" or "*"')),

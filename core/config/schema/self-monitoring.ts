@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { parseRecurrence } from "../../schedules/recurrence.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
+  allowedHosts,
   bool,
   filePath,
   host,
@@ -47,6 +48,8 @@ export const configVisualisationSchema = section({
   host: host("localhost"),
   port: port(3100),
   obfuscate: bool(true),
+  allowUnauthenticated: bool(false),
+  allowedHosts: allowedHosts(),
 });
 
 export const heartbeatSchema = section({
@@ -84,6 +87,8 @@ export const scrapeEndpointSchema = section({
   enable: bool(false),
   host: host("127.0.0.1"),
   port: port(9842),
+  allowUnauthenticated: bool(false),
+  allowedHosts: allowedHosts(),
 });
 
 /** The protocol's limit for a length-prefixed string (client id, user name, password). */

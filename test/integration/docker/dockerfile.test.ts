@@ -2,7 +2,9 @@
  * The Dockerfile parses (no `docker` here: its instructions are read by test/helpers/dockerfile.ts),
  * builds in two stages, runs as a non-root user, copies only files that exist after
  * `npm run build`, and its HEALTHCHECK command exits 0 against a running Steward and 1 once it
- * has stopped (the command is run as written, with the test's configuration file).
+ * has stopped (the command is run as written, with the test's configuration file). The
+ * handbook's configuration for the container (docs/running-on-prem.md) passes `check-config` with
+ * its tokens in the environment, and without them, or without a token on 0.0.0.0, is refused.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,7 +14,7 @@ import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
 import { type Instruction, parseDockerfile, type Stage, stagesOf } from "../../helpers/dockerfile.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { scratchDirectory } from "../../helpers/per-test-environment.ts";
-import { type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
+import { runSteward, type StewardProcess, spawnSteward } from "../../helpers/steward-process.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const CONFIG_IN_IMAGE = "/app/config/steward.yaml";
@@ -132,4 +134,46 @@ describe("the HEALTHCHECK command", () => {
     expect(stopped.status).toBe(1);
     expect(stopped.stderr).toContain("did not answer");
   }, 60_000);
+});
+
+describe("the handbook's configuration for the container", () => {
+  const handbook = readFileSync(join(ROOT, "docs", "running-on-prem.md"), "utf8");
+  const yaml =
+    /```yaml\n# steward\.yaml, mounted at \/app\/config\/steward\.yaml\n([\s\S]*?)```/.exec(handbook)?.[1] ??
+    "";
+  const tokens = { STEWARD_INGEST_TOKEN: "ingest-token", STEWARD_REST_TOKEN: "rest-token" };
+
+  async function checkConfig(text: string, env: NodeJS.ProcessEnv) {
+    const dir = scratchDirectory("steward-docker-config-");
+    writeFileSync(join(dir, "steward.yaml"), text);
+    return runSteward(["check-config", "steward.yaml"], dir, env);
+  }
+
+  it("listens on 0.0.0.0 with the tokens from the environment, and passes check-config", async () => {
+    expect(yaml).toContain("host: 0.0.0.0");
+    expect(yaml).toContain(`apiToken: ${["$", "{STEWARD_REST_TOKEN}"].join("")}`);
+
+    const checked = await checkConfig(yaml, tokens);
+
+    expect(checked.output.trim()).toBe("ok");
+    expect(checked.code).toBe(0);
+  });
+
+  it("is refused with the token variable unset, or with the REST API's token taken out", async () => {
+    const unset = await checkConfig(yaml, {
+      STEWARD_INGEST_TOKEN: "ingest-token",
+      STEWARD_REST_TOKEN: undefined,
+    });
+    const withoutToken = await checkConfig(
+      yaml.replace(/ {4}apiToken: .*STEWARD_REST_TOKEN.*\n/, ""),
+      tokens,
+    );
+
+    expect(unset.code).toBe(1);
+    expect(unset.output).toContain("environment variable STEWARD_REST_TOKEN is not set");
+    expect(withoutToken.code).toBe(1);
+    expect(withoutToken.output).toContain(
+      "Service.restServer.host: 0.0.0.0 is not a loopback address and restServer.apiToken is empty",
+    );
+  });
 });

@@ -227,6 +227,7 @@ describe("steward CLI: start", () => {
     const response = await fetch("http://127.0.0.1:8081/v4/ping");
     expect(response.status).toBe(200);
     expect(proc.output()).toContain("Status page and configuration url=http://127.0.0.1:3100/");
+    expect(proc.output().match(/warn: \[rest\] No restServer\.apiToken configured/g)).toHaveLength(1);
     const page = await fetch("http://127.0.0.1:3100/");
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<html/i);
@@ -234,5 +235,71 @@ describe("steward CLI: start", () => {
     const { code, ms } = await proc.exited();
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
+  });
+});
+
+describe("steward CLI: listeners that would answer without a token", () => {
+  /** The REST API on all interfaces without a token, with * among its origins, and an open status page. */
+  const openConfig = (port: number) => `Service:
+  auditEvents:
+    enable: false
+  restServer:
+    host: 0.0.0.0
+    port: ${port}
+    cors:
+      allowedOrigins: ["*"]
+  configVisualisation:
+    enable: true
+    host: 0.0.0.0
+`;
+  const PROBLEMS = [
+    /^Service\.configVisualisation\.host: 0\.0\.0\.0 is not a loopback address and the status page has no token/m,
+    /^Service\.restServer\.cors\.allowedOrigins: "\*" lets any web page call the REST API and restServer\.apiToken is empty/m,
+    /^Service\.restServer\.host: 0\.0\.0\.0 is not a loopback address and restServer\.apiToken is empty/m,
+  ];
+
+  it("check-config names every one at once and exits 1", async () => {
+    const dir = freshDir();
+    const { code, output } = await runSteward(
+      ["check-config", writeConfig(dir, "open.yaml", openConfig(8081))],
+      dir,
+    );
+    expect(code).toBe(1);
+    for (const problem of PROBLEMS) expect(output).toMatch(problem);
+  });
+
+  it("start refuses it, serving nothing, and exits 1", async () => {
+    const dir = freshDir();
+    const proc = start(
+      ["start", "--config", writeConfig(dir, "open.yaml", openConfig(await freePort()))],
+      dir,
+    );
+    const { code } = await proc.exited();
+    expect(code).toBe(1);
+    for (const problem of PROBLEMS) expect(proc.output()).toMatch(problem);
+    expect(proc.output()).not.toMatch(/listening/);
+  });
+
+  it("start serves it with allowUnauthenticated: true, warning for each listener", async () => {
+    const dir = freshDir();
+    const port = await freePort();
+    const file = writeConfig(
+      dir,
+      "open.yaml",
+      `${openConfig(port).replace("    host: 0.0.0.0\n    port:", "    host: 0.0.0.0\n    allowUnauthenticated: true\n    port:")}    port: ${await freePort()}
+    allowUnauthenticated: true
+`,
+    );
+    const proc = start(["start", "--config", file], dir);
+    await proc.waitFor(/steward ready/);
+    expect(proc.output()).toContain(
+      `warn: [rest] restServer.allowUnauthenticated is true: the REST API on 0.0.0.0:${port} answers any client that reaches it and any web page (cors.allowedOrigins holds *), without a token`,
+    );
+    expect(proc.output()).toMatch(
+      /warn: configVisualisation\.allowUnauthenticated is true: the status page on 0\.0\.0\.0:\d+ shows/,
+    );
+    expect((await fetch(`http://127.0.0.1:${port}/v4/ping`)).status).toBe(200);
+    proc.child.kill("SIGTERM");
+    expect((await proc.exited()).code).toBe(0);
   });
 });

@@ -207,7 +207,7 @@ describe("ingest API on the local node:http listener", () => {
     await new Promise((resolve) => socket.once("connect", resolve));
 
     socket.write(
-      "POST /api/v1/audit-event HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\n" +
+      "POST /api/v1/audit-event HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer tok\r\n" +
         "Content-Type: application/json\r\nX-Audit-Client-Version: 0.3.0\r\nContent-Length: 100\r\n\r\n{",
     );
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -9,6 +9,7 @@ import { createMemoryAppNameCache } from "../../../../core/adapters/local/memory
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { createLicenceExpiryAlerts } from "../../../../core/licences/license-expiry-alert.ts";
+import { declareHttpRefusedMetric } from "../../../../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
 import { declareRateLimitedMetric } from "../../../../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
@@ -58,6 +59,7 @@ describe("the licence alert part", () => {
       cwd: process.cwd(),
       metrics,
       rateLimited: declareRateLimitedMetric(metrics),
+      httpRefused: declareHttpRefusedMetric(metrics),
       appNames: createMemoryAppNameCache(),
       status,
       healthProbes: [],

@@ -38,6 +38,8 @@ describe("defaultConfig", () => {
       host: "127.0.0.1",
       port: 3100,
       obfuscate: true,
+      allowUnauthenticated: false,
+      allowedHosts: [],
     });
     expect(config.scrapeEndpoint.enable).toBe(false);
     expect(config.heartbeat.enable).toBe(false);

@@ -154,6 +154,14 @@ describe("obfuscateConfig", () => {
     ).toBe(before);
   });
 
+  it("keeps the first characters of the names and proxies a listener answers", () => {
+    const masked = obfuscateConfig({
+      auditEvents: { allowedHosts: ["qlik-ops.corp.local"], trustedProxies: ["10.20.30.0/24"] },
+    });
+
+    expect(masked.auditEvents).toEqual({ allowedHosts: [`qli${MASK}`], trustedProxies: [`10.${MASK}`] });
+  });
+
   it("does not reveal short host names entirely", () => {
     expect(obfuscateConfig({ platform: { host: "ab" } }).platform.host).toBe(`a${MASK}`);
   });

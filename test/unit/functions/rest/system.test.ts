@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { swaggerUiAssets } from "../../../../core/adapters/swagger-ui-assets.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { SERVICE_VERSION } from "../../../../core/version.ts";
 import { buildIngestOpenApi } from "../../../../functions/audit-ingest/openapi.ts";
@@ -118,7 +119,6 @@ describe("cross-cutting behaviour", () => {
     expect(
       (await app.request("/v4/ping", { headers: { authorization: "Bearer s3cret-token" } })).status,
     ).toBe(200);
-    expect((await app.request("/documentation/json")).status).toBe(200);
   });
 
   it("refuses a browser origin not in restServer.cors.allowedOrigins with 403 and allows a listed one", async () => {
@@ -244,6 +244,35 @@ describe("security headers", () => {
     expect(response.headers.get("x-frame-options")).toBe("DENY");
     expect(response.headers.get("content-security-policy")).toBe("default-src 'none'");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+});
+
+describe("documentation with a token", () => {
+  it("requires the token for the OpenAPI document too (it lists the served endpoints), not for the explorer page and its files", async () => {
+    const app = createApp({
+      ...localEdgeDeps(),
+      config: restConfig({ apiToken: "s3cret-token" }),
+      logger: recordingLogger(),
+      explorerAssets: swaggerUiAssets(),
+    });
+
+    const missing = await app.request("/documentation/json");
+    const wrong = await app.request("/documentation/json", { headers: { authorization: "Bearer wrong" } });
+    const right = await app.request("/documentation/json", {
+      headers: { authorization: "Bearer s3cret-token" },
+    });
+    const page = await app.request("/documentation");
+
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ statusCode: 401, error: "Unauthorized", message: "Unauthorized" });
+    expect(wrong.status).toBe(401);
+    expect(right.status).toBe(200);
+    expect(Object.keys(((await right.json()) as { paths: object }).paths)).toContain("/v4/ping");
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain("/v4/ping");
+    for (const file of ["explorer.js", "swagger-ui-bundle.js", "swagger-ui.css"]) {
+      expect((await app.request(`/documentation/assets/${file}`)).status).toBe(200);
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { createMemoryAppNameCache } from "../../../../core/adapters/local/memory
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
 import { type Config, defaultConfig } from "../../../../core/config/index.ts";
 import { nullErrorTracker } from "../../../../core/monitoring/error-tracker.ts";
+import { declareHttpRefusedMetric } from "../../../../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
 import { declareRateLimitedMetric } from "../../../../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
@@ -60,6 +61,7 @@ async function startParts(config: Config, list: readonly AgentPart[]) {
       cwd: scratchDirectory("steward-agent-parts-"),
       metrics,
       rateLimited: declareRateLimitedMetric(metrics),
+      httpRefused: declareHttpRefusedMetric(metrics),
       appNames: createMemoryAppNameCache(),
       status,
       healthProbes: [],

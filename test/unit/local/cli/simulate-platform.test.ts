@@ -287,7 +287,13 @@ describe("stewardConfigSnippet", () => {
     expect(config.platform).toMatchObject({ host: "127.0.0.1", repositoryPort: 4747 });
     expect(config.appNames).toMatchObject({ enableAppNameExtract: true, hostIP: "127.0.0.1" });
     expect(config.userSessions.enableSessionExtract).toBe(true);
-    expect(config.scrapeEndpoint).toEqual({ enable: true, host: "127.0.0.1", port: 9842 });
+    expect(config.scrapeEndpoint).toEqual({
+      enable: true,
+      host: "127.0.0.1",
+      port: 9842,
+      allowUnauthenticated: false,
+      allowedHosts: [],
+    });
     expect(config.configVisualisation).toMatchObject({ enable: true, host: "127.0.0.1", port: 3100 });
     expect(config.taskEvents.enable).toBe(false);
     expect(config.webhookNotification.enable).toBe(false);

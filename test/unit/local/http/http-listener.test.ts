@@ -81,3 +81,36 @@ describe("startHttpListener at stop", () => {
     release();
   });
 });
+
+describe("startHttpListener at start", () => {
+  const start = async (host: string, allowedHosts: string[]) => {
+    const logger = recordingLogger();
+    const listener = await startHttpListener({
+      name: "REST API",
+      app: new Hono(),
+      host,
+      port: 0,
+      logger,
+      allowedHosts,
+      hostsSetting: "restServer.allowedHosts",
+    });
+    await listener.stop();
+    return { warnings: logger.at("warn").map((entry) => entry.message), port: listener.port };
+  };
+
+  it("warns that DNS names get 421 when it listens on all interfaces and answers no name", async () => {
+    const { warnings, port } = await start("0.0.0.0", []);
+
+    expect(warnings).toEqual([
+      `REST API listens on 0.0.0.0 and answers no host name yet: requests that name this machine by a DNS name (the Host header, e.g. https://qlik-ops.corp.local:${port}) get 421; list the names clients use in restServer.allowedHosts`,
+    ]);
+  });
+
+  it.each([
+    ["0.0.0.0", ["qlik-ops.corp.local"]],
+    ["127.0.0.1", []],
+    ["localhost", []],
+  ])("says nothing on %s with allowedHosts %j", async (host, allowedHosts) => {
+    expect((await start(host, allowedHosts)).warnings).toEqual([]);
+  });
+});

@@ -308,6 +308,23 @@ describe("migrate-config on a Butler file: what Butler implied", () => {
     expect(note("Service.auditEvents.enable")).toContain("Butler has no audit ingest API");
   });
 
+  it("keeps Butler's REST API on 0.0.0.0 answering without a token, saying so in the file and the notes", () => {
+    expect(at(after, "restServer.host")).toBe("0.0.0.0");
+    expect(at(after, "restServer.allowUnauthenticated")).toBe(true);
+    expect(result.text).toContain(
+      "    # Added by migrate-config: Butler served the REST API on 0.0.0.0 without a token, as this line\n",
+    );
+    expect(note("Service.restServer.allowUnauthenticated")).toContain("set restServer.apiToken");
+    expect(note("Service.restServer.allowedHosts")).toContain("list the names clients use to reach it");
+  });
+
+  it("writes no allowUnauthenticated for a REST API with a token or on loopback", () => {
+    for (const extra of ["    serverHost: 127.0.0.1\n", "    serverHost: 0.0.0.0\n    apiToken: t\n"]) {
+      const converted = migrate(`Butler:\n  restServerConfig:\n    enable: true\n${extra}`);
+      expect(at(parse(converted.text), "Service.restServer.allowUnauthenticated")).toBeUndefined();
+    }
+  });
+
   it("keeps the REST API off when Butler's restServerConfig did not switch it on", () => {
     const bare = migrate("Butler:\n  restServerEndpointsEnable:\n    butlerping: true\n");
     expect(at(parse(bare.text), "Service.restServer")).toEqual({
