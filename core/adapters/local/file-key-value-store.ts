@@ -24,8 +24,9 @@ import {
 } from "./key-value-log.ts";
 import { makeDirectory } from "./make-directory.ts";
 import { PRIVATE_FILE_MODE } from "./private-files.ts";
-import { replaceFile, syncDirectory } from "./replace-file.ts";
+import { replaceFile } from "./replace-file.ts";
 import { isEnvironmentError } from "./retrying-opener.ts";
+import { syncDirectory } from "./sync-directory.ts";
 
 export interface FileKeyValueStoreOptions {
   /** Snapshot path (`keyValueStore.storeFile`); the log sits beside it with `.wal` appended. */
@@ -34,6 +35,8 @@ export interface FileKeyValueStoreOptions {
   maxKeysPerNamespace: number;
   /** Compact once the log holds this many records (default 10 000). */
   compactAfterRecords?: number;
+  /** The directory sync (sync-directory.ts's by default; a test gives one that fails). */
+  syncDirectory?: (directory: string) => Promise<void>;
 }
 
 interface PendingWrite {
@@ -68,11 +71,17 @@ export async function openFileKeyValueStore(options: FileKeyValueStoreOptions): 
     const { records, validLength } = parseLog(logText);
     for (const record of records) applyRecord(namespaces, record);
     const log = await open(logPath, "a", PRIVATE_FILE_MODE);
-    if (validLength < Buffer.byteLength(logText)) {
-      await log.truncate(validLength);
-      await log.sync();
+    try {
+      if (validLength < Buffer.byteLength(logText)) {
+        await log.truncate(validLength);
+        await log.sync();
+      }
+      await (options.syncDirectory ?? syncDirectory)(dirname(options.file));
+    } catch (error) {
+      // The store is not opened: its log is closed here, not left to the garbage collector.
+      await log.close().catch(() => undefined);
+      throw error;
     }
-    await syncDirectory(dirname(options.file));
     return new FileKeyValueStore(options, namespaces, log, records.length);
   } catch (error) {
     const repair = isEnvironmentError(error)
@@ -229,7 +238,7 @@ class FileKeyValueStore implements KeyValueStore {
   /** Snapshot to temp file, sync, rename, sync directory, then empty the log. */
   private async compact(): Promise<void> {
     await replaceFile(this.options.file, serializeSnapshot(this.namespaces, this.options.clock.now()));
-    await syncDirectory(dirname(this.options.file));
+    await (this.options.syncDirectory ?? syncDirectory)(dirname(this.options.file));
     await this.log.truncate(0);
     await this.log.sync();
     this.logRecords = 0;
