@@ -7,7 +7,9 @@
  * with the number dropped since the previous line and what to do about it.
  *
  * Where the system offers no such counter the answer is `dropped: null` with the reason, never 0:
- * a 0 would claim that nothing was lost. A first reading that fails is said once and tried again at
+ * a 0 would claim that nothing was lost. On a platform that keeps no such counter at all (Windows,
+ * macOS: only Linux's UDP table has one) the answer also says `notOnThisPlatform`, so the status
+ * page can say "not available on this platform" instead of a reason that might pass. A first reading that fails is said once and tried again at
  * every later reading, because its reason may pass (a socket the table did not list yet): the
  * count then starts from the first good reading. The kernel counts in 32 bits, so the increase is
  * summed from reading to reading modulo 2^32 and survives a wrap.
@@ -18,7 +20,7 @@ import type { KernelDropsReading } from "./proc-net-udp.ts";
 /** Dropped by the operating system since the listener started, or why that is not known. */
 export type KernelDropCount =
   | { readonly dropped: number }
-  | { readonly dropped: null; readonly reason: string };
+  | { readonly dropped: null; readonly reason: string; readonly notOnThisPlatform?: true };
 
 export interface KernelDrops extends Stoppable {
   /** Reads the kernel's counter now (logging growth); after `stop()`, the last count. */
@@ -95,7 +97,11 @@ export function startKernelDrops(options: KernelDropsOptions, deps: KernelDropsD
         });
       }
       lostReason = reading.unavailable;
-      return { dropped: null, reason: reading.unavailable };
+      return {
+        dropped: null,
+        reason: reading.unavailable,
+        ...(reading.notOnThisPlatform ? { notOnThisPlatform: true } : {}),
+      };
     }
     lostReason = undefined;
     if (last === undefined) {

@@ -19,8 +19,13 @@ export interface UdpSocketAddress {
   readonly port: number;
 }
 
-/** The kernel's cumulative drop counter of the socket, or why it cannot be had. */
-export type KernelDropsReading = { readonly drops: number } | { readonly unavailable: string };
+/**
+ * The kernel's cumulative drop counter of the socket, or why it cannot be had; `notOnThisPlatform`
+ * when the operating system keeps no such counter at all (anything but Linux), not a passing failure.
+ */
+export type KernelDropsReading =
+  | { readonly drops: number }
+  | { readonly unavailable: string; readonly notOnThisPlatform?: true };
 
 export type ByteOrder = "LE" | "BE";
 

@@ -16,7 +16,8 @@
  *   the system reports no such count. Every count here is typed as queue-metrics-point.ts says.
  * - the scrape endpoint: `steward_udp_messages_total{queue,outcome}` (cumulative, never reset)
  *   and `steward_udp_queue_size{queue}`, read from the queues at each scrape; the outcome
- *   `dropped_kernel` only where the system reports it (no label without a value).
+ *   `dropped_kernel` only where the system reports it (no label without a value), and on a
+ *   platform that keeps no such count the metric's help says it is not available there.
  */
 import type { NameValue } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
@@ -143,14 +144,16 @@ const registeredQueues = new WeakMap<MetricsRegistry, RegisteredQueues>();
 
 /**
  * Adds `queues` to the UDP scrape metrics of `registry`; `kernelDrops` answers for a queue's
- * socket, when it has a count. The metrics are declared at the first call for a registry (a metric
- * name is declared only once), so that each part with UDP listeners (platform events, task
- * events) adds its own queues.
+ * socket, when it has a count, and `platformReportsKernelDrops` says whether the operating system
+ * keeps such a count at all (the same for every listener of a process). The metrics are declared
+ * at the first call for a registry (a metric name is declared only once), so that each part with
+ * UDP listeners (platform events, task events) adds its own queues.
  */
 export function registerUdpQueueMetrics(
   registry: MetricsRegistry,
   queues: readonly UdpQueue[],
   kernelDrops?: (queue: UdpQueue) => KernelDropCount | undefined,
+  platformReportsKernelDrops = true,
 ): void {
   const known = registeredQueues.get(registry);
   const added = queues.map((queue) => ({ queue, kernelDrops: kernelDrops ?? (() => undefined) }));
@@ -159,10 +162,21 @@ export function registerUdpQueueMetrics(
     return;
   }
   registeredQueues.set(registry, added);
-  declareUdpQueueMetrics(registry, added);
+  declareUdpQueueMetrics(registry, added, platformReportsKernelDrops);
 }
 
-function declareUdpQueueMetrics(registry: MetricsRegistry, registered: RegisteredQueues): void {
+/** What the help of steward_udp_messages_total says of dropped_kernel. */
+export function kernelDropsHelp(platformReportsKernelDrops: boolean): string {
+  return platformReportsKernelDrops
+    ? "dropped_kernel: dropped by the operating system before they were received (where it reports them)"
+    : "dropped_kernel: not available on this platform (the operating system does not report the datagrams it drops), so never given, rather than a 0 that looks measured";
+}
+
+function declareUdpQueueMetrics(
+  registry: MetricsRegistry,
+  registered: RegisteredQueues,
+  platformReportsKernelDrops: boolean,
+): void {
   const outcomes = Object.entries(UDP_DATAGRAM_OUTCOMES) as Array<
     [UdpDatagramOutcome, keyof UdpQueueCounters]
   >;
@@ -170,7 +184,7 @@ function declareUdpQueueMetrics(registry: MetricsRegistry, registered: Registere
     name: "steward_udp_messages_total",
     help:
       "UDP datagrams per queue and outcome since start: received, then one admission or processing outcome each; " +
-      "dropped_kernel: dropped by the operating system before they were received (where it reports them)",
+      kernelDropsHelp(platformReportsKernelDrops),
     labelNames: ["queue", "outcome"],
     collect() {
       const samples: Array<MetricSample<"queue" | "outcome">> = [];

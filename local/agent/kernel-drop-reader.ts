@@ -8,7 +8,8 @@
  * same turn as the first) has no row in it: the file is then read again before the answer says
  * so. A read takes well under a millisecond; it is synchronous because scrapes and the status
  * document are. Elsewhere, or when the file cannot be read, the answer says why instead of giving
- * a number.
+ * a number; elsewhere (Windows: no API gives a socket's drops to a program) it also says that the
+ * platform has no such count, and the reader's `platformReports` is false.
  */
 import { readFileSync } from "node:fs";
 import { endianness } from "node:os";
@@ -18,8 +19,10 @@ import {
   type UdpSocketAddress,
 } from "../../core/udp/proc-net-udp.ts";
 
-/** The kernel's drop counter of one bound socket. */
-export type KernelDropReader = (socket: UdpSocketAddress) => KernelDropsReading;
+/** The kernel's drop counter of one bound socket; `platformReports`: whether this OS keeps one. */
+export type KernelDropReader = ((socket: UdpSocketAddress) => KernelDropsReading) & {
+  readonly platformReports: boolean;
+};
 
 export interface ProcNetUdpReaderOptions {
   /** The tables to read; Linux's by default (a test points them elsewhere). */
@@ -51,9 +54,13 @@ export function createProcNetUdpReader(options: ProcNetUdpReaderOptions = {}): K
     return content;
   }
 
-  return (socket) => {
-    if (platform !== "linux") {
-      return { unavailable: `the operating system (${platform}) does not report drops per socket` };
+  const platformReports = platform === "linux";
+  const reader = (socket: UdpSocketAddress): KernelDropsReading => {
+    if (!platformReports) {
+      return {
+        unavailable: `the operating system (${platform}) does not report drops per socket`,
+        notOnThisPlatform: true,
+      };
     }
     const file = socket.address.includes(":") ? files.ipv6 : files.ipv4;
     const kept = cache.get(file);
@@ -66,4 +73,5 @@ export function createProcNetUdpReader(options: ProcNetUdpReaderOptions = {}): K
     if ("unavailable" in content) return content;
     return procNetUdpDrops(content.text, socket, byteOrder);
   };
+  return Object.assign(reader, { platformReports });
 }

@@ -99,6 +99,7 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
       clock,
     });
     const settings = config.taskEvents.udpServerConfig;
+    const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
     const listener = await startUdpListener(
       {
         name: "task_events",
@@ -110,7 +111,7 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
         connections: deps.connections,
         host: hostname(),
         version: config.timeseriesdbConfig.version,
-        readKernelDrops: deps.kernelDrops ?? createProcNetUdpReader(),
+        readKernelDrops,
         clock,
         logger,
         started,
@@ -118,7 +119,12 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
     );
     // Stopped first: lookups get their grace while the socket closes and the queue drains.
     started.push({ stop: async () => lookups.beginGrace() });
-    registerUdpQueueMetrics(metrics, [listener.queue], () => listener.kernelDrops.count());
+    registerUdpQueueMetrics(
+      metrics,
+      [listener.queue],
+      () => listener.kernelDrops.count(),
+      readKernelDrops.platformReports,
+    );
     showTaskEventStatus(status, { listener, recent, counts, dispatcher, destinations });
     let stopping: Promise<void> | undefined;
     return { listener, stop: () => (stopping ??= stopStarted()) };

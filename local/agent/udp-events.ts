@@ -94,6 +94,7 @@ export async function startUdpEvents(deps: UdpEventsDeps): Promise<UdpEvents> {
       deps.metrics,
       pipelines.map((view) => view.queue),
       (queue) => pipelines.find((view) => view.queue === queue)?.kernelDrops.count(),
+      udp.pipelineDeps.readKernelDrops.platformReports,
     );
     for (const view of pipelines) deps.connections.addStats(() => view.destinations.stats());
 

@@ -2,7 +2,8 @@
  * One UDP listener as the status page shows it (`GET /status`, member `udpQueues`): its socket,
  * its queue's state and cumulative counters, and what the operating system dropped before the
  * queue saw it — `kernelDrops.dropped` is a count since start, or `null` with a `reason` where the
- * system reports no such count, so that the page can say "not available" rather than 0.
+ * system reports no such count (and `notOnThisPlatform` where it never does), so that the page can
+ * say "not available" or "not available on this platform" rather than 0.
  * `showUdpStatus` puts the UDP events on the board: listeners, queues, destinations and event counts.
  */
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";

@@ -5,7 +5,8 @@
  * audit queue (`audit.queue`) and the local stores (`stores`) are shown when the answer has
  * them, with a warning while ingest or a store refuses calls, or a destination holds the queue up.
  * Each UDP queue shows, next to its own drops, what the operating system dropped before the queue
- * saw it, or "not available" (the reason on hover) where the system does not report it.
+ * saw it, or "not available" (the reason on hover) where the system does not report it ("not
+ * available on this platform" where it never does: Windows).
  * Reload-task events, when they are on, show the latest events with what each alert destination
  * did and what the repository could not tell, and each destination's counts and last error. The
  * licence monitor's last run is shown when it runs (status-licences-script.ts).
@@ -63,7 +64,8 @@ export const STATUS_SCRIPT = `"use strict";
   /** Dropped by the operating system: a count (marked when some were lost), or why there is none. */
   function kernelDrops(k) {
     if (!k) return "–";
-    if (k.dropped === null) return { text: "not available", cls: "muted", title: k.reason };
+    if (k.dropped === null)
+      return { text: k.notOnThisPlatform ? "not available on this platform" : "not available", cls: "muted", title: k.reason };
     return { text: num(k.dropped), cls: k.dropped > 0 ? "error" : "" };
   }
   function entries(o) { return Object.keys(o || {}).map(function (k) { return [k, o[k]]; }); }

@@ -1,6 +1,8 @@
 /**
  * ObjectStore in a local directory. Keys map to files under the root; writes go to a temporary
- * file in the target directory and are renamed into place, so readers never see half a file.
+ * file in the target directory and are renamed into place, so readers never see half a file. On
+ * Windows a virus scanner often holds a file just written: the rename is tried again while it
+ * refuses (busy-file-retry.ts), and a write still refused fails, its batch kept and written again.
  * Symlinks are resolved and must stay under the root.
  *
  * The root and the directories below it are created by the write that needs them, so an export
@@ -15,6 +17,7 @@ import { readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/prom
 import path from "node:path";
 import { ObjectKeyError, validateObjectKey } from "../../destinations/object-key.ts";
 import type { Logger, ObjectStore } from "../../ports.ts";
+import { retryWhileBusy } from "./busy-file-retry.ts";
 import { makeDirectory } from "./make-directory.ts";
 
 export class DirectoryObjectStoreError extends Error {
@@ -108,12 +111,13 @@ export function createDirectoryObjectStore(
     async put(key, body) {
       const target = await confinedPath(key, true);
       if (target === undefined) throw new DirectoryObjectStoreError(`cannot create the directory of ${key}`);
-      const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+      const temp = temporaryFileName(target);
       try {
         await writeFile(temp, body);
-        await rename(temp, target);
+        await retryWhileBusy(() => rename(temp, target));
       } catch (error) {
-        await rm(temp, { force: true });
+        // A temporary file that cannot be deleted either is skipped by list() and by readers.
+        await retryWhileBusy(() => rm(temp, { force: true })).catch(() => undefined);
         throw new DirectoryObjectStoreError(`writing ${key} failed`, { cause: error });
       }
     },
@@ -136,6 +140,11 @@ export function createDirectoryObjectStore(
       return keys.filter((key) => key.startsWith(prefix)).sort();
     },
   };
+}
+
+/** Where a write of `target` goes first: beside it, under a name no other write picks, skipped by list(). */
+export function temporaryFileName(target: string): string {
+  return `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
 }
 
 async function walk(directory: string, relative: string, keys: string[]): Promise<void> {

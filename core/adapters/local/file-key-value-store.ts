@@ -44,8 +44,9 @@ import {
 } from "./key-value-log.ts";
 import { makeDirectory } from "./make-directory.ts";
 import { PRIVATE_FILE_MODE } from "./private-files.ts";
-import { replaceFile, syncDirectory } from "./replace-file.ts";
+import { replaceFile } from "./replace-file.ts";
 import { isEnvironmentError } from "./retrying-opener.ts";
+import { syncDirectory } from "./sync-directory.ts";
 
 export interface FileKeyValueStoreOptions {
   /** Snapshot path (`keyValueStore.storeFile`); the log sits beside it with `.wal` appended. */
@@ -58,6 +59,8 @@ export interface FileKeyValueStoreOptions {
   maxTotalBytes?: number;
   /** Compact once the log holds this many records (default 10 000). */
   compactAfterRecords?: number;
+  /** The directory sync (sync-directory.ts's by default; a test gives one that fails). */
+  syncDirectory?: (directory: string) => Promise<void>;
 }
 
 /** The file store, which also tells what it holds (the ERROR at start of a store over its limits). */
@@ -139,11 +142,17 @@ export async function openFileKeyValueStore(
     const { records, validLength } = parseLog(logText);
     for (const record of records) applyRecord(namespaces, record);
     const log = await open(logPath, "a", PRIVATE_FILE_MODE);
-    if (validLength < Buffer.byteLength(logText)) {
-      await log.truncate(validLength);
-      await log.sync();
+    try {
+      if (validLength < Buffer.byteLength(logText)) {
+        await log.truncate(validLength);
+        await log.sync();
+      }
+      await (options.syncDirectory ?? syncDirectory)(dirname(options.file));
+    } catch (error) {
+      // The store is not opened: its log is closed here, not left to the garbage collector.
+      await log.close().catch(() => undefined);
+      throw error;
     }
-    await syncDirectory(dirname(options.file));
     return new FileKeyValueStore(options, limits, namespaces, log, {
       records: records.length,
       bytes: validLength,
@@ -375,7 +384,7 @@ class FileKeyValueStore implements FileKeyValueStoreHandle {
   /** Snapshot to temp file, sync, rename, sync directory, then empty the log. */
   private async compact(): Promise<void> {
     await replaceFile(this.options.file, serializeSnapshot(this.namespaces, this.options.clock.now()));
-    await syncDirectory(dirname(this.options.file));
+    await (this.options.syncDirectory ?? syncDirectory)(dirname(this.options.file));
     await this.log.truncate(0);
     await this.log.sync();
     this.logRecords = 0;

@@ -16,6 +16,10 @@
  *
  * `createdir` creates a directory anywhere the service account may (the documented contract of
  * POST /v4/createdir, as in Butler); it is off by default.
+ *
+ * On Windows a move or delete that a program holding the file (a virus scanner, the indexer)
+ * refuses for a moment is tried again (busy-file-retry.ts), and two paths that differ only in case
+ * are the same file (path-guard.ts).
  */
 import { cp, lstat, mkdir, rename, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
@@ -27,9 +31,10 @@ import {
   SourceNotFoundError,
   TargetExistsError,
 } from "../../files/errors.ts";
-import { isInsideOrEqual, isStrictlyInside, normalisePath } from "../../files/path-guard.ts";
+import { isInsideOrEqual, isStrictlyInside, normalisePath, samePath } from "../../files/path-guard.ts";
 import type { ApprovedDirectoryPair, FileOperations } from "../../ports.ts";
 import { FeatureDisabledError } from "../../upstream-error.ts";
+import { retryWhileBusy } from "./busy-file-retry.ts";
 import { entryOf, refuseLinks, resolveReal } from "./real-path.ts";
 
 export interface FileOperationsOptions {
@@ -130,7 +135,8 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
   /** Checks source and target, creates the target's parents, then looks for links once more. */
   async function prepareTarget(from: string, to: string, overwrite: boolean): Promise<void> {
     if (!(await exists(from))) throw new SourceNotFoundError("fromFile does not exist");
-    if (from === to) throw new InvalidPathError("fromFile and toFile are the same path");
+    // On Windows `a.txt` and `A.TXT` are one file: a move with overwrite would delete it first.
+    if (samePath(from, to)) throw new InvalidPathError("fromFile and toFile are the same path");
     if (await exists(to)) {
       if (!overwrite) throw new TargetExistsError("toFile exists and overwrite is false");
     }
@@ -163,9 +169,10 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
         const { from, to } = await approvePair(options.moveApprovedDirectories, fromFile, toFile, "move");
         await prepareTarget(from, to, request.overwrite);
         if (isStrictlyInside(to, from)) throw new InvalidPathError("toFile is inside fromFile");
-        if (request.overwrite && (await exists(to))) await rm(to, { recursive: true, force: true });
+        if (request.overwrite && (await exists(to)))
+          await retryWhileBusy(() => rm(to, { recursive: true, force: true }));
         try {
-          await rename(from, to);
+          await retryWhileBusy(() => rename(from, to));
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
           // Different file systems: copy then remove, keeping timestamps as a move would.
@@ -191,7 +198,7 @@ export function createFileOperations(options: FileOperationsOptions): FileOperat
         if (!(await exists(target.entry)))
           throw new SourceNotFoundError("Delete failed, file does not exist");
         await refuseLinks(target.entry, "deleteFile");
-        await rm(target.entry, { recursive: true, force: false });
+        await retryWhileBusy(() => rm(target.entry, { recursive: true, force: false }));
       }),
 
     createDir: (directory) =>

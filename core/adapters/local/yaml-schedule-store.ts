@@ -1,7 +1,8 @@
 /**
  * ScheduleStore in a YAML file (`scheduler.storeFile`): `schedules:` followed by the list in
  * creation order. Kept in memory; every change rewrites the file atomically (temp file, fsync,
- * rename, directory fsync) before it is acknowledged and shown, one write at a time.
+ * rename, directory fsync where the platform has one: sync-directory.ts) before it is acknowledged
+ * and shown, one write at a time.
  */
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
@@ -12,7 +13,8 @@ import { ScheduleStoreError } from "../../schedules/errors.ts";
 import { byCreation } from "../../schedules/order.ts";
 import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
 import { makeDirectory } from "./make-directory.ts";
-import { replaceFile, syncDirectory } from "./replace-file.ts";
+import { replaceFile } from "./replace-file.ts";
+import { syncDirectory } from "./sync-directory.ts";
 
 export interface YamlScheduleStoreOptions {
   file: string;

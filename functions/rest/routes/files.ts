@@ -2,7 +2,8 @@
  * File routes, local runner only: copy, move, delete inside approved
  * directories, create a directory (anywhere, as Butler does) or under the table-data directory.
  * 403 outside approved directories, 409 existing target with overwrite false, 404 missing source.
- * In every path `\` is a separator, on every OS (core/files/path-guard.ts).
+ * In every path `\` is a separator, on every OS; on Windows drive paths and UNC shares are taken,
+ * case is ignored, and alternate data streams and device names are refused (core/files/path-guard.ts).
  */
 import * as v from "valibot";
 import type { FileOperations } from "../../../core/ports.ts";
@@ -26,7 +27,10 @@ const DirectoryBody = v.object({ directory: v.string() });
 const NonEmptyDirectoryBody = v.object({ directory: Path("directory") });
 
 const errors = {
-  400: { description: "Invalid path (NUL byte, over-long name, UNC, ...)" },
+  400: {
+    description:
+      "Invalid path (NUL byte, over-long name, UNC on Linux; on Windows an alternate data stream, a device name such as NUL, ...)",
+  },
   403: { description: "Outside the approved directories, or permission denied" },
 };
 

@@ -63,6 +63,30 @@ async function startUdpPart(service: Record<string, unknown>, kernelDrops: Kerne
   return { udp, stop: () => udp.stop().then(() => connections.stop()) };
 }
 
+/** The config UI's listener, its status page showing the UDP queues of `parts`. */
+async function serveStatusPage(parts: readonly UdpEvents[]) {
+  const status = createStatusBoard({ version: "15.0.0", clock: systemClock });
+  for (const udp of parts) {
+    for (const view of [udp.userEvents, udp.logEvents]) {
+      if (view !== undefined) status.set("udpQueues", view.queue.name, () => udpListenerStatus(view));
+    }
+  }
+  return startHttpListener({
+    name: "Config UI",
+    app: createConfigUiApp({
+      view: configView({ Service: {} }, { obfuscate: true }),
+      obfuscated: true,
+      status,
+      clock: systemClock,
+      logger: recordingLogger(),
+      clientIp: () => "127.0.0.1",
+    }),
+    host: "127.0.0.1",
+    port: 0,
+    logger: recordingLogger(),
+  });
+}
+
 /** The text, class and title of the "dropped by OS" cell in the row of `queue`. */
 async function kernelCell(page: Page, queue: string) {
   const table = page.locator('table[data-section="UDP queues"]');
@@ -109,26 +133,7 @@ describe.skipIf(skip)("status page: datagrams dropped by the OS, in Chromium", (
         dir,
       );
       running.push(log);
-      const status = createStatusBoard({ version: "15.0.0", clock: systemClock });
-      for (const udp of [user.udp, log.udp] as UdpEvents[]) {
-        for (const view of [udp.userEvents, udp.logEvents]) {
-          if (view !== undefined) status.set("udpQueues", view.queue.name, () => udpListenerStatus(view));
-        }
-      }
-      const ui = await startHttpListener({
-        name: "Config UI",
-        app: createConfigUiApp({
-          view: configView({ Service: {} }, { obfuscate: true }),
-          obfuscated: true,
-          status,
-          clock: systemClock,
-          logger: recordingLogger(),
-          clientIp: () => "127.0.0.1",
-        }),
-        host: "127.0.0.1",
-        port: 0,
-        logger: recordingLogger(),
-      });
+      const ui = await serveStatusPage([user.udp, log.udp]);
       running.push(ui);
 
       // Act
@@ -164,6 +169,49 @@ describe.skipIf(skip)("status page: datagrams dropped by the OS, in Chromium", (
         text: "not available",
         cls: "muted",
         title: `cannot read ${missing.ipv4} (ENOENT)`,
+      });
+    } finally {
+      for (const service of running.reverse()) await service.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(skip)("status page: datagrams dropped by the OS, on a platform without the count", () => {
+  it("says 'not available on this platform' with the reason on hover, as on Windows", async () => {
+    // Prepare
+    const dir = scratchDirectory("steward-kernel-drops-windows-page-");
+    const port = await freePort();
+    const running: Stoppable[] = [];
+    try {
+      const user = await startUdpPart(
+        {
+          userEvents: {
+            enable: true,
+            udpServerConfig: { serverHost: "127.0.0.1", portUserActivityEvents: port },
+          },
+        },
+        createProcNetUdpReader({ platform: "win32" }),
+        dir,
+      );
+      running.push(user);
+      const ui = await serveStatusPage([user.udp]);
+      running.push(ui);
+
+      // Act
+      const page = await (browser as Browser).context.newPage();
+      await page.goto(`${ui.url}/`);
+      await page.locator('table[data-section="UDP queues"]').waitFor({ timeout: 10_000 });
+      const shown = await kernelCell(page, "user_events");
+      await page
+        .locator('table[data-section="UDP queues"]')
+        .screenshot({ path: screenshotPath("status-kernel-drops-windows-udp") });
+      await page.close();
+
+      // Assess
+      expect(shown).toEqual({
+        text: "not available on this platform",
+        cls: "muted",
+        title: "the operating system (win32) does not report drops per socket",
       });
     } finally {
       for (const service of running.reverse()) await service.stop();

@@ -1,16 +1,16 @@
 /**
  * One small file per destination under `<queue directory>/cursors/`, holding the position of the
  * first log record that destination has not yet written. Replaced atomically (replace-file.ts);
- * the caller syncs the directory once for a round of renames. A missing or unreadable file reads
+ * the caller syncs the directory once for a round of renames. A deletion that a program holding
+ * the file refuses for a moment on Windows is tried again (busy-file-retry.ts). A missing or unreadable file reads
  * as undefined: what that means (a lost cursor, or a new destination) the log's manifest decides
  * (destination-selection.ts).
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { retryWhileBusy } from "../busy-file-retry.ts";
 import { PRIVATE_DIRECTORY_MODE } from "../private-files.ts";
 import { replaceFile } from "../replace-file.ts";
-
-export { syncDirectory } from "../replace-file.ts";
 
 const SUFFIX = ".json";
 
@@ -56,6 +56,6 @@ export async function writeCursor(directory: string, destination: string, positi
 
 /** Deletes a destination's cursor file (and a temporary one left beside it); sync the directory afterwards. */
 export async function removeCursor(directory: string, destination: string): Promise<void> {
-  await rm(fileOf(directory, destination), { force: true });
-  await rm(`${fileOf(directory, destination)}.tmp`, { force: true });
+  for (const file of [fileOf(directory, destination), `${fileOf(directory, destination)}.tmp`])
+    await retryWhileBusy(() => rm(file, { force: true }));
 }

@@ -13,7 +13,8 @@
  */
 import { createLogThrottle } from "../../../logging/log-throttle.ts";
 import type { Clock, Logger, TimerHandle } from "../../../ports.ts";
-import { syncDirectory, writeCursor } from "./cursor-files.ts";
+import { syncDirectory } from "../sync-directory.ts";
+import { writeCursor } from "./cursor-files.ts";
 import { slowestCursor } from "./log-positions.ts";
 import type { SegmentFiles } from "./segment-files.ts";
 import type { SyncedEnd } from "./synced-end.ts";

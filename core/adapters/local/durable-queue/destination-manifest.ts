@@ -9,7 +9,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { replaceFile } from "../replace-file.ts";
 
-const fileOf = (queueDirectory: string) => join(queueDirectory, "destinations.json");
+/** The manifest's path in `queueDirectory`. */
+export const manifestFile = (queueDirectory: string) => join(queueDirectory, "destinations.json");
 
 export interface ManifestRead {
   destinations: readonly string[] | undefined;
@@ -20,7 +21,7 @@ export interface ManifestRead {
 export async function readManifest(queueDirectory: string): Promise<ManifestRead> {
   let text: string;
   try {
-    text = await readFile(fileOf(queueDirectory), "utf8");
+    text = await readFile(manifestFile(queueDirectory), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { destinations: undefined, unreadable: false };
@@ -38,5 +39,5 @@ export async function readManifest(queueDirectory: string): Promise<ManifestRead
 
 /** Writes the manifest beside its file and renames it into place; sync the directory afterwards. */
 export async function writeManifest(queueDirectory: string, destinations: readonly string[]): Promise<void> {
-  await replaceFile(fileOf(queueDirectory), JSON.stringify({ destinations }));
+  await replaceFile(manifestFile(queueDirectory), JSON.stringify({ destinations }));
 }

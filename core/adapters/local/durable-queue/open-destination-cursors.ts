@@ -16,8 +16,9 @@
  */
 
 import type { Logger } from "../../../ports.ts";
-import { readCursorFiles, removeCursor, syncDirectory, writeCursor } from "./cursor-files.ts";
-import { readManifest, writeManifest } from "./destination-manifest.ts";
+import { syncDirectory } from "../sync-directory.ts";
+import { readCursorFiles, removeCursor, writeCursor } from "./cursor-files.ts";
+import { manifestFile, readManifest, writeManifest } from "./destination-manifest.ts";
 import { planSelection } from "./destination-selection.ts";
 
 export interface OpenDestinationCursorsOptions {
@@ -43,7 +44,7 @@ export async function openDestinationCursors(
   if (manifest.unreadable) {
     logger.warn(
       "Audit event queue: its list of destinations cannot be read; destinations with a cursor file are taken as the ones the log was written for",
-      { file: `${directory}/destinations.json` },
+      { file: manifestFile(directory) },
     );
   }
   const plan = planSelection({ selected, manifest: manifest.destinations, cursorFiles, start, end });

@@ -9,8 +9,9 @@
 import { type FileHandle, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../../ports.ts";
+import { retryWhileBusy } from "../busy-file-retry.ts";
 import { PRIVATE_FILE_MODE } from "../private-files.ts";
-import { syncDirectory } from "../replace-file.ts";
+import { syncDirectory } from "../sync-directory.ts";
 import { ActiveSegment, type ActiveSegmentOptions } from "./active-segment.ts";
 import { deletableSegmentCount } from "./log-positions.ts";
 import { recoverTornTail } from "./torn-tail.ts";
@@ -61,7 +62,12 @@ export class SegmentFiles {
     const path = join(directory, segmentFileName(base));
     const recovered = await recoverTornTail(path, segmentFileName(base), options.logger);
     const handle = await open(path, "r+");
-    if (recovered.cut) await handle.datasync();
+    try {
+      if (recovered.cut) await handle.datasync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
     return new SegmentFiles(bases, new ActiveSegment(handle, base, recovered.validEnd, options), options);
   }
 
@@ -103,7 +109,7 @@ export class SegmentFiles {
       const handle = this.readHandles.get(base);
       this.readHandles.delete(base);
       await (await handle)?.close();
-      await rm(this.pathOf(base), { force: true });
+      await this.remove(base);
     }
   }
 
@@ -123,7 +129,7 @@ export class SegmentFiles {
       (this.segmentBases[this.segmentBases.length - 1] as number) > end
     ) {
       await this.activeSegment.close().catch(() => undefined);
-      await rm(this.pathOf(this.segmentBases.pop() as number), { force: true });
+      await this.remove(this.segmentBases.pop() as number);
       const base = this.segmentBases[this.segmentBases.length - 1] as number;
       const handle = await open(this.pathOf(base), "r+");
       this.activeSegment = new ActiveSegment(handle, base, end - base, this.options);
@@ -148,6 +154,11 @@ export class SegmentFiles {
     await this.activeSegment.trim();
     await this.activeSegment.sync();
     await this.activeSegment.close();
+  }
+
+  /** Deletes a segment's file, tried again while a program holding it refuses (busy-file-retry.ts). */
+  private remove(base: number): Promise<void> {
+    return retryWhileBusy(() => rm(this.pathOf(base), { force: true }));
   }
 
   private pathOf(base: number): string {

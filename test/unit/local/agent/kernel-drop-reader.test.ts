@@ -75,6 +75,9 @@ describe.skipIf(endianness() !== "LE")("createProcNetUdpReader", () => {
     const read = createProcNetUdpReader({ files: tables(), platform: "win32" });
     expect(read({ address: "127.0.0.1", port: 39997 })).toEqual({
       unavailable: "the operating system (win32) does not report drops per socket",
+      notOnThisPlatform: true,
     });
+    expect(read.platformReports).toBe(false);
+    expect(createProcNetUdpReader({ files: tables(), platform: "linux" }).platformReports).toBe(true);
   });
 });

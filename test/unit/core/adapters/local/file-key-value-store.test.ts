@@ -1,4 +1,4 @@
-import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openFileKeyValueStore } from "../../../../../core/adapters/local/file-key-value-store.ts";
@@ -82,5 +82,34 @@ describe("file key-value store durability", () => {
         maxKeysPerNamespace: 1,
       }),
     ).rejects.toBeInstanceOf(KeyValueStoreError);
+  });
+});
+
+describe("file key-value store that cannot be opened", () => {
+  it("closes its log when opening fails after the log was opened, instead of leaving it to the garbage collector", async () => {
+    // Prepare: a directory sync that fails, as Windows' fsync of a directory did (EPERM)
+    const file = freshFile();
+    const clock = createSteppingClock();
+    const refusedSync = async () => {
+      throw Object.assign(new Error("EPERM: operation not permitted, fsync"), {
+        code: "EPERM",
+        syscall: "fsync",
+      });
+    };
+    const openFiles = async () => (await readdir("/proc/self/fd")).length;
+    const before = await openFiles();
+
+    // Act
+    const opening = openFileKeyValueStore({
+      file,
+      clock,
+      maxKeysPerNamespace: 100,
+      syncDirectory: refusedSync,
+    });
+
+    // Assess
+    await expect(opening).rejects.toThrow("Cannot open key-value store");
+    await expect(opening).rejects.toThrow("EPERM: operation not permitted, fsync");
+    expect(await openFiles()).toBe(before);
   });
 });
