@@ -1,6 +1,7 @@
 /**
  * Process entry point (`npm start`, `npx steward`, the executables of `npm run package`). The only
- * module that handles signals and calls process.exit: SIGTERM/SIGINT stop every part in reverse
+ * module that handles signals and calls process.exit: the stop signals (stop-signals.ts: SIGTERM
+ * and SIGINT, on Windows also Ctrl+Break and the console's closing) stop every part in reverse
  * start order and exit within the shutdown budget (local/shutdown-budget.ts says how the 10 s are
  * spent) — 0, or 1 when events were lost; an unexpected error writes a crash dump and exits 1.
  * Signal handlers are installed before anything starts, so a signal that arrives during start-up
@@ -12,6 +13,7 @@ import { redactText } from "../../core/logging/redact.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
 import { type RunningSteward, runCli } from "./cli.ts";
 import { type CrashSource, writeCrashDump } from "./crash-dump.ts";
+import { stopSignals } from "./stop-signals.ts";
 
 let running: RunningSteward | undefined;
 let pendingSignal: NodeJS.Signals | undefined;
@@ -21,7 +23,7 @@ const onSignal = (signal: NodeJS.Signals) => {
   if (running === undefined) pendingSignal ??= signal;
   else shutdown(running, signal);
 };
-const signals: readonly NodeJS.Signals[] = ["SIGTERM", "SIGINT"];
+const signals = stopSignals(process.platform);
 for (const signal of signals) process.on(signal, onSignal);
 
 void main();
