@@ -36,6 +36,11 @@ function singleExecutable(): SingleExecutable | undefined {
   return sea.isSea() ? sea : undefined;
 }
 
+/** True in the executables of `npm run package` (steward.exe, steward), false under node. */
+export function isPackagedExecutable(): boolean {
+  return singleExecutable() !== undefined;
+}
+
 /** The file's text (UTF-8); rejects when it is not there. */
 export async function readShippedText(file: ShippedFile): Promise<string> {
   const executable = singleExecutable();

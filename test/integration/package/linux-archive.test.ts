@@ -1,7 +1,7 @@
 /**
  * The Linux archive of `npm run package` as an operator uses it: unpacked into a folder outside
  * the repository and run with no Node on the PATH and no node_modules anywhere above it. Every
- * command of the CLI runs from the executable; `start` takes audit events into the durable queue
+ * command of the CLI runs from the executable (`service` refuses, as on any Linux); `start` takes audit events into the durable queue
  * and Parquet, serves the API explorer's files from inside the executable, answers the health
  * check, and stops on SIGTERM within 10 s with exit status 0.
  */
@@ -125,6 +125,18 @@ describe.skipIf(skip)("the Linux archive, unpacked where there is no Node", () =
     expect({ code: exit.code, withinBudget: exit.ms <= 10_000 }).toEqual({ code: 0, withinBudget: true });
     expect(new Set(await parquetEventIds(join(dir, "out", "parquet")))).toEqual(new Set(ids));
   }, 60_000);
+
+  it("refuses the Windows service commands with exit 1", async () => {
+    const dir = scratchDirectory("steward-linux-service-");
+
+    const result = await run(["service", "install", "--config", "steward.yaml"], dir);
+
+    expect(result).toEqual({
+      code: 1,
+      output:
+        'steward: steward service runs on Windows only (this is linux); here, run "steward start" under a process manager such as systemd\n',
+    });
+  });
 
   it("runs simulate-platform until Ctrl+C", async () => {
     const dir = scratchDirectory("steward-linux-simulate-");
