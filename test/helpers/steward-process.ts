@@ -74,7 +74,14 @@ export function spawnCommand(
     child.stderr?.on("data", append);
   } else {
     const read = () => {
-      const text = readFileSync(file, "utf8");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        // Removed with its folder when the test finished.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
       if (text !== output) changed(text);
     };
     const poll = setInterval(read, FILE_POLL_MS);
