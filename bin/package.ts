@@ -106,7 +106,7 @@ if (process.argv[1] === import.meta.filename) {
   const main = bundleExecutable("local/cli/main.ts");
   for (const target of TARGETS) {
     const archive = packageTarget(target, main);
-    const mb = (statSync(archive).size / 1024 / 1024).toFixed(1);
+    const mb = (statSync(archive).size / 1e6).toFixed(1);
     console.log(`wrote release/${archiveName(target.platform)} (${mb} MB)`);
   }
   console.log(`packaged in ${((Date.now() - started) / 1000).toFixed(0)} s`);

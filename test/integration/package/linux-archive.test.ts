@@ -3,15 +3,18 @@
  * the repository and run with no Node on the PATH and no node_modules anywhere above it. Every
  * command of the CLI runs from the executable (`service` refuses, as on any Linux); `start` takes audit events into the durable queue
  * and Parquet, serves the API explorer's files from inside the executable, answers the health
- * check, and stops on SIGTERM within 10 s with exit status 0.
+ * check, and stops on SIGTERM within 10 s with exit status 0; with a cloud store (DynamoDB's
+ * stand-in, dynalite) it loads the AWS SDK, which is inside the executable too.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SERVICE_VERSION } from "../../../core/version.ts";
 import { parquetEventIds } from "../../helpers/audit-destination-contents.ts";
 import { butlerSosFixture } from "../../helpers/butler-sos-config.ts";
+import { startDynalite } from "../../helpers/dynalite-server.ts";
+import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, postEvent } from "../../helpers/ingest-client.ts";
 import { freeStewardPorts, writeJsonDestinationConfig } from "../../helpers/json-destination-steward.ts";
 import { scratchDirectory } from "../../helpers/per-test-environment.ts";
@@ -124,6 +127,48 @@ describe.skipIf(skip)("the Linux archive, unpacked where there is no Node", () =
     expect(proc.output()).toMatch(/received SIGTERM, stopping/);
     expect({ code: exit.code, withinBudget: exit.ms <= 10_000 }).toEqual({ code: 0, withinBudget: true });
     expect(new Set(await parquetEventIds(join(dir, "out", "parquet")))).toEqual(new Set(ids));
+  }, 60_000);
+
+  it("keeps key-values in a cloud table, with the AWS SDK it loads on demand from inside itself", async () => {
+    // Prepare
+    const dynamo = await startDynalite();
+    onTestFinished(() => dynamo.close());
+    await dynamo.createTable("key-values", "pk", "sk");
+    const dir = scratchDirectory("steward-linux-cloud-");
+    const rest = await freePort();
+    writeFileSync(
+      join(dir, "steward.yaml"),
+      `Service:\n  auditEvents:\n    enable: false\n  restServer:\n    port: ${rest}\n  cloud:\n    enable: true\n    region: us-east-1\n    keyValueTable: key-values\n`,
+    );
+    const proc = spawnCommand(join(release.folder, "steward"), ["start", "--config", "steward.yaml"], {
+      cwd: dir,
+      env: {
+        ...WITHOUT_NODE,
+        AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+        AWS_ACCESS_KEY_ID: "test",
+        AWS_SECRET_ACCESS_KEY: "test",
+        AWS_EC2_METADATA_DISABLED: "true",
+      },
+    });
+    onTestFinished(() => {
+      if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+    });
+    await proc.waitFor(/steward ready/, 30_000);
+
+    // Act
+    const stored = await fetch(`http://127.0.0.1:${rest}/v4/keyvalues/smoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: "k", value: "v" }),
+    });
+    const read = await fetch(`http://127.0.0.1:${rest}/v4/keyvalues/smoke?key=k`);
+    proc.child.kill("SIGTERM");
+    const exit = await proc.exited(15_000);
+
+    // Assess
+    expect(stored.status).toBe(201);
+    expect(await read.json()).toMatchObject({ namespace: "smoke", key: "k", value: "v" });
+    expect(exit.code).toBe(0);
   }, 60_000);
 
   it("refuses the Windows service commands with exit 1", async () => {
