@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 
 try {
   const report = JSON.parse(readFileSync(process.argv[2], "utf8"));
-  const failedFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
+  const failedFiles = report.testResults.filter(
+    (file) => file.status === "failed" && file.assertionResults.length === 0,
+  ).length;
   const skipped = report.numPendingTests + report.numTodoTests;
   console.log(`${report.numPassedTests} ${report.numFailedTests + failedFiles} ${skipped}`);
 } catch {
