@@ -8,9 +8,10 @@
  *
  * What Wine cannot show: the service control manager and the wrapper itself (WinSW is a .NET
  * program; Wine here has no .NET), Ctrl+Break and a closed console (Wine turns no signal into
- * them), NTFS, and requests made with Node's fetch (the observability platform, webhooks, chat,
- * the platform's APIs): Wine 8 lacks the TCP keep-alive socket option fetch sets, so every such
- * connection fails there with "connect UNKNOWN". The broker and InfluxDB clients are not fetch. The wrapper's XML and command lines are tested on Linux
+ * them), NTFS, and requests made with Node's fetch (the observability platform, Teams and Slack,
+ * the chat webhook, the heartbeat): Wine 8 lacks the TCP keep-alive socket option fetch sets, so
+ * every such connection fails there with "connect UNKNOWN". The broker, InfluxDB, webhook and
+ * platform clients use node:http(s) or plain sockets instead. The wrapper's XML and command lines are tested on Linux
  * (test/unit/local/cli/service-*.test.ts); the handbook's Windows page lists the rest.
  */
 import { randomUUID } from "node:crypto";
