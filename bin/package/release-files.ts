@@ -62,7 +62,7 @@ steward.exe              Steward itself, with Node.js ${nodeVersion} inside: not
 ${WRAPPER_FILE}      the Windows service wrapper (WinSW 1.17; licence in ${WRAPPER_LICENSE_FILE}),
                          run by "steward service ..."; needs .NET Framework 4, part of Windows Server.
 ${TEMPLATE_FILE}     a complete, commented configuration (what "steward init-config" prints).
-log-appenders\\          the log-appender files that make the platform's services send their
+log-appenders\\           the log-appender files that make the platform's services send their
                          events to Steward over UDP.
 ${NODE_LICENSE_FILE}         the licence of Node.js and the libraries it contains.
 
@@ -82,7 +82,8 @@ configuration names, relative to it (data\\ by default), and its console output 
 log\\steward-service.out.log and .err.log there, rolled at 10 MB. Stop, status and removal:
 steward service stop | status | uninstall.
 
-More, including firewall rules and upgrades: "Running on Windows Server", ${HANDBOOK}.
+More, including firewall rules and upgrades: "Running on Windows Server",
+${HANDBOOK}.
 `;
 }
 
