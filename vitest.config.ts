@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { PACKAGE_TESTS } from "./vitest.package.config.ts";
 
 const env = {
   AWS_EC2_METADATA_DISABLED: "true",
@@ -18,7 +19,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], env } },
+      // The archives' tests run after `npm run package` (vitest.package.config.ts).
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: PACKAGE_TESTS, env } },
       {
         // The ingest API's HTTP tests once more, through the local node:http front door
         // (test/helpers/ingest-app.ts picks it from this variable).

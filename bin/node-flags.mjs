@@ -1,8 +1,8 @@
 /**
  * The node options Steward runs with. `npm start` (package.json), the `steward` command's first
  * line (bin/steward.js) and the container's entry point (Dockerfile) start node with exactly
- * these (a test checks that the three agree with this list), and the benchmarks start Steward
- * with them too.
+ * these (a test checks that the three agree with this list), the executables of `npm run package`
+ * carry them (bin/package/single-executable.ts), and the benchmarks start Steward with them too.
  *
  * - `--max-semi-space-size=8`: V8's young generation at most 16 MB instead of 32 MB. Steward
  *   allocates steadily (every poll round, every request), so V8 grows the young generation to its

@@ -1,16 +1,22 @@
 /**
- * The API explorer's files read from the installed `swagger-ui-dist` package (pinned in
- * package.json), each read once and kept in memory. Locally the package is in the project's
- * node_modules; the REST Lambda gets it installed beside its bundle (infra/rest.ts,
- * `nodejs.install`), so one adapter serves both runtimes without a CDN.
+ * The API explorer's files from the pinned `swagger-ui-dist` package, each read once and kept in
+ * memory. Read through shipped-files.ts: from the project's node_modules locally, from the
+ * package installed beside the bundle in Lambda (infra/rest.ts, `nodejs.install`), from the
+ * executable's assets in the executables of `npm run package`; so one adapter serves every
+ * runtime without a CDN.
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { readShippedText, type ShippedFile } from "./shipped-files.ts";
 
 /** Reads one of the package's files as text (the API explorer's `ExplorerAssets`). */
 export interface PackageTextFiles {
   read(name: string): Promise<string>;
+}
+
+export const SWAGGER_UI_PACKAGE = "swagger-ui-dist";
+
+/** The package file served under `name`. */
+export function swaggerUiFile(name: string): ShippedFile {
+  return { package: SWAGGER_UI_PACKAGE, file: name };
 }
 
 export class ExplorerAssetError extends Error {
@@ -20,24 +26,15 @@ export class ExplorerAssetError extends Error {
   }
 }
 
-/** The directory of the installed package, resolved from this module (throws when absent). */
-function packageDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve("swagger-ui-dist/package.json"));
-}
-
-/** `directory` overrides where the package is (tests); by default it is resolved on first read. */
-export function swaggerUiAssets(directory?: string): PackageTextFiles {
+export function swaggerUiAssets(): PackageTextFiles {
   const cache = new Map<string, Promise<string>>();
-  let root = directory;
   return {
     read(name) {
       let file = cache.get(name);
       if (file === undefined) {
         file = (async () => {
           try {
-            root ??= packageDirectory();
-            return await readFile(join(root, name), "utf8");
+            return await readShippedText(swaggerUiFile(name));
           } catch (error) {
             cache.delete(name);
             throw new ExplorerAssetError(`API explorer file ${name} cannot be read`, { cause: error });

@@ -1,8 +1,8 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`. Returns an exit
- * code for one-shot commands, or what runs for `start` and `simulate-platform`; signal handling
- * and process.exit live in main.ts only.
+ * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`, `service ACTION`
+ * (Windows). Returns an exit code for one-shot commands, or what runs for `start` and
+ * `simulate-platform`; signal handling and process.exit live in main.ts only.
  */
 
 import { readFile } from "node:fs/promises";
@@ -10,15 +10,9 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { getHeapStatistics } from "node:v8";
 import { parse } from "yaml";
-import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
 import { dailyFileSink } from "../../core/adapters/local/daily-file-sink.ts";
-import {
-  type Config,
-  ConfigError,
-  defaultConfig,
-  formatProblem,
-  renderTemplate,
-} from "../../core/config/index.ts";
+import { isPackagedExecutable } from "../../core/adapters/shipped-files.ts";
+import { type Config, defaultConfig, formatProblem, renderTemplate } from "../../core/config/index.ts";
 import { consoleSink } from "../../core/logging/console-sink.ts";
 import { LOG_LEVELS } from "../../core/logging/log-levels.ts";
 import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../core/logging/logger.ts";
@@ -28,8 +22,17 @@ import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budget.ts";
 import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
+import { loadOrReport } from "./load-or-report.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
+import {
+  runService,
+  SERVICE_OPTIONS,
+  type ServiceHost,
+  type ServiceRequest,
+  serviceRequest,
+} from "./service-command.ts";
+import { DEFAULT_SERVICE_NAME, ServiceDefinitionError } from "./service-definition.ts";
 import {
   DEFAULT_CERTS_DIR,
   DEFAULT_LICENSE_EXPIRES_IN_DAYS,
@@ -86,12 +89,20 @@ Commands:
                          send a test datagram of each kind named to its UDP listener in
                          --config (without names: the kinds whose listeners are on; without
                          --config: all three, to 127.0.0.1 ports 9997, 9996 and 9998)
+  service ACTION         Windows, steward.exe only: install, uninstall, start, stop or
+                         status of Steward as a Windows service (install needs --config;
+                         status exits 0 running, 3 stopped, 4 not installed)
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
   -l, --log-level LEVEL  override logLevel (${LOG_LEVELS.join(", ")})
   -h, --help             show this help
   -v, --version          show the version
+
+Options of service:
+  --name NAME            the service's name (default ${DEFAULT_SERVICE_NAME})
+  --account ACCOUNT      install: the account it runs as: LocalService (default),
+                         NetworkService, LocalSystem or DOMAIN\\user
 
 Options of simulate-platform:
   --port N               first port: server i listens on N+i (default ${DEFAULT_SIMULATED_PORT}, the
@@ -174,6 +185,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       if (config === undefined) return { exitCode: 1 };
       return { exitCode: await sendTestEvents(config, kinds, values.config, io) };
     }
+    case "service":
+      return service(rest, values, io);
     default:
       return usageError(io, `unknown command "${command}"`);
   }
@@ -190,23 +203,46 @@ function parseCliArgs(argv: readonly string[]) {
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
       ...SIMULATE_PLATFORM_OPTIONS,
+      ...SERVICE_OPTIONS,
     },
   });
 }
 
 type CliValues = ReturnType<typeof parseCliArgs>["values"];
 
+/** The options that belong to one command only. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  "simulate-platform": Object.keys(SIMULATE_PLATFORM_OPTIONS),
+  service: Object.keys(SERVICE_OPTIONS),
+};
+
 /** An option given to a command it does not belong to, as a message; undefined when all fit. */
 function misplacedOption(command: string, values: CliValues): string | undefined {
-  if (command === "simulate-platform") {
-    return values.config === undefined ? undefined : "--config is not an option of simulate-platform";
+  if (command === "simulate-platform" && values.config !== undefined) {
+    return "--config is not an option of simulate-platform";
   }
-  const simulatorOnly = Object.keys(SIMULATE_PLATFORM_OPTIONS).find(
-    (name) => values[name as keyof typeof SIMULATE_PLATFORM_OPTIONS] !== undefined,
-  );
-  return simulatorOnly === undefined
-    ? undefined
-    : `--${simulatorOnly} is an option of simulate-platform only`;
+  for (const [owner, names] of Object.entries(COMMAND_OPTIONS)) {
+    if (owner === command) continue;
+    const found = names.find((name) => values[name as keyof CliValues] !== undefined);
+    if (found !== undefined) return `--${found} is an option of ${owner} only`;
+  }
+  return undefined;
+}
+
+/** Where `steward service` runs: the operating system, and steward.exe when this is it. */
+function serviceHost(): ServiceHost {
+  return { platform: process.platform, executable: isPackagedExecutable() ? process.execPath : undefined };
+}
+
+async function service(args: readonly string[], values: CliValues, io: CliIo): Promise<CliResult> {
+  let request: ServiceRequest;
+  try {
+    request = serviceRequest(args, values);
+  } catch (error) {
+    if (error instanceof ServiceDefinitionError) return usageError(io, error.message);
+    throw error;
+  }
+  return { exitCode: await runService(request, io, serviceHost()) };
 }
 
 async function startSimulatedPlatform(values: CliValues, io: CliIo): Promise<CliResult> {
@@ -297,18 +333,6 @@ function logSinks(config: Config, io: CliIo): LogSink[] {
   return sinks;
 }
 
-/** Loads a config file; on failure prints every problem and returns undefined. */
-async function loadOrReport(file: string, io: CliIo): Promise<Config | undefined> {
-  try {
-    return await loadConfigFile(resolve(io.cwd, file), io.env, io.cwd);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`Configuration ${file} is invalid:\n`);
-    for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
-    return undefined;
-  }
-}
-
 /** The commands of the switch in runCli, in the order USAGE lists them. */
 const COMMANDS = [
   "start",
@@ -317,6 +341,8 @@ const COMMANDS = [
   "migrate-config",
   "healthcheck",
   "simulate-platform",
+  "send-test-events",
+  "service",
 ] as const;
 
 const isCommand = (word: string) => (COMMANDS as readonly string[]).includes(word);

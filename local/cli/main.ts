@@ -1,16 +1,19 @@
 /**
- * Process entry point (`npm start`, `npx steward`). The only module that handles signals and
- * calls process.exit: SIGTERM/SIGINT stop every part in reverse start order and exit within
- * the shutdown budget (local/shutdown-budget.ts says how the 10 s are spent) — 0, or 1 when events
- * were lost; an unexpected error writes a crash dump and exits 1. Signal handlers are installed
- * before anything starts, so a signal that arrives during start-up is honoured as soon as
- * start-up ends instead of killing the process half-way.
+ * Process entry point (`npm start`, `npx steward`, the executables of `npm run package`). The only
+ * module that handles signals and calls process.exit: the stop signals (stop-signals.ts: SIGTERM
+ * and SIGINT, on Windows also Ctrl+Break and the console's closing) stop every part in reverse
+ * start order and exit within the shutdown budget (local/shutdown-budget.ts says how the 10 s are
+ * spent) — 0, or 1 when events were lost; an unexpected error writes a crash dump and exits 1.
+ * Signal handlers are installed before anything starts, so a signal that arrives during start-up
+ * is honoured as soon as start-up ends instead of killing the process half-way. No top-level
+ * await: the executables run this module bundled as CommonJS, which has none.
  */
 import { defaultConfig } from "../../core/config/index.ts";
 import { redactText } from "../../core/logging/redact.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
 import { type RunningSteward, runCli } from "./cli.ts";
 import { type CrashSource, writeCrashDump } from "./crash-dump.ts";
+import { stopSignals } from "./stop-signals.ts";
 
 let running: RunningSteward | undefined;
 let pendingSignal: NodeJS.Signals | undefined;
@@ -20,30 +23,33 @@ const onSignal = (signal: NodeJS.Signals) => {
   if (running === undefined) pendingSignal ??= signal;
   else shutdown(running, signal);
 };
-process.on("SIGTERM", onSignal);
-process.on("SIGINT", onSignal);
+const signals = stopSignals(process.platform);
+for (const signal of signals) process.on(signal, onSignal);
 
-try {
-  const result = await runCli(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    cwd: process.cwd(),
-  });
-  if ("exitCode" in result) {
-    process.exitCode = result.exitCode;
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onSignal);
-  } else {
-    running = result.running;
-    supervise(running);
-    if (pendingSignal !== undefined) shutdown(running, pendingSignal);
+void main();
+
+async function main(): Promise<void> {
+  try {
+    const result = await runCli(process.argv.slice(2), {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+    });
+    if ("exitCode" in result) {
+      process.exitCode = result.exitCode;
+      for (const signal of signals) process.off(signal, onSignal);
+    } else {
+      running = result.running;
+      supervise(running);
+      if (pendingSignal !== undefined) shutdown(running, pendingSignal);
+    }
+  } catch (error) {
+    // A bug before anything is running: report it like any crash, with the default crash settings.
+    process.stderr.write(`steward: fatal error during start-up: ${redactText(describe(error))}\n`);
+    writeCrashDump({ error, source: "startup", crashFile: defaultConfig().crashFile });
+    process.exit(1);
   }
-} catch (error) {
-  // A bug before anything is running: report it like any crash, with the default crash settings.
-  process.stderr.write(`steward: fatal error during start-up: ${redactText(describe(error))}\n`);
-  writeCrashDump({ error, source: "startup", crashFile: defaultConfig().crashFile });
-  process.exit(1);
 }
 
 function shutdown(

@@ -20,21 +20,22 @@ import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
 import { until } from "../../helpers/eventually.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, postEvent } from "../../helpers/ingest-client.ts";
+import type { StewardProcess } from "../../helpers/steward-process.ts";
 import { suiteScratchDirectory } from "../../helpers/suite-scratch-directory.ts";
-import { skipWithoutWine, spawnWindowsNode, type WineProcess, windowsPath } from "../../helpers/wine.ts";
+import { onDriveZ, skipWithoutWindowsNode, spawnWindowsNode } from "../../helpers/wine.ts";
 
-const skip = skipWithoutWine("steward start under Wine");
+const skip = skipWithoutWindowsNode("steward start under Wine");
 const scratch = suiteScratchDirectory("steward-windows-stores-");
 const MAIN = join(import.meta.dirname, "..", "..", "..", "dist", "main.mjs");
 
 const ports = { ingest: 0, rest: 0, udp: 0, scrape: 0, ui: 0 };
 let dir = "";
-let steward: WineProcess | undefined;
+let steward: StewardProcess | undefined;
 let starts = 0;
 
 /** The configuration, every path in it a Windows path. */
 function writeConfig(): void {
-  const files = windowsPath(join(dir, "files"));
+  const files = onDriveZ(join(dir, "files"));
   writeFileSync(
     join(dir, "steward.yaml"),
     `Service:
@@ -77,9 +78,9 @@ function writeConfig(): void {
 }
 
 /** `node.exe dist\main.mjs start` in the working directory, resolved once it is ready. */
-async function start(): Promise<WineProcess> {
+async function start(): Promise<StewardProcess> {
   starts++;
-  const proc = spawnWindowsNode([...NODE_FLAGS, windowsPath(MAIN), "start", "--config", "steward.yaml"], {
+  const proc = spawnWindowsNode([...NODE_FLAGS, onDriveZ(MAIN), "start", "--config", "steward.yaml"], {
     cwd: dir,
     outputFile: join(dir, `output-${starts}.txt`),
   });
@@ -134,7 +135,7 @@ describe.skipIf(skip)("steward start under the Windows node.exe (Wine)", () => {
     expect(set.status).toBe(201);
     expect(await got.json()).toEqual({ namespace: "team", key: "k1", value: "v1" });
     expect(schedule.status).toBe(201);
-    const output = (steward as WineProcess).output();
+    const output = (steward as StewardProcess).output();
     expect(output).not.toMatch(/ error: |EPERM|Closing file descriptor/);
   });
 
@@ -150,7 +151,7 @@ describe.skipIf(skip)("steward start under the Windows node.exe (Wine)", () => {
   });
 
   it("copies on drive paths through the REST file API and refuses an alternate data stream", async () => {
-    const files = windowsPath(join(dir, "files"));
+    const files = onDriveZ(join(dir, "files"));
     const copied = await rest(
       "/v4/filecopy",
       postJson({ fromFile: `${files}\\from\\a.qvd`, toFile: `${files}\\to\\2026\\a.qvd` }, "PUT"),
@@ -184,7 +185,7 @@ describe.skipIf(skip)("steward start under the Windows node.exe (Wine)", () => {
   });
 
   it("serves what was acknowledged after a hard kill and a new start", async () => {
-    const killed = steward as WineProcess;
+    const killed = steward as StewardProcess;
     killed.child.kill("SIGKILL");
     await killed.exited();
     const restarted = await start();

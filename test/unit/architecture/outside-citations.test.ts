@@ -36,8 +36,11 @@ const OUTSIDE_CITATIONS: readonly RegExp[] = [
 /** This file holds the patterns themselves, so it is the one file not read. */
 const THIS_FILE = relative(ROOT, import.meta.filename);
 
-/** Files that are not read: generated lists of other people's packages. */
-const NOT_READ = new Set(["package-lock.json", THIS_FILE]);
+/**
+ * Files that are not read: generated lists of other people's packages, and the service
+ * wrapper's licence, shipped word for word (its "ACTION OF CONTRACT" is the MIT licence's).
+ */
+const NOT_READ = new Set(["package-lock.json", "bin/package/winsw-license.txt", THIS_FILE]);
 
 /** `file:line: text` of every line of `text` that cites a document outside the repository. */
 export function citationsIn(file: string, text: string): string[] {

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { suiteScratchDirectory } from "../../../../helpers/suite-scratch-directory.ts";
-import { skipWithoutWine, spawnWindowsNode, windowsPath } from "../../../../helpers/wine.ts";
+import { onDriveZ, skipWithoutWindowsNode, spawnWindowsNode } from "../../../../helpers/wine.ts";
 
-const skip = skipWithoutWine("Windows file rules under Wine");
+const skip = skipWithoutWindowsNode("Windows file rules under Wine");
 const scratch = suiteScratchDirectory("steward-windows-files-");
 
 interface Attempt {
@@ -50,11 +50,11 @@ beforeAll(async () => {
     target: "node22",
     logLevel: "warning",
   });
-  const node = spawnWindowsNode([windowsPath(script), windowsPath(directory)], {
+  const node = spawnWindowsNode([onDriveZ(script), onDriveZ(directory)], {
     cwd: directory,
     outputFile: join(directory, "output.txt"),
   });
-  const code = await node.exited();
+  const { code } = await node.exited(60_000);
   const lines = node.output().trim().split("\n");
   if (code !== 0) throw new Error(`the probe exited with ${code}:\n${node.output()}`);
   probe = JSON.parse(lines.at(-1) ?? "") as Probe;
