@@ -112,6 +112,10 @@ export interface RateLimitStore {
 export interface PlatformTask {
   readonly id: string;
   readonly name: string;
+  /** The names of its tags, as the repository answered them (what the task start filter reads). */
+  readonly tags: readonly string[];
+  /** Its custom property values, by property name. */
+  readonly customProperties: readonly { readonly name: string; readonly value: string }[];
 }
 
 /** An app (document) known to the platform. */
@@ -136,7 +140,7 @@ export type AppDump = Readonly<Record<string, unknown>>;
  * API for reloads and dumps. Adapters throw the typed errors of core/platform/errors.ts.
  */
 export interface PlatformClient {
-  /** The task with this id, or undefined when the repository does not know it. */
+  /** The task with this id (a task of any type), or undefined when the repository does not know it. */
   findTaskById(taskId: string): Promise<PlatformTask | undefined>;
   /** Every task carrying the tag `tag` (exact name). */
   findTasksByTag(tag: string): Promise<PlatformTask[]>;

@@ -1,6 +1,7 @@
 /**
  * The process's one connection to the MQTT broker (`mqttConfig`), shared by the REST API's
- * `PUT /v4/mqttpublishmessage` and every agent part that publishes. Two connections would show the
+ * `PUT /v4/mqttpublishmessage`, every agent part that publishes and the task starts taken from
+ * the broker (broker-task-starts.ts). Two connections would show the
  * broker the same fixed `mqttConfig.clientId` twice, and a broker closes the older connection of a
  * client id whenever the other one connects: the two would push each other off in turn, REST
  * publishes failing with 502 and agent messages lost.
@@ -23,6 +24,7 @@ import {
 import type { Logger } from "../core/ports.ts";
 import { platformPollingEnabled } from "./agent/platform-polling.ts";
 import type { NamedPart } from "./start-in-order.ts";
+import { startsTasksFromBroker } from "./task-start-rules.ts";
 
 export interface BrokerConnection {
   /** The client every part that publishes is given; it refuses at once until the part starts. */
@@ -56,12 +58,13 @@ function restPublishes(config: Config): boolean {
 }
 
 /**
- * The connection when `mqttConfig.enable` and something publishes; otherwise undefined (nothing
- * connects). Relative `mqttConfig.tls` file paths resolve from `cwd`; an unreadable one throws
+ * The connection when `mqttConfig.enable` and something publishes or tasks are started from the
+ * broker; otherwise undefined (nothing connects). Relative `mqttConfig.tls` file paths resolve from `cwd`; an unreadable one throws
  * BrokerTlsFileError here, before anything has started.
  */
 export function brokerConnection(config: Config, logger: Logger, cwd: string): BrokerConnection | undefined {
-  if (!config.mqttConfig.enable || !(agentPublishes(config) || restPublishes(config))) return undefined;
+  if (!config.mqttConfig.enable) return undefined;
+  if (!(agentPublishes(config) || restPublishes(config) || startsTasksFromBroker(config))) return undefined;
   const options = mqttBrokerClientOptions(config.mqttConfig, { logger, cwd });
   const client = createMqttBrokerClient({ ...options, manualConnect: true });
   return {

@@ -36,9 +36,11 @@ import { udpEventsPart } from "./agent/udp-events.ts";
 import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
 import { startAuditParts } from "./audit/audit-parts.ts";
 import { brokerConnection } from "./broker-connection.ts";
+import { brokerTaskStartsPart } from "./broker-task-starts.ts";
 import { startRestApi } from "./rest/rest-api.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "./shutdown-budget.ts";
 import { type RunningParts, startInOrder } from "./start-in-order.ts";
+import { startsTasksFromBroker, taskStartRules } from "./task-start-rules.ts";
 
 export interface LocalDeps {
   clock: Clock;
@@ -100,6 +102,8 @@ export async function startLocal(
   // One broker connection for the REST API and the agent, built (not connected) before anything
   // starts: an unreadable TLS file fails here, with nothing to stop.
   const broker = brokerConnection(config, logger, cwd);
+  // One start filter and one count for the REST API's task start and the broker's start topic.
+  const taskStarts = taskStartRules(config, metrics, logger);
   const running = await startInOrder(logger, async (parts) => {
     const audit = await startAuditParts(config, logger, {
       clock,
@@ -118,12 +122,19 @@ export async function startLocal(
       clock,
       cwd,
       broker: broker?.client,
+      taskStarts,
       countRateLimited: config.restServer.enable ? rateLimited.counter("rest") : undefined,
       countRefused: config.restServer.enable ? httpRefused.counter("rest") : undefined,
       status,
       parts,
       shutdown,
     });
+    // After the REST API, so it stops first; the broker connection it subscribes on stops last.
+    if (broker !== undefined && taskStarts !== undefined && startsTasksFromBroker(config)) {
+      await parts.add(
+        brokerTaskStartsPart(config, logger, { clock, cwd, broker: broker.client, rules: taskStarts }),
+      );
+    }
     await startAgentParts(parts, AGENT_PARTS, {
       config,
       logger,

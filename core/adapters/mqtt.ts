@@ -3,7 +3,8 @@
  * own; a publish while disconnected fails at once (502) instead of queueing a request that
  * might hang. Messages go out with QoS 1 so that the broker's PUBACK confirms each one.
  * Credentials and certificates are passed as connect options, never in the URL, so the URL that
- * logs and errors show holds none of them.
+ * logs and errors show holds none of them. A subscription (the task start topic) is made again at
+ * every connection: the session is clean, so the broker forgets it whenever the connection drops.
  *
  * The client is mqtt.js's `MqttClient` over a TCP or TLS socket opened here, not `mqtt.connect()`:
  * that function's module also loads mqtt.js's WebSocket and SOCKS proxy stream builders and their
@@ -16,7 +17,7 @@ import type { IClientOptions, MqttClient, StreamBuilder } from "mqtt";
 // CommonJS (`exports.default = MqttClient`): Node and esbuild hand over `exports`, loaders that
 // honour `__esModule` (vitest) the class itself.
 import mqttClientModule from "mqtt/lib/client";
-import { assertPublishTopic } from "../messaging/topic.ts";
+import { assertPublishTopic, topicMatches } from "../messaging/topic.ts";
 import type { BrokerClient, Logger } from "../ports.ts";
 import { UpstreamError } from "../upstream-error.ts";
 import { bareHost, brokerUrl } from "./broker-url.ts";
@@ -61,7 +62,16 @@ export interface MqttBrokerClientOptions {
 
 const UPSTREAM = "mqtt broker";
 
+/** What a subscription hands each message: its topic and its bytes, as the broker delivered them. */
+export type MessageHandler = (topic: string, payload: Buffer) => void;
+
 export interface MqttBrokerClient extends BrokerClient {
+  /**
+   * Receives the messages published under `topicFilter` (QoS 1: delivered while connected), from
+   * now on and after every reconnection. A subscription the broker refuses is logged at WARN
+   * with the filter. `unsubscribe` stops the delivery at once.
+   */
+  subscribe(topicFilter: string, onMessage: MessageHandler): { unsubscribe(): void };
   /**
    * Resolves true once connected (at once when already), false after `waitMs`. A long-running
    * caller awaits this at start, so the first messages are not refused while the connection is
@@ -127,6 +137,8 @@ function connectOptions(options: MqttBrokerClientOptions): IClientOptions {
     // keep-alive period (60 s) whatever the traffic.
     log: () => undefined,
     reschedulePings: false,
+    // Subscriptions are made again by createMqttBrokerClient at each connection (and only there).
+    resubscribe: false,
     manualConnect: options.manualConnect === true,
     ...(options.clientId ? { clientId: options.clientId } : {}),
     ...(options.username ? { username: options.username } : {}),
@@ -165,6 +177,38 @@ export function createMqttBrokerClient(options: MqttBrokerClientOptions): MqttBr
     const reason = error.message.trim();
     if (reason !== lastError) logger.warn("MQTT client error", { broker: url, error: reason });
     lastError = reason;
+  });
+
+  const subscriptions = new Map<string, MessageHandler>();
+  function subscribeNow(topicFilter: string): void {
+    client.subscribe(topicFilter, { qos: 1 }, (error, granted) => {
+      if (error !== null && error !== undefined) {
+        logger.warn("MQTT subscription failed", { broker: url, topic: topicFilter, error: error.message });
+      } else if (granted?.some((grant) => grant.qos === 128)) {
+        logger.warn("The MQTT broker refused the subscription (check its access rules)", {
+          broker: url,
+          topic: topicFilter,
+        });
+      } else {
+        logger.info("Subscribed to MQTT topic", { broker: url, topic: topicFilter });
+      }
+    });
+  }
+  client.on("connect", () => {
+    for (const topicFilter of subscriptions.keys()) subscribeNow(topicFilter);
+  });
+  client.on("message", (topic, payload) => {
+    for (const [topicFilter, onMessage] of subscriptions) {
+      if (!topicMatches(topicFilter, topic)) continue;
+      try {
+        onMessage(topic, payload);
+      } catch (error) {
+        logger.error("handling an MQTT message failed", {
+          topic,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
   });
 
   const publishTimeoutMs = options.publishTimeoutMs ?? 5000;
@@ -217,6 +261,17 @@ export function createMqttBrokerClient(options: MqttBrokerClientOptions): MqttBr
           else resolve();
         });
       });
+    },
+    subscribe(topicFilter, onMessage) {
+      subscriptions.set(topicFilter, onMessage);
+      if (client.connected) subscribeNow(topicFilter);
+      return {
+        unsubscribe() {
+          if (subscriptions.get(topicFilter) !== onMessage) return;
+          subscriptions.delete(topicFilter);
+          if (client.connected) client.unsubscribe(topicFilter, () => undefined);
+        },
+      };
     },
     async close() {
       closed = true;

@@ -3,6 +3,7 @@
  * sections hold their defaults with `enable: false`, so each rule only needs the flags it names.
  */
 
+import { topicMatches } from "../messaging/topic.ts";
 import { checkOpenListeners } from "./open-listeners.ts";
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
@@ -237,6 +238,26 @@ function checkMqtt(config: Config, out: ConfigProblem[]): void {
   }
 }
 
+/**
+ * Task starts from the broker reach the platform, so they need `platform.host`; and the start
+ * topic must fall under the subscription, or its messages would never arrive.
+ */
+function checkBrokerTaskStarts(config: Config, out: ConfigProblem[]): void {
+  const { enable, taskStartTopic, subscriptionRootTopic } = config.mqttConfig;
+  if (!enable || taskStartTopic === "") return;
+  if (config.platform.host === "") {
+    out.push(problem([S, "platform", "host"], "required when mqttConfig.taskStartTopic is set"));
+  }
+  if (subscriptionRootTopic !== "" && !topicMatches(subscriptionRootTopic, taskStartTopic)) {
+    out.push(
+      problem(
+        [S, "mqttConfig", "taskStartTopic"],
+        `is not under mqttConfig.subscriptionRootTopic "${subscriptionRootTopic}": no message published to it would arrive`,
+      ),
+    );
+  }
+}
+
 export function crossCheck(config: Config): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   checkTelemetry(config, out);
@@ -247,5 +268,6 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkListeners(config, out);
   checkOpenListeners(config, out);
   checkMqtt(config, out);
+  checkBrokerTaskStarts(config, out);
   return out;
 }

@@ -54,6 +54,12 @@ function destinationTypes(root: unknown): string[] {
   return text.split(",").map((s) => s.trim());
 }
 
+/** True when tasks are started from the broker: its connection on and a start topic set. */
+function brokerStartsTasks(root: unknown): boolean {
+  const topic = rawAt(root, "mqttConfig.taskStartTopic");
+  return flagOn(root, "mqttConfig.enable") && typeof topic === "string" && topic !== "";
+}
+
 export function computeActivity(root: unknown): Activity {
   const restServer = flagOn(root, "restServer.enable");
   const endpoints = new Map<EndpointKey, boolean>(
@@ -81,7 +87,9 @@ export function computeActivity(root: unknown): Activity {
     flagOn(root, "userSessions.enableSessionExtract") ||
     // Each task event is looked up in the repository over the client certificate.
     flagOn(root, "taskEvents.enable") ||
-    flagOn(root, "licenseMonitor.enable");
+    flagOn(root, "licenseMonitor.enable") ||
+    // A task id published to the start topic is looked up and started in the repository.
+    brokerStartsTasks(root);
   return {
     restServer,
     endpoint,

@@ -467,6 +467,17 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "platform.userHeader": "Identity sent to the platform in the X-Qlik-User header.",
   "platform.rejectUnauthorized": "Reject self-signed or otherwise untrusted platform certificates.",
   "platform.timeoutMs": "Timeout of platform calls in milliseconds.",
+  startTaskFilter:
+    "Allow-list of the tasks the REST task start and the broker's start topic may start (403 / counted when refused).",
+  "startTaskFilter.enable": "Apply the list; off = every task may be started.",
+  "startTaskFilter.allowTask":
+    "A task may start when its id, one of its tags or one of its custom property values is listed.",
+  "startTaskFilter.allowTask.taskId": "Task ids (GUIDs) that may be started.",
+  "startTaskFilter.allowTask.tag": "Tags (exact names): a task carrying one may be started.",
+  "startTaskFilter.allowTask.customProperty":
+    "Custom property name/value pairs: a task holding one may be started.",
+  "allowTask.customProperty[].name": "Custom property name.",
+  "allowTask.customProperty[].value": "Value the task's custom property must hold.",
 
   // ---- message broker ----
   mqttConfig: "Message broker (MQTT).",
@@ -484,6 +495,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "mqttConfig.tls.keyFile": "Key file (PEM, unencrypted) of the client certificate; needs certFile.",
   "mqttConfig.tls.rejectUnauthorized":
     "Refuse a broker whose certificate is not trusted; false is for tests only.",
+  "mqttConfig.subscriptionRootTopic":
+    "Topic filter subscribed to for task starts (e.g. qliksense/#); empty = taskStartTopic alone.",
+  "mqttConfig.taskStartTopic":
+    "A task id published here starts that task on the platform (needs platform.host); empty = no starts from the broker.",
 
   // ---- time-series database ----
   timeseriesdbConfig: "Time-series database (validated when enabled or when audit events are written to it).",
@@ -757,6 +772,9 @@ export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
       method: { allMethods: true, allMethodsExclude: [], someMethodsInclude: [] },
     },
   ],
+  "startTaskFilter.allowTask.taskId": ["7552d9fc-d1bb-4975-9a38-18357de531ea"],
+  "startTaskFilter.allowTask.tag": ["startTask1"],
+  "startTaskFilter.allowTask.customProperty": [{ name: "taskGroup", value: "tasks1" }],
   "licenseMonitor.timeseriesdb.tag.static": [{ name: "qs_env", value: "prod" }],
   "licenseMonitor.licenseRelease.neverRelease.user": [{ userDir: "INTERNAL", userId: "sa_repository" }],
   "licenseMonitor.licenseRelease.neverRelease.tag": ["License do not release"],

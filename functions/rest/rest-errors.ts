@@ -15,6 +15,7 @@ import {
 import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
+import { TaskStartRefusedError } from "../../core/platform/start-reload-tasks.ts";
 import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
@@ -74,7 +75,7 @@ const BY_STATUS: readonly [HttpProblem["status"], readonly (abstract new (...arg
       InvalidTopicError,
     ],
   ],
-  [403, [PathNotApprovedError, FilePermissionError]],
+  [403, [PathNotApprovedError, FilePermissionError, TaskStartRefusedError]],
   [404, [ResourceNotFoundError, ScheduleNotFoundError, SourceNotFoundError, AppNotFoundError]],
   [409, [TargetExistsError]],
   // AppNotFoundError is a PlatformError too: the 404 entry above is checked first.

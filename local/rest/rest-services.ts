@@ -27,6 +27,7 @@ import { createScheduleManager } from "../../core/schedules/schedule-manager.ts"
 import type { RestServices } from "../../functions/rest/app.ts";
 import { INSTANCE_ID_FILE } from "../agent/telemetry.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
+import type { TaskStartRules } from "../task-start-rules.ts";
 import type { CloudRestStores } from "./cloud-rest-stores.ts";
 import { openLocalSchedules, type SchedulerSettings, sharedSchedules } from "./local-schedules.ts";
 
@@ -45,6 +46,8 @@ export interface RestServicesDeps {
    * service; undefined when `mqttConfig.enable` is false, and the broker endpoint then answers 503.
    */
   broker?: BrokerClient | undefined;
+  /** The start filter and counts the task start shares with the broker's start topic (task-start-rules.ts). */
+  taskStarts?: TaskStartRules | undefined;
 }
 
 /**
@@ -137,6 +140,9 @@ export async function startRestServices(
           platform: {
             platform,
             kv: config.keyValueStore.enable ? kv : undefined,
+            ...(deps.taskStarts === undefined
+              ? {}
+              : { startFilter: deps.taskStarts.filter, startCounts: deps.taskStarts.counts }),
             trackBackgroundWork: (work: Promise<unknown>) => {
               background.add(work);
               void work.finally(() => background.delete(work));

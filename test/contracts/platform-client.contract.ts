@@ -24,10 +24,12 @@ export interface PlatformClientContractContext {
 
 export function describePlatformClientContract(name: string, context: PlatformClientContractContext): void {
   describe(`PlatformClient contract: ${name}`, () => {
-    it("finds a task by id with its name", async () => {
+    it("finds a task by id with its name, tags and custom properties", async () => {
       expect(await context.client().findTaskById(TASK_SALES)).toEqual({
         id: TASK_SALES,
         name: "Reload Sales",
+        tags: ["nightly", TAG_WITH_QUOTE],
+        customProperties: [{ name: "Department", value: "Finance" }],
       });
     });
 
@@ -42,7 +44,12 @@ export function describePlatformClientContract(name: string, context: PlatformCl
 
     it("finds tasks by a tag containing a single quote", async () => {
       expect(await context.client().findTasksByTag(TAG_WITH_QUOTE)).toEqual([
-        { id: TASK_SALES, name: "Reload Sales" },
+        {
+          id: TASK_SALES,
+          name: "Reload Sales",
+          tags: ["nightly", TAG_WITH_QUOTE],
+          customProperties: [{ name: "Department", value: "Finance" }],
+        },
       ]);
     });
 
@@ -54,7 +61,17 @@ export function describePlatformClientContract(name: string, context: PlatformCl
       const finance = await context.client().findTasksByCustomProperty("Department", "Finance");
       expect(finance.map((t) => t.id).sort()).toEqual([TASK_SALES, TASK_FINANCE].sort());
       const owner = await context.client().findTasksByCustomProperty("Owner", "O'Brien");
-      expect(owner).toEqual([{ id: TASK_FINANCE, name: "Reload Finance" }]);
+      expect(owner).toEqual([
+        {
+          id: TASK_FINANCE,
+          name: "Reload Finance",
+          tags: ["nightly"],
+          customProperties: [
+            { name: "Department", value: "Finance" },
+            { name: "Owner", value: "O'Brien" },
+          ],
+        },
+      ]);
     });
 
     it("starts a task and the platform records the start", async () => {

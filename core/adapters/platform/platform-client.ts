@@ -1,6 +1,7 @@
 /**
  * The PlatformClient adapter for Qlik Sense Enterprise on Windows: repository API (QRS) for
- * tasks, app existence and the app catalogue (app names), engine API (JSON-RPC over WebSocket) for reloads, dumps and the app
+ * tasks (always as full objects, whose tags and custom properties the task start filter reads, so
+ * a start needs no second call), app existence and the app catalogue (app names), engine API (JSON-RPC over WebSocket) for reloads, dumps and the app
  * list. Certificates are loaded once by the caller (loadPlatformTlsMaterial) and passed in.
  */
 
@@ -30,6 +31,7 @@ import type { PlatformConnectionOptions, PlatformTlsMaterial } from "./options.t
 import { filterByCustomProperty, filterById, filterByTag } from "./qrs-filter.ts";
 import { readRepositoryApps } from "./repository-apps.ts";
 import { createRepositoryClient, type RepositoryResponse } from "./repository-client.ts";
+import { customProperties, tagNames } from "./repository-task-shapes.ts";
 
 export interface QlikPlatformClientOptions {
   readonly connection: PlatformConnectionOptions;
@@ -47,15 +49,37 @@ export interface ClosablePlatformClient extends PlatformClient {
 const ENGINE_APP_NOT_FOUND = 1003;
 const EMPTY_GUID = "00000000-0000-0000-0000-000000000000";
 
-function toNamedEntities(response: RepositoryResponse, what: string): { id: string; name: string }[] {
+function listEntries(response: RepositoryResponse, what: string): unknown[] {
   if (!Array.isArray(response.body)) {
     throw new PlatformResponseError(`repository answered ${what} with something other than a list`, {
       status: response.status,
     });
   }
-  return response.body.map((entry: unknown) => {
+  return response.body;
+}
+
+function toNamedEntities(response: RepositoryResponse, what: string): { id: string; name: string }[] {
+  return listEntries(response, what).map((entry: unknown) => {
     const record = (entry ?? {}) as { id?: unknown; name?: unknown };
     return { id: String(record.id ?? ""), name: String(record.name ?? "") };
+  });
+}
+
+/** The repository's full task objects: id and name, and the tags and custom properties a start filter reads. */
+function toTasks(response: RepositoryResponse, what: string): PlatformTask[] {
+  return listEntries(response, what).map((entry: unknown) => {
+    const record = (entry ?? {}) as {
+      id?: unknown;
+      name?: unknown;
+      tags?: unknown;
+      customProperties?: unknown;
+    };
+    return {
+      id: String(record.id ?? ""),
+      name: String(record.name ?? ""),
+      tags: tagNames(record.tags),
+      customProperties: customProperties(record.customProperties),
+    };
   });
 }
 
@@ -78,6 +102,12 @@ export function createQlikPlatformClient(options: QlikPlatformClientOptions): Cl
     const what = `GET ${path}`;
     const response = await repository.send("GET", path, filter === undefined ? {} : { filter });
     return toNamedEntities(expectOk(response, what), what);
+  }
+
+  /** `GET /qrs/task/full`: tasks of every type, with their tags and custom properties. */
+  async function listTasks(filter: string): Promise<PlatformTask[]> {
+    const what = "GET /qrs/task/full";
+    return toTasks(expectOk(await repository.send("GET", "/qrs/task/full", { filter }), what), what);
   }
 
   async function withSession<T>(appId: string, use: (session: EngineSession) => Promise<T>): Promise<T> {
@@ -107,13 +137,13 @@ export function createQlikPlatformClient(options: QlikPlatformClientOptions): Cl
 
   return {
     async findTaskById(taskId): Promise<PlatformTask | undefined> {
-      return (await listEntities("/qrs/task", filterById(taskId)))[0];
+      return (await listTasks(filterById(taskId)))[0];
     },
     findTasksByTag(tag) {
-      return listEntities("/qrs/task/full", filterByTag(tag));
+      return listTasks(filterByTag(tag));
     },
     findTasksByCustomProperty(name, value) {
-      return listEntities("/qrs/task/full", filterByCustomProperty(name, value));
+      return listTasks(filterByCustomProperty(name, value));
     },
     async startTask(taskId) {
       const what = `POST /qrs/task/${taskId}/start/synchronous`;

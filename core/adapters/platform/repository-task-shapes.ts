@@ -28,13 +28,13 @@ const optionalTime = (value: unknown): string | undefined => (text(value) === ""
 /** The repository writes ids in lower case; a copy from elsewhere may not be. */
 const id = (value: unknown): string => text(value).toLowerCase();
 
-function tagNames(value: unknown): string[] {
+export function tagNames(value: unknown): string[] {
   return list(value)
     .map((tag) => (isObject(tag) ? text(tag.name) : ""))
     .filter((name) => name !== "");
 }
 
-function customProperties(value: unknown): CustomPropertyValue[] {
+export function customProperties(value: unknown): CustomPropertyValue[] {
   const out: CustomPropertyValue[] = [];
   for (const entry of list(value)) {
     if (!isObject(entry)) continue;

@@ -59,12 +59,6 @@ export const BUTLER_ENDPOINT_RULES: readonly [string, MigrationRule][] = [
     ]),
   ),
   [
-    "startTaskFilter",
-    drop(
-      "Steward has no task filter: with reloadTaskStart on, a caller can start any task; protect the API with restServer.apiToken",
-    ),
-  ],
-  [
     "restServerApiDocGenerate",
     drop("a mode of Butler's that writes its API documentation files; Steward has no such mode"),
   ],

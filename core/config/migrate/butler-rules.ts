@@ -82,14 +82,6 @@ const connectionRules: [string, MigrationRule][] = [
     ),
   ],
   [
-    "mqttConfig.subscriptionRootTopic",
-    drop("Steward does not subscribe to the broker: start tasks with the REST API (reloadTaskStart)"),
-  ],
-  [
-    "mqttConfig.taskStartTopic",
-    drop("Steward does not subscribe to the broker: start tasks with the REST API (reloadTaskStart)"),
-  ],
-  [
     "mqttConfig.taskFailureServerStatusTopic",
     drop("Steward publishes a failed reload on taskFailureTopic and taskFailureFullTopic only"),
   ],
@@ -170,6 +162,10 @@ const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
   [
     "uptimeMonitor.storeNewRelic.enable",
     "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
+  ],
+  [
+    "startTaskFilter.enable",
+    "Steward applies the list to the tasks published to mqttConfig.taskStartTopic too, and to each task a start names or selects: a task carrying a listed tag starts when named by id, a tag or custom property that is not listed still starts the tasks the list allows, and a refused task makes the REST call answer 403",
   ],
 ]);
 

@@ -24,6 +24,7 @@ import {
 } from "./self-monitoring.ts";
 import { appNamesSchema, serversToMonitorSchema, userSessionsSchema } from "./servers.ts";
 import { slackNotificationSchema } from "./slack-notification.ts";
+import { startTaskFilterSchema } from "./start-task-filter.ts";
 import { cloudSchema, fileOperationsSchema, keyValueStoreSchema, schedulerSchema } from "./stores.ts";
 import { taskEventsSchema } from "./task-events.ts";
 import { teamsNotificationSchema } from "./teams-notification.ts";
@@ -67,6 +68,7 @@ export const serviceSchema = v.object({
   keyValueStore: keyValueStoreSchema,
   scheduler: schedulerSchema,
   platform: platformSchema,
+  startTaskFilter: startTaskFilterSchema,
   chat: chatSchema,
   cloud: cloudSchema,
 });
@@ -119,5 +121,6 @@ export type FileOperationsConfig = Config["fileOperations"];
 export type KeyValueStoreConfig = Config["keyValueStore"];
 export type SchedulerConfig = Config["scheduler"];
 export type PlatformConfig = Config["platform"];
+export type StartTaskFilterConfig = Config["startTaskFilter"];
 export type ChatConfig = Config["chat"];
 export type CloudConfig = Config["cloud"];

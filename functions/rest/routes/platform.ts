@@ -3,8 +3,9 @@
  * PUT /v4/app/{appId}/reload, GET /v4/platformappdump/{appId} and /v4/app/{appId}/dump,
  * GET /v4/platformlistapps and /v4/apps/list, PUT|POST /v4/reloadtask/{taskId}/start.
  * Declared like every other group (the app serves a route only when its endpointsEnable key is
- * true). Errors (rest-errors.ts): 400 invalid input, 404 unknown app, 502 platform
- * unreachable/failed (with the reason). A missing body is read as `[]` (task start) or `{}` (reload).
+ * true). Errors (rest-errors.ts): 400 invalid input, 403 a task the start filter does not allow
+ * (startTaskFilter; the allowed ones still start, the message names both), 404 unknown app, 502
+ * platform unreachable/failed (with the reason). A missing body is read as `[]` (task start) or `{}` (reload).
  * The reload also takes Butler's `startQSEoWTaskOnSuccess|OnFailure` (member-aliases.ts).
  */
 import * as v from "valibot";
@@ -16,7 +17,13 @@ import {
   TaskStartBodySchema,
   TaskStartQuerySchema,
 } from "../../../core/platform/schemas.ts";
-import { startReloadTasks, type TaskStartKeyValueStore } from "../../../core/platform/start-reload-tasks.ts";
+import {
+  startReloadTasks,
+  type TaskStartKeyValueStore,
+  TaskStartRefusedError,
+} from "../../../core/platform/start-reload-tasks.ts";
+import type { StartTaskFilter } from "../../../core/platform/start-task-filter.ts";
+import type { TaskStartCounts } from "../../../core/platform/task-start-counts.ts";
 import type { Logger, PlatformClient } from "../../../core/ports.ts";
 import { APP_RELOAD_ALIASES, withMemberAliases } from "../member-aliases.ts";
 import { jsonResponse } from "../respond.ts";
@@ -29,6 +36,10 @@ export interface PlatformRoutesDeps {
   readonly logger: Logger;
   /** Receives each background app reload, so that shutdown can wait for it. */
   readonly trackBackgroundWork?: (work: Promise<unknown>) => void;
+  /** Which tasks the task start may start (startTaskFilter); absent: every task. */
+  readonly startFilter?: StartTaskFilter;
+  /** Counts each task start's outcome under `rest` (steward_task_starts_total). */
+  readonly startCounts?: TaskStartCounts;
 }
 
 const TaskRef = v.object({ taskId: v.string(), taskName: v.string() });
@@ -45,14 +56,23 @@ const AppDumpSchema = v.looseObject({ appId: v.string() });
 const TaskIdParams = v.object({ taskId: v.string() });
 
 const unreachable = { description: "The platform is unreachable, timed out or failed (reason in message)" };
+const refused = {
+  description:
+    "startTaskFilter does not allow some of the tasks; the allowed ones were started (message names both)",
+};
 const appNotFound = { description: "The platform knows no app with this id" };
 
-/** Logs a platform failure (the caller gets 502 with the reason) and rethrows it for rest-errors. */
+/**
+ * Logs a platform failure (the caller gets 502 with the reason) or a task start the filter
+ * refused (403) and rethrows it for rest-errors.
+ */
 async function loggingPlatformFailures<T>(logger: Logger, path: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof PlatformError && !(error instanceof AppNotFoundError)) {
+    if (error instanceof TaskStartRefusedError) {
+      logger.warn("task start refused by startTaskFilter", { path, reason: error.message });
+    } else if (error instanceof PlatformError && !(error instanceof AppNotFoundError)) {
       logger.warn("platform call failed", { path, reason: error.message });
     }
     throw error;
@@ -133,6 +153,7 @@ export function platformRoutes(deps: PlatformRoutesDeps): RouteSpec[] {
       emptyBody: { whenEmpty: [] },
       responses: {
         200: { description: "What was started, invalid or denied", schema: TaskStartResultSchema },
+        403: refused,
         502: unreachable,
       },
       handler: async ({ params, query, body }, c) =>
@@ -140,7 +161,14 @@ export function platformRoutes(deps: PlatformRoutesDeps): RouteSpec[] {
           c,
           await loggingPlatformFailures(logger, c.req.path, () =>
             startReloadTasks(
-              { platform, keyValues: deps.kv, logger },
+              {
+                platform,
+                keyValues: deps.kv,
+                logger,
+                filter: deps.startFilter,
+                counts: deps.startCounts,
+                source: "rest",
+              },
               { taskId: params.taskId, allTaskIdsMustExist: query.allTaskIdsMustExist, items: body },
             ),
           ),

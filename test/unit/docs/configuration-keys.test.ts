@@ -26,7 +26,6 @@ const BUTLER_KEYS: readonly string[] = [
   "incidentTool.newRelic.serviceMonitor",
   "incidentTool.signl4",
   "mqttConfig.qlikSenseCloud",
-  "mqttConfig.subscriptionRootTopic",
   "mqttConfig.azureEventGrid",
   "scheduler.configfile",
   "logEvents.source.qixPerf",

@@ -85,7 +85,12 @@ describe("REST function bundled as deployed", () => {
         path: "/v4/keyvaluesnamespaces",
         headers: { authorization: "Bearer tok" },
       }),
-      apiGatewayEvent({ method: "GET", path: "/documentation/json" }),
+      // The OpenAPI document needs the token like /v4 (it lists the enabled endpoints); the page does not.
+      apiGatewayEvent({
+        method: "GET",
+        path: "/documentation/json",
+        headers: { authorization: "Bearer tok" },
+      }),
       apiGatewayEvent({ method: "GET", path: "/documentation" }),
     ]);
 

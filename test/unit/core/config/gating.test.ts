@@ -18,6 +18,8 @@ describe("disabled sections: values are not validated, key names are", () => {
       username: "",
       password: "",
       tls: { enable: false, caFile: "", certFile: "", keyFile: "", rejectUnauthorized: true },
+      subscriptionRootTopic: "",
+      taskStartTopic: "",
     });
   });
 

@@ -15,6 +15,8 @@ const DEFAULTS = {
   username: "",
   password: "",
   tls: { enable: false, caFile: "", certFile: "", keyFile: "", rejectUnauthorized: true },
+  subscriptionRootTopic: "",
+  taskStartTopic: "",
 };
 
 describe("mqttConfig connection defaults", () => {

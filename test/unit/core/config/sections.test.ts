@@ -299,6 +299,12 @@ const CASES: Readonly<Record<string, SectionCase>> = {
   },
   scheduler: { disabled: { enable: false }, typo: ["storeFile"], wrong: ["storeFile"] },
   platform: { typo: ["repositoryPort"], wrong: ["rejectUnauthorized"] },
+  startTaskFilter: {
+    active: { enable: true },
+    disabled: { enable: false },
+    typo: ["allowTask", "customProperty"],
+    wrong: ["allowTask", "tag"],
+  },
   chat: {
     active: { webhookURL: "https://hooks.example.com/T000/B000" },
     context: { restServer: { endpointsEnable: { chatPostMessage: true } } },

@@ -23,6 +23,7 @@ function holdingBrokerClient() {
     close: async () => undefined,
     whenConnected: async () => true,
     open: () => undefined,
+    subscribe: () => ({ unsubscribe: () => undefined }),
   };
   return {
     brokerClient,

@@ -66,11 +66,11 @@ describe("repository calls on the wire", () => {
     expect(call?.clientCertCn).toBe("QlikClient");
   });
 
-  it("looks a task up with an id filter and starts it through the synchronous start call", async () => {
+  it("looks a task up in full (with its tags and custom properties) by an id filter and starts it through the synchronous start call", async () => {
     await client.findTaskById(TASK_SALES);
     await client.startTask(TASK_SALES);
     expect(sim.repository.calls.map((c) => [c.method, c.path, c.query.filter])).toEqual([
-      ["GET", "/qrs/task", `id eq ${TASK_SALES}`],
+      ["GET", "/qrs/task/full", `id eq ${TASK_SALES}`],
       ["POST", `/qrs/task/${TASK_SALES}/start/synchronous`, undefined],
     ]);
   });
@@ -98,7 +98,12 @@ describe("repository calls on the wire", () => {
         clientCertPassphrase: sim.pki.passphrase,
       },
     );
-    expect(await withPassphrase.findTaskById(TASK_SALES)).toEqual({ id: TASK_SALES, name: "Reload Sales" });
+    expect(await withPassphrase.findTaskById(TASK_SALES)).toEqual({
+      id: TASK_SALES,
+      name: "Reload Sales",
+      tags: ["nightly", TAG_WITH_QUOTE],
+      customProperties: [{ name: "Department", value: "Finance" }],
+    });
   });
 });
 

@@ -303,7 +303,7 @@ describe("PUT|POST /v4/reloadtask/{taskId}/start, refused", () => {
     expect(await res.json()).toEqual({
       statusCode: 502,
       error: "Bad Gateway",
-      message: expect.stringMatching(/repository answered GET \/qrs\/task with HTTP 500/),
+      message: expect.stringMatching(/repository answered GET \/qrs\/task\/full with HTTP 500/),
     });
   });
 

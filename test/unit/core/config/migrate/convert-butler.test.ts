@@ -112,6 +112,10 @@ const CONVERTED: [string, string][] = [
   ["mqttConfig.taskAbortedTopic", "taskEvents.sendToMQTT.taskAbortedTopic"],
   ["mqttConfig.taskAbortedFullTopic", "taskEvents.sendToMQTT.taskAbortedFullTopic"],
   ["mqttConfig.taskAbortedSendFull", "taskEvents.sendToMQTT.taskAbortedSendFull"],
+  // Task starts from the broker: Butler's topics and its start filter keep their names and places.
+  ["mqttConfig.subscriptionRootTopic", "mqttConfig.subscriptionRootTopic"],
+  ["mqttConfig.taskStartTopic", "mqttConfig.taskStartTopic"],
+  ["startTaskFilter", "startTaskFilter"],
   ["qlikSenseUrls", "qlikSenseUrls"],
   ["genericUrls", "genericUrls"],
   ["cert", "cert"],
@@ -169,8 +173,6 @@ const LEFT_OUT = [
   "Butler.incidentTool.newRelic.serviceMonitor",
   "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
-  "Butler.mqttConfig.subscriptionRootTopic",
-  "Butler.mqttConfig.taskStartTopic",
   "Butler.mqttConfig.taskFailureServerStatusTopic",
   "Butler.mqttConfig.serviceRunningTopic",
   "Butler.mqttConfig.serviceStoppedTopic",
@@ -178,7 +180,6 @@ const LEFT_OUT = [
   "Butler.mqttConfig.qlikSenseCloud",
   "Butler.restServerConfig.backgroundServerPort",
   "Butler.restServerApiDocGenerate",
-  "Butler.startTaskFilter",
   "Butler.serviceMonitor",
   "Butler.qlikSenseCloud",
   ...[
@@ -249,9 +250,6 @@ describe("migrate-config on a Butler file: where each section lands", () => {
   it("lists every key it leaves out with a reason a person reads, and keeps no other out", () => {
     expect(result.dropped.map((key) => key.path).sort()).toEqual([...LEFT_OUT].sort());
     for (const key of result.dropped) expect(key.reason, key.path).toMatch(/^\S.{20,}/);
-    expect(result.dropped.find((key) => key.path === "Butler.startTaskFilter")?.reason).toContain(
-      "restServer.apiToken",
-    );
     expect(
       result.dropped.find((key) => key.path === "Butler.restServerConfig.backgroundServerPort")?.reason,
     ).toMatch(/one listener/);
@@ -299,6 +297,15 @@ describe("migrate-config on a Butler file: what Butler implied", () => {
   it("sends task events to the broker as Butler did with its broker connection on", () => {
     expect(at(after, "taskEvents.sendToMQTT.enable")).toBe(true);
     expect(note("Service.taskEvents.sendToMQTT.enable")).toContain("mqttConfig.enable");
+  });
+
+  it("starts tasks from Butler's start topic with Butler's start filter, saying how Steward applies the filter", () => {
+    expect(at(after, "mqttConfig.taskStartTopic")).toBe("nordlys/qliksense/start_task");
+    expect(at(after, "mqttConfig.subscriptionRootTopic")).toBe("nordlys/qliksense/#");
+    expect(at(after, "startTaskFilter.allowTask.customProperty")).toEqual([
+      { name: "taskGroup", value: "nightly" },
+    ]);
+    expect(note("Butler.startTaskFilter.enable")).toContain("mqttConfig.taskStartTopic");
   });
 
   it("switches off telemetry and the audit ingest API, and says why", () => {
@@ -351,6 +358,15 @@ describe("migrate-config on a Butler file: check-config", () => {
     expect(config.restServer.endpointsEnable.reloadTaskStart).toBe(true);
     expect(config.fileOperations.tableDataDirectory).toBe("/data/qvd");
     expect(config.chat.webhookURL).toBe("https://hooks.slack.example/services/T000/B000/rest");
+    expect(config.startTaskFilter).toEqual({
+      enable: true,
+      allowTask: {
+        taskId: ["5a1f2b7e-3c4d-4e5f-8a9b-0c1d2e3f4a5b"],
+        tag: ["Start via API"],
+        customProperty: [{ name: "taskGroup", value: "nightly" }],
+      },
+    });
+    expect(config.mqttConfig.taskStartTopic).toBe("nordlys/qliksense/start_task");
   });
 
   it("gives Butler's reload alerts to the observability platform, with their account, once switched on", () => {
