@@ -29,6 +29,7 @@ import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budge
 import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
+import { SUPPORTED_NODE_RANGE, unsupportedNodeWarning } from "./node-lines.ts";
 import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
 import {
   DEFAULT_CERTS_DIR,
@@ -249,6 +250,8 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / MIB),
     pid: process.pid,
   });
+  const unsupportedNode = unsupportedNodeWarning(process.versions.node);
+  if (unsupportedNode !== undefined) logger.warn(unsupportedNode, { supported: SUPPORTED_NODE_RANGE });
   if (linked.applied !== undefined) {
     logger.info("cloud stores from SST links", {
       stage: linked.applied.stage,
