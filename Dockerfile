@@ -6,10 +6,11 @@
 # `docker run -e STEWARD_REST_TOKEN`, or allowUnauthenticated: true, and each listener the names
 # clients use in allowedHosts; docs/running-on-prem.md, Containers) and keep /app/data on a volume
 # (stores, scramble key, instance id).
+# Both stages run Node 24, the primary line of the supported ones (package.json engines).
 # test/integration/docker/dockerfile.test.ts checks this file and runs its HEALTHCHECK command.
 
 # ---- build: the bundle of `npm run build` (dist/main.mjs) ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -17,7 +18,7 @@ COPY . .
 RUN npm run build
 
 # ---- runtime: production dependencies and the bundle only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

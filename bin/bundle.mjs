@@ -39,7 +39,8 @@ export function bundle(entry) {
       splitting: true,
       packages: "external",
       format: "esm",
-      target: "node20",
+      // The oldest Node line Steward supports (package.json engines): no syntax it lacks.
+      target: "node22",
       // Stack traces map to the TypeScript files by path and line. The map is a file of its own
       // (<name>.mjs.map) rather than a base64 comment in the bundle, which every process kept as
       // part of the module's source and decoded at start: about 6 MB more peak memory (idle agent,

@@ -5,8 +5,9 @@
  * credentials and region; the agent reads the links (local/cli/sst-links.ts) in place of the
  * `cloud.*` names of its configuration. The agent runs on the embedded default configuration, or
  * on the file `STEWARD_DEV_CONFIG` names when `sst dev` starts. It runs on the developer's Node
- * (20.6 or later), where the AWS SDK would warn on every start that Node 20 is past its end of
- * life; the environment turns that warning off. DevCommand does nothing on `sst deploy`.
+ * (24 or 22; on another, Steward warns once at start), where on Node 20 the AWS SDK would also
+ * warn on every start that Node 20 is past its end of life; the environment turns that warning
+ * off. DevCommand does nothing on `sst deploy`.
  */
 import { auditEventQueue } from "./queue.ts";
 import { auditEventsBucket } from "./storage.ts";

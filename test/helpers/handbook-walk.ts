@@ -123,9 +123,12 @@ export function skipWithoutShellTools(): boolean {
   return true;
 }
 
-/** A scratch project directory: the repository's package.json, bin/ and node_modules/, linked. */
-export function scratchProject(prefix: string): string {
-  const dir = scratchDirectory(prefix);
+/**
+ * A scratch project directory: the repository's package.json, bin/ and node_modules/, linked;
+ * removed by `finished`, the test's own hook when tests run side by side (scratchDirectory).
+ */
+export function scratchProject(prefix: string, finished?: (cleanUp: () => void) => void): string {
+  const dir = scratchDirectory(prefix, finished);
   for (const name of ["package.json", "bin", "node_modules"]) symlinkSync(join(ROOT, name), join(dir, name));
   return dir;
 }
@@ -152,7 +155,9 @@ export class Walk {
   private readonly startedAt = Date.now();
 
   constructor(private readonly options: WalkOptions) {
-    this.dir = scratchProject("steward-walk-");
+    // The test's own hook: with the global one, the walks side by side could remove this
+    // directory when another walk ends (seen on Node 24: the README walk lost its node_modules).
+    this.dir = scratchProject("steward-walk-", options.onFinished);
     options.onFinished(() => {
       for (const proc of this.running) if (proc.exited === undefined) killGroup(proc.child, "SIGKILL");
     });

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NODE_FLAGS } from "../../../bin/node-flags.mjs";
+import { SUPPORTED_NODE_LINES } from "../../../local/cli/node-lines.ts";
 import { type Instruction, parseDockerfile, type Stage, stagesOf } from "../../helpers/dockerfile.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { scratchDirectory } from "../../helpers/per-test-environment.ts";
@@ -33,9 +34,9 @@ beforeAll(() => {
 }, 60_000);
 
 describe("Dockerfile", () => {
-  it("has a build stage running npm ci and npm run build, and a runtime stage from the same Node line", () => {
+  it("has a build stage running npm ci and npm run build, and a runtime stage from the same Node line, the primary one (24)", () => {
     expect(stages.map((stage) => stage.name)).toEqual(["build", "runtime"]);
-    expect(build.from).toMatch(/^node:20/);
+    expect(build.from).toBe(`node:${SUPPORTED_NODE_LINES[0]}-bookworm-slim`);
     expect(runtime.from).toBe(build.from);
     const runs = find(build, "RUN").map((i) => i.args.join(" "));
     expect(runs).toContain("npm ci --no-audit --no-fund");
