@@ -4,6 +4,7 @@
  */
 
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
+import { checkQlikCloud } from "./qlik-cloud-checks.ts";
 import type { Config } from "./schema/config.ts";
 import { httpUrlRefusal } from "./schema/primitives.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
@@ -245,5 +246,6 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkLicenseMonitor(config, out);
   checkListeners(config, out);
   checkMqtt(config, out);
+  checkQlikCloud(config, out);
   return out;
 }
