@@ -56,8 +56,9 @@ function audits(state: TenantState, request: RouteRequest): RouteAnswer {
   const window = interval(query.get("eventTime"));
   if (query.get("eventTime") !== null && window === undefined)
     return problem(400, "AUDITS-400", "Bad request", "eventTime must be an interval <start>/<end>");
-  const items = state.reloads
-    .filter((reload) => type === null || type === "com.qlik.v1.reload.finished")
+  // The simulated tenant's only audited events are its reloads' finished events.
+  const typed = type === null || type === "com.qlik.v1.reload.finished" ? state.reloads : [];
+  const items = typed
     .filter((reload) => {
       const at = Date.parse(reload.endTime);
       return window === undefined || (at >= window.from && at <= window.to);
