@@ -33,6 +33,7 @@ import { udpEventsPart } from "./agent/udp-events.ts";
 import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
 import { startAuditParts } from "./audit/audit-parts.ts";
 import { brokerConnection } from "./broker-connection.ts";
+import { startQlikCloudInput } from "./qlik-cloud/qlik-cloud-input.ts";
 import { startRestApi } from "./rest/rest-api.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "./shutdown-budget.ts";
 import { type RunningParts, startInOrder } from "./start-in-order.ts";
@@ -96,6 +97,12 @@ export async function startLocal(
   // starts: an unreadable TLS file fails here, with nothing to stop.
   const broker = brokerConnection(config, logger, cwd);
   const running = await startInOrder(logger, async (parts) => {
+    // Before the ingest API's listener, which serves the tenants' webhooks, so it stops after it.
+    const qlikCloud = config.qlikCloud.enable
+      ? await parts.start("qlik-cloud", () =>
+          startQlikCloudInput({ config, logger, clock, cwd, metrics, status }),
+        )
+      : undefined;
     const audit = await startAuditParts(config, logger, {
       clock,
       cwd,
@@ -104,6 +111,7 @@ export async function startLocal(
       shutdown,
       parts,
       ...(config.auditEvents.enable ? { countRateLimited: rateLimited.counter("ingest") } : {}),
+      qlikCloudWebhooks: qlikCloud?.webhooks,
     });
     // Started before the REST API and the agent, so it stops after both have flushed.
     if (broker !== undefined) await parts.add(broker.part);

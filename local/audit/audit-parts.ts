@@ -38,6 +38,7 @@ import {
 import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
+import type { WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
@@ -65,6 +66,8 @@ export interface AuditPartsDeps {
   shutdown?: ShutdownSchedule;
   /** Counts each ingest request refused by the per-client rate limit (the scrape metric). */
   countRateLimited?: () => void;
+  /** The Qlik Cloud tenants' webhook route, served on the ingest API's listener (qlikCloud.*). */
+  qlikCloudWebhooks?: WebhookHandler | undefined;
   /** Starts each part of the pipeline and puts its stop on the process's stack. */
   parts: PartStarter;
 }
@@ -195,6 +198,7 @@ function startListener(
         startIngestListener({
           name: "Audit ingest API",
           handler: ingest.handler,
+          qlikCloudWebhooks: deps.qlikCloudWebhooks,
           host: audit.host,
           port: audit.port,
           logger,

@@ -10,7 +10,8 @@
  * DISCARD_LIMIT_BYTES and 10 s (discard-unread.ts), so a client still sending reads the answer;
  * past that bound the connection is closed instead, and so it is for every answer once the
  * listener is stopping (the durable queue answers after a sync, so requests are in flight more
- * often).
+ * often). The Qlik Cloud tenants' signed webhooks share the listener under their own path, with
+ * a handler of their own that reads the body's raw bytes (`qlikCloudWebhooks`).
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -23,12 +24,24 @@ import {
 } from "../../functions/audit-ingest/ingestion-response.ts";
 import { DISCARD_LIMIT_BYTES } from "../../functions/http/discard-limit.ts";
 import { RequestAbortedError } from "../../functions/http/request-aborted-error.ts";
+import {
+  QLIK_CLOUD_WEBHOOK_PREFIX,
+  type WebhookAnswer,
+  type WebhookHandler,
+  type WebhookHttpRequest,
+} from "../../functions/qlik-cloud/webhook-handler.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
 import { abandonBody, discardUnread } from "./discard-unread.ts";
 import { type HttpListener, type ListenOptions, listenOn } from "./http-listener.ts";
 
 export interface IngestListenerOptions extends ListenOptions {
   handler: IngestHandler;
+  /**
+   * The Qlik Cloud tenants' webhooks, served on this listener under their own path prefix
+   * (functions/qlik-cloud/webhook-handler.ts) with the body's raw bytes, which their signature
+   * covers; absent: that path is the ingest API's, which answers 404.
+   */
+  qlikCloudWebhooks?: WebhookHandler | undefined;
   /** The client address; by default the socket peer (no proxy header is trusted). */
   clientIp?: (request: IncomingMessage) => string;
 }
@@ -72,7 +85,7 @@ function pathOf(target: string): string {
  * A node request as the ingest handler reads it. A class, so a request allocates no closures:
  * this path runs for every event.
  */
-class NodeIngestHttpRequest implements IngestHttpRequest {
+class NodeIngestHttpRequest implements IngestHttpRequest, WebhookHttpRequest {
   readonly method: string;
   readonly path: string;
   readonly contentType: string | undefined;
@@ -111,7 +124,12 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
    * and thrown away, so a client still sending reads the 413, up to DISCARD_LIMIT_BYTES; past that
    * the answer comes at once and the connection is closed (the rest is not read).
    */
-  readText(maxBytes: number): Promise<string | undefined> {
+  async readText(maxBytes: number): Promise<string | undefined> {
+    return (await this.readBytes(maxBytes))?.toString("utf8");
+  }
+
+  /** The body's bytes as received (what a signature covers); undefined as readText. */
+  readBytes(maxBytes: number): Promise<Buffer | undefined> {
     const incoming = this.incoming;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -138,11 +156,7 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
           resolve(undefined);
           return;
         }
-        resolve(
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString("utf8")
-            : Buffer.concat(chunks, total).toString("utf8"),
-        );
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
       });
       // The socket closed before the body's end: the client went away (or the shutdown gave up on it).
       incoming.once("error", (error) => {
@@ -159,7 +173,7 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
 function write(
   incoming: IncomingMessage,
   response: ServerResponse,
-  answer: IngestAnswer,
+  answer: IngestAnswer | WebhookAnswer,
   closing: boolean,
 ): void {
   const headers = answer.headers;
@@ -185,12 +199,16 @@ function writeFailure(response: ServerResponse): void {
 }
 
 export function startIngestListener(options: IngestListenerOptions): Promise<HttpListener> {
-  const { handler } = options;
+  const { handler, qlikCloudWebhooks } = options;
   const clientIp = options.clientIp ?? socketPeer;
   const endOfTurn = createEndOfTurn();
   const server = createServer(async function ingestApi(incoming, response) {
     try {
-      const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
+      const request = new NodeIngestHttpRequest(incoming, clientIp(incoming));
+      const answer =
+        qlikCloudWebhooks !== undefined && request.path.startsWith(QLIK_CLOUD_WEBHOOK_PREFIX)
+          ? await qlikCloudWebhooks(request)
+          : await handler(request);
       // An answer decided before the body arrived: read the rest first (bounded), so a client
       // still sending reads it; past the bound the connection is closed (write() says so).
       if (!incoming.complete && server.listening) await discardUnread(incoming);
