@@ -132,7 +132,6 @@ describe("a finished reload from each input", () => {
       },
     });
   });
-
 });
 
 describe("the values of a finished reload", () => {
