@@ -1,8 +1,8 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`. Returns an exit
- * code for one-shot commands, or what runs for `start` and `simulate-platform`; signal handling
- * and process.exit live in main.ts only.
+ * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`,
+ * `qlik-cloud webhook`, `simulate-qlik-cloud`. Returns an exit code for one-shot commands, or what
+ * runs for `start` and the simulators; signal handling and process.exit live in main.ts only.
  */
 
 import { readFile } from "node:fs/promises";
@@ -29,6 +29,7 @@ import { createShutdownSchedule, type ShutdownSchedule } from "../shutdown-budge
 import { startLocal } from "../wiring.ts";
 import { checkHealth } from "./healthcheck.ts";
 import { migrateConfig } from "./migrate-config.ts";
+import { QLIK_CLOUD_WEBHOOK_OPTIONS, registerWebhook } from "./qlik-cloud-webhook.ts";
 import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
 import {
   DEFAULT_CERTS_DIR,
@@ -42,6 +43,15 @@ import {
   SimulatePlatformUsageError,
   simulatePlatform,
 } from "./simulate-platform.ts";
+import {
+  DEFAULT_EVERY_SECONDS,
+  DEFAULT_STEWARD_URL,
+  MAX_SIMULATED_TENANTS,
+  parseSimulateQlikCloudOptions,
+  SIMULATE_QLIK_CLOUD_OPTIONS,
+  SimulateQlikCloudUsageError,
+  simulateQlikCloud,
+} from "./simulate-qlik-cloud.ts";
 import { applySstLinks } from "./sst-links.ts";
 import { enabledSwitchesWithoutEffect } from "./unused-switches.ts";
 
@@ -86,6 +96,12 @@ Commands:
                          send a test datagram of each kind named to its UDP listener in
                          --config (without names: the kinds whose listeners are on; without
                          --config: all three, to 127.0.0.1 ports 9997, 9996 and 9998)
+  qlik-cloud webhook --tenant NAME --url PUBLIC_URL [--dry-run]
+                         create or update the webhook of a tenant of --config's qlikCloud.tenants
+                         that sends Steward its finished reloads, signed with its secret;
+                         --dry-run prints the request instead (secret masked)
+  simulate-qlik-cloud    run simulated Qlik Cloud tenants to point Steward at, until Ctrl-C;
+                         writes a configuration that takes their reloads to standard output
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
@@ -111,6 +127,15 @@ Options of simulate-platform:
                          ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
   --write-config FILE    write the configuration to FILE instead of standard output (a file
                          simulate-platform did not write is never replaced)
+
+Options of simulate-qlik-cloud:
+  --tenants N            how many tenants, 1 to ${MAX_SIMULATED_TENANTS} (default 2)
+  --port N               first port: tenant i listens on N+i (default 0: free ports)
+  --host HOST            listening address (default 127.0.0.1)
+  --steward URL          Steward's ingest API, where the webhooks go (default ${DEFAULT_STEWARD_URL})
+  --every SECONDS        each tenant ends a reload and delivers its event this often (default
+                         ${DEFAULT_EVERY_SECONDS}; 0: none)
+  --write-config FILE    as for simulate-platform
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
@@ -167,6 +192,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "simulate-platform":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
       return startSimulatedPlatform(values, io);
+    case "simulate-qlik-cloud":
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      return startSimulatedCloud(values, io);
+    case "qlik-cloud":
+      return qlikCloudCommand(rest, values, io);
     case "send-test-events": {
       const kinds = testEventKinds(rest);
       if (typeof kinds === "string") return usageError(io, kinds);
@@ -190,23 +220,69 @@ function parseCliArgs(argv: readonly string[]) {
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
       ...SIMULATE_PLATFORM_OPTIONS,
+      ...SIMULATE_QLIK_CLOUD_OPTIONS,
+      ...QLIK_CLOUD_WEBHOOK_OPTIONS,
     },
   });
 }
 
 type CliValues = ReturnType<typeof parseCliArgs>["values"];
 
+/** The commands each command-specific option belongs to. */
+const OPTION_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(Object.keys(SIMULATE_PLATFORM_OPTIONS).map((name) => [name, ["simulate-platform"]])),
+  ...Object.fromEntries(
+    Object.keys(SIMULATE_QLIK_CLOUD_OPTIONS).map((name) => [name, ["simulate-qlik-cloud"]]),
+  ),
+  ...Object.fromEntries(Object.keys(QLIK_CLOUD_WEBHOOK_OPTIONS).map((name) => [name, ["qlik-cloud"]])),
+  port: ["simulate-platform", "simulate-qlik-cloud"],
+  host: ["simulate-platform", "simulate-qlik-cloud"],
+  "write-config": ["simulate-platform", "simulate-qlik-cloud"],
+};
+
 /** An option given to a command it does not belong to, as a message; undefined when all fit. */
 function misplacedOption(command: string, values: CliValues): string | undefined {
-  if (command === "simulate-platform") {
-    return values.config === undefined ? undefined : "--config is not an option of simulate-platform";
+  if ((command === "simulate-platform" || command === "simulate-qlik-cloud") && values.config !== undefined) {
+    return `--config is not an option of ${command}`;
   }
-  const simulatorOnly = Object.keys(SIMULATE_PLATFORM_OPTIONS).find(
-    (name) => values[name as keyof typeof SIMULATE_PLATFORM_OPTIONS] !== undefined,
+  const misplaced = Object.entries(OPTION_COMMANDS).find(
+    ([name, commands]) => values[name as keyof CliValues] !== undefined && !commands.includes(command),
   );
-  return simulatorOnly === undefined
+  return misplaced === undefined
     ? undefined
-    : `--${simulatorOnly} is an option of simulate-platform only`;
+    : `--${misplaced[0]} is an option of ${misplaced[1].join(" and ")} only`;
+}
+
+async function startSimulatedCloud(values: CliValues, io: CliIo): Promise<CliResult> {
+  const level = values["log-level"];
+  if (level !== undefined && !isLogLevel(level)) {
+    return usageError(io, `--log-level must be one of ${LOG_LEVELS.join(", ")} (got "${level}")`);
+  }
+  try {
+    return await simulateQlikCloud(parseSimulateQlikCloudOptions(values, io.cwd), io, level);
+  } catch (error) {
+    if (error instanceof SimulateQlikCloudUsageError) return usageError(io, error.message);
+    throw error;
+  }
+}
+
+/** `qlik-cloud webhook --tenant NAME --url URL [--dry-run]`, with the tenant from --config. */
+async function qlikCloudCommand(rest: readonly string[], values: CliValues, io: CliIo): Promise<CliResult> {
+  if (rest[0] !== "webhook") return usageError(io, 'qlik-cloud takes one subcommand: "webhook"');
+  if (rest.length > 1) return usageError(io, `unexpected argument "${rest[1]}"`);
+  if (values.config === undefined)
+    return usageError(io, "qlik-cloud webhook needs --config FILE, which names the tenant");
+  if (values.tenant === undefined || values.url === undefined)
+    return usageError(io, "qlik-cloud webhook needs --tenant NAME and --url PUBLIC_URL");
+  const config = await loadOrReport(values.config, io);
+  if (config === undefined) return { exitCode: 1 };
+  return {
+    exitCode: await registerWebhook(
+      config,
+      { tenant: values.tenant, url: values.url, dryRun: values["dry-run"] === true },
+      io,
+    ),
+  };
 }
 
 async function startSimulatedPlatform(values: CliValues, io: CliIo): Promise<CliResult> {
@@ -317,6 +393,8 @@ const COMMANDS = [
   "migrate-config",
   "healthcheck",
   "simulate-platform",
+  "qlik-cloud",
+  "simulate-qlik-cloud",
 ] as const;
 
 const isCommand = (word: string) => (COMMANDS as readonly string[]).includes(word);

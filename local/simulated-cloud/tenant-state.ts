@@ -158,3 +158,25 @@ export function recordCall(state: TenantState, call: string): void {
   state.calls.push(call);
   if (state.calls.length > 10_000) state.calls.splice(0, state.calls.length - 10_000);
 }
+
+/** A webhook registered as through the management console: enabled, for finished reloads, signed with the fixture's secret. */
+export function addWebhook(state: TenantState, url: string): StoredWebhook {
+  const now = new Date(state.now()).toISOString();
+  const webhook: StoredWebhook = {
+    id: hexId(),
+    name: "Steward (simulated)",
+    url,
+    eventTypes: ["com.qlik.v1.reload.finished"],
+    level: "tenant",
+    enabled: true,
+    description: "registered by steward simulate-qlik-cloud",
+    secret: state.fixture.webhookSecret,
+    headers: {},
+    enableCloudEventDelivery: true,
+    createdAt: now,
+    updatedAt: now,
+    api: "core",
+  };
+  state.webhooks.set(webhook.id, webhook);
+  return webhook;
+}
