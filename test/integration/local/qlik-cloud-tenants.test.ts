@@ -11,6 +11,7 @@ import { signWebhookBody } from "../../../core/qlik-cloud/webhook-signature.ts";
 import { reloadEventBody } from "../../../local/simulated-cloud/reload-event-bodies.ts";
 import { sendSignedEvent } from "../../../local/simulated-cloud/signed-event-sender.ts";
 import type { SimulatedTenant } from "../../../local/simulated-cloud/simulated-tenant.ts";
+import type { SimulatedReload } from "../../../local/simulated-cloud/tenant-state.ts";
 import {
   type SimulatedCloud,
   startSimulatedCloud,
@@ -139,7 +140,7 @@ describe("Qlik Cloud tenants through `steward start`", () => {
   it("finds by polling at a restart the runs whose deliveries failed while it was stopped, each once", async () => {
     steward.child.kill("SIGTERM");
     expect((await steward.exited()).code).toBe(0);
-    const missed = [];
+    const missed: { tenant: string; reload: SimulatedReload }[] = [];
     for (const tenant of tenants) {
       for (const status of ["FAILED", "CANCELED", "SUCCEEDED"] as const) {
         const reload = tenant.finishReload({ status });
