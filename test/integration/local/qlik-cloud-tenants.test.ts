@@ -11,11 +11,11 @@ import { signWebhookBody } from "../../../core/qlik-cloud/webhook-signature.ts";
 import { reloadEventBody } from "../../../local/simulated-cloud/reload-event-bodies.ts";
 import { sendSignedEvent } from "../../../local/simulated-cloud/signed-event-sender.ts";
 import type { SimulatedTenant } from "../../../local/simulated-cloud/simulated-tenant.ts";
-import type { SimulatedReload } from "../../../local/simulated-cloud/tenant-state.ts";
 import {
   type SimulatedCloud,
   startSimulatedCloud,
 } from "../../../local/simulated-cloud/start-simulated-cloud.ts";
+import type { SimulatedReload } from "../../../local/simulated-cloud/tenant-state.ts";
 import { until } from "../../helpers/eventually.ts";
 import {
   type CloudStewardPorts,
