@@ -78,17 +78,7 @@ export function createCloudInputMonitor(metrics: MetricsRegistry, clock: Clock):
     }
     return found;
   };
-  const samples = <L extends string>(
-    pick: (r: TenantRecord) => Map<string, number>,
-    labels: (key: string) => Record<L, string>,
-  ) =>
-    [...tenants].flatMap(([tenant, r]) =>
-      [...pick(r)].map(([key, value]) => ({
-        labels: { tenant, ...labels(key) } as Record<L | "tenant", string>,
-        value,
-      })),
-    );
-  declareMetrics(metrics, clock, tenants, samples);
+  declareMetrics(metrics, clock, tenants);
   const iso = (ms: number) => new Date(ms).toISOString();
 
   return {
@@ -140,16 +130,21 @@ export function createCloudInputMonitor(metrics: MetricsRegistry, clock: Clock):
   };
 }
 
-type Samples = <L extends string>(
+/** One sample per tenant and key of the map `pick` chooses, labelled by the tenant and `labels(key)`. */
+function samplesOf<L extends string>(
+  tenants: ReadonlyMap<string, TenantRecord>,
   pick: (r: TenantRecord) => Map<string, number>,
   labels: (key: string) => Record<L, string>,
-) => { labels: Record<L | "tenant", string>; value: number }[];
+) {
+  return [...tenants].flatMap(([tenant, r]) =>
+    [...pick(r)].map(([key, value]) => ({ labels: { tenant, ...labels(key) }, value })),
+  );
+}
 
 function declareMetrics(
   metrics: MetricsRegistry,
   clock: Clock,
-  tenants: Map<string, TenantRecord>,
-  samples: Samples,
+  tenants: ReadonlyMap<string, TenantRecord>,
 ): void {
   metrics.counter({
     name: "steward_cloud_events_total",
@@ -158,7 +153,8 @@ function declareMetrics(
       "bad_signature, unknown_type, failed",
     labelNames: ["tenant", "source", "outcome"],
     collect: () =>
-      samples(
+      samplesOf(
+        tenants,
         (r) => r.events,
         (key) => {
           const [source = "", outcome = ""] = key.split(".");
@@ -183,7 +179,8 @@ function declareMetrics(
     help: "OAuth tokens fetched from each Qlik Cloud tenant, by outcome (ok, failed)",
     labelNames: ["tenant", "outcome"],
     collect: () =>
-      samples(
+      samplesOf(
+        tenants,
         (r) => r.tokens,
         (outcome) => ({ outcome }),
       ),
@@ -193,7 +190,8 @@ function declareMetrics(
     help: "Qlik Cloud API calls answered other than 2xx, or failed (timeout, network, redirect, aborted), per tenant and status",
     labelNames: ["tenant", "status"],
     collect: () =>
-      samples(
+      samplesOf(
+        tenants,
         (r) => r.apiErrors,
         (status) => ({ status }),
       ),

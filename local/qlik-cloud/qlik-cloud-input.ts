@@ -25,14 +25,7 @@ import {
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import { settlesWithin } from "../../core/polling/periodic-poll.ts";
-import type {
-  Clock,
-  CloudRunHandler,
-  Logger,
-  MetricsRegistry,
-  Stoppable,
-  TenantClient,
-} from "../../core/ports.ts";
+import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
 import {
   type CloudInputMonitor,
   createCloudInputMonitor,
@@ -73,23 +66,19 @@ export function credentialOf(tenant: QlikCloudTenantConfig): TenantCredential {
   return tenant.auth.apiKey !== "" ? { apiKey: tenant.auth.apiKey } : { oauth: tenant.auth.oauth };
 }
 
+/** The tenant's entry on the status board: its settings (no secret) and what its inputs report. */
 function showTenant(
   status: StatusBoard | undefined,
   tenant: QlikCloudTenantConfig,
   monitor: CloudInputMonitor,
-  client: TenantClient,
 ) {
-  status?.set("qlikCloud", tenant.name, () => {
-    const expiresAt = client.tokenExpiresAt();
-    return {
-      url: tenant.url,
-      webhook: tenant.webhook.enable ? "on" : "off",
-      poll: tenant.poll.enable ? tenant.poll.interval : "off",
-      credential: tenant.auth.apiKey !== "" ? "API key" : "OAuth client",
-      ...monitor.status(tenant.name),
-      ...(expiresAt === undefined ? {} : { token: { expiresAt: new Date(expiresAt).toISOString() } }),
-    };
-  });
+  status?.set("qlikCloud", tenant.name, () => ({
+    url: tenant.url,
+    webhook: tenant.webhook.enable ? "on" : "off",
+    poll: tenant.poll.enable ? tenant.poll.interval : "off",
+    credential: tenant.auth.apiKey !== "" ? "API key" : "OAuth client",
+    ...monitor.status(tenant.name),
+  }));
 }
 
 export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<QlikCloudInput> {
@@ -129,7 +118,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
         ...(tenant.webhook.enable ? (["webhook"] as const) : []),
         ...(tenant.poll.enable ? (["poll"] as const) : []),
       ]);
-      showTenant(deps.status, tenant, monitor, client);
+      showTenant(deps.status, tenant, monitor);
       const resumed = await intake.resume(tenant.name);
       if (resumed > 0)
         logger.info("Handing on Qlik Cloud runs taken before the last stop", {
