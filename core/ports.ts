@@ -9,6 +9,7 @@ import type { AcceptedEvent } from "./audit/accepted-event.ts";
 import type { AuditRow } from "./audit/audit-row.ts";
 import type { Point } from "./destinations/line-protocol.ts";
 import type { LogLevel } from "./logging/log-levels.ts";
+import type { CloudReloadRun } from "./qlik-cloud/cloud-reload-run.ts";
 
 export type { LogLevel };
 
@@ -568,3 +569,55 @@ export interface MetricsRegistry {
   counter<L extends string>(spec: MetricSpec<L>): void;
   gauge<L extends string>(spec: MetricSpec<L>): void;
 }
+
+// ---- Qlik Cloud tenants ----
+
+/** One call of a tenant's REST API. */
+export interface TenantRequest {
+  /** GET unless given. */
+  readonly method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path under the tenant's URL, starting with `/`, e.g. `/api/v1/reloads`. */
+  readonly path: string;
+  /** Query parameters; undefined values are left out. */
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Sent as JSON. */
+  readonly body?: unknown;
+  /** Gives the call up (TenantApiError with status "aborted"). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A Qlik Cloud tenant's REST API, one client per tenant (core/adapters/qlik-cloud/): it brings its
+ * own credential (an OAuth token, cached until shortly before it expires, fetched again once on a
+ * 401; or an API key), waits out a 429's `Retry-After`, backs off and tries again after a 5xx or a
+ * time-out (not for a POST, which may have been done), gives every call a time limit and follows
+ * no redirect. A tenant's waits and failures never hold up another tenant's calls. Every answer
+ * that is not 2xx, and every call that fails, throws TenantApiError (core/qlik-cloud/tenant-api-error.ts).
+ */
+export interface TenantClient {
+  /** The tenant's name (`qlikCloud.tenants[].name`). */
+  readonly tenant: string;
+  /** The 2xx answer's JSON body; undefined for an answer without one (204). */
+  json(request: TenantRequest): Promise<unknown>;
+  /** The 2xx answer's body as text (the script logs are `text/plain`). */
+  text(request: TenantRequest): Promise<string>;
+  /** When the cached OAuth token expires (epoch ms); undefined with an API key or before the first token. */
+  tokenExpiresAt(): number | undefined;
+}
+
+/**
+ * Where each tenant's polling inputs keep how far they have read (epoch ms), so that a restart
+ * goes on from there. A write is atomic and durable once it resolves.
+ */
+export interface CloudCursorStore {
+  /** The input's cursor; undefined before its first write (or when its file is unreadable). */
+  read(tenant: string, input: string): Promise<number | undefined>;
+  write(tenant: string, input: string, readUpToMs: number): Promise<void>;
+}
+
+/**
+ * What every finished reload run of a tenant is handed to, once, after it was stored durably and
+ * de-duplicated across webhook and polling. Resolving means the run is done with; a rejection
+ * leaves it to be handed again at the next start.
+ */
+export type CloudRunHandler = (run: CloudReloadRun) => Promise<void>;

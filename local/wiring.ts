@@ -37,6 +37,7 @@ import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
 import { startAuditParts } from "./audit/audit-parts.ts";
 import { brokerConnection } from "./broker-connection.ts";
 import { brokerTaskStartsPart } from "./broker-task-starts.ts";
+import { startQlikCloudInput } from "./qlik-cloud/qlik-cloud-input.ts";
 import { startRestApi } from "./rest/rest-api.ts";
 import { createShutdownSchedule, type ShutdownSchedule } from "./shutdown-budget.ts";
 import { type RunningParts, startInOrder } from "./start-in-order.ts";
@@ -105,6 +106,12 @@ export async function startLocal(
   // One start filter and one count for the REST API's task start and the broker's start topic.
   const taskStarts = taskStartRules(config, metrics, logger);
   const running = await startInOrder(logger, async (parts) => {
+    // Before the ingest API's listener, which serves the tenants' webhooks, so it stops after it.
+    const qlikCloud = config.qlikCloud.enable
+      ? await parts.start("qlik-cloud", () =>
+          startQlikCloudInput({ config, logger, clock, cwd, metrics, status }),
+        )
+      : undefined;
     const audit = await startAuditParts(config, logger, {
       clock,
       cwd,
@@ -115,6 +122,7 @@ export async function startLocal(
       ...(config.auditEvents.enable
         ? { countRateLimited: rateLimited.counter("ingest"), countRefused: httpRefused.counter("ingest") }
         : {}),
+      qlikCloudWebhooks: qlikCloud?.webhooks,
     });
     // Started before the REST API and the agent, so it stops after both have flushed.
     if (broker !== undefined) await parts.add(broker.part);

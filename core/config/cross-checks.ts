@@ -6,6 +6,7 @@
 import { topicMatches } from "../messaging/topic.ts";
 import { checkOpenListeners } from "./open-listeners.ts";
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
+import { checkQlikCloud } from "./qlik-cloud-checks.ts";
 import type { Config } from "./schema/config.ts";
 import { httpUrlRefusal } from "./schema/primitives.ts";
 import { PLATFORM_ENDPOINT_KEYS } from "./schema/rest-server.ts";
@@ -269,5 +270,6 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkOpenListeners(config, out);
   checkMqtt(config, out);
   checkBrokerTaskStarts(config, out);
+  checkQlikCloud(config, out);
   return out;
 }

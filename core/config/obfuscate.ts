@@ -64,6 +64,7 @@ const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["fileOperations.tableDataDirectory", 10],
   ["cloud.bucketName", 3],
   ["cloud.eventQueueUrl", 10],
+  ["qlikCloud.tenants[].auth.oauth.clientId", 3],
 ];
 
 /** URLs whose path is the secret (an uptime service's check URL): every path segment is masked. */

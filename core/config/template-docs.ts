@@ -559,6 +559,33 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "servers[].serverTags": "Tag name/value pairs (every name of serverTagsDefinition, nothing else).",
   "servers[].headers": "HTTP headers used when retrieving metrics (values are masked in logs).",
 
+  // ---- Qlik Cloud tenants ----
+  qlikCloud:
+    "Qlik Cloud tenants whose reload runs Steward takes in, by signed webhook and by polling (docs/qlik-cloud.md).",
+  "qlikCloud.enable": "Take reload runs from the tenants below.",
+  "qlikCloud.tenants": "The tenants, each with its own credential, webhook secret and polling.",
+  "qlikCloud.tenants[].name":
+    "The tenant's label: its tag, the last part of its webhook's path, its cursor files' name (a-z, 0-9, -; unique).",
+  "qlikCloud.tenants[].url":
+    "The tenant's address, e.g. https://acme.eu.qlikcloud.com (any http(s) URL, for proxies and the simulator).",
+  "qlikCloud.tenants[].auth.oauth.clientId":
+    "Client ID of the tenant's OAuth machine-to-machine client (preferred over apiKey: its tokens expire on their own).",
+  "qlikCloud.tenants[].auth.oauth.clientSecret": `Its client secret (secret; use ${ENV_REF}).`,
+  "qlikCloud.tenants[].auth.apiKey": `An API key instead of the OAuth client (secret; use ${ENV_REF}).`,
+  "qlikCloud.tenants[].webhook.enable":
+    "Receive the tenant's signed webhooks at POST /api/v1/qlik-cloud/webhooks/<name> on the ingest API's listener (needs auditEvents.enable).",
+  "qlikCloud.tenants[].webhook.secret": `The webhook's secret, 32 to 64 characters, as registered in the tenant (secret; use ${ENV_REF}).`,
+  "qlikCloud.tenants[].poll.enable":
+    "Read finished reloads and reload audit events from the tenant's APIs on a schedule, from a cursor kept under ./data/qlik-cloud.",
+  "qlikCloud.tenants[].poll.interval":
+    'Schedule (UTC): later.js text such as "every 5 minutes" or 5/6-field cron such as "*/5 * * * *".',
+  "qlikCloud.tenants[].poll.initialHours":
+    "How many hours back the first poll reads (0 to 2160); later polls go on from the cursor.",
+  "qlikCloud.tenants[].licences.enable": "Read the tenant's licence overview (not read yet by this version).",
+  "qlikCloud.tenants[].tags.static": "Tags added to everything the tenant's runs become.",
+  "qlikCloud.tenants[].tags.static[].name": "Tag name, e.g. qs_env.",
+  "qlikCloud.tenants[].tags.static[].value": "Tag value, e.g. prod.",
+
   // ---- licences and version ----
   licenseMonitor:
     "Licence and version monitoring: access licence use, the server licence's expiry, the platform version, and the release of unused access licences (docs/licences.md). Reads the repository at platform.host with the cert.* client certificate.",
@@ -782,6 +809,18 @@ export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
     { name: "LicenseManage", value: "do-not-release" },
   ],
   "licenseMonitor.licenseRelease.neverRelease.userDirectory": ["ADMIN"],
+  "qlikCloud.tenants": [
+    {
+      name: "acme-eu",
+      url: "https://acme.eu.qlikcloud.com",
+      auth: {
+        oauth: { clientId: "0123456789abcdef0123456789abcdef", clientSecret: envRef("ACME_CLIENT_SECRET") },
+      },
+      webhook: { enable: true, secret: envRef("ACME_WEBHOOK_SECRET") },
+      poll: { enable: true, interval: "every 5 minutes", initialHours: 24 },
+      tags: { static: [{ name: "qs_env", value: "prod" }] },
+    },
+  ],
   "fileOperations.copyApprovedDirectories": [{ fromDirectory: "/data/in", toDirectory: "/data/out" }],
   "fileOperations.moveApprovedDirectories": [{ fromDirectory: "/data/in", toDirectory: "/data/archive" }],
   excludeUser: [{ directory: "LAB", userId: "testuser" }],

@@ -17,6 +17,7 @@ export const STATUS_SECTIONS = [
   "taskEvents",
   "alertDestinations",
   "licenses",
+  "qlikCloud",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 
@@ -48,6 +49,8 @@ export interface StatusDocument {
   alertDestinations: Record<string, unknown>;
   /** The licence monitor's last run: access licence use, the server licence's expiry, the version. */
   licenses: Record<string, unknown>;
+  /** Per Qlik Cloud tenant: its inputs, last run, cursors, token expiry and last error. */
+  qlikCloud: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -130,6 +133,7 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         taskEvents: read("taskEvents"),
         alertDestinations: read("alertDestinations"),
         licenses: read("licenses"),
+        qlikCloud: read("qlikCloud"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

@@ -40,6 +40,7 @@ import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-m
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import { incomingClientIp } from "../../functions/http/node-client-ip.ts";
+import type { WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
@@ -69,6 +70,8 @@ export interface AuditPartsDeps {
   countRateLimited?: () => void;
   /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
   countRefused?: (reason: HttpRefusalReason) => void;
+  /** The Qlik Cloud tenants' webhook route, served on the ingest API's listener (qlikCloud.*). */
+  qlikCloudWebhooks?: WebhookHandler | undefined;
   /** Starts each part of the pipeline and puts its stop on the process's stack. */
   parts: PartStarter;
 }
@@ -200,6 +203,7 @@ function startListener(
           name: "Audit ingest API",
           handler: ingest.handler,
           clientIp: incomingClientIp(audit.trustedProxies),
+          qlikCloudWebhooks: deps.qlikCloudWebhooks,
           host: audit.host,
           port: audit.port,
           allowedHosts: audit.allowedHosts,

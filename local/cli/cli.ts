@@ -1,8 +1,9 @@
 /**
  * The `steward` command line: `start` (default), `check-config FILE`, `init-config`,
- * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`, `service ACTION`
- * (Windows). Returns an exit code for one-shot commands, or what runs for `start` and
- * `simulate-platform`; signal handling and process.exit live in main.ts only.
+ * `migrate-config FILE`, `healthcheck`, `simulate-platform`, `send-test-events`,
+ * `qlik-cloud webhook`, `simulate-qlik-cloud`, `service ACTION` (Windows). Returns an exit code for
+ * one-shot commands, or what runs for `start` and the simulators; signal handling and
+ * process.exit live in main.ts only.
  */
 
 import { readFile } from "node:fs/promises";
@@ -25,6 +26,7 @@ import { checkHealth } from "./healthcheck.ts";
 import { loadOrReport } from "./load-or-report.ts";
 import { migrateConfig } from "./migrate-config.ts";
 import { SUPPORTED_NODE_RANGE, unsupportedNodeWarning } from "./node-lines.ts";
+import { QLIK_CLOUD_WEBHOOK_OPTIONS, registerWebhook } from "./qlik-cloud-webhook.ts";
 import { sendTestEvents, testEventKinds } from "./send-test-events.ts";
 import {
   runService,
@@ -46,6 +48,15 @@ import {
   SimulatePlatformUsageError,
   simulatePlatform,
 } from "./simulate-platform.ts";
+import {
+  DEFAULT_EVERY_SECONDS,
+  DEFAULT_STEWARD_URL,
+  MAX_SIMULATED_TENANTS,
+  parseSimulateQlikCloudOptions,
+  SIMULATE_QLIK_CLOUD_OPTIONS,
+  SimulateQlikCloudUsageError,
+  simulateQlikCloud,
+} from "./simulate-qlik-cloud.ts";
 import { applySstLinks } from "./sst-links.ts";
 import { enabledSwitchesWithoutEffect } from "./unused-switches.ts";
 
@@ -93,6 +104,12 @@ Commands:
   service ACTION         Windows, steward.exe only: install, uninstall, start, stop or
                          status of Steward as a Windows service (install needs --config;
                          status exits 0 running, 3 stopped, 4 not installed)
+  qlik-cloud webhook --tenant NAME --url PUBLIC_URL [--dry-run]
+                         create or update the webhook of a tenant of --config's qlikCloud.tenants
+                         that sends Steward its finished reloads, signed with its secret;
+                         --dry-run prints the request instead (secret masked)
+  simulate-qlik-cloud    run simulated Qlik Cloud tenants to point Steward at, until Ctrl-C;
+                         writes a configuration that takes their reloads to standard output
 
 Options:
   -c, --config FILE      configuration file (.yaml or .yml); default: the embedded configuration
@@ -123,6 +140,15 @@ Options of simulate-platform:
                          ${DEFAULT_LICENSE_EXPIRES_IN_DAYS}; negative: it has already expired)
   --write-config FILE    write the configuration to FILE instead of standard output (a file
                          simulate-platform did not write is never replaced)
+
+Options of simulate-qlik-cloud:
+  --tenants N            how many tenants, 1 to ${MAX_SIMULATED_TENANTS} (default 2)
+  --port N               first port: tenant i listens on N+i (default 0: free ports)
+  --host HOST            listening address (default 127.0.0.1)
+  --steward URL          Steward's ingest API, where the webhooks go (default ${DEFAULT_STEWARD_URL})
+  --every SECONDS        each tenant ends a reload and delivers its event this often (default
+                         ${DEFAULT_EVERY_SECONDS}; 0: none)
+  --write-config FILE    as for simulate-platform
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
@@ -179,6 +205,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "simulate-platform":
       if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
       return startSimulatedPlatform(values, io);
+    case "simulate-qlik-cloud":
+      if (rest.length > 0) return usageError(io, `unexpected argument "${rest[0]}"`);
+      return startSimulatedCloud(values, io);
+    case "qlik-cloud":
+      return qlikCloudCommand(rest, values, io);
     case "send-test-events": {
       const kinds = testEventKinds(rest);
       if (typeof kinds === "string") return usageError(io, kinds);
@@ -205,29 +236,70 @@ function parseCliArgs(argv: readonly string[]) {
       version: { type: "boolean", short: "v" },
       ...SIMULATE_PLATFORM_OPTIONS,
       ...SERVICE_OPTIONS,
+      ...SIMULATE_QLIK_CLOUD_OPTIONS,
+      ...QLIK_CLOUD_WEBHOOK_OPTIONS,
     },
   });
 }
 
 type CliValues = ReturnType<typeof parseCliArgs>["values"];
 
-/** The options that belong to one command only. */
-const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  "simulate-platform": Object.keys(SIMULATE_PLATFORM_OPTIONS),
-  service: Object.keys(SERVICE_OPTIONS),
+/** The commands each command-specific option belongs to. */
+const OPTION_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(Object.keys(SIMULATE_PLATFORM_OPTIONS).map((name) => [name, ["simulate-platform"]])),
+  ...Object.fromEntries(
+    Object.keys(SIMULATE_QLIK_CLOUD_OPTIONS).map((name) => [name, ["simulate-qlik-cloud"]]),
+  ),
+  ...Object.fromEntries(Object.keys(QLIK_CLOUD_WEBHOOK_OPTIONS).map((name) => [name, ["qlik-cloud"]])),
+  ...Object.fromEntries(Object.keys(SERVICE_OPTIONS).map((name) => [name, ["service"]])),
+  port: ["simulate-platform", "simulate-qlik-cloud"],
+  host: ["simulate-platform", "simulate-qlik-cloud"],
+  "write-config": ["simulate-platform", "simulate-qlik-cloud"],
 };
 
 /** An option given to a command it does not belong to, as a message; undefined when all fit. */
 function misplacedOption(command: string, values: CliValues): string | undefined {
-  if (command === "simulate-platform" && values.config !== undefined) {
-    return "--config is not an option of simulate-platform";
+  if ((command === "simulate-platform" || command === "simulate-qlik-cloud") && values.config !== undefined) {
+    return `--config is not an option of ${command}`;
   }
-  for (const [owner, names] of Object.entries(COMMAND_OPTIONS)) {
-    if (owner === command) continue;
-    const found = names.find((name) => values[name as keyof CliValues] !== undefined);
-    if (found !== undefined) return `--${found} is an option of ${owner} only`;
+  const misplaced = Object.entries(OPTION_COMMANDS).find(
+    ([name, commands]) => values[name as keyof CliValues] !== undefined && !commands.includes(command),
+  );
+  return misplaced === undefined
+    ? undefined
+    : `--${misplaced[0]} is an option of ${misplaced[1].join(" and ")} only`;
+}
+
+async function startSimulatedCloud(values: CliValues, io: CliIo): Promise<CliResult> {
+  const level = values["log-level"];
+  if (level !== undefined && !isLogLevel(level)) {
+    return usageError(io, `--log-level must be one of ${LOG_LEVELS.join(", ")} (got "${level}")`);
   }
-  return undefined;
+  try {
+    return await simulateQlikCloud(parseSimulateQlikCloudOptions(values, io.cwd), io, level);
+  } catch (error) {
+    if (error instanceof SimulateQlikCloudUsageError) return usageError(io, error.message);
+    throw error;
+  }
+}
+
+/** `qlik-cloud webhook --tenant NAME --url URL [--dry-run]`, with the tenant from --config. */
+async function qlikCloudCommand(rest: readonly string[], values: CliValues, io: CliIo): Promise<CliResult> {
+  if (rest[0] !== "webhook") return usageError(io, 'qlik-cloud takes one subcommand: "webhook"');
+  if (rest.length > 1) return usageError(io, `unexpected argument "${rest[1]}"`);
+  if (values.config === undefined)
+    return usageError(io, "qlik-cloud webhook needs --config FILE, which names the tenant");
+  if (values.tenant === undefined || values.url === undefined)
+    return usageError(io, "qlik-cloud webhook needs --tenant NAME and --url PUBLIC_URL");
+  const config = await loadOrReport(values.config, io);
+  if (config === undefined) return { exitCode: 1 };
+  return {
+    exitCode: await registerWebhook(
+      config,
+      { tenant: values.tenant, url: values.url, dryRun: values["dry-run"] === true },
+      io,
+    ),
+  };
 }
 
 /** Where `steward service` runs: the operating system, and steward.exe when this is it. */
@@ -346,6 +418,8 @@ const COMMANDS = [
   "simulate-platform",
   "send-test-events",
   "service",
+  "qlik-cloud",
+  "simulate-qlik-cloud",
 ] as const;
 
 const isCommand = (word: string) => (COMMANDS as readonly string[]).includes(word);

@@ -17,7 +17,6 @@
  * and apps on one port, and the printed configuration says so (`host`, `userSessions.host` and
  * `platform.repositoryPort` all name it), so the usual three ports are not needed.
  */
-import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
@@ -36,6 +35,14 @@ import {
   type SimulatedPlatformCertificates,
 } from "./simulated-platform-certs.ts";
 import { SNIPPET_FIRST_LINE, stewardConfigSnippet } from "./simulated-platform-snippet.ts";
+import {
+  reason,
+  replaceRefusal,
+  type SimulatorOutput,
+  writeConfiguration,
+} from "./simulator-config-output.ts";
+
+const OUTPUT: SimulatorOutput = { command: "simulate-platform", firstLine: SNIPPET_FIRST_LINE };
 
 /** The engine's usual port: one simulated server answers health, sessions and apps on one port. */
 export const DEFAULT_SIMULATED_PORT = 4747;
@@ -187,7 +194,7 @@ export async function simulatePlatform(
     io.stderr.write(`steward: ${message}\n`);
     return { exitCode: 1 };
   };
-  const refusal = options.writeConfig && (await replaceRefusal(options.writeConfig.path));
+  const refusal = options.writeConfig && (await replaceRefusal(options.writeConfig.path, OUTPUT));
   if (refusal) return fail(refusal);
   const connectHost = connectHostFor(options.host);
   let certificates: SimulatedPlatformCertificates;
@@ -217,7 +224,7 @@ export async function simulatePlatform(
     await parts.stop();
     return fail(startFailure(error, options));
   }
-  const written = await writeConfiguration(snippet, options, io);
+  const written = await writeConfiguration(snippet, options.writeConfig, io);
   if (written !== undefined) {
     await parts.stop();
     return fail(written);
@@ -309,51 +316,6 @@ function shownFields(call: CaughtCall): Record<string, string | number> {
   };
 }
 
-/**
- * Why `path` may not be replaced: it exists and simulate-platform did not write it (it might be
- * the operator's own configuration); undefined when it may.
- */
-async function replaceRefusal(path: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT"
-      ? undefined
-      : `cannot read ${path} to check it before replacing it: ${reason(error)}`;
-  }
-  return text.startsWith(SNIPPET_FIRST_LINE)
-    ? undefined
-    : `${path} exists and was not written by simulate-platform; name another file with --write-config, or remove it`;
-}
-
-/** The configuration to standard output, or to `--write-config`'s file; a message when it cannot be. */
-async function writeConfiguration(
-  snippet: string,
-  options: SimulatePlatformOptions,
-  io: CliIo,
-): Promise<string | undefined> {
-  const file = options.writeConfig;
-  if (file === undefined) {
-    io.stdout.write(snippet);
-    io.stderr.write(
-      "\nThe configuration is on standard output: save it with `> steward-sim.yaml` (or write it with " +
-        "--write-config steward-sim.yaml) and run `npx steward start --config steward-sim.yaml` in another terminal.\n",
-    );
-    return undefined;
-  }
-  try {
-    await writeFile(file.path, snippet);
-  } catch (error) {
-    return `cannot write the configuration to ${file.path}: ${reason(error)}`;
-  }
-  io.stderr.write(
-    `\nConfiguration written to ${file.path}: run \`npx steward start --config ${file.given}\` in another terminal.\n`,
-  );
-  return undefined;
-}
-
 function startFailure(error: unknown, options: SimulatePlatformOptions): string {
   const listen = error as NodeJS.ErrnoException & { address?: string; port?: number };
   if (listen?.syscall === "listen" && typeof listen.code === "string") {
@@ -381,10 +343,4 @@ function banner(servers: readonly SimulatedServer[], files: SimulatedPlatformCer
     `Clients must present a certificate signed by ${files.ca} (e.g. ${files.clientCert} with ${files.clientKey}).`,
     "",
   ].join("\n");
-}
-
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }

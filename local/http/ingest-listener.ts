@@ -12,6 +12,8 @@
  * listener is stopping (the durable queue answers after a sync, so requests are in flight more
  * often). It runs on the guarded server every local listener shares (time limits, connection cap,
  * Host check: guarded-server.ts); a refused Host gets its 421 in the ingest API's answer shape.
+ * The Qlik Cloud tenants' signed webhooks share the listener under their own path, with a handler
+ * of their own that reads the body's raw bytes (`qlikCloudWebhooks`).
  */
 
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
@@ -24,12 +26,24 @@ import {
 } from "../../functions/audit-ingest/ingestion-response.ts";
 import { DISCARD_LIMIT_BYTES } from "../../functions/http/discard-limit.ts";
 import { RequestAbortedError } from "../../functions/http/request-aborted-error.ts";
+import {
+  QLIK_CLOUD_WEBHOOK_PREFIX,
+  type WebhookAnswer,
+  type WebhookHandler,
+  type WebhookHttpRequest,
+} from "../../functions/qlik-cloud/webhook-handler.ts";
 import { createEndOfTurn } from "./batched-responses.ts";
 import { abandonBody, discardUnread } from "./discard-unread.ts";
 import { type HttpListener, type ListenOptions, serveOn } from "./http-listener.ts";
 
 export interface IngestListenerOptions extends ListenOptions {
   handler: IngestHandler;
+  /**
+   * The Qlik Cloud tenants' webhooks, served on this listener under their own path prefix
+   * (functions/qlik-cloud/webhook-handler.ts) with the body's raw bytes, which their signature
+   * covers; absent: that path is the ingest API's, which answers 404.
+   */
+  qlikCloudWebhooks?: WebhookHandler | undefined;
   /** The client address; by default the socket peer (no proxy header is trusted; see incomingClientIp). */
   clientIp?: (request: IncomingMessage) => string;
 }
@@ -73,7 +87,7 @@ function pathOf(target: string): string {
  * A node request as the ingest handler reads it. A class, so a request allocates no closures:
  * this path runs for every event.
  */
-class NodeIngestHttpRequest implements IngestHttpRequest {
+class NodeIngestHttpRequest implements IngestHttpRequest, WebhookHttpRequest {
   readonly method: string;
   readonly path: string;
   readonly contentType: string | undefined;
@@ -112,7 +126,12 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
    * and thrown away, so a client still sending reads the 413, up to DISCARD_LIMIT_BYTES; past that
    * the answer comes at once and the connection is closed (the rest is not read).
    */
-  readText(maxBytes: number): Promise<string | undefined> {
+  async readText(maxBytes: number): Promise<string | undefined> {
+    return (await this.readBytes(maxBytes))?.toString("utf8");
+  }
+
+  /** The body's bytes as received (what a signature covers); undefined as readText. */
+  readBytes(maxBytes: number): Promise<Buffer | undefined> {
     const incoming = this.incoming;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -139,11 +158,7 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
           resolve(undefined);
           return;
         }
-        resolve(
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString("utf8")
-            : Buffer.concat(chunks, total).toString("utf8"),
-        );
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
       });
       // The socket closed before the body's end: the client went away (or the shutdown gave up on it).
       incoming.once("error", (error) => {
@@ -160,7 +175,7 @@ class NodeIngestHttpRequest implements IngestHttpRequest {
 function write(
   incoming: IncomingMessage,
   response: ServerResponse,
-  answer: IngestAnswer,
+  answer: IngestAnswer | WebhookAnswer,
   closing: boolean,
 ): void {
   const headers = answer.headers;
@@ -196,12 +211,16 @@ function writeMisdirected(response: ServerResponse, message: string): void {
 
 /** The listener's requests: each to the handler, its answer written at the end of the turn. */
 function ingestRequests(server: Server, options: IngestListenerOptions): RequestListener {
-  const { handler } = options;
+  const { handler, qlikCloudWebhooks } = options;
   const clientIp = options.clientIp ?? socketPeer;
   const endOfTurn = createEndOfTurn();
   return async function ingestApi(incoming, response) {
     try {
-      const answer = await handler(new NodeIngestHttpRequest(incoming, clientIp(incoming)));
+      const request = new NodeIngestHttpRequest(incoming, clientIp(incoming));
+      const answer =
+        qlikCloudWebhooks !== undefined && request.path.startsWith(QLIK_CLOUD_WEBHOOK_PREFIX)
+          ? await qlikCloudWebhooks(request)
+          : await handler(request);
       // An answer decided before the body arrived: read the rest first (bounded), so a client
       // still sending reads it; past the bound the connection is closed (write() says so).
       if (!incoming.complete && server.listening) await discardUnread(incoming);

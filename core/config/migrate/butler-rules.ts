@@ -24,7 +24,8 @@ import {
 
 const WINDOWS_SERVICES =
   "Steward does not monitor Windows services; use the servers' own service monitoring for them";
-const CLOUD = "Steward works with Qlik Sense Enterprise on Windows only; it has no Qlik Cloud integration";
+const CLOUD =
+  "not converted: write the tenant under qlikCloud.tenants (docs/qlik-cloud.md); Steward takes a tenant's webhook itself, so the HTTPS-to-MQTT gateway and its topics are not needed";
 const CERTIFICATES_ONLY =
   "Steward always calls the platform over TLS with the client certificates of cert; there is nothing to choose";
 const UPTIME_CONNECTION =

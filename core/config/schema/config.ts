@@ -12,6 +12,7 @@ import { crashFileSchema, errorTrackingSchema, loggingEntries, systemInfoSchema 
 import { obsPlatformSchema, thirdPartyToolsCredentialsSchema } from "./obs-platform.ts";
 import { certSchema, chatSchema, platformSchema } from "./platform.ts";
 import { platformEventsSchema } from "./platform-events.ts";
+import { qlikCloudSchema } from "./qlik-cloud.ts";
 import { genericUrlsSchema, qlikSenseUrlsSchema } from "./qlik-sense-urls.ts";
 import { restServerSchema } from "./rest-server.ts";
 import {
@@ -62,6 +63,7 @@ export const serviceSchema = v.object({
   userSessions: userSessionsSchema,
   serversToMonitor: serversToMonitorSchema,
   licenseMonitor: licenseMonitorSchema,
+  qlikCloud: qlikCloudSchema,
   auditEvents: auditEventsSchema,
   restServer: restServerSchema,
   fileOperations: fileOperationsSchema,
@@ -113,6 +115,8 @@ export type UserSessionsConfig = Config["userSessions"];
 export type ServersToMonitorConfig = Config["serversToMonitor"];
 export type MonitoredServerConfig = ServersToMonitorConfig["servers"][number];
 export type LicenseMonitorConfig = Config["licenseMonitor"];
+export type QlikCloudConfig = Config["qlikCloud"];
+export type QlikCloudTenantConfig = QlikCloudConfig["tenants"][number];
 export type AuditEventsConfig = Config["auditEvents"];
 export type AuditDestinationConfig = AuditEventsConfig["destination"];
 export type RestServerConfig = Config["restServer"];

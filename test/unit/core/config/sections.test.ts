@@ -274,6 +274,23 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: ["version", "port"],
     placeholder: ["frequency"],
   },
+  qlikCloud: {
+    active: {
+      enable: true,
+      tenants: [
+        {
+          name: "acme-eu",
+          url: "https://acme.eu.qlikcloud.com",
+          auth: { oauth: { clientId: "client-1", clientSecret: "client-secret-1" } },
+          webhook: { secret: "s".repeat(40) },
+        },
+      ],
+    },
+    disabled: { enable: false, tenants: [{ name: "<placeholder>" }] },
+    typo: ["tenants", 0, "webhook", "secret"],
+    wrong: ["tenants", 0, "name"],
+    placeholder: ["tenants", 0, "url"],
+  },
   auditEvents: {
     disabled: { enable: false },
     typo: ["queue", "queueMetrics"],

@@ -133,7 +133,7 @@ describe("steward simulate-platform (in process)", () => {
 
   it("refuses its options on other commands, and --config and extra arguments on itself", async () => {
     const cases = [
-      [["start", "--port", "1"], "--port is an option of simulate-platform only"],
+      [["start", "--port", "1"], "--port is an option of simulate-platform and simulate-qlik-cloud only"],
       [
         ["check-config", "x.yaml", "--generate-certs"],
         "--generate-certs is an option of simulate-platform only",

@@ -1,0 +1,110 @@
+/**
+ * Polling a tenant: each of its inputs (poll-inputs.ts) reads on `poll.interval` (once at start,
+ * which is the catch-up after a stop) from where its persisted cursor says it had read:
+ * - a first start, with no cursor, reads back `poll.initialHours` and no further;
+ * - a round takes every run it reads into the intake (durable, de-duplicated: a run found by the
+ *   webhook before is counted a duplicate, one found by polling before is passed over silently);
+ * - only once all of them are taken does the cursor move, to the round's start less SETTLE_MS:
+ *   a reload that ended just before the round may appear in the APIs a moment late, so the next
+ *   round reads those minutes again. A round that fails leaves the cursor where it was, so the
+ *   next one reads the same time again (its lag grows on /metrics meanwhile);
+ * - each input has its own timer and abort signal, and each tenant its own client, so one slow
+ *   or failing tenant, or input, holds up no other. Stopping aborts the calls in flight.
+ */
+import { describeError } from "../destinations/describe-error.ts";
+import { createLogThrottle } from "../logging/log-throttle.ts";
+import type { Clock, CloudCursorStore, Logger, Stoppable, TenantClient } from "../ports.ts";
+import type { Recurrence } from "../schedules/recurrence.ts";
+import { startRecurringTimer } from "../schedules/recurring-timer.ts";
+import type { CloudInputMonitor, CloudPollInput } from "./cloud-input-monitor.ts";
+import type { CloudRunIntake } from "./cloud-run-intake.ts";
+import { POLL_INPUTS } from "./poll-inputs.ts";
+
+/** How much of the time before a round the next round reads again. */
+export const SETTLE_MS = 2 * 60_000;
+
+export interface TenantPollingOptions {
+  readonly tenant: string;
+  readonly client: TenantClient;
+  readonly recurrence: Recurrence;
+  readonly initialHours: number;
+  readonly cursors: CloudCursorStore;
+  readonly intake: CloudRunIntake;
+  readonly monitor: CloudInputMonitor;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export interface TenantPolling extends Stoppable {
+  /** Runs one round of `input` now (what the timer does); resolves when it ended. */
+  round(input: CloudPollInput): Promise<void>;
+}
+
+export async function startTenantPolling(options: TenantPollingOptions): Promise<TenantPolling> {
+  const { tenant, cursors, monitor, clock, logger } = options;
+  const abort = new AbortController();
+  const throttle = createLogThrottle();
+  const warn = (key: string, message: string, fields: Record<string, unknown>) => {
+    const count = throttle.admit(key, clock.now());
+    if (count !== undefined) logger.warn(message, { tenant, ...fields, count });
+  };
+
+  async function round(input: CloudPollInput): Promise<void> {
+    const startMs = clock.now();
+    const stored = await cursors.read(tenant, input);
+    const fromMs = stored ?? startMs - options.initialHours * 3_600_000;
+    let readUpTo = Math.max(fromMs, startMs - SETTLE_MS);
+    const read = POLL_INPUTS[input](options.client, {
+      tenant,
+      fromMs,
+      toMs: startMs,
+      nowMs: startMs,
+      signal: abort.signal,
+      refused(problem) {
+        monitor.event(tenant, "poll", "failed");
+        warn(`refused ${input}`, "A Qlik Cloud poll read an item that is no reload run; passed over", {
+          input,
+          problem,
+        });
+      },
+      cutShort(upToMs, why) {
+        readUpTo = Math.max(fromMs, Math.min(readUpTo, upToMs));
+        warn(`cut ${input}`, "A Qlik Cloud poll round stopped early", { input, why });
+      },
+    });
+    try {
+      for await (const runs of read) for (const run of runs) await options.intake.take(run);
+      await cursors.write(tenant, input, readUpTo);
+      monitor.cursor(tenant, input, readUpTo);
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      monitor.error(tenant, `polling ${input} failed: ${describeError(error)}`);
+      warn(`failed ${input}`, "A Qlik Cloud poll round failed; the next round reads the same time again", {
+        input,
+        error: describeError(error),
+      });
+    }
+  }
+
+  for (const input of Object.keys(POLL_INPUTS) as CloudPollInput[]) {
+    const stored = await cursors.read(tenant, input);
+    if (stored !== undefined) monitor.cursor(tenant, input, stored);
+  }
+  const timers = (Object.keys(POLL_INPUTS) as CloudPollInput[]).map((input) =>
+    startRecurringTimer({
+      what: `Qlik Cloud poll of ${tenant}'s ${input}`,
+      recurrence: options.recurrence,
+      runAtStart: true,
+      run: () => round(input),
+      clock,
+      logger,
+    }),
+  );
+  return {
+    round,
+    async stop() {
+      abort.abort();
+      await Promise.all(timers.map((timer) => timer.stop()));
+    },
+  };
+}

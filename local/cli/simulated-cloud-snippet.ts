@@ -1,0 +1,53 @@
+/**
+ * The Steward configuration `steward simulate-qlik-cloud` writes: every simulated tenant under
+ * `qlikCloud.tenants` with its OAuth client and webhook secret (throw-away values of the
+ * simulator), polled every minute and reading one hour back at the first start; the ingest API's
+ * listener where the simulator delivers the webhooks (with no audit destination: nothing else
+ * arrives there); the scrape endpoint and the status page to watch the runs come in. Written with
+ * the YAML library, as one document check-config accepts as it is.
+ */
+import { stringify } from "yaml";
+import type { SimulatedTenant } from "../simulated-cloud/simulated-tenant.ts";
+
+/** The first line of what simulate-qlik-cloud writes: how `--write-config` knows a file it may replace. */
+export const CLOUD_SNIPPET_FIRST_LINE =
+  "# Steward taking reload runs from the simulated Qlik Cloud tenants of steward simulate-qlik-cloud,";
+
+export interface CloudSnippetOptions {
+  readonly tenants: readonly SimulatedTenant[];
+  /** Steward's ingest API listener, where the webhooks are delivered. */
+  readonly ingest: { readonly host: string; readonly port: number };
+}
+
+export function simulatedCloudSnippet(options: CloudSnippetOptions): string {
+  const config = {
+    Service: {
+      auditEvents: {
+        enable: true,
+        host: options.ingest.host,
+        port: options.ingest.port,
+        destination: { enable: false },
+      },
+      scrapeEndpoint: { enable: true, host: "127.0.0.1", port: 9842 },
+      configVisualisation: { enable: true, host: "127.0.0.1", port: 3100 },
+      qlikCloud: {
+        enable: true,
+        tenants: options.tenants.map((tenant) => ({
+          name: tenant.fixture.name,
+          url: tenant.url,
+          auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
+          webhook: { enable: true, secret: tenant.fixture.webhookSecret },
+          poll: { enable: true, interval: "every 1 minutes", initialHours: 1 },
+          tags: { static: [{ name: "qs_env", value: "simulated" }] },
+        })),
+      },
+    },
+  };
+  return [
+    CLOUD_SNIPPET_FIRST_LINE,
+    "# with their webhooks delivered to the ingest API's listener and polled every minute.",
+    "# The secrets are the simulator's throw-away values; the scrape endpoint (/metrics) and the",
+    "# status page (/status) show the runs as they come in.",
+    stringify(config),
+  ].join("\n");
+}

@@ -1,0 +1,177 @@
+/**
+ * The Qlik Cloud inputs of the local runtime (`qlikCloud.enable`), started before the ingest API's
+ * listener, which serves their webhooks, and stopped after it:
+ * - the runs' inbox is a key-value store of its own, `./data/qlik-cloud/runs.json` and its
+ *   write-ahead log (the local KeyValueStore: a write is acknowledged once synced, writes arriving
+ *   together share one sync, expired records go at compaction), so a webhook's run is durable
+ *   before its 2xx and remembered for de-duplication across restarts; the polling cursors are
+ *   files under `./data/qlik-cloud/cursors/`; the directory is private to Steward's user;
+ * - one client per tenant (core/adapters/qlik-cloud/), polling per tenant whose `poll` is on, and
+ *   the webhook route for the tenants whose `webhook` is on;
+ * - every run goes to one CloudRunHandler (the log line of core/qlik-cloud/log-cloud-run.ts unless
+ *   another is given); what an earlier start took and did not hand on is handed on first;
+ * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts).
+ * Stopping: the pollers' calls are aborted, runs being handed on get HANDING_GRACE_MS, and what
+ * is left stays pending in the inbox for the next start.
+ */
+import { join, resolve } from "node:path";
+import { openCloudCursorFiles } from "../../core/adapters/local/cloud-cursor-files.ts";
+import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
+import { makePrivateDirectory } from "../../core/adapters/local/private-files.ts";
+import {
+  createTenantHttpClient,
+  type TenantCredential,
+} from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
+import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import { settlesWithin } from "../../core/polling/periodic-poll.ts";
+import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
+import {
+  type CloudInputMonitor,
+  createCloudInputMonitor,
+} from "../../core/qlik-cloud/cloud-input-monitor.ts";
+import { createCloudRunInbox } from "../../core/qlik-cloud/cloud-run-inbox.ts";
+import { type CloudRunIntake, createCloudRunIntake } from "../../core/qlik-cloud/cloud-run-intake.ts";
+import { createCloudRunLog } from "../../core/qlik-cloud/log-cloud-run.ts";
+import { startTenantPolling } from "../../core/qlik-cloud/tenant-polling.ts";
+import { createWebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
+import { parseRecurrence } from "../../core/schedules/recurrence.ts";
+import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
+
+/** Where the inputs keep their files, under the working directory. */
+export const QLIK_CLOUD_DIRECTORY = "data/qlik-cloud";
+/** How long runs being handed on may take at stop before they are left for the next start. */
+export const HANDING_GRACE_MS = 2000;
+/** Runs remembered per tenant: eight days of a tenant reloading twice a second. */
+const MAX_RUNS_PER_TENANT = 1_500_000;
+
+export interface QlikCloudInputDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Relative paths resolve from here. */
+  readonly cwd: string;
+  readonly metrics: MetricsRegistry;
+  readonly status?: StatusBoard | undefined;
+  /** What every run is handed to (default: its log line). */
+  readonly handler?: CloudRunHandler;
+}
+
+export interface QlikCloudInput extends Stoppable {
+  /** The webhook route for the ingest API's listener; undefined when no tenant's webhook is on. */
+  readonly webhooks: WebhookHandler | undefined;
+}
+
+export function credentialOf(tenant: QlikCloudTenantConfig): TenantCredential {
+  return tenant.auth.apiKey !== "" ? { apiKey: tenant.auth.apiKey } : { oauth: tenant.auth.oauth };
+}
+
+/** The tenant's entry on the status board: its settings (no secret) and what its inputs report. */
+function showTenant(
+  status: StatusBoard | undefined,
+  tenant: QlikCloudTenantConfig,
+  monitor: CloudInputMonitor,
+) {
+  status?.set("qlikCloud", tenant.name, () => ({
+    url: tenant.url,
+    webhook: tenant.webhook.enable ? "on" : "off",
+    poll: tenant.poll.enable ? tenant.poll.interval : "off",
+    credential: tenant.auth.apiKey !== "" ? "API key" : "OAuth client",
+    ...monitor.status(tenant.name),
+  }));
+}
+
+export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<QlikCloudInput> {
+  const { config, clock } = deps;
+  const logger = deps.logger.child("qlik-cloud");
+  const directory = resolve(deps.cwd, QLIK_CLOUD_DIRECTORY);
+  await makePrivateDirectory(directory);
+  const store = await openFileKeyValueStore({
+    file: join(directory, "runs.json"),
+    clock,
+    maxKeysPerNamespace: MAX_RUNS_PER_TENANT,
+  });
+  const started: Stoppable[] = [{ stop: () => store.close() }];
+  const stopAll = async () => {
+    for (const part of started.splice(0).reverse()) await part.stop();
+  };
+  try {
+    const cursors = await openCloudCursorFiles(join(directory, "cursors"));
+    const monitor = createCloudInputMonitor(deps.metrics, clock);
+    const intake = createCloudRunIntake({
+      inbox: createCloudRunInbox(store),
+      handler: deps.handler ?? createCloudRunLog(logger),
+      monitor,
+      logger,
+    });
+    started.push({ stop: () => stopIntake(intake, clock, logger) });
+    const tenants = config.qlikCloud.tenants;
+    for (const tenant of tenants) {
+      const client = createTenantHttpClient({
+        tenant: tenant.name,
+        url: tenant.url,
+        credential: credentialOf(tenant),
+        clock,
+        events: monitor,
+      });
+      monitor.declareTenant(tenant.name, [
+        ...(tenant.webhook.enable ? (["webhook"] as const) : []),
+        ...(tenant.poll.enable ? (["poll"] as const) : []),
+      ]);
+      showTenant(deps.status, tenant, monitor);
+      const resumed = await intake.resume(tenant.name);
+      if (resumed > 0)
+        logger.info("Handing on Qlik Cloud runs taken before the last stop", {
+          tenant: tenant.name,
+          runs: resumed,
+        });
+      if (!tenant.poll.enable) continue;
+      const polling = await startTenantPolling({
+        tenant: tenant.name,
+        client,
+        recurrence: parseRecurrence(tenant.poll.interval),
+        initialHours: tenant.poll.initialHours,
+        cursors,
+        intake,
+        monitor,
+        clock,
+        logger,
+      });
+      started.push(polling);
+    }
+    const withWebhook = tenants.filter((tenant) => tenant.webhook.enable);
+    const webhooks =
+      withWebhook.length === 0
+        ? undefined
+        : createWebhookHandler(
+            createWebhookReceiver({
+              tenants: withWebhook.map((tenant) => ({ name: tenant.name, secret: tenant.webhook.secret })),
+              intake,
+              monitor,
+              logger,
+              clock,
+            }),
+            logger,
+          );
+    logger.info("Qlik Cloud tenants", {
+      tenants: tenants.map((tenant) => tenant.name).join(","),
+      webhooks: withWebhook.map((tenant) => tenant.name).join(",") || "none",
+      polled:
+        tenants
+          .filter((tenant) => tenant.poll.enable)
+          .map((tenant) => tenant.name)
+          .join(",") || "none",
+    });
+    let stopping: Promise<void> | undefined;
+    return { webhooks, stop: () => (stopping ??= stopAll()) };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function stopIntake(intake: CloudRunIntake, clock: Clock, logger: Logger): Promise<void> {
+  if (!(await settlesWithin(intake.stop(), HANDING_GRACE_MS, clock))) {
+    logger.warn("Qlik Cloud runs still being handed on at shutdown are left for the next start");
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `steward start` taking in simulated Qlik Cloud tenants: the configuration (the ingest API's
+ * listener for the webhooks, the scrape endpoint and the status page, every tenant with its OAuth
+ * client, webhook secret and polling), each tenant's webhook registered to that listener, and the
+ * counts and status the inputs publish. No test runner imports: the benchmarks use it too.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
+import { addWebhook } from "../../local/simulated-cloud/tenant-state.ts";
+import { freePort } from "./free-port.ts";
+import { parsePrometheusText, sampleValue } from "./prometheus-text.ts";
+
+export interface CloudStewardPorts {
+  readonly ingest: number;
+  readonly scrape: number;
+  readonly ui: number;
+}
+
+export async function freeCloudStewardPorts(): Promise<CloudStewardPorts> {
+  return { ingest: await freePort(), scrape: await freePort(), ui: await freePort() };
+}
+
+export interface CloudConfigOptions {
+  readonly tenants: readonly SimulatedTenant[];
+  readonly ports: CloudStewardPorts;
+  /** `poll.interval` of every tenant (default "every 5 seconds"). */
+  readonly pollInterval?: string;
+  /** `poll.enable` of every tenant (default true). */
+  readonly poll?: boolean;
+  readonly logLevel?: string;
+}
+
+/** Writes `steward.yaml` into `dir`. */
+export function writeCloudConfig(dir: string, options: CloudConfigOptions): void {
+  const { ports } = options;
+  const config = {
+    Service: {
+      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      restServer: { enable: false },
+      auditEvents: { enable: true, host: "127.0.0.1", port: ports.ingest, destination: { enable: false } },
+      scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
+      configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },
+      qlikCloud: {
+        enable: true,
+        tenants: options.tenants.map((tenant) => ({
+          name: tenant.fixture.name,
+          url: tenant.url,
+          auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
+          webhook: { enable: true, secret: tenant.fixture.webhookSecret },
+          poll: {
+            enable: options.poll ?? true,
+            interval: options.pollInterval ?? "every 5 seconds",
+            initialHours: 1,
+          },
+        })),
+      },
+    },
+  };
+  writeFileSync(join(dir, "steward.yaml"), stringify(config));
+}
+
+/** The webhook URL of a tenant on Steward's ingest listener. */
+export const webhookUrl = (ingestPort: number, tenant: string) =>
+  `http://127.0.0.1:${ingestPort}/api/v1/qlik-cloud/webhooks/${tenant}`;
+
+/** Registers each tenant's webhook to Steward's ingest listener, as the webhook command would. */
+export function registerWebhooks(tenants: readonly SimulatedTenant[], ingestPort: number): void {
+  for (const tenant of tenants) {
+    tenant.state.webhooks.clear();
+    addWebhook(tenant.state, webhookUrl(ingestPort, tenant.fixture.name));
+  }
+}
+
+/** `steward_cloud_events_total{tenant, source, outcome}` on the scrape endpoint (0 when not there). */
+export async function cloudEventCount(
+  scrapePort: number,
+  tenant: string,
+  source: string,
+  outcome: string,
+): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text();
+  return (
+    sampleValue(parsePrometheusText(text), "steward_cloud_events_total", { tenant, source, outcome }) ?? 0
+  );
+}
+
+/** The scrape endpoint's exposition, parsed. */
+export async function scrape(scrapePort: number) {
+  return parsePrometheusText(await (await fetch(`http://127.0.0.1:${scrapePort}/metrics`)).text());
+}
+
+/** `qlikCloud` of `GET /status`: per tenant. */
+export async function cloudStatus(uiPort: number): Promise<Record<string, Record<string, unknown>>> {
+  const status = (await (await fetch(`http://127.0.0.1:${uiPort}/status`)).json()) as {
+    qlikCloud?: Record<string, Record<string, unknown>>;
+  };
+  return status.qlikCloud ?? {};
+}
