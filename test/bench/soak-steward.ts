@@ -69,6 +69,8 @@ function writeConfig(dir: string, ports: { ingest: number; rest: number; ui: num
         duration: 30d
   restServer:
     port: ${ports.rest}
+    # As in production: without a token the REST API logs a WARN, which the soak counts as a failure.
+    apiToken: ${SOAK_TOKEN}
   configVisualisation:
     enable: true
     host: 127.0.0.1
