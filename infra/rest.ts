@@ -71,6 +71,8 @@ export const restFunction = new sst.aws.Function("Rest", {
         "dynamodb:DeleteItem",
         "dynamodb:Query",
         "dynamodb:BatchWriteItem",
+        // The namespaces' used bytes (keyValueStore.maxTotalBytes) are counted with ADD and SET.
+        "dynamodb:UpdateItem",
       ],
       resources: [keyValueTable.arn],
     },
