@@ -3,6 +3,7 @@
  * sections hold their defaults with `enable: false`, so each rule only needs the flags it names.
  */
 
+import { checkListenerTls } from "./listener-tls.ts";
 import { checkOpenListeners } from "./open-listeners.ts";
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import type { Config } from "./schema/config.ts";
@@ -246,6 +247,7 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkLicenseMonitor(config, out);
   checkListeners(config, out);
   checkOpenListeners(config, out);
+  checkListenerTls(config, out);
   checkMqtt(config, out);
   return out;
 }

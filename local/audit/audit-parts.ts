@@ -43,6 +43,7 @@ import { incomingClientIp } from "../../functions/http/node-client-ip.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
+import { listenerTls } from "../http/listener-certificate.ts";
 import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
@@ -207,6 +208,8 @@ function startListener(
           maxConnections: audit.maxConnections,
           connectionsSetting: "auditEvents.maxConnections",
           countRefused: deps.countRefused,
+          tls: listenerTls(config, "auditEvents", deps.cwd),
+          clock: deps.clock,
           logger,
         }),
     },

@@ -72,11 +72,7 @@ const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationR
     ),
   ],
 
-  // ---- the audit ingest API (optional in Butler SOS) ----
-  [
-    "auditEvents.tls",
-    drop("Steward's ingest listener speaks plain HTTP; terminate TLS in a reverse proxy in front of it"),
-  ],
+  // ---- the audit ingest API (optional in Butler SOS); its tls keeps its keys ----
   ["auditEvents.queue.messageQueue", lift],
   ["auditEvents.queue.rateLimit.maxMessagesPerMinute", rename("maxPerMinute")],
   ["auditEvents.queue.queueMetrics.influxdb", rename("timeseriesdb")],

@@ -1,6 +1,7 @@
 /** The agent's own services: config UI, heartbeat, container health check, uptime, scrape endpoint, broker. */
 import * as v from "valibot";
 import { parseRecurrence } from "../../schedules/recurrence.ts";
+import { listenerTlsSchema } from "./listener-tls.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
   allowedHosts,
@@ -50,6 +51,7 @@ export const configVisualisationSchema = section({
   obfuscate: bool(true),
   allowUnauthenticated: bool(false),
   allowedHosts: allowedHosts(),
+  tls: listenerTlsSchema(),
 });
 
 export const heartbeatSchema = section({
@@ -89,6 +91,7 @@ export const scrapeEndpointSchema = section({
   port: port(9842),
   allowUnauthenticated: bool(false),
   allowedHosts: allowedHosts(),
+  tls: listenerTlsSchema(),
 });
 
 /** The protocol's limit for a length-prefixed string (client id, user name, password). */
