@@ -33,10 +33,11 @@ export async function writeListenerCertificates(
   directory: string,
   prefix = "server",
   commonName = "127.0.0.1",
+  days = 365,
 ): Promise<ListenerCertificateFiles> {
   const pki = await generateThrowawayPki({
     serverNames: [commonName, "127.0.0.1", "localhost"],
-    days: 365,
+    days,
   });
   const at = (name: string) => join(directory, `${prefix}${name}`);
   const files = {
