@@ -162,6 +162,26 @@ describe("obfuscateConfig", () => {
     expect(masked.auditEvents).toEqual({ allowedHosts: [`qli${MASK}`], trustedProxies: [`10.${MASK}`] });
   });
 
+  it("masks a listener's certificate passphrase entirely and keeps the first characters of its files", () => {
+    const masked = obfuscateConfig({
+      restServer: {
+        tls: {
+          enable: true,
+          pfx: "C:\\ProgramData\\Steward\\certs\\qlik-ops.pfx",
+          cert: "",
+          passphrase: "hunter2-but-longer",
+        },
+      },
+    });
+
+    expect(masked.restServer.tls).toEqual({
+      enable: true,
+      pfx: `C:\\Program${MASK}`,
+      cert: "",
+      passphrase: MASK,
+    });
+  });
+
   it("does not reveal short host names entirely", () => {
     expect(obfuscateConfig({ platform: { host: "ab" } }).platform.host).toBe(`a${MASK}`);
   });
