@@ -151,6 +151,20 @@ describe("startHttpListener with tls", () => {
     );
   });
 
+  it("warns at start of a certificate that expires within 30 days, naming it and the day", async () => {
+    const dir = scratchDirectory("steward-https-");
+    const files = await writeListenerCertificates(dir, "server", "127.0.0.1", 9);
+
+    const { listener, logger } = await startTls(pemTls(dir, files));
+
+    expect(await getOver(listener.url, { ca: files.ca })).toMatchObject({ status: 200 });
+    expect(logger.at("warn").map((entry) => entry.message)).toEqual([
+      expect.stringMatching(
+        /^REST API: Service\.restServer\.tls\.cert: the certificate \(CN=127\.0\.0\.1\) expires on \d{4}-\d\d-\d\d, in [89] days: renew it/,
+      ),
+    ]);
+  });
+
   it("fails its start naming the setting and the file when the certificate cannot be served", async () => {
     const dir = scratchDirectory("steward-https-");
     const files = await writeListenerCertificates(dir);
@@ -186,6 +200,8 @@ describe("startHttpListener with tls", () => {
     // A half-written replacement: refused, the renewed certificate still served.
     writeFileSync(first.certPath, "-----BEGIN CERTIFICATE-----\nMIIB\n");
     await until(() => logger.at("error").length > 0);
+    // Six more reads of the same unusable files: still one ERROR.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const afterBadFiles = await getOver(listener.url, trusting);
 
     expect(before).toMatchObject({ status: 200, servedBy: "first.steward.test" });
