@@ -162,26 +162,6 @@ describe("obfuscateConfig", () => {
     expect(masked.auditEvents).toEqual({ allowedHosts: [`qli${MASK}`], trustedProxies: [`10.${MASK}`] });
   });
 
-  it("masks a listener's certificate passphrase entirely and keeps the first characters of its files", () => {
-    const masked = obfuscateConfig({
-      restServer: {
-        tls: {
-          enable: true,
-          pfx: "C:\\ProgramData\\Steward\\certs\\qlik-ops.pfx",
-          cert: "",
-          passphrase: "hunter2-but-longer",
-        },
-      },
-    });
-
-    expect(masked.restServer.tls).toEqual({
-      enable: true,
-      pfx: `C:\\Program${MASK}`,
-      cert: "",
-      passphrase: MASK,
-    });
-  });
-
   it("does not reveal short host names entirely", () => {
     expect(obfuscateConfig({ platform: { host: "ab" } }).platform.host).toBe(`a${MASK}`);
   });
@@ -254,5 +234,27 @@ describe("obfuscateConfig", () => {
     });
     expect(masked.Service.heartbeat.remoteURL).toBe(`not ${MASK}`);
     expect(masked.Service.cert.clientCert).toBe(`C://cer${MASK}`);
+  });
+});
+
+describe("obfuscateConfig on a listener's tls", () => {
+  it("masks a listener's certificate passphrase entirely and keeps the first characters of its files", () => {
+    const masked = obfuscateConfig({
+      restServer: {
+        tls: {
+          enable: true,
+          pfx: "C:\\ProgramData\\Steward\\certs\\qlik-ops.pfx",
+          cert: "",
+          passphrase: "hunter2-but-longer",
+        },
+      },
+    });
+
+    expect(masked.restServer.tls).toEqual({
+      enable: true,
+      pfx: `C:\\Program${MASK}`,
+      cert: "",
+      passphrase: MASK,
+    });
   });
 });
