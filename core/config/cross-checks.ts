@@ -4,6 +4,7 @@
  */
 
 import { topicMatches } from "../messaging/topic.ts";
+import { checkListenerTls } from "./listener-tls.ts";
 import { checkOpenListeners } from "./open-listeners.ts";
 import { type ConfigProblem, type PathSegment, problem } from "./problems.ts";
 import { checkQlikCloud } from "./qlik-cloud-checks.ts";
@@ -268,6 +269,7 @@ export function crossCheck(config: Config): ConfigProblem[] {
   checkLicenseMonitor(config, out);
   checkListeners(config, out);
   checkOpenListeners(config, out);
+  checkListenerTls(config, out);
   checkMqtt(config, out);
   checkBrokerTaskStarts(config, out);
   checkQlikCloud(config, out);

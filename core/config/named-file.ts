@@ -14,3 +14,8 @@ export interface NamedFile {
   /** The problem of an empty value: the file is needed where the process runs. */
   readonly whenEmpty?: string;
 }
+
+/** How a file that cannot be read is reported, wherever it is opened: the path and the error code. */
+export function cannotReadFile(absolute: string, error: unknown): string {
+  return `cannot read file ${absolute} (${(error as { code?: string }).code ?? "error"})`;
+}

@@ -61,6 +61,11 @@ const PARTIAL_PATHS: ReadonlyArray<readonly [string, number]> = [
   ["mqttConfig.tls.certFile", 10],
   ["mqttConfig.tls.keyFile", 10],
   ["timeseriesdbConfig.tls.caFile", 10],
+  // A listener's certificate files (auditEvents.tls.cert, restServer.tls.pfx, ...).
+  ["tls.cert", 10],
+  ["tls.key", 10],
+  ["tls.pfx", 10],
+  ["tls.ca", 10],
   ["fileOperations.tableDataDirectory", 10],
   ["cloud.bucketName", 3],
   ["cloud.eventQueueUrl", 10],

@@ -9,6 +9,7 @@ import { crossCheck } from "./cross-checks.ts";
 import { describeValue } from "./describe-value.ts";
 import { type Env, processEnv } from "./env.ts";
 import { computeActivity, isPlainObject } from "./gates.ts";
+import type { NamedListenerTls } from "./listener-tls.ts";
 import type { NamedFile } from "./named-file.ts";
 import { isSecretKey } from "./obfuscate.ts";
 import { preprocessService } from "./preprocess.ts";
@@ -19,10 +20,12 @@ import { describeYamlErrors } from "./yaml-syntax-errors.ts";
 
 /**
  * The typed config, or every problem found. Either way `files` lists the files the validated
- * sections name, so that the caller that can read files checks them in the same pass.
+ * sections name, and `listenerTls` the listeners' enabled `tls` blocks, so that the caller that
+ * can read files checks them in the same pass.
  */
 export type ParseResult = ({ ok: true; config: Config } | { ok: false; problems: ConfigProblem[] }) & {
   readonly files: readonly NamedFile[];
+  readonly listenerTls?: readonly NamedListenerTls[];
 };
 
 const EXPECTED_NAMES: Readonly<Record<string, string>> = { Object: "a mapping", Array: "a list" };
@@ -85,16 +88,16 @@ export function parseConfig(raw: unknown, env: Env = processEnv()): ParseResult 
     return { ok: false, problems: sortProblems(problems), files: [] };
   }
   const activity = computeActivity(service);
-  const { tree, files } = preprocessService(service, serviceSchema, env, activity, problems);
+  const { tree, files, listenerTls } = preprocessService(service, serviceSchema, env, activity, problems);
   const result = v.safeParse(serviceSchema, tree, { abortEarly: false });
   if (!result.success) {
     problems.push(...result.issues.map(issueToProblem));
     problems.push(...crossCheckAroundIssues(tree, result.issues.map(issuePath)));
-    return { ok: false, problems: sortProblems(problems), files };
+    return { ok: false, problems: sortProblems(problems), files, listenerTls };
   }
   problems.push(...crossCheck(result.output));
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files };
-  return { ok: true, config: result.output, files };
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), files, listenerTls };
+  return { ok: true, config: result.output, files, listenerTls };
 }
 
 const ALLOWED_EXTENSIONS = [".yaml", ".yml"];

@@ -5,17 +5,19 @@
  * `{enable: false}` so that their values take their defaults unchecked (placeholders may stay
  * there); turns `null` lists/maps (YAML with every item commented out) into empty ones;
  * substitutes `${ENV}` references in the sections that are validated; and lists the files those
- * sections name, for the file checks of the same pass.
+ * sections name, and the listeners' enabled `tls` blocks, for the file checks of the same pass.
  */
 import { describeValue } from "./describe-value.ts";
 import { type Env, substituteEnv } from "./env.ts";
 import { type Activity, type Gate, gateFor, isPlainObject, rawAt } from "./gates.ts";
+import type { NamedListenerTls } from "./listener-tls.ts";
 import type { NamedFile } from "./named-file.ts";
 import { type ConfigProblem, formatPath, type PathSegment, problem } from "./problems.ts";
 import {
   type AnySchema,
   arrayItem,
   fileRule,
+  isListenerTls,
   isRequiredWhenActive,
   objectEntries,
   recordValue,
@@ -30,6 +32,7 @@ interface WalkContext {
   readonly root: unknown;
   readonly problems: ConfigProblem[];
   readonly files: NamedFile[];
+  readonly listenerTls: NamedListenerTls[];
 }
 
 export interface Preprocessed {
@@ -37,6 +40,8 @@ export interface Preprocessed {
   readonly tree: unknown;
   /** The files named by the validated sections. */
   readonly files: readonly NamedFile[];
+  /** The enabled `tls` blocks of the validated listeners, `${ENV}` references substituted. */
+  readonly listenerTls: readonly NamedListenerTls[];
 }
 
 export function preprocessService(
@@ -46,9 +51,9 @@ export function preprocessService(
   activity: Activity,
   problems: ConfigProblem[],
 ): Preprocessed {
-  const ctx: WalkContext = { env, activity, root: service, problems, files: [] };
+  const ctx: WalkContext = { env, activity, root: service, problems, files: [], listenerTls: [] };
   const tree = walk(schema, service, ["Service"], [], ctx);
-  return { tree, files: ctx.files };
+  return { tree, files: ctx.files, listenerTls: ctx.listenerTls };
 }
 
 function reportUnknownKey(
@@ -167,7 +172,10 @@ function walk(
   }
   const entries = objectEntries(schema);
   if (entries !== undefined) {
-    return isPlainObject(raw) ? walkObject(entries, raw, path, schemaPath, ctx) : raw;
+    if (!isPlainObject(raw)) return raw;
+    const out = walkObject(entries, raw, path, schemaPath, ctx);
+    if (isListenerTls(schema)) noteListenerTls(out, path, ctx);
+    return out;
   }
   const item = arrayItem(schema);
   if (item !== undefined) {
@@ -226,6 +234,25 @@ function walkObject(
     if (whenEmpty !== undefined) ctx.files.push({ path: formatPath([...path, key]), file: "", whenEmpty });
   }
   return out;
+}
+
+/**
+ * An enabled `tls` block, listed with its values when they are what the schema takes (a value
+ * of another type is the schema's problem to report; the block is then not opened).
+ */
+function noteListenerTls(out: unknown, path: PathSegment[], ctx: WalkContext): void {
+  if (!isPlainObject(out) || out.enable !== true) return;
+  const text = (key: string) => (out[key] === undefined ? "" : out[key]);
+  const settings = {
+    enable: true,
+    cert: text("cert"),
+    key: text("key"),
+    pfx: text("pfx"),
+    ca: text("ca"),
+    passphrase: text("passphrase"),
+  };
+  if (Object.values(settings).some((value) => typeof value !== "string" && value !== true)) return;
+  ctx.listenerTls.push({ path: formatPath(path), settings: settings as NamedListenerTls["settings"] });
 }
 
 /** A string of a validated section: `${ENV}` substituted, and listed when it names a file. */

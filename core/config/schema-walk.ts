@@ -4,6 +4,7 @@
  * disabled sections and the template all walk the schema with these helpers instead.
  */
 import type * as v from "valibot";
+import { LISTENER_TLS_MARKER } from "./schema/listener-tls.ts";
 
 export type AnySchema = v.GenericSchema;
 
@@ -69,6 +70,11 @@ export function fileRule(schema: AnySchema): { readonly whenEmpty?: string } | u
   const metadata = metadataOf(schema);
   if (metadata.namesFile !== true) return undefined;
   return typeof metadata.whenEmpty === "string" ? { whenEmpty: metadata.whenEmpty } : {};
+}
+
+/** True for a listener's `tls` block (the marker of schema/listener-tls.ts). */
+export function isListenerTls(schema: AnySchema): boolean {
+  return metadataOf(schema)[LISTENER_TLS_MARKER] === true;
 }
 
 /** The default of an optional schema (a value, not a function, everywhere in this config). */

@@ -4,6 +4,7 @@
  * several sections (e.g. `messageQueue.maxSize`), the longest matching key wins.
  */
 /** `${NAME}` written without tripping the "template placeholder in a string" lint. */
+import { LISTENER_TLS_SECTIONS } from "./listener-tls.ts";
 import { serviceSchema } from "./schema/config.ts";
 import { schemaAt } from "./schema-walk.ts";
 
@@ -658,6 +659,19 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Host names (no scheme or port) clients use to reach this listener, besides localhost and IP addresses; a request naming another Host gets 421 (a guard against DNS rebinding). Behind a proxy that passes the Host on: its public name, e.g. qlik-ops.corp.local.",
   trustedProxies:
     "Addresses or CIDR ranges of proxies in front of this listener, e.g. \"10.0.0.0/8\": from them X-Forwarded-For names the client (rate limit, logs, the event's clientIp); empty = the connection's peer is the client.",
+  ...Object.fromEntries(
+    LISTENER_TLS_SECTIONS.map((section) => [
+      `${section}.tls`,
+      "HTTPS with a server certificate (PEM cert and key, or a PFX); TLS 1.2 at least; the files are read again when they change.",
+    ]),
+  ),
+  "tls.enable": "Serve HTTPS instead of plain HTTP (the listener's URLs say https://).",
+  "tls.cert":
+    "Server certificate file (PEM), issued for the names clients use; intermediate certificates may follow it.",
+  "tls.key": "Private key file (PEM) of cert; an encrypted one needs passphrase.",
+  "tls.pfx": "Instead of cert and key: a PFX (PKCS#12) file holding the certificate and its private key.",
+  "tls.ca": "Intermediate CA certificates (PEM) sent with the certificate; empty = none.",
+  "tls.passphrase": `Passphrase of an encrypted key or of the PFX (secret; use ${ENV_REF}).`,
   "auditEvents.maxBodyBytes": "Largest accepted request body in bytes.",
   "auditEvents.correlationIdMaxLength": "Longest accepted correlation ID.",
   "auditEvents.compatibility": "Server/client version pairs that work together.",

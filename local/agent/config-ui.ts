@@ -14,6 +14,7 @@ import type { Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { createConfigUiApp } from "../config-ui/app.ts";
 import { type HttpListener, startHttpListener } from "../http/http-listener.ts";
+import { listenerTls } from "../http/listener-certificate.ts";
 import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 
@@ -30,6 +31,8 @@ export interface ConfigUiDeps {
   countRateLimited?: (() => void) | undefined;
   /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
   countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
+  /** Where relative paths of the configuration (the certificate's) start. */
+  cwd: string;
 }
 
 export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
@@ -56,6 +59,8 @@ export async function startConfigUi(deps: ConfigUiDeps): Promise<HttpListener> {
     allowedHosts: settings.allowedHosts,
     hostsSetting: "configVisualisation.allowedHosts",
     countRefused: deps.countRefused,
+    tls: listenerTls(deps.config, "configVisualisation", deps.cwd),
+    clock: deps.clock,
     logger: deps.logger,
   });
   // The page's address as a browser opens it, for whoever reads the start-up lines.
@@ -80,6 +85,7 @@ export const configUiPart: AgentPart = {
           logger: deps.logger,
           countRateLimited: deps.rateLimited.counter("config_ui"),
           countRefused: deps.httpRefused.counter("config_ui"),
+          cwd: deps.cwd,
         }),
       listening(deps.status, "Config UI"),
     ),

@@ -25,6 +25,7 @@ import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metri
 import type { Logger } from "../../core/ports.ts";
 import { answerAfterBody } from "../http/answer-after-body.ts";
 import { type HttpListener, serveOn } from "../http/http-listener.ts";
+import { type ListenerTls, listenerTls } from "../http/listener-certificate.ts";
 import { listening, startTracked } from "../status/tracked-part.ts";
 import type { AgentPart } from "./agent-part.ts";
 import { acceptsGzip, createChunkGzip } from "./scrape-gzip.ts";
@@ -140,6 +141,8 @@ export interface ScrapeEndpointOptions extends ScrapeAppOptions {
   config: Pick<ScrapeEndpointConfig, "host" | "port"> & Partial<Pick<ScrapeEndpointConfig, "allowedHosts">>;
   /** Counts what the listener refuses before answering (`steward_http_refused_total`). */
   countRefused?: ((reason: HttpRefusalReason) => void) | undefined;
+  /** HTTPS with this certificate (`scrapeEndpoint.tls`); plain HTTP without. */
+  tls?: ListenerTls | undefined;
 }
 
 /**
@@ -162,6 +165,7 @@ export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<Htt
       allowedHosts: options.config.allowedHosts,
       hostsSetting: "scrapeEndpoint.allowedHosts",
       countRefused: options.countRefused,
+      tls: options.tls,
       logger: options.logger,
     },
     () => requests,
@@ -175,7 +179,7 @@ export function startScrapeEndpoint(options: ScrapeEndpointOptions): Promise<Htt
 export const scrapeEndpointPart: AgentPart = {
   name: "scrape-endpoint",
   enabled: (config) => config.scrapeEndpoint.enable,
-  start: ({ config, metrics, logger, status, httpRefused }) => {
+  start: ({ config, metrics, logger, status, httpRefused, cwd }) => {
     const warning = openListenerWarning(config, "scrapeEndpoint");
     if (warning !== undefined) logger.warn(warning);
     return startTracked(
@@ -186,6 +190,7 @@ export const scrapeEndpointPart: AgentPart = {
           exposition: metrics,
           logger: logger.child("scrape"),
           countRefused: httpRefused.counter("scrape"),
+          tls: listenerTls(config, "scrapeEndpoint", cwd),
         }),
       listening(status, "Scrape endpoint"),
     );

@@ -44,6 +44,7 @@ import type { WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startIngestListener } from "../http/ingest-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
+import { listenerTls } from "../http/listener-certificate.ts";
 import { stopPointWriterWithinBudget } from "../point-writers-at-shutdown.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
@@ -211,6 +212,8 @@ function startListener(
           maxConnections: audit.maxConnections,
           connectionsSetting: "auditEvents.maxConnections",
           countRefused: deps.countRefused,
+          tls: listenerTls(config, "auditEvents", deps.cwd),
+          clock: deps.clock,
           logger,
         }),
     },

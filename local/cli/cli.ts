@@ -178,7 +178,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     case "check-config": {
       const file = rest[0] ?? values.config;
       if (file === undefined) return usageError(io, "check-config needs a FILE");
-      const config = await loadOrReport(file, io);
+      const config = await loadOrReport(file, io, { warnings: true });
       if (config === undefined) return { exitCode: 1 };
       io.stdout.write("ok\n");
       return { exitCode: 0 };

@@ -1,10 +1,14 @@
 /**
  * Loads a configuration file for a command of the CLI; when it is invalid, prints every problem
  * on standard error and returns undefined, so the command exits 1 without starting anything.
+ * `check-config` also prints the file's warnings (a listener's certificate that expired or expires
+ * within 30 days) as `warning: …` lines; `start` leaves them to the listener, which logs them when
+ * it opens the certificate.
  */
 import { resolve } from "node:path";
-import { loadConfigFile } from "../../core/adapters/local/config-file.ts";
-import { type Config, ConfigError, formatProblem } from "../../core/config/index.ts";
+import { checkConfigFile } from "../../core/adapters/local/config-file.ts";
+import { type Config, formatProblem } from "../../core/config/index.ts";
+import { withCertificateCheck } from "./certificate-check.ts";
 
 export interface ReportingIo {
   stderr: NodeJS.WritableStream;
@@ -12,13 +16,25 @@ export interface ReportingIo {
   cwd: string;
 }
 
-export async function loadOrReport(file: string, io: ReportingIo): Promise<Config | undefined> {
-  try {
-    return await loadConfigFile(resolve(io.cwd, file), io.env, io.cwd);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+export interface ReportOptions {
+  /** Print the file's warnings too. */
+  warnings?: boolean;
+}
+
+export async function loadOrReport(
+  file: string,
+  io: ReportingIo,
+  options: ReportOptions = {},
+): Promise<Config | undefined> {
+  const path = resolve(io.cwd, file);
+  const checked = await checkConfigFile(path, io.env, io.cwd);
+  const result = await withCertificateCheck(checked, { fileName: path, env: io.env, cwd: io.cwd });
+  if (!result.ok) {
     io.stderr.write(`Configuration ${file} is invalid:\n`);
-    for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
-    return undefined;
+    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`);
   }
+  if (options.warnings === true) {
+    for (const warning of result.warnings) io.stderr.write(`warning: ${formatProblem(warning)}\n`);
+  }
+  return result.ok ? result.config : undefined;
 }

@@ -3,8 +3,8 @@
  * top-level key) and prints the equivalent
  * Steward configuration on standard output (the rules are in core/config/migrate/). Standard
  * error lists every key left out and every value changed, with the reason, then checks the
- * result as `check-config` would (schema, cross-field rules and the files it names, relative to
- * the working directory, in one pass) and lists everything a person still has to fix.
+ * result as `check-config` would (schema, cross-field rules, the files it names and the listeners'
+ * certificates, relative to the working directory, in one pass) and lists everything a person still has to fix.
  *
  * Exit status: 0 converted and accepted; 2 converted, but the listed problems need fixing before
  * Steward starts with it; 1 nothing converted (unreadable file, YAML error, not a Butler SOS or Butler file).
@@ -15,6 +15,7 @@ import { checkConfigTextAndFiles } from "../../core/adapters/local/config-file.t
 import { formatProblem } from "../../core/config/index.ts";
 import { migrateConfigText } from "../../core/config/migrate/convert.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
+import { withCertificateCheck } from "./certificate-check.ts";
 import type { CliIo } from "./cli.ts";
 
 const PREFIX = "migrate-config:";
@@ -58,6 +59,8 @@ export async function migrateConfig(file: string, io: CliIo): Promise<number> {
 
 /** What `check-config` would print for the converted text (files relative to the working directory), all at once. */
 async function checkResult(text: string, io: CliIo): Promise<string[]> {
-  const checked = await checkConfigTextAndFiles(text, "converted.yaml", io.env, io.cwd);
+  const fileName = "converted.yaml";
+  const files = await checkConfigTextAndFiles(text, fileName, io.env, io.cwd);
+  const checked = await withCertificateCheck(files, { text, fileName, env: io.env, cwd: io.cwd });
   return checked.ok ? [] : checked.problems.map(formatProblem);
 }

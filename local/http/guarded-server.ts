@@ -18,12 +18,21 @@
  *   421 with a JSON body saying which setting takes the name; its body is read out first (bounded,
  *   discard-unread.ts) so the client reads the answer, and its connection is closed.
  *
+ * - **HTTPS** when the listener has a certificate (`secure`): the same guards over TLS, 1.2 at
+ *   least, and the handshake within the headers limit. A handshake a client fails on purpose (it
+ *   offers only TLS 1.0 or 1.1, speaks plain HTTP to the port, or refuses the certificate with an
+ *   alert) is counted and logged with what to change; a client that goes away during the
+ *   handshake (a probe that only checks the port opens) is not.
+ *
  * Every refusal is counted and logged, throttled (listener-refusals.ts). A connection that closes
  * at the headers limit without having sent a byte (a browser's speculative connection) requested
- * nothing: it is closed without an answer and not counted.
+ * nothing: it is closed without an answer and not counted; so is one that did not complete its
+ * TLS handshake in that time.
  */
 import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { Duplex } from "node:stream";
+import type { SecureContextOptions } from "node:tls";
 import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { Logger } from "../../core/ports.ts";
 import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
@@ -71,6 +80,11 @@ export interface GuardOptions {
   writeMisdirected?: ((response: ServerResponse, message: string) => void) | undefined;
 }
 
+export interface GuardedServerOptions extends GuardOptions {
+  /** The certificate's TLS options: the server speaks HTTPS. */
+  secure?: SecureContextOptions | undefined;
+}
+
 /** The REST API's error shape, which the config UI and the scrape endpoint share for this answer. */
 function writeMisdirectedJson(response: ServerResponse, message: string): void {
   const body = JSON.stringify({ statusCode: 421, error: "Misdirected Request", message });
@@ -109,8 +123,26 @@ function answerOnce(socket: ClientSocket, answer: Buffer): void {
   if (socket.writable && socket._httpMessage?.headersSent !== true) socket.write(answer);
 }
 
+/** An error of the TLS handshake: OpenSSL's (`ERR_SSL_…`) or Node's (`ERR_TLS_…`). */
+const isHandshakeError = (error: NodeJS.ErrnoException) => /^ERR_(SSL|TLS)_/.test(error.code ?? "");
+
+/** The server for `options`: node:https with the certificate, node:http without. */
+function baseServer(options: GuardedServerOptions, limits: TimeLimits, listener: RequestListener): Server {
+  const http = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  };
+  if (options.secure === undefined) return createServer(http, listener);
+  return createHttpsServer(
+    { ...http, ...options.secure, handshakeTimeout: limits.headersTimeoutMs },
+    listener,
+  ) as unknown as Server;
+}
+
 export function createGuardedServer(
-  options: GuardOptions,
+  options: GuardedServerOptions,
   handle: (server: Server) => RequestListener,
 ): Server {
   const limits = { ...TIME_LIMITS, ...options.timeLimits };
@@ -139,43 +171,43 @@ export function createGuardedServer(
   );
 
   let handler: RequestListener | undefined;
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    function guardedRequest(incoming, response) {
-      const hostHeader = incoming.headers.host;
-      if (isAllowedHost(hostHeader)) {
-        (handler as RequestListener)(incoming, response);
-        return;
-      }
-      const host = hostHeader as string;
-      const name = hostNameOf(host);
-      refusals.host(host, name, incoming.socket.remoteAddress ?? "unknown");
-      // The body first (bounded), so a client still sending reads the answer; then the
-      // connection closes: it came for a name this listener does not answer.
-      void discardUnread(incoming).then(() => {
-        response.shouldKeepAlive = false;
-        writeMisdirected(
-          response,
-          `Host ${shownHost(host)} is not a name this listener answers; if clients reach it by this name, add ${shownHost(name)} to ${hostsSetting}`,
-        );
-      });
-    },
-  );
+  const server = baseServer(options, limits, function guardedRequest(incoming, response) {
+    const hostHeader = incoming.headers.host;
+    if (isAllowedHost(hostHeader)) {
+      (handler as RequestListener)(incoming, response);
+      return;
+    }
+    const host = hostHeader as string;
+    const name = hostNameOf(host);
+    refusals.host(host, name, incoming.socket.remoteAddress ?? "unknown");
+    // The body first (bounded), so a client still sending reads the answer; then the
+    // connection closes: it came for a name this listener does not answer.
+    void discardUnread(incoming).then(() => {
+      response.shouldKeepAlive = false;
+      writeMisdirected(
+        response,
+        `Host ${shownHost(host)} is not a name this listener answers; if clients reach it by this name, add ${shownHost(name)} to ${hostsSetting}`,
+      );
+    });
+  });
   handler = handle(server);
   server.maxConnections = maxConnections;
   server.on("drop", (data) => refusals.connection(data?.remoteAddress ?? "unknown"));
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: ClientSocket) => {
-    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+  server.on("clientError", (error: NodeJS.ErrnoException & { reason?: string }, socket: ClientSocket) => {
+    if (isHandshakeError(error)) {
+      // No HTTP was spoken, so there is nothing to answer. A handshake that timed out requested
+      // nothing (as a connection that sends no byte).
+      if (error.code !== "ERR_TLS_HANDSHAKE_TIMEOUT")
+        refusals.handshake(error.reason ?? error.message, socket.remoteAddress ?? "unknown");
+    } else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      // bytesRead of a TLS socket counts what the client sent after the handshake.
       if ((socket.bytesRead ?? 0) > 0) {
         refusals.timeout(socket.remoteAddress ?? "unknown");
         answerOnce(socket, timeoutAnswer);
       }
-    } else {
+    } else if (options.secure === undefined || error.code?.startsWith("HPE_") === true) {
+      // Over TLS only an HTTP parse error gets an answer: a client gone during its handshake
+      // (a probe that only checks that the port opens) can read none.
       answerOnce(socket, NODE_ANSWERS[error.code ?? ""] ?? BAD_REQUEST);
     }
     socket.destroy();

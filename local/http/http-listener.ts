@@ -12,22 +12,38 @@
  *
  * A listener on an address other than loopback that answers no name besides its own host warns at
  * start: clients that reach it by a DNS name would get 421 until the name is in `allowedHosts`.
+ *
+ * With `tls` (its section's enabled `tls` block) the listener speaks HTTPS: the certificate is read
+ * before the port is taken (one that cannot be served fails the start, naming the setting and the
+ * file), its URL says `https://`, and its files are read again while it listens, a change served
+ * to new connections without a restart (listener-certificate.ts).
  */
 import { type RequestListener, type Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Server as TlsServer } from "node:tls";
 import { getRequestListener, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import { isIPv4, isIPv6, isLoopbackHost } from "../../core/config/validators.ts";
-import type { Logger, Stoppable } from "../../core/ports.ts";
+import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
+import { systemClock } from "../../core/system-clock.ts";
 import { answerAfterBody } from "./answer-after-body.ts";
 import { batchResponses } from "./batched-responses.ts";
 import { createGuardedServer, type GuardOptions } from "./guarded-server.ts";
+import {
+  type ListenerCertificate,
+  type ListenerTls,
+  openListenerCertificate,
+} from "./listener-certificate.ts";
 
 export interface ListenOptions extends GuardOptions {
   name: string;
   host: string;
   port: number;
   logger: Logger;
+  /** HTTPS with this certificate; plain HTTP without. */
+  tls?: ListenerTls | undefined;
+  /** Times the certificate's reads (the system clock unless given). */
+  clock?: Clock | undefined;
 }
 
 export interface HttpListenerOptions extends ListenOptions {
@@ -51,7 +67,11 @@ export class ListenError extends Error {
 }
 
 /** Starts `server` listening on host:port; the listener stops it gracefully. */
-async function listenOn(server: Server, options: ListenOptions): Promise<HttpListener> {
+async function listenOn(
+  server: Server,
+  options: ListenOptions,
+  certificate: ListenerCertificate | undefined,
+): Promise<HttpListener> {
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const reason = error.code ?? error.message;
@@ -68,8 +88,10 @@ async function listenOn(server: Server, options: ListenOptions): Promise<HttpLis
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+  const scheme = certificate === undefined ? "http" : "https";
+  const url = `${scheme}://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   options.logger.info(`${options.name} listening`, { url });
+  const watching = certificate?.watch(server as unknown as TlsServer);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -79,10 +101,13 @@ async function listenOn(server: Server, options: ListenOptions): Promise<HttpLis
       server.closeAllConnections();
     },
     stop() {
-      stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }).then(() => options.logger.info(`${options.name} stopped`));
+      stopping ??= Promise.all([
+        watching?.stop(),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+      ]).then(() => options.logger.info(`${options.name} stopped`));
       return stopping;
     },
   };
@@ -104,7 +129,16 @@ export async function serveOn(
   options: ListenOptions,
   handle: (server: Server) => RequestListener,
 ): Promise<HttpListener> {
-  const listener = await listenOn(createGuardedServer(options, handle), options);
+  const certificate =
+    options.tls === undefined
+      ? undefined
+      : await openListenerCertificate(options.tls, {
+          name: options.name,
+          logger: options.logger,
+          clock: options.clock ?? systemClock,
+        });
+  const server = createGuardedServer({ ...options, secure: certificate?.current().options }, handle);
+  const listener = await listenOn(server, options, certificate);
   if (answersNoName(options)) {
     options.logger.warn(
       `${options.name} listens on ${options.host} and answers no host name yet: requests that name this machine by a DNS name (the Host header, e.g. https://qlik-ops.corp.local:${listener.port}) get 421; list the names clients use in ${options.hostsSetting ?? "allowedHosts"}`,

@@ -1,7 +1,7 @@
 /**
  * What a local listener refused before any route saw it, made visible to the operator: a request
- * for a `Host` it does not answer (421), a request that did not arrive in time (408) and a
- * connection over its cap. Each is counted (`steward_http_refused_total`, http-refused-metric.ts)
+ * for a `Host` it does not answer (421), a request that did not arrive in time (408), a
+ * connection over its cap, and on HTTPS a TLS handshake that failed (per OpenSSL's reason). Each is counted (`steward_http_refused_total`, http-refused-metric.ts)
  * and logged at WARN at most once a minute per reason (per Host name for the first), with how
  * many it stands for and what to change if the clients are legitimate: a refusal is never silent,
  * and a flood of them (a rebinding page polling, a port scan) writes one line a minute.
@@ -34,6 +34,27 @@ export interface ListenerRefusals {
   timeout(ip: string): void;
   /** A connection over the cap, closed at once. */
   connection(ip: string): void;
+  /** A TLS handshake that failed for `reason` (OpenSSL's, e.g. `unsupported protocol`). */
+  handshake(reason: string, ip: string): void;
+}
+
+/**
+ * What a failed handshake means for the operator, by OpenSSL's reason: the usual causes are a
+ * client too old for TLS 1.2, one that speaks plain HTTP to the port, and one that does not
+ * trust the certificate (browsers say so with an alert before closing).
+ */
+export function handshakeAdvice(reason: string): string {
+  if (/http request|https proxy request/.test(reason))
+    return "a client spoke plain HTTP to this HTTPS listener; it must use https://";
+  if (/unsupported protocol|version too low|protocol version/.test(reason))
+    return "a client offered only TLS older than 1.2, which this listener refuses; update the client";
+  if (
+    /alert (unknown ca|bad certificate|certificate unknown|certificate expired|certificate revoked)/.test(
+      reason,
+    )
+  )
+    return "a client refused the certificate: it must be issued for the name clients use and by a CA they trust (the system's certificate store on Windows)";
+  return "a TLS handshake failed";
 }
 
 /** How a refused Host is named in answers and logs: a header can be long, the line must not be. */
@@ -66,6 +87,12 @@ export function createListenerRefusals(options: ListenerRefusalsOptions): Listen
         `${name}: closed connections whose request did not arrive in time (408): the headers must arrive within ${seconds(options.headersTimeoutMs)} and the whole request within ${seconds(options.requestTimeoutMs)}`,
         { ip, closedConnections },
       );
+    },
+    handshake(reason, ip) {
+      count?.("tls");
+      const failedHandshakes = throttle.admit(`tls:${reason}`, now());
+      if (failedHandshakes === undefined) return;
+      logger.warn(`${name}: ${handshakeAdvice(reason)} (${reason})`, { ip, failedHandshakes });
     },
     connection(ip) {
       count?.("connections");

@@ -17,6 +17,7 @@ import { createApp as createRestApp } from "../../functions/rest/app.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { startHttpListener } from "../http/http-listener.ts";
 import { stopsAcceptingAtSignal } from "../http/listener-at-signal.ts";
+import { listenerTls } from "../http/listener-certificate.ts";
 import type { ShutdownSchedule } from "../shutdown-budget.ts";
 import type { PartStarter } from "../start-in-order.ts";
 import { listening, trackPart } from "../status/tracked-part.ts";
@@ -73,6 +74,8 @@ export async function startRestApi(config: Config, logger: Logger, deps: RestApi
           maxConnections: rest.maxConnections,
           connectionsSetting: "restServer.maxConnections",
           countRefused: deps.countRefused,
+          tls: listenerTls(config, "restServer", deps.cwd),
+          clock,
           logger,
         }),
     },

@@ -33,7 +33,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** Chromium with the usual flags and `extraArgs` (e.g. a pinned test certificate, a host rule). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "steward-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
@@ -47,6 +48,7 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
   return {

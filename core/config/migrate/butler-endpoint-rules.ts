@@ -31,6 +31,7 @@ export const BUTLER_ENDPOINT_RULES: readonly [string, MigrationRule][] = [
   ["restServerConfig", rename("restServer")],
   ["restServerConfig.serverHost", rename("host")],
   ["restServerConfig.serverPort", rename("port")],
+  // restServerConfig.tls keeps its keys (enable, cert, key, ca); butler-rules.ts turns `ca: null` into "".
   [
     "restServerConfig.backgroundServerPort",
     drop(

@@ -153,6 +153,16 @@ const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationR
 
 const VALUE_RULES: ReadonlyMap<string, ValueTransform> = new Map([
   ["anonTelemetry", anonTelemetryRule("Butler")],
+  [
+    "restServerConfig.tls.ca",
+    (value: unknown) =>
+      value === null
+        ? {
+            value: "",
+            note: 'Butler\'s null (no CA file) is "" in Steward: no intermediate certificates are sent',
+          }
+        : undefined,
+  ],
 ]);
 
 const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([

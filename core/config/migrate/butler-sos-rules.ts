@@ -72,10 +72,10 @@ const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationR
     ),
   ],
 
-  // ---- the audit ingest API (optional in Butler SOS) ----
+  // ---- the audit ingest API (optional in Butler SOS); its tls keeps its keys ----
   [
-    "auditEvents.tls",
-    drop("Steward's ingest listener speaks plain HTTP; terminate TLS in a reverse proxy in front of it"),
+    "auditEvents.tls.minVersion",
+    drop("Steward's HTTPS listeners speak TLS 1.2 at least and take TLS 1.3 when the client offers it"),
   ],
   ["auditEvents.queue.messageQueue", lift],
   ["auditEvents.queue.rateLimit.maxMessagesPerMinute", rename("maxPerMinute")],

@@ -3,6 +3,7 @@
 import validRange from "semver/ranges/valid.js";
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
+import { listenerTlsSchema } from "./listener-tls.ts";
 import {
   allowedHosts,
   bool,
@@ -76,6 +77,7 @@ export const auditEventsSchema = section({
   apiToken: str(""),
   allowedHosts: allowedHosts(),
   trustedProxies: trustedProxies(),
+  tls: listenerTlsSchema(),
   maxConnections: positiveInt(2000),
   maxBodyBytes: positiveInt(1048576),
   correlationIdMaxLength: positiveInt(64),

@@ -1,6 +1,7 @@
 /** restServer: the management REST API (/v4) listener and its endpoint switches. */
 import * as v from "valibot";
 import { isOrigin } from "../validators.ts";
+import { listenerTlsSchema } from "./listener-tls.ts";
 import {
   allowedHosts,
   bool,
@@ -95,6 +96,7 @@ export const restServerSchema = section({
   allowUnauthenticated: bool(false),
   allowedHosts: allowedHosts(),
   trustedProxies: trustedProxies(),
+  tls: listenerTlsSchema(),
   maxConnections: positiveInt(200),
   cors: section({
     allowedOrigins: list(

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { publishTopicProblem, topicFilterProblem } from "../../messaging/topic.ts";
 import { parseRecurrence } from "../../schedules/recurrence.ts";
+import { listenerTlsSchema } from "./listener-tls.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
   allowedHosts,
@@ -51,6 +52,7 @@ export const configVisualisationSchema = section({
   obfuscate: bool(true),
   allowUnauthenticated: bool(false),
   allowedHosts: allowedHosts(),
+  tls: listenerTlsSchema(),
 });
 
 export const heartbeatSchema = section({
@@ -90,6 +92,7 @@ export const scrapeEndpointSchema = section({
   port: port(9842),
   allowUnauthenticated: bool(false),
   allowedHosts: allowedHosts(),
+  tls: listenerTlsSchema(),
 });
 
 /** The protocol's limit for a length-prefixed string (client id, user name, password). */

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { butlerFixture } from "../../helpers/butler-config.ts";
 import { butlerSosFixture, withEverySwitch } from "../../helpers/butler-sos-config.ts";
+import { writeListenerCertificates } from "../../helpers/listener-certificates.ts";
 import { runSteward } from "../../helpers/steward-process.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "..", "bin", "steward.js");
@@ -30,6 +31,10 @@ describe("steward migrate-config, then check-config", () => {
       mkdirSync(join(dir, "certs"));
       for (const file of ["client.pem", "client_key.pem", "root.pem"])
         writeFileSync(join(dir, "certs", file), "PEM");
+      // The ingest API's certificate (auditEvents.tls, enabled with every switch on) is opened by
+      // the check, so it must be a real one.
+      mkdirSync(join(dir, "config", "certs"), { recursive: true });
+      await writeListenerCertificates(join(dir, "config", "certs"), "audit-api");
       writeFileSync(join(dir, "butler-sos.yaml"), withEverySwitch(butlerSosFixture("complete.yaml"), on));
 
       const migrated = spawnSync(process.execPath, [BIN, "migrate-config", "butler-sos.yaml"], {

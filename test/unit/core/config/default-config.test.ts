@@ -40,6 +40,7 @@ describe("defaultConfig", () => {
       obfuscate: true,
       allowUnauthenticated: false,
       allowedHosts: [],
+      tls: { enable: false, cert: "", key: "", pfx: "", ca: "", passphrase: "" },
     });
     expect(config.scrapeEndpoint.enable).toBe(false);
     expect(config.heartbeat.enable).toBe(false);

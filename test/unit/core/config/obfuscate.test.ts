@@ -236,3 +236,25 @@ describe("obfuscateConfig", () => {
     expect(masked.Service.cert.clientCert).toBe(`C://cer${MASK}`);
   });
 });
+
+describe("obfuscateConfig on a listener's tls", () => {
+  it("masks a listener's certificate passphrase entirely and keeps the first characters of its files", () => {
+    const masked = obfuscateConfig({
+      restServer: {
+        tls: {
+          enable: true,
+          pfx: "C:\\ProgramData\\Steward\\certs\\qlik-ops.pfx",
+          cert: "",
+          passphrase: "hunter2-but-longer",
+        },
+      },
+    });
+
+    expect(masked.restServer.tls).toEqual({
+      enable: true,
+      pfx: `C:\\Program${MASK}`,
+      cert: "",
+      passphrase: MASK,
+    });
+  });
+});

@@ -21,6 +21,7 @@ describe("declareHttpRefusedMetric", () => {
     ingest("host");
     ingest("host");
     ingest("connections");
+    ingest("tls");
 
     // Assess
     expect(before).toEqual([]);
@@ -29,9 +30,11 @@ describe("declareHttpRefusedMetric", () => {
       { labels: { listener: "ingest", reason: "host" }, value: 2 },
       { labels: { listener: "ingest", reason: "timeout" }, value: 0 },
       { labels: { listener: "ingest", reason: "connections" }, value: 1 },
+      { labels: { listener: "ingest", reason: "tls" }, value: 1 },
       { labels: { listener: "rest", reason: "host" }, value: 0 },
       { labels: { listener: "rest", reason: "timeout" }, value: 0 },
       { labels: { listener: "rest", reason: "connections" }, value: 0 },
+      { labels: { listener: "rest", reason: "tls" }, value: 0 },
     ]);
   });
 });

@@ -36,12 +36,14 @@ describe("steward migrate-config", () => {
     );
     expect(io.out()).toMatch(/^Service:$/m);
     expect(io.err()).toMatch(
-      /^migrate-config: converted butler-sos\.yaml from Butler SOS: \d+ keys renamed, 10 left out$/m,
+      /^migrate-config: converted butler-sos\.yaml from Butler SOS: \d+ keys renamed, 9 left out$/m,
     );
     expect(io.err()).toMatch(
       /^ {2}left out Butler-SOS\.prometheus\.nodeMetricsPort: Steward serves the process metrics on the scrape endpoint itself/m,
     );
-    expect(io.err()).toMatch(/^ {2}left out Butler-SOS\.auditEvents\.tls: /m);
+    // The ingest listener serves HTTPS itself: Butler SOS's audit tls is kept, not left out.
+    expect(io.err()).not.toMatch(/left out Butler-SOS\.auditEvents\.tls/);
+    expect(io.out()).toMatch(/^ {4}tls:\n {6}enable: false\n {6}cert: \.\/config\/certs\/audit-api\.pem$/m);
     expect(io.err()).toMatch(/^ {2}note Service\.restServer\.enable: added as false/m);
   });
 

@@ -293,6 +293,7 @@ describe("stewardConfigSnippet", () => {
       port: 9842,
       allowUnauthenticated: false,
       allowedHosts: [],
+      tls: { enable: false, cert: "", key: "", pfx: "", ca: "", passphrase: "" },
     });
     expect(config.configVisualisation).toMatchObject({ enable: true, host: "127.0.0.1", port: 3100 });
     expect(config.taskEvents.enable).toBe(false);

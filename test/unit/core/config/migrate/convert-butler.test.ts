@@ -126,6 +126,9 @@ const CONVERTED: [string, string][] = [
   ["restServerConfig.enable", "restServer.enable"],
   ["restServerConfig.serverHost", "restServer.host"],
   ["restServerConfig.serverPort", "restServer.port"],
+  ["restServerConfig.tls.enable", "restServer.tls.enable"],
+  ["restServerConfig.tls.cert", "restServer.tls.cert"],
+  ["restServerConfig.tls.key", "restServer.tls.key"],
   ...ENDPOINTS.map(([from, to]): [string, string] => [
     `restServerEndpointsEnable.${from}`,
     `restServer.endpointsEnable.${to}`,

@@ -102,7 +102,6 @@ const LEFT_OUT = [
   "Butler-SOS.auditEvents.destination.influxdb.metadata.v3Config",
   "Butler-SOS.auditEvents.destination.influxdb.objectdata",
   "Butler-SOS.auditEvents.destination.screenshots",
-  "Butler-SOS.auditEvents.tls",
 ];
 
 describe("migrateButlerSosConfig", () => {
@@ -136,6 +135,7 @@ describe("migrateButlerSosConfig", () => {
       "logEvents.enginePerformanceMonitor",
       "userEvents.sendToMQTT",
       "auditEvents.cors",
+      "auditEvents.tls",
     ]) {
       expect(at(after, path), path).toEqual(at(before, path));
     }
