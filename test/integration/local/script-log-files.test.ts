@@ -6,7 +6,7 @@
  * refuses the start with the setting's name.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
@@ -78,6 +78,14 @@ async function scriptLogCount(scrapePort: number, outcome: string): Promise<numb
   return sampleValue(parsePrometheusText(text), "steward_script_logs_total", { outcome }) ?? 0;
 }
 
+/** `taskEvents.scriptLogFiles` of `GET /status`. */
+async function shownOnStatusPage(uiPort: number) {
+  const status = (await (await fetch(`http://127.0.0.1:${uiPort}/status`)).json()) as {
+    taskEvents?: { scriptLogFiles?: { lastError?: { message: string } } & Record<string, unknown> };
+  };
+  return status.taskEvents?.scriptLogFiles;
+}
+
 describe("script logs of failed reloads through `steward start`", () => {
   it("keeps the whole log as the platform served it in <dir>/<UTC date of the run start>/<taskId>-<executionId>.log", async () => {
     // Prepare
@@ -104,6 +112,13 @@ describe("script logs of failed reloads through `steward start`", () => {
       ].join("\r\n"),
     );
     expect(await scriptLogCount(ports.scrape, "written")).toBe(1);
+    expect(await shownOnStatusPage(ports.ui)).toMatchObject({
+      directory: logs,
+      written: 1,
+      failed: 0,
+      notAvailable: 0,
+      kept: { files: 1, bytes: statSync(join(logs, startDate, name)).size },
+    });
     expect(capture.requests).toHaveLength(1);
     // Downloaded once, for the alert and the file alike.
     const downloads = platform.repository.calls.filter((call) => call.path.endsWith("/scriptlog.txt"));
@@ -126,6 +141,7 @@ describe("script logs of failed reloads through `steward start`", () => {
     expect(capture.requests, refusal.how).toHaveLength(1);
     expect(await scriptLogCount(ports.scrape, "failed")).toBe(1);
     expect(await scriptLogCount(ports.scrape, "written")).toBe(0);
+    expect((await shownOnStatusPage(ports.ui))?.lastError?.message).toMatch(/EROFS|EACCES|ENOTDIR/);
     await steward.waitFor(
       /the script log of a failed reload could not be kept on disk.*(EROFS|EACCES|ENOTDIR)/,
       5000,
