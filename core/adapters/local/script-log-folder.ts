@@ -6,7 +6,8 @@
  * logs hold what the load scripts print (connection names, paths, sometimes data), so the folders
  * Steward creates are 0700 and the files 0600 (private-files.ts), like the other stores.
  *
- * Only folders named as a date and the `.log` files in them are listed, so a removal never touches
+ * A write that fails removes its `.tmp`; one a crash left is listed with the logs, so the retention
+ * removes it in its turn. Only folders named as a date and the `.log` files in them are listed, so a removal never touches
  * anything else an operator keeps in the directory. A removal that Windows refuses for a moment (a
  * reader holding the file) is tried again (busy-file-retry.ts).
  */
@@ -19,7 +20,8 @@ import { replaceFile } from "./replace-file.ts";
 import { syncDirectory } from "./sync-directory.ts";
 
 const DATE_FOLDER = /^\d{4}-\d{2}-\d{2}$/;
-const LOG_FILE = /\.log$/;
+/** A kept log, or the `.tmp` of one a crash interrupted (counted and removed like the others). */
+const LOG_FILE = /\.log(\.tmp)?$/;
 
 export function createScriptLogFolder(directory: string): ScriptLogFolder {
   const root = resolve(directory);
@@ -41,7 +43,14 @@ export function createScriptLogFolder(directory: string): ScriptLogFolder {
       const folder = join(root, date);
       await makePrivateDirectory(root);
       await makePrivateDirectory(folder);
-      await replaceFile(join(folder, name), text);
+      const file = join(folder, name);
+      try {
+        await replaceFile(file, text);
+      } catch (error) {
+        // A full disk leaves a torn `.tmp`: it goes at once, so the space it took is free again.
+        await unlink(`${file}.tmp`).catch(() => undefined);
+        throw error;
+      }
       await syncDirectory(folder);
     },
     async list() {

@@ -140,6 +140,7 @@ describe("the retention of kept script logs", () => {
     const setup = setUp();
     const { directory, clock, logger } = setup;
     keptLog(directory, "2026-11-24", "a.log", 10, "2026-11-24T10:00:00Z");
+    keptLog(directory, "2026-11-24", "torn-by-a-crash.log.tmp", 5, "2026-11-24T10:00:01Z");
     keptLog(directory, "2026-11-25", "b.log", 10, "2026-11-25T10:00:00Z");
     keptLog(directory, "2026-11-26", "c.log", 10, "2026-11-26T10:00:00Z");
     writeFileSync(join(directory, "README.txt"), "the operator's own file\n");
@@ -148,12 +149,12 @@ describe("the retention of kept script logs", () => {
     // At 2026-11-27T03:00Z the 24th and the 25th ended more than a day ago; the 26th ended 3 hours ago.
     await retention.start();
     expect(readdirSync(directory).sort()).toEqual(["2026-11-26", "README.txt", "archive"]);
-    expect(removedCounts(setup)).toMatchObject({ age: 2, size: 0 });
+    expect(removedCounts(setup)).toMatchObject({ age: 3, size: 0 });
     expect(logger.at("info")).toContainEqual(
       expect.objectContaining({
         message: "kept script logs removed",
         fields: expect.objectContaining({
-          olderThanRetention: 2,
+          olderThanRetention: 3,
           overSizeCap: 0,
           filesKept: 1,
           bytesKept: 10,
@@ -166,7 +167,7 @@ describe("the retention of kept script logs", () => {
     clock.advance(3_600_000); // 2026-11-28T00:00Z: the next hourly round removes it
     await retention.stop();
     expect(readdirSync(directory).sort()).toEqual(["README.txt", "archive"]);
-    expect(removedCounts(setup)).toMatchObject({ age: 3 });
+    expect(removedCounts(setup)).toMatchObject({ age: 4 });
   });
 
   it("over maxTotalBytes removes the oldest files first until the rest fits", async () => {
