@@ -28,6 +28,19 @@ export interface RunningScriptLogFiles extends Stoppable {
   readonly files: ScriptLogFiles;
 }
 
+/**
+ * The directory as an absolute path by `platform`'s rules: `\` read as a separator, relative to
+ * `cwd`, drive and UNC paths on Windows; throws an InvalidPathError naming the setting.
+ */
+export function scriptLogDirectory(
+  directory: string,
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const rules = pathRulesFor(platform, () => cwd);
+  return normalisePath(directory, "taskEvents.scriptLogFiles.directory", rules);
+}
+
 /** Undefined when switched off. */
 export async function startScriptLogFiles(
   deps: ScriptLogFilesPartDeps,
@@ -35,10 +48,7 @@ export async function startScriptLogFiles(
   const { settings, clock, metrics } = deps;
   if (!settings.enable) return undefined;
   const logger = deps.logger.child("script-logs");
-  const rules = pathRulesFor(process.platform, () => deps.cwd);
-  const folder = createScriptLogFolder(
-    normalisePath(settings.directory, "taskEvents.scriptLogFiles.directory", rules),
-  );
+  const folder = createScriptLogFolder(scriptLogDirectory(settings.directory, deps.cwd));
   const retention = createScriptLogRetention({ folder, settings, clock, logger, metrics });
   const files = createScriptLogFiles({
     folder,
