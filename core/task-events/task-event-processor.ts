@@ -14,6 +14,10 @@
  * how many since the last line), and left out of the last events on the status page, so that a
  * flood of forged datagrams cannot push the real runs off it.
  *
+ * With `taskEvents.scriptLogFiles` on, a failed reload's script log is written to disk beside the
+ * alerts, from the same download (script-log-files.ts); the processing of the event waits for
+ * both, and neither waits for the other.
+ *
  * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
  * destination did with the alert): it is what an operator looks for in the log after a night, and
  * even a site that fails a task a minute writes few of them. Successes and distribute runs, many
