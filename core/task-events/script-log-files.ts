@@ -49,15 +49,14 @@ export interface ScriptLogFiles {
   stats(): ScriptLogFileStats;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}/;
+/** Before this, a start time is the repository's "never" (1753-01-01), not a run's. */
+const EARLIEST_RUN_MS = Date.UTC(2000, 0, 1);
 
 /** The UTC date folder of the run: its start, or when its event came. */
 export function runDate(alert: TaskAlert): string {
-  const start = foundValue(alert.execution)?.startTime;
-  const date = start === undefined ? "" : new Date(start);
-  if (date !== "" && !Number.isNaN(date.getTime())) return date.toISOString().slice(0, 10);
-  const fromText = start?.match(DATE)?.[0];
-  return fromText ?? new Date(alert.event.receivedAtMs).toISOString().slice(0, 10);
+  const startMs = Date.parse(foundValue(alert.execution)?.startTime ?? "");
+  const ms = startMs >= EARLIEST_RUN_MS ? startMs : alert.event.receivedAtMs;
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 /** `<taskId>-<executionId>.log`; a run the appender sent without an execution id is named by when it came. */

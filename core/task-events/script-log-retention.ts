@@ -141,10 +141,13 @@ export function createScriptLogRetention(deps: ScriptLogRetentionDeps): ScriptLo
 
   function prune(): Promise<void> {
     // A round asked for while one waits to run is that same round.
-    pending ??= running.then(() => {
-      pending = undefined;
-      return round();
-    });
+    pending ??= running
+      .then(() => {
+        pending = undefined;
+        return round();
+      })
+      // A round that fails in a way not foreseen must not reject a promise nobody awaits.
+      .catch((error: unknown) => warn("a round of the script logs' retention failed", error));
     running = pending;
     return pending;
   }

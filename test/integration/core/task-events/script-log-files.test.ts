@@ -56,7 +56,7 @@ describe("the script log of a failed reload", () => {
     expect(files.stats()).toMatchObject({ written: 1, failed: 0 });
   });
 
-  it("takes the date of when the event came when the run's result is not available", async () => {
+  it("takes the date of when the event came when the run's result or start is not available", async () => {
     const { directory, files } = setUp();
     const alert = failedAlert({ execution: notAvailable("the repository did not answer") });
     await files.keep({
@@ -64,6 +64,15 @@ describe("the script log of a failed reload", () => {
       event: { ...alert.event, receivedAtMs: Date.parse("2026-12-31T23:59:59Z") },
     });
     expect(readdirSync(directory)).toEqual(["2026-12-31"]);
+    const found = failedAlert().execution;
+    if (!found.available) throw new Error("the fixture's execution is available");
+    // The repository's "never" is no run's date.
+    const never = available({ ...found.value, startTime: "1753-01-01T00:00:00.000Z" });
+    await files.keep({
+      ...failedAlert({ execution: never }),
+      event: { ...alert.event, receivedAtMs: Date.parse("2027-01-02T00:00:00Z") },
+    });
+    expect(readdirSync(directory).sort()).toEqual(["2026-12-31", "2027-01-02"]);
   });
 
   it("writes nothing for an aborted or successful run", async () => {
