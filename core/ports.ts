@@ -371,6 +371,31 @@ export interface FileOperations {
   createDirTableData(directory: string): Promise<void>;
 }
 
+/** One script log kept on disk: its UTC date folder (`YYYY-MM-DD`), its name and size. */
+export interface ScriptLogFileEntry {
+  readonly date: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** Epoch ms it was last written. */
+  readonly modifiedMs: number;
+}
+
+/**
+ * The directory that keeps the script logs of failed reloads (`taskEvents.scriptLogFiles`): one
+ * file per run under a folder per UTC date. Every method throws the operating system's error
+ * (ENOSPC, EACCES, EROFS...) for the caller to report.
+ */
+export interface ScriptLogFolder {
+  /** The directory, resolved, for log lines and the status page. */
+  readonly directory: string;
+  /** Writes `text` to `<date>/<name>` so that a crash leaves the whole file or none. */
+  write(date: string, name: string, text: string): Promise<void>;
+  /** Every file kept, in date folders named `YYYY-MM-DD` (anything else in the directory is left alone). */
+  list(): Promise<readonly ScriptLogFileEntry[]>;
+  /** Removes one file, and its date folder once it is empty. */
+  remove(entry: Pick<ScriptLogFileEntry, "date" | "name">): Promise<void>;
+}
+
 // ---- audit destination ports ----
 
 export interface AuditBatch {

@@ -199,6 +199,16 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "sendToMQTT.taskAbortedTopic": "Topic of an aborted reload's task name.",
   "sendToMQTT.taskAbortedFullTopic": "Topic of an aborted reload's full JSON.",
   "sendToMQTT.taskAbortedSendFull": "Also publish the full JSON of aborted reloads.",
+  "taskEvents.scriptLogFiles":
+    "The full script log of each failed reload kept on disk as <directory>/<YYYY-MM-DD>/<taskId>-<executionId>.log (UTC date of the run). Here rather than at Butler's scriptLog.storeOnDisk because the task-event listener downloads the log for its alerts and the file is written from that same download; local process only.",
+  "scriptLogFiles.enable":
+    "Keep the script log of every failed reload (aborted runs are not kept, as in Butler).",
+  "scriptLogFiles.directory":
+    "Directory of the kept logs (relative to the working directory; a drive or UNC path on Windows). Created 0700, files 0600.",
+  "scriptLogFiles.retentionDays":
+    "Days a date folder is kept after its day has ended; checked at start and every hour.",
+  "scriptLogFiles.maxTotalBytes":
+    "Size cap of all kept logs in bytes (at least 1 MiB); over it the oldest files go first.",
   qlikSenseUrls: "Links alerts carry (template fields qlikSenseQMC, qlikSenseHub, appUrl); empty = no link.",
   "qlikSenseUrls.qmc": "URL of the management console.",
   "qlikSenseUrls.hub": "URL of the hub.",

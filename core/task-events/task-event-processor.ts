@@ -14,6 +14,10 @@
  * how many since the last line), and left out of the last events on the status page, so that a
  * flood of forged datagrams cannot push the real runs off it.
  *
+ * With `taskEvents.scriptLogFiles` on, a failed reload's script log is written to disk beside the
+ * alerts, from the same download (script-log-files.ts); the processing of the event waits for
+ * both, and neither waits for the other.
+ *
  * Every run that failed or was aborted gets one INFO line (task, app, node, execution and what each
  * destination did with the alert): it is what an operator looks for in the log after a night, and
  * even a site that fails a task a minute writes few of them. Successes and distribute runs, many
@@ -28,6 +32,7 @@ import type { AlertOutcome } from "./alert-destination.ts";
 import type { AlertDispatcher } from "./dispatch-alert.ts";
 import type { EnrichedParts, Enrichment } from "./enrich-task-event.ts";
 import type { RecentTaskEvents } from "./recent-task-events.ts";
+import type { ScriptLogFiles } from "./script-log-files.ts";
 import { foundValue, unavailableParts } from "./task-alert.ts";
 import { parseTaskDatagram } from "./task-datagram.ts";
 import type { TaskDeduplication } from "./task-deduplication.ts";
@@ -39,6 +44,8 @@ export interface TaskEventProcessorDeps {
   /** enrichTaskEvent with its options and repository bound. */
   readonly enrich: (event: TaskEvent) => Promise<Enrichment>;
   readonly dispatcher: AlertDispatcher;
+  /** Where failed reloads' script logs are kept, beside the alerts (taskEvents.scriptLogFiles). */
+  readonly scriptLogFiles?: Pick<ScriptLogFiles, "keep"> | undefined;
   readonly counts: TaskEventCounts;
   readonly recent: RecentTaskEvents;
   readonly logger: Logger;
@@ -108,7 +115,7 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
       counts.record(event.kind, "enrichment_failed");
       warnUnavailable(event, unavailable);
     }
-    const alerts = await deps.dispatcher.dispatch(alert);
+    const [alerts] = await Promise.all([deps.dispatcher.dispatch(alert), deps.scriptLogFiles?.keep(alert)]);
     counts.record(event.kind, "processed");
     const shown = remember(alert, alert.kind, alerts);
     const log = event.kind === "failed" || event.kind === "aborted" ? logger.info : logger.verbose;

@@ -30,6 +30,7 @@ import { openRepositoryClient } from "../open-platform-client.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "./agent-part.ts";
 import { createAlertDestinations, type RunningAlertDestination } from "./alert-destinations.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";
+import { startScriptLogFiles } from "./script-log-files.ts";
 import { startUdpListener, type UdpListenerView } from "./udp-pipeline.ts";
 import { udpListenerStatus } from "./udp-status.ts";
 
@@ -80,6 +81,15 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
     // Stopped after the queue has handed over its last datagram: no lookup is given up later.
     started.push({ stop: async () => lookups.cancelGrace() });
     const dispatcher = createAlertDispatcher({ destinations, clock, logger, metrics });
+    const scriptLogFiles = await startScriptLogFiles({
+      settings: config.taskEvents.scriptLogFiles,
+      cwd: deps.cwd,
+      clock,
+      logger,
+      metrics,
+      status,
+    });
+    if (scriptLogFiles !== undefined) started.push(scriptLogFiles);
     const counts = createTaskEventCounts(metrics);
     const recent = createRecentTaskEvents();
     const processor = createTaskEventProcessor({
@@ -93,6 +103,7 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
           signal: lookups.signal,
         }),
       dispatcher,
+      scriptLogFiles: scriptLogFiles?.files,
       counts,
       recent,
       logger,

@@ -8,7 +8,8 @@
  * saw it, or "not available" (the reason on hover) where the system does not report it ("not
  * available on this platform" where it never does: Windows).
  * Reload-task events, when they are on, show the latest events with what each alert destination
- * did and what the repository could not tell, and each destination's counts and last error. The
+ * did and what the repository could not tell, each destination's counts and last error, and the
+ * failed reloads' script logs kept on disk (written, failed, kept, the last error). The
  * licence monitor's last run is shown when it runs (status-licences-script.ts).
  */
 import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
@@ -164,7 +165,17 @@ export const STATUS_SCRIPT = `"use strict";
           { text: num(d.overBudget), cls: d.overBudget ? "error" : "" }, num(d.skipped),
           { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
       }), "none switched on"),
-    ];
+    ].concat(scriptLogSection(doc.taskEvents.scriptLogFiles));
+  }
+
+  /** Failed reloads' script logs kept on disk, when they are: what was written, failed, and is kept. */
+  function scriptLogSection(k) {
+    if (!k) return [];
+    var last = k.lastError, kept = k.kept || {};
+    return [table("Script logs on disk", ["directory", "written", "not available", "failed", "kept", "last error"], [
+      { cls: k.failed ? "warn" : "", cells: [k.directory, num(k.written), num(k.notAvailable), { text: num(k.failed), cls: k.failed ? "error" : "" },
+        num(kept.files) + " files, " + bytes(kept.bytes || 0), { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }] },
+    ])];
   }
 
 ${STATUS_LICENCES_SCRIPT}

@@ -1,9 +1,11 @@
 /**
  * The modes of what Steward creates to hold user data: the key-value store and its write-ahead
  * log, the schedule store, the durable audit queue (its segments hold user ids and client IPs,
- * its cursors and manifest beside them) and crash dumps. Files are 0600 and a directory Steward
- * creates for such files alone (the queue directory, its cursors) 0700: readable by Steward's own
- * user only, whatever the umask, so another local account cannot read what users did.
+ * its cursors and manifest beside them), crash dumps and the kept script logs of failed reloads
+ * (what load scripts print: connection names, paths, sometimes data). Files are 0600 and a
+ * directory Steward creates for such files alone (the queue directory, its cursors, the script
+ * logs' directory and date folders) 0700: readable by Steward's own user only, whatever the umask,
+ * so another local account cannot read what users did.
  *
  * Not private, on purpose:
  * - the audit exports (Parquet, table files, JSON): Qlik apps and other tools running as other

@@ -52,6 +52,24 @@ const taskEventRules: [string, MigrationRule][] = [
   ]),
 ];
 
+/**
+ * Butler's disk copies of failed reloads' script logs: the platform's (`clientManaged`) become
+ * `taskEvents.scriptLogFiles`, which writes them from the download the alerts already make.
+ */
+const scriptLogRules: [string, MigrationRule][] = [
+  ["scriptLog", lift],
+  ["scriptLog.storeOnDisk", lift],
+  ["scriptLog.storeOnDisk.clientManaged", lift],
+  ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure", move("taskEvents.scriptLogFiles")],
+  ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.logDirectory", rename("directory")],
+  [
+    "scriptLog.storeOnDisk.qsCloud",
+    drop(
+      "Steward keeps disk copies of the platform's script logs only (taskEvents.scriptLogFiles), not of Qlik Cloud reloads",
+    ),
+  ],
+];
+
 const connectionRules: [string, MigrationRule][] = [
   ["influxDb", rename("timeseriesdbConfig")],
   ["influxDb.hostIP", rename("host")],
@@ -132,10 +150,6 @@ const alertRules: [string, MigrationRule][] = [
 ];
 
 const noCounterpart: [string, MigrationRule][] = [
-  [
-    "scriptLog",
-    drop("Steward keeps no disk copies of script logs; its alerts carry the script log's head and tail"),
-  ],
   ["serviceMonitor", drop(WINDOWS_SERVICES)],
   ["qlikSenseCloud", drop(CLOUD)],
 ];
@@ -145,6 +159,7 @@ const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationR
   ...generalRules,
   ...connectionRules,
   ...taskEventRules,
+  ...scriptLogRules,
   ...BUTLER_ENDPOINT_RULES,
   ...alertRules,
   ...BUTLER_LICENCE_RULES,
@@ -173,6 +188,10 @@ const BEHAVIOUR_NOTES: ReadonlyMap<string, string> = new Map([
   [
     "uptimeMonitor.storeNewRelic.enable",
     "Steward sends uptime metrics to the observability platform only when obsPlatform.enable is true as well",
+  ],
+  [
+    "scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.enable",
+    "Steward names each file <taskId>-<executionId>.log in a folder of the run's UTC date (Butler: <date>_<time>_appId=…_taskId=….log by the node's local time), ends its lines with CRLF as the platform does, and removes files older than retentionDays (30) or over maxTotalBytes (1 GiB, oldest first), where Butler kept them all",
   ],
   [
     "startTaskFilter.enable",

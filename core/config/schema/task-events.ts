@@ -85,6 +85,21 @@ export const TASK_TOPIC_KEYS = Object.keys(sendToMqttSchema.wrapped.entries).fil
   (key) => key !== "enable",
 );
 
+/**
+ * `scriptLogFiles`: the full script log of each failed reload kept on disk, Butler's
+ * `scriptLog.storeOnDisk.clientManaged.reloadTaskFailure`. It sits here, not at the top level
+ * where Butler had it, because the task-event listener downloads the log for its alerts and the
+ * file is written from that same download; like the whole of `taskEvents`, only the local process
+ * runs it. 1 GiB and 30 days by default: a script log is rarely above a few megabytes, so that
+ * keeps a month of a site that fails a few hundred reloads a day.
+ */
+const scriptLogFilesSchema = section({
+  enable: bool(false),
+  directory: nonEmptyStr("./data/script-logs"),
+  retentionDays: int(30, 1, 3650),
+  maxTotalBytes: int(1024 * 1024 * 1024, 1024 * 1024),
+});
+
 export const taskEventsSchema = section({
   enable: bool(false),
   udpServerConfig: taskEventsUdpSchema,
@@ -94,4 +109,5 @@ export const taskEventsSchema = section({
   }),
   timeseriesdb: timeseriesdbSchema,
   sendToMQTT: sendToMqttSchema,
+  scriptLogFiles: scriptLogFilesSchema,
 });

@@ -9,7 +9,8 @@
  *   characters Windows refuses), the key-value store (snapshot and log), the schedule store and the
  *   daily log file;
  * - what that run does not write: crash dumps (JSON and text), the temporary names of a
- *   replacement (`.tmp`) and of an export being written, the generated-once files under ./data, the
+ *   replacement (`.tmp`) and of an export being written, the kept script logs of failed reloads
+ *   (their directory, date folders and `<taskId>-<executionId>.log` names), the generated-once files under ./data, the
  *   simulated platform's certificate files, and the default paths of the configuration.
  */
 import { randomUUID } from "node:crypto";
@@ -19,6 +20,7 @@ import { describe, expect, it } from "vitest";
 import { temporaryFileName } from "../../../core/adapters/local/directory-object-store.ts";
 import { defaultConfig } from "../../../core/config/index.ts";
 import { windowsNameProblem } from "../../../core/files/windows-names.ts";
+import { runDate, scriptLogFileName } from "../../../core/task-events/script-log-files.ts";
 import { INSTANCE_ID_FILE } from "../../../local/agent/telemetry.ts";
 import { SCRAMBLE_KEY_FILE } from "../../../local/agent/udp-events.ts";
 import { writeCrashDump } from "../../../local/cli/crash-dump.ts";
@@ -29,6 +31,7 @@ import { freePort } from "../../helpers/free-port.ts";
 import { eventWithId, postEvent } from "../../helpers/ingest-client.ts";
 import { scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
+import { failedAlert } from "../../helpers/task-alert-fixture.ts";
 
 /** Every name under `directory`, at any depth, but the test's own configuration. */
 function namesUnder(directory: string): string[] {
@@ -116,6 +119,11 @@ describe("names of the files Steward creates", () => {
       config.logDirectory,
       config.crashFile.crashFileDirectory,
       config.scheduler.storeFile,
+      config.taskEvents.scriptLogFiles.directory,
+      runDate(failedAlert()),
+      scriptLogFileName(failedAlert()),
+      `${scriptLogFileName(failedAlert())}.tmp`,
+      scriptLogFileName(failedAlert({ event: { ...failedAlert().event, executionId: "" } })),
     ].flatMap(namesOf);
 
     // Assess: every kind of file is there, so that the check below covers them

@@ -2,9 +2,12 @@
  * The status page's reload-task sections as a person sees them in Debian's Chromium, over a real
  * Steward with task events on, the simulated platform and mosquitto: the latest events with the
  * broker destination's outcome and what the repository could not tell, and the destination's
- * counts. Screenshots at 1280×800 are kept under test/artifacts/.
+ * counts; and the script logs kept on disk, with a write the directory refused. Screenshots at
+ * 1280×800 are kept under test/artifacts/.
  */
 import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASK_SALES } from "../../../local/simulated-platform/catalogue.ts";
 import { taskDatagram } from "../../../local/simulated-platform/task-event-sender.ts";
@@ -13,7 +16,7 @@ import { startTestPlatform, type TestPlatform } from "../../fixtures/platform/te
 import { type Browser, launchChromium, screenshotPath, skipWithoutChromium } from "../../helpers/chromium.ts";
 import { until } from "../../helpers/eventually.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../helpers/mosquitto.ts";
-import { scratchDirectory } from "../../helpers/per-test-environment.ts";
+import { refuseWritesDuringTest, scratchDirectory } from "../../helpers/per-test-environment.ts";
 import { sendDatagrams } from "../../helpers/send-datagrams.ts";
 import { startStewardIn } from "../../helpers/started-steward.ts";
 import {
@@ -79,5 +82,41 @@ describe.skipIf(skip)("the status page's reload-task sections", () => {
     expect(rows[2]).toMatch(/reloadTaskFailure\s+Reload Sales/);
     const destinations = await page.locator('table[data-section="Alert destinations"] tr').allInnerTexts();
     expect(destinations[1]).toMatch(/^mqtt\s+2\s+0\s+0\s+0/);
+  });
+
+  it("shows the script logs kept on disk: a write the directory refused, counted, with the OS's reason", async () => {
+    // Prepare
+    const dir = scratchDirectory("steward-status-script-logs-");
+    const logs = join(dir, "script-logs");
+    mkdirSync(logs);
+    refuseWritesDuringTest(logs);
+    const ports = await freeTaskEventPorts();
+    writeTaskEventsConfig(dir, {
+      platform,
+      ports,
+      extra: { taskEvents: { scriptLogFiles: { enable: true, directory: logs } } },
+    });
+    const executionId = randomUUID();
+    recordExecution(platform.repository.taskEvents, {
+      executionId,
+      taskId: TASK_SALES,
+      outcome: "failed",
+      stoppedAtMs: Date.now(),
+    });
+    await startStewardIn(dir);
+
+    // Act
+    await sendDatagrams(ports.udp, [taskDatagram("failed", executionId, Date.now())]);
+    await until(async () => (await lastTaskEvents(ports.ui)).length === 1, 20_000, 200);
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${ports.ui}/`);
+    const section = page.locator('table[data-section="Script logs on disk"]');
+    await section.waitFor({ timeout: 10_000 });
+
+    // Assess
+    const rows = await section.locator("tr").allInnerTexts();
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain(logs);
+    expect(rows[1]).toMatch(/\s0\s+0\s+1\s+0 files, 0 B\s+.*(EROFS|EACCES|ENOTDIR)/);
   });
 });

@@ -116,6 +116,12 @@ const CONVERTED: [string, string][] = [
   ["mqttConfig.subscriptionRootTopic", "mqttConfig.subscriptionRootTopic"],
   ["mqttConfig.taskStartTopic", "mqttConfig.taskStartTopic"],
   ["startTaskFilter", "startTaskFilter"],
+  // The platform's script logs on disk: the directory and the switch, under taskEvents.
+  ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.enable", "taskEvents.scriptLogFiles.enable"],
+  [
+    "scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.logDirectory",
+    "taskEvents.scriptLogFiles.directory",
+  ],
   ["qlikSenseUrls", "qlikSenseUrls"],
   ["genericUrls", "genericUrls"],
   ["cert", "cert"],
@@ -166,7 +172,7 @@ const CONVERTED: [string, string][] = [
 const LEFT_OUT = [
   "Butler.uptimeMonitor.storeNewRelic.url",
   "Butler.uptimeMonitor.storeNewRelic.header",
-  "Butler.scriptLog",
+  "Butler.scriptLog.storeOnDisk.qsCloud",
   // Butler's service-monitor alerts: Steward does not monitor Windows services.
   ...["teamsNotification", "slackNotification", "emailNotification"].flatMap((section) =>
     ["serviceStarted", "serviceStopped"].map((block) => `Butler.${section}.${block}`),
@@ -260,7 +266,9 @@ describe("migrate-config on a Butler file: where each section lands", () => {
 
   it("names Butler, the source and the left-out keys in the header", () => {
     expect(result.text).toMatch(/^# Butler configuration butler\.yaml\.$/m);
-    expect(result.text).toMatch(/^# {3}Butler\.scriptLog: Steward keeps no disk copies of script logs/m);
+    expect(result.text).toMatch(
+      /^# {3}Butler\.scriptLog\.storeOnDisk\.qsCloud: Steward keeps disk copies of the platform's script logs only/m,
+    );
   });
 });
 

@@ -1,0 +1,68 @@
+/**
+ * The kept script logs of failed reloads (`taskEvents.scriptLogFiles`) as the task-event part
+ * starts them: the directory from the configuration (relative to the working directory, checked
+ * by the platform's path rules: no NUL byte, no UNC path off Windows, no name Windows refuses on
+ * Windows, so a bad path refuses the start with its reason), the writes, and the retention's
+ * rounds (at start, then hourly). A directory that cannot be written does not refuse the start:
+ * a full or read-only disk is reported by each write (WARN, counted, status page) and the alerts
+ * go out all the same. On the status page under `taskEvents.scriptLogFiles`.
+ */
+import { createScriptLogFolder } from "../../core/adapters/local/script-log-folder.ts";
+import type { TaskEventsConfig } from "../../core/config/index.ts";
+import { normalisePath, pathRulesFor } from "../../core/files/path-guard.ts";
+import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
+import { createScriptLogFiles, type ScriptLogFiles } from "../../core/task-events/script-log-files.ts";
+import { createScriptLogRetention } from "../../core/task-events/script-log-retention.ts";
+
+export interface ScriptLogFilesPartDeps {
+  readonly settings: TaskEventsConfig["scriptLogFiles"];
+  readonly cwd: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics?: MetricsRegistry | undefined;
+  readonly status?: StatusBoard | undefined;
+}
+
+export interface RunningScriptLogFiles extends Stoppable {
+  readonly files: ScriptLogFiles;
+}
+
+/**
+ * The directory as an absolute path by `platform`'s rules: `\` read as a separator, relative to
+ * `cwd`, drive and UNC paths on Windows; throws an InvalidPathError naming the setting.
+ */
+export function scriptLogDirectory(
+  directory: string,
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const rules = pathRulesFor(platform, () => cwd);
+  return normalisePath(directory, "taskEvents.scriptLogFiles.directory", rules);
+}
+
+/** Undefined when switched off. */
+export async function startScriptLogFiles(
+  deps: ScriptLogFilesPartDeps,
+): Promise<RunningScriptLogFiles | undefined> {
+  const { settings, clock, metrics } = deps;
+  if (!settings.enable) return undefined;
+  const logger = deps.logger.child("script-logs");
+  const folder = createScriptLogFolder(scriptLogDirectory(settings.directory, deps.cwd));
+  const retention = createScriptLogRetention({ folder, settings, clock, logger, metrics });
+  const files = createScriptLogFiles({
+    folder,
+    clock,
+    logger,
+    metrics,
+    afterWrite: (bytes) => retention.added(bytes),
+  });
+  await retention.start();
+  deps.status?.set("taskEvents", "scriptLogFiles", () => ({ ...files.stats(), kept: retention.stats() }));
+  logger.info("script logs of failed reloads are kept on disk", {
+    directory: folder.directory,
+    retentionDays: settings.retentionDays,
+    maxTotalBytes: settings.maxTotalBytes,
+  });
+  return { files, stop: () => retention.stop() };
+}
