@@ -7,8 +7,8 @@
  */
 import type { AcceptedEvent } from "./audit/accepted-event.ts";
 import type { AuditRow } from "./audit/audit-row.ts";
-import type { Point } from "./destinations/line-protocol.ts";
 import type { LogLevel } from "./logging/log-levels.ts";
+import type { Point } from "./shared/line-protocol.ts";
 
 export type { LogLevel };
 

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { EmailNotificationConfig } from "../config/schema/config.ts";
 import { redactText } from "../logging/redact.ts";
 import type { Logger } from "../ports.ts";
+import { addressKey } from "../shared/email-address.ts";
 import {
   type AlertDestination,
   AlertSendError,
@@ -24,7 +25,6 @@ import type { AlertKind } from "../task-events/task-kinds.ts";
 import { type TemplateLinks, templateFields } from "../task-events/template-fields.ts";
 import { admitAlert, type DestinationBudget } from "./alert-budget.ts";
 import { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
-import { addressKey } from "./email-address.ts";
 import { type BodyTemplate, EMAIL_KINDS, type EmailKind, emailContent } from "./email-message.ts";
 import { emailRecipients } from "./email-recipients.ts";
 import type { EmailSender } from "./email-sender.ts";

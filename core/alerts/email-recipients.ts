@@ -12,8 +12,9 @@
  * the global list is used (a surplus email is better than a lost one), and an owner that could
  * not be looked up only leaves the owner out.
  */
+
+import { addressKey, isEmailAddress } from "../shared/email-address.ts";
 import type { AppOwner, CustomPropertyValue, TaskAlert } from "../task-events/task-alert.ts";
-import { addressKey, isEmailAddress } from "./email-address.ts";
 
 export interface OwnerRef {
   readonly directory: string;

@@ -15,7 +15,7 @@
  * the value `enabledValue`.
  */
 import type { Config } from "../config/index.ts";
-import { type FieldValue, floatField, type Point, stringField } from "../destinations/line-protocol.ts";
+import { type FieldValue, floatField, type Point, stringField } from "../shared/line-protocol.ts";
 import {
   type ExecutionInfo,
   foundValue,

@@ -7,10 +7,11 @@
  * back within seconds, and a point written late keeps its run's time); after the last attempt the
  * send fails, and the dispatcher counts and shows it. The retries hold only this alert's slot.
  */
-import { checkPoint, LineProtocolError } from "../destinations/line-protocol.ts";
+
 import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
 import { writeAcceptingRefusals } from "../destinations/write-accepting-refusals.ts";
 import type { Clock, TimeseriesClient } from "../ports.ts";
+import { checkPoint, LineProtocolError } from "../shared/line-protocol.ts";
 import { type AlertDestination, AlertSendError } from "../task-events/alert-destination.ts";
 import { successPointSkipped, type TaskPointsConfig, taskPoint, writesTaskPoints } from "./task-points.ts";
 
@@ -21,7 +22,7 @@ export const TIMESERIES_ALERT_DESTINATION = "timeseriesdb";
 export const OUTAGE_RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
 
 export interface TimeseriesTaskDestination extends AlertDestination {
-  /** Failed writes and refusals by reason, for `steward_destination_*` (destination-stats.ts). */
+  /** Failed writes and refusals by reason, for `steward_destination_*` (core/destinations/destination-stats.ts). */
   stats(): { failedWrites: number; refused: Readonly<Record<string, number>> };
 }
 

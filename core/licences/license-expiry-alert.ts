@@ -6,8 +6,9 @@
  * emits; a destination subscribes once when it starts and formats the event its own way. A
  * listener that throws or rejects is logged and never stops the others or the monitor.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import type { Logger } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 
 export interface LicenceExpiryAlert {
   /** `expired`: the repository says so, or the expiry day is past; `expiring`: within the window. */

@@ -7,9 +7,9 @@
  * and in the destination's totals, which carry its last error for the status page.
  */
 import { alertOutcomeCounts } from "../alerts/alert-outcome-counts.ts";
-import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, MetricsRegistry } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { AlertDestination, AlertOutcome, AlertSendResult } from "./alert-destination.ts";
 import type { TaskAlert } from "./task-alert.ts";
 

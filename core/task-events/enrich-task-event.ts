@@ -14,8 +14,9 @@
  * the task "not available", because a failed reload must not go unheard while the repository is
  * down.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import type { Clock } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { lookUpAppOwner } from "./app-owner-lookup.ts";
 import { type ExecutionLookupOptions, lookUpExecution } from "./execution-lookup.ts";
 import { downloadScriptLog, type ScriptLogOptions } from "./script-log-download.ts";

@@ -15,7 +15,8 @@ import {
 import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
-import { InvalidScheduleError, ScheduleNotFoundError } from "../../core/schedules/errors.ts";
+import { ScheduleNotFoundError } from "../../core/schedules/errors.ts";
+import { InvalidScheduleError } from "../../core/shared/invalid-schedule-error.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";
 import type { HttpProblem } from "../http/problem.ts";

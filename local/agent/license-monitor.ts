@@ -15,8 +15,6 @@
  */
 import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
 import { licenseMonitorDestinations } from "../../core/config/index.ts";
-import { describeError } from "../../core/destinations/describe-error.ts";
-import type { Point } from "../../core/destinations/line-protocol.ts";
 import type { AccessLicenceReading } from "../../core/licences/access-licences.ts";
 import type { LicenceExpiryAlerts } from "../../core/licences/license-expiry-alert.ts";
 import { declareLicenceGauges } from "../../core/licences/license-gauges.ts";
@@ -33,9 +31,11 @@ import { type ReleaseSummary, runReleasePass } from "../../core/licences/release
 import type { ServerLicenceReading } from "../../core/licences/server-licence.ts";
 import type { VersionReading } from "../../core/licences/version-info.ts";
 import type { Stoppable } from "../../core/ports.ts";
-import { parseRecurrence } from "../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
-import type { BrokerMessage } from "../../core/udp/event-destinations.ts";
+import type { BrokerMessage } from "../../core/shared/broker-message.ts";
+import { describeError } from "../../core/shared/describe-error.ts";
+import type { Point } from "../../core/shared/line-protocol.ts";
+import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import { openLicenseSource } from "../open-platform-client.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";

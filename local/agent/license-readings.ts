@@ -5,11 +5,11 @@
  * going out.
  */
 import type { LicenseMonitorConfig } from "../../core/config/index.ts";
-import { describeError } from "../../core/destinations/describe-error.ts";
 import { type AccessLicenceReading, readAccessLicences } from "../../core/licences/access-licences.ts";
 import type { LicenseSource } from "../../core/licences/license-source.ts";
 import { readServerLicence, type ServerLicenceReading } from "../../core/licences/server-licence.ts";
 import { readVersionInfo, type VersionReading } from "../../core/licences/version-info.ts";
+import { describeError } from "../../core/shared/describe-error.ts";
 
 export interface LicenceRunReadings {
   readonly access: readonly AccessLicenceReading[] | undefined;

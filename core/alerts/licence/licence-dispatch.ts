@@ -5,8 +5,9 @@
  * that throws is counted `failed` and logged at ERROR with the reason; it never holds up the
  * others. The monitor runs every few hours, so every failure gets its own line.
  */
-import { describeError } from "../../destinations/describe-error.ts";
+
 import type { Clock, Logger, MetricsRegistry } from "../../ports.ts";
+import { describeError } from "../../shared/describe-error.ts";
 import type { AlertOutcome } from "../../task-events/alert-destination.ts";
 import { type AlertDestinationTotals, addToTotals, emptyTotals } from "../../task-events/dispatch-alert.ts";
 import { alertOutcomeCounts } from "../alert-outcome-counts.ts";

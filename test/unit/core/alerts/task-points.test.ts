@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { successPointSkipped, taskPoint, writesTaskPoints } from "../../../../core/alerts/task-points.ts";
-import { encodePoint } from "../../../../core/destinations/line-protocol.ts";
+import { encodePoint } from "../../../../core/shared/line-protocol.ts";
 import { available, notAvailable } from "../../../../core/task-events/task-alert.ts";
 import { failedAlert, STOP_TIME, taskEventsSettings } from "../../../helpers/task-alert-fixture.ts";
 

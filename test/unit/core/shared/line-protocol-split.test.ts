@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodePoints, integerField, stringField } from "../../../../core/destinations/line-protocol.ts";
-import { notOneLine, splitLines } from "../../../../core/destinations/line-protocol-split.ts";
+import { encodePoints, integerField, stringField } from "../../../../core/shared/line-protocol.ts";
+import { notOneLine, splitLines } from "../../../../core/shared/line-protocol-split.ts";
 
 describe("splitLines, as InfluxDB's scanLine", () => {
   it("keeps a line break inside a string field in its line, as InfluxDB reads it", () => {

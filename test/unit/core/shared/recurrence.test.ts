@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidScheduleError } from "../../../../core/schedules/errors.ts";
-import { parseRecurrence, typicalIntervalMs } from "../../../../core/schedules/recurrence.ts";
+import { InvalidScheduleError } from "../../../../core/shared/invalid-schedule-error.ts";
+import { parseRecurrence, typicalIntervalMs } from "../../../../core/shared/recurrence.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

@@ -12,8 +12,8 @@ import {
   LineProtocolError,
   stringField,
   unsignedField,
-} from "../../../../core/destinations/line-protocol.ts";
-import { splitLines } from "../../../../core/destinations/line-protocol-split.ts";
+} from "../../../../core/shared/line-protocol.ts";
+import { splitLines } from "../../../../core/shared/line-protocol-split.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { LineProtocolSyntaxError, parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";
 

@@ -4,8 +4,9 @@
  * (buffer full past the bounded wait, or a message whose publish failed) or rejected as data;
  * until then it is buffered. The metric is read at scrape time, never pushed from the hot path.
  */
-import type { LastRefusal } from "../destinations/item-batcher.ts";
+
 import type { MetricsRegistry } from "../ports.ts";
+import type { LastRefusal } from "./item-batcher.ts";
 
 export interface DestinationStats {
   /** Items buffered or being written. */

@@ -10,7 +10,7 @@
  */
 import later from "@breejs/later";
 import { Cron } from "croner";
-import { InvalidScheduleError } from "./errors.ts";
+import { InvalidScheduleError } from "./invalid-schedule-error.ts";
 
 export interface Recurrence {
   /** The expression as configured. */
