@@ -5,7 +5,7 @@
  * status, an answer of the wrong shape) throws the platform's typed errors with a message that
  * says which call and why. Every call gives up when `signal` aborts (at shutdown).
  */
-import type { AppInfo, ExecutionInfo, TaskInfo } from "./task-alert.ts";
+import type { AppInfo, ExecutionInfo, TaskInfo } from "../alerts/index.ts";
 
 /** An execution result with what the script log download needs. */
 export interface RepositoryExecution extends ExecutionInfo {

@@ -8,11 +8,12 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTimeseriesClient } from "../../../../core/adapters/influx/create-timeseries-client.ts";
 import { createMqttBrokerClient } from "../../../../core/adapters/mqtt.ts";
-import { createMqttTaskDestination } from "../../../../core/alerts/mqtt-task-destination.ts";
-import { createTimeseriesTaskDestination } from "../../../../core/alerts/timeseries-task-destination.ts";
+import { available, type TaskAlert } from "../../../../core/alerts/task-alert.ts";
 import type { TimeseriesClient } from "../../../../core/ports.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { available, type TaskAlert } from "../../../../core/task-events/task-alert.ts";
+import { createMqttTaskDestination } from "../../../../core/task-events/mqtt-task-destination.ts";
+import { createTimeseriesTaskDestination } from "../../../../core/task-events/timeseries-task-destination.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { type Mosquitto, skipWithoutMosquitto, startMosquitto } from "../../../helpers/mosquitto.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -58,7 +59,9 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
   });
 
   it("stores Butler's tag keys and field keys with Butler's types, and the same alert twice as one point", async () => {
-    const destination = createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock });
+    const destination = admitted(
+      createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock }),
+    );
     const alert = recentAlert();
 
     await expect(destination.send(alert)).resolves.toEqual({ outcome: "sent", messages: 1 });
@@ -102,7 +105,9 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
   });
 
   it("writes a successful reload the dashboards count by the misspelt status tag", async () => {
-    const destination = createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock });
+    const destination = admitted(
+      createTimeseriesTaskDestination({ config: POINTS, series, clock: systemClock }),
+    );
     await destination.send(recentAlert({ kind: "reloadTaskSuccess" }));
     const found = await rows(
       `SELECT count("log_message") FROM "reload_task_success" WHERE "task_exeuctionStatusText" = 'FinishedFail' AND "qs_env" = 'lab'`,
@@ -114,7 +119,7 @@ describe.skipIf(noInfluxd)("task points in InfluxDB 1.x", () => {
     const config = taskEventsSettings({
       timeseriesdb: { preloadTaskFailure: { enable: true } },
     }).timeseriesdb;
-    const destination = createTimeseriesTaskDestination({ config, series, clock: systemClock });
+    const destination = admitted(createTimeseriesTaskDestination({ config, series, clock: systemClock }));
     const alert = recentAlert({ kind: "preloadTaskFailure" });
     const stop = alert.execution.available ? Date.parse(alert.execution.value.stopTime ?? "") : 0;
     // The message stored as a number first, at the same time: the server refuses it as a string.
@@ -133,12 +138,14 @@ describe.skipIf(noInfluxd)("task points while InfluxDB is away", () => {
   it("writes the point once the database is back within the retries", async () => {
     const series = createTimeseriesClient(timeseriesConfig(1, influxd.port));
     await series.ensureDatabase();
-    const destination = createTimeseriesTaskDestination({
-      config: POINTS,
-      series,
-      clock: systemClock,
-      retryDelaysMs: [500, 1000, 2000, 4000],
-    });
+    const destination = admitted(
+      createTimeseriesTaskDestination({
+        config: POINTS,
+        series,
+        clock: systemClock,
+        retryDelaysMs: [500, 1000, 2000, 4000],
+      }),
+    );
     const alert = recentAlert({
       event: { ...failedAlert().event, executionId: "7d0f5a52-1c1d-4d3e-9a7b-2f7c1d2e3f4a" },
     });
@@ -158,12 +165,14 @@ describe.skipIf(noInfluxd)("task points while InfluxDB is away", () => {
 
   it("fails the send, saying how often it tried, when the database stays away", async () => {
     const series = createTimeseriesClient(timeseriesConfig(1, 1));
-    const destination = createTimeseriesTaskDestination({
-      config: POINTS,
-      series,
-      clock: systemClock,
-      retryDelaysMs: [10, 10],
-    });
+    const destination = admitted(
+      createTimeseriesTaskDestination({
+        config: POINTS,
+        series,
+        clock: systemClock,
+        retryDelaysMs: [10, 10],
+      }),
+    );
     await expect(destination.send(recentAlert())).rejects.toThrow(/could not be written in 3 attempts/);
     expect(destination.stats().failedWrites).toBe(3);
   });
@@ -189,10 +198,12 @@ describe.skipIf(noMosquitto)("task broker messages on mosquitto", () => {
       logger: recordingLogger(),
     });
     await client.whenConnected(5000);
-    const destination = createMqttTaskDestination({
-      config: taskEventsSettings({ sendToMQTT: { enable: true } }).sendToMQTT,
-      broker: client,
-    });
+    const destination = admitted(
+      createMqttTaskDestination({
+        config: taskEventsSettings({ sendToMQTT: { enable: true } }).sendToMQTT,
+        broker: client,
+      }),
+    );
 
     await expect(destination.send(failedAlert())).resolves.toEqual({ outcome: "sent", messages: 2 });
     await until(() => received.length === 2);
@@ -214,10 +225,12 @@ describe.skipIf(noMosquitto)("task broker messages on mosquitto", () => {
       logger: recordingLogger(),
       reconnectPeriodMs: 60_000,
     });
-    const destination = createMqttTaskDestination({
-      config: taskEventsSettings({ sendToMQTT: { enable: true } }).sendToMQTT,
-      broker: client,
-    });
+    const destination = admitted(
+      createMqttTaskDestination({
+        config: taskEventsSettings({ sendToMQTT: { enable: true } }).sendToMQTT,
+        broker: client,
+      }),
+    );
     await expect(destination.send(failedAlert())).rejects.toThrow(
       /2 of 2 broker messages not published \(qliksense\/task_failure/,
     );
