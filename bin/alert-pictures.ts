@@ -8,11 +8,15 @@
  */
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { chatFields } from "../core/alerts/chat/chat-log-text.ts";
-import { taskSlackMessage, taskTeamsCard } from "../core/alerts/chat/task-chat.ts";
-import { licenceEmail } from "../core/alerts/email/licence-email.ts";
-import { taskEmailContent } from "../core/alerts/email/task-email.ts";
-import { LICENCE_EXPIRY_KIND, taskTemplateFields } from "../core/alerts/index.ts";
+import {
+  chatFields,
+  LICENCE_EXPIRY_KIND,
+  licenceEmail,
+  taskEmailContent,
+  taskSlackMessage,
+  taskTeamsCard,
+  taskTemplateFields,
+} from "../core/alerts/index.ts";
 import { emailConfig, slackConfig } from "../test/helpers/alert-configs.ts";
 import { failedReloadAlert, LINKS } from "../test/helpers/task-alerts.ts";
 import { slackPreview } from "./slack-preview.ts";

@@ -22,7 +22,9 @@ export {
 export { type AlertRateLimit, createAlertRateLimit } from "./alert-rate-limit.ts";
 export { AlertTemplateError, renderAlertTemplate } from "./alert-template.ts";
 export type { AlertLinks, AlertView } from "./alert-view.ts";
+export { chatFields } from "./chat/chat-log-text.ts";
 export type { ChatWebhookClient } from "./chat/chat-webhook-client.ts";
+export { taskSlackMessage, taskTeamsCard } from "./chat/task-chat.ts";
 export {
   type AlertDestinationTotals,
   type AlertDispatcher,
@@ -34,6 +36,8 @@ export {
   totalsKey,
 } from "./dispatch.ts";
 export type { EmailClient, OutgoingEmail } from "./email/email-client.ts";
+export { licenceEmail } from "./email/licence-email.ts";
+export { taskEmailContent } from "./email/task-email.ts";
 export {
   LICENCE_EXPIRY_KIND,
   LICENCE_STATUS_KIND,
