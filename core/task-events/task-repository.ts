@@ -3,7 +3,8 @@
  * (core/adapters/platform/repository-task-events.ts) answers it over mutual TLS. Something the
  * repository does not know is `undefined`; a call that fails (unreachable, timeout, an error
  * status, an answer of the wrong shape) throws the platform's typed errors with a message that
- * says which call and why. Every call gives up when `signal` aborts (at shutdown).
+ * says which call and why. Every call gives up when `signal` aborts (at shutdown). Its contract
+ * suite is test/contracts/task-repository.contract.ts.
  */
 import type { AppInfo, ExecutionInfo, TaskInfo } from "../alerts/index.ts";
 
