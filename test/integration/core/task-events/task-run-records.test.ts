@@ -1,8 +1,8 @@
 /**
- * The time-series and broker destinations of task alerts against Debian's influxd (InfluxDB
- * 1.x) and mosquitto on loopback: the point's tag keys and field keys with their types as the
- * server stores them, the same alert twice as one point, a refusal failing the send with the
- * server's words; and the broker messages as a subscriber receives them.
+ * The records of every task run, its time-series and broker destinations, against Debian's
+ * influxd (InfluxDB 1.x) and mosquitto on loopback: the point's tag keys and field keys with their
+ * types as the server stores them, the same alert twice as one point, a refusal failing the send
+ * with the server's words; and the broker messages as a subscriber receives them.
  */
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
