@@ -17,6 +17,7 @@ import {
 } from "../../../../core/alerts/index.ts";
 import { createWebhookDestination } from "../../../../core/alerts/webhook/webhook-destination.ts";
 import { webhookSections } from "../../../helpers/alert-configs.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { sampleValue } from "../../../helpers/prometheus-text.ts";
@@ -117,15 +118,9 @@ describe("alert budget per destination", () => {
     const { dispatcher } = budgeted(2);
     for (let i = 0; i < 2; i += 1) await dispatcher.dispatch(freshTask());
 
-    const { webhook: outcome } = await dispatcher.dispatch({
-      kind: LICENCE_EXPIRY_KIND,
-      state: "expiring",
-      expiryDate: "2027-01-31",
-      daysUntilExpiry: 12,
-      alertDaysBefore: 30,
-      text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-      at: "2026-12-05T10:00:10.000Z",
-    });
+    const { webhook: outcome } = await dispatcher.dispatch(
+      expiringLicence({ at: "2026-12-05T10:00:10.000Z" }),
+    );
 
     expect(outcome).toBe("over_budget");
     expect(dispatcher.totals(totalsKey("webhook", LICENCE_EXPIRY_KIND))).toMatchObject({

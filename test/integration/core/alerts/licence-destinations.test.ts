@@ -20,6 +20,7 @@ import {
 } from "../../../../core/alerts/index.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
 import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
@@ -39,15 +40,7 @@ afterEach(() => {
   for (const client of built.splice(0)) client.close();
 });
 
-const ALERT: LicenceExpiryAlert = {
-  kind: LICENCE_EXPIRY_KIND,
-  state: "expiring",
-  expiryDate: "2027-01-31",
-  daysUntilExpiry: 12,
-  alertDaysBefore: 30,
-  text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-  at: "2027-01-19T06:00:00.000Z",
-};
+const ALERT: LicenceExpiryAlert = expiringLicence();
 
 function destinations(teams: Record<string, unknown> = {}) {
   const parsed = parseConfig({

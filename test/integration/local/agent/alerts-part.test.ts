@@ -8,15 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
 import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
-import {
-  createAlertDispatcher,
-  LICENCE_EXPIRY_KIND,
-  LICENCE_STATUS_KIND,
-  totalsKey,
-} from "../../../../core/alerts/index.ts";
+import { createAlertDispatcher, LICENCE_STATUS_KIND, totalsKey } from "../../../../core/alerts/index.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { startAlerts } from "../../../../local/agent/alerts/alerts-part.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { parsePrometheusText, sampleValue } from "../../../helpers/prometheus-text.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
@@ -66,15 +62,7 @@ describe("the alerts part", () => {
       daysUntilExpiry: 12,
       at,
     });
-    await dispatch({
-      kind: LICENCE_EXPIRY_KIND,
-      state: "expiring",
-      expiryDate: "2027-01-31",
-      daysUntilExpiry: 12,
-      alertDaysBefore: 30,
-      text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-      at,
-    });
+    await dispatch(expiringLicence({ at }));
     const scraped = parsePrometheusText(await metrics.metrics());
     await alerts.stop();
 

@@ -17,19 +17,12 @@ import {
   type WebhookCall,
 } from "../../../../core/alerts/index.ts";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-const ALERT: LicenceExpiryAlert = {
-  kind: LICENCE_EXPIRY_KIND,
-  state: "expiring",
-  expiryDate: "2027-01-31",
-  daysUntilExpiry: 12,
-  alertDaysBefore: 30,
-  text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-  at: "2027-01-19T06:00:00.000Z",
-};
+const ALERT: LicenceExpiryAlert = expiringLicence();
 
 const ALL_ON = {
   emailNotification: {

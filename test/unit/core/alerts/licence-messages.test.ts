@@ -7,27 +7,16 @@ import { describe, expect, it } from "vitest";
 import { licenceSlackMessage, licenceTeamsCard } from "../../../../core/alerts/chat/licence-chat.ts";
 import type { BodyTemplate } from "../../../../core/alerts/email/email-content.ts";
 import { licenceEmail } from "../../../../core/alerts/email/licence-email.ts";
-import {
-  LICENCE_EXPIRY_KIND,
-  LICENCE_STATUS_KIND,
-  type LicenceExpiryAlert,
-} from "../../../../core/alerts/licence-alert.ts";
+import { LICENCE_STATUS_KIND, type LicenceExpiryAlert } from "../../../../core/alerts/licence-alert.ts";
 import { licenceSentence, licenceTemplateFields } from "../../../../core/alerts/licence-fields.ts";
 import {
   licenceAlertPayload,
   licenceStatusPayload,
 } from "../../../../core/alerts/webhook/licence-webhook.ts";
 import { emailConfig } from "../../../helpers/alert-configs.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 
-const EXPIRING: LicenceExpiryAlert = {
-  kind: LICENCE_EXPIRY_KIND,
-  state: "expiring",
-  expiryDate: "2027-01-31",
-  daysUntilExpiry: 12,
-  alertDaysBefore: 30,
-  text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-  at: "2027-01-19T06:00:00.000Z",
-};
+const EXPIRING: LicenceExpiryAlert = expiringLicence();
 const EXPIRED: LicenceExpiryAlert = { ...EXPIRING, state: "expired", daysUntilExpiry: -3 };
 const LINKS = {
   qlikSenseUrls: { qmc: "https://sense.example.com/qmc", hub: "", appBaseUrl: "" },
