@@ -75,6 +75,7 @@ export {
   type LocalTimes,
   localTimeFormatter,
   NOT_AVAILABLE,
+  prefixedTimes,
   splitDuration,
   type TaskTemplateFields,
   taskTemplateFields,

@@ -212,8 +212,8 @@ function executionFields(alert: TaskAlert, localTimes: (iso: string | undefined)
   return {
     executingNodeName: execution?.executingNodeName || NOT_AVAILABLE,
     executionDuration: splitDuration(execution?.durationMs ?? 0),
-    executionStartTime: prefixed("startTime", start),
-    executionStopTime: prefixed("stopTime", stop),
+    executionStartTime: prefixedTimes("startTime", start),
+    executionStopTime: prefixedTimes("stopTime", stop),
     executionStatusNum: execution?.status ?? -1,
     executionStatusText: execution?.statusText ?? NOT_AVAILABLE,
     executionDetails: details.map((detail) => {
@@ -234,7 +234,8 @@ function executionFields(alert: TaskAlert, localTimes: (iso: string | undefined)
   };
 }
 
-function prefixed(prefix: string, times: LocalTimes): Record<string, string> {
+/** A run's local times under Butler's names: `<prefix>UTC`, `<prefix>Local1` … `<prefix>Local5`. */
+export function prefixedTimes(prefix: string, times: LocalTimes): Record<string, string> {
   return {
     [`${prefix}UTC`]: times.utc,
     [`${prefix}Local1`]: times.local1,

@@ -20,6 +20,7 @@ import {
   foundValue,
   headLines,
   localTimeFormatter,
+  prefixedTimes,
   splitDuration,
   type TaskAlert,
   type TaskAlertKind,
@@ -134,23 +135,12 @@ function executionFields(execution: ExecutionInfo, timeZone: string | undefined)
   const stop = times(execution.stopTime);
   const seconds = Math.max(0, execution.durationMs) / 1000;
   return {
-    task_executionStartTime_json: stringField(JSON.stringify(timeJson("startTime", start))),
-    task_executionStopTime_json: stringField(JSON.stringify(timeJson("stopTime", stop))),
+    task_executionStartTime_json: stringField(JSON.stringify(prefixedTimes("startTime", start))),
+    task_executionStopTime_json: stringField(JSON.stringify(prefixedTimes("stopTime", stop))),
     task_executionDuration_json: stringField(JSON.stringify(splitDuration(execution.durationMs))),
     task_executionDuration_sec: floatField(seconds),
     task_executionDuration_min: floatField(seconds / 60),
     task_executionDuration_h: floatField(seconds / 3600),
-  };
-}
-
-function timeJson(prefix: string, times: ReturnType<ReturnType<typeof localTimeFormatter>>) {
-  return {
-    [`${prefix}UTC`]: times.utc,
-    [`${prefix}Local1`]: times.local1,
-    [`${prefix}Local2`]: times.local2,
-    [`${prefix}Local3`]: times.local3,
-    [`${prefix}Local4`]: times.local4,
-    [`${prefix}Local5`]: times.local5,
   };
 }
 
