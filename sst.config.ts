@@ -19,7 +19,7 @@ export default $config({
     await import("./infra/alarms.ts");
     // `npx sst dev`: the on-prem agent runs beside the live functions, on the dev stage's stores.
     await import("./infra/dev.ts");
-    // What the runbooks (README "Alarms and runbooks") need: where to redrive from and to.
+    // What the runbooks (docs/aws.md, "Alarms and runbooks") need: where to redrive from and to.
     return {
       api: api.url,
       queueArn: auditEventQueue.arn,

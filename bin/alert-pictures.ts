@@ -8,14 +8,16 @@
  */
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { chatFields } from "../core/alerts/chat-log-text.ts";
-import { emailContent } from "../core/alerts/email-message.ts";
-import { licenceTemplateFields } from "../core/alerts/licence/licence-alert-fields.ts";
-import { licenceEmailContent } from "../core/alerts/licence/licence-email-content.ts";
-import { basicSlackMessage } from "../core/alerts/slack-blocks.ts";
-import { basicTeamsCard } from "../core/alerts/teams-card.ts";
-import { templateFields } from "../core/task-events/template-fields.ts";
-import { slackConfig } from "../test/helpers/alert-configs.ts";
+import {
+  chatFields,
+  LICENCE_EXPIRY_KIND,
+  licenceEmail,
+  taskEmailContent,
+  taskSlackMessage,
+  taskTeamsCard,
+  taskTemplateFields,
+} from "../core/alerts/index.ts";
+import { emailConfig, slackConfig } from "../test/helpers/alert-configs.ts";
 import { failedReloadAlert, LINKS } from "../test/helpers/task-alerts.ts";
 import { slackPreview } from "./slack-preview.ts";
 
@@ -26,10 +28,10 @@ const ADAPTIVE_CARDS_JS = join(ROOT, "node_modules", "adaptivecards", "dist", "a
 const alert = failedReloadAlert({
   taskName: "Reload Sales dashboard — nightly full load of orders, returns and forecasts",
 });
-const fields = templateFields(alert, LINKS, { head: 0, tail: 8 }, { timeZone: "UTC" });
+const fields = taskTemplateFields(alert, LINKS, { head: 0, tail: 8 }, { timeZone: "UTC" });
 
 async function emailPicture(page: Page): Promise<void> {
-  const { content } = emailContent(
+  const { content } = taskEmailContent(
     "reloadTaskFailure",
     fields,
     'Qlik Sense reload failed: "{{taskName}}"',
@@ -42,26 +44,25 @@ async function emailPicture(page: Page): Promise<void> {
 
 /** The server licence's expiry email, 12 days before the expiry. */
 async function licenceEmailPicture(page: Page): Promise<void> {
-  const licence = licenceTemplateFields(
-    {
-      kind: "expiring",
-      expiryDate: "2027-01-31",
-      daysUntilExpiry: 12,
-      alertDaysBefore: 30,
-      text: "",
-      at: "2027-01-19T06:00:00.000Z",
-    },
-    LINKS,
-    "sense.example.com",
-  );
-  const { content } = licenceEmailContent(licence, "{{message}}", undefined);
+  const alert = {
+    kind: LICENCE_EXPIRY_KIND,
+    state: "expiring",
+    expiryDate: "2027-01-31",
+    daysUntilExpiry: 12,
+    alertDaysBefore: 30,
+    text: "",
+    at: "2027-01-19T06:00:00.000Z",
+  } as const;
+  const settings = { ...emailConfig({}).serverLicenseExpiry, subject: "{{message}}" };
+  const view = { links: LINKS, hostName: "sense.example.com", version: "" };
+  const { content } = licenceEmail.content(alert, settings, undefined, view);
   await page.setViewportSize({ width: 760, height: 400 });
   await page.setContent(content.html);
   await page.screenshot({ path: join(IMAGES_DIR, "alert-email-licence.png"), fullPage: true });
 }
 
 async function teamsPicture(page: Page): Promise<void> {
-  const message = basicTeamsCard(chatFields(fields), `Qlik Sense reload failed: "${fields.taskName}"`, true);
+  const message = taskTeamsCard(chatFields(fields), `Qlik Sense reload failed: "${fields.taskName}"`, true);
   await page.setViewportSize({ width: 760, height: 600 });
   await page.setContent(`<!DOCTYPE html><html><head><meta charset="utf-8"><style>
     body{margin:0;padding:24px;background:#f5f5f5;font-family:'Segoe UI',Helvetica,Arial,sans-serif}
@@ -119,7 +120,7 @@ async function teamsPicture(page: Page): Promise<void> {
 
 async function slackPicture(page: Page): Promise<void> {
   const settings = slackConfig({}).reloadTaskFailure;
-  const message = basicSlackMessage(
+  const message = taskSlackMessage(
     chatFields(fields),
     {
       plain: `Qlik Sense reload failed: "${fields.taskName}"`,

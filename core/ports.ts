@@ -7,9 +7,9 @@
  */
 import type { AcceptedEvent } from "./audit/accepted-event.ts";
 import type { AuditRow } from "./audit/audit-row.ts";
-import type { Point } from "./destinations/line-protocol.ts";
 import type { LogLevel } from "./logging/log-levels.ts";
 import type { CloudReloadRun } from "./qlik-cloud/cloud-reload-run.ts";
+import type { Point } from "./shared/line-protocol.ts";
 
 export type { LogLevel };
 

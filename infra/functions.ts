@@ -13,8 +13,8 @@
  *   generators, the SDK's unused credential sources) goes to chunk files loaded only when first
  *   used, so a cold start neither loads nor compiles it (the REST function: 972 kB read and compiled
  *   at every cold start before, 575 kB now).
- *   `npm run bench -- lambda` measures each bundle and its cold initialisation (README "Runtime,
- *   bundles and cold start").
+ *   `npm run bench -- lambda` measures each bundle and its cold initialisation (docs/aws.md,
+ *   "Runtime, bundles and cold start").
  * - Logs kept for LOG_RETENTION, not forever (SST's default for functions).
  * - Grants: the links carry names only (infra/links.ts); each function lists the actions its code
  *   sends in its `permissions`, and its reserved concurrency comes from infra/limits.ts.

@@ -8,8 +8,7 @@
  * operations. The explorer's files come from `swagger-ui-dist`, installed beside the
  * bundle (`nodejs.install`) because they are read from the package at run time, never from a
  * CDN. The platform endpoints (apps, reload tasks) are not routed: they are served by the local /
- * on-prem runtime, where the platform and its client certificates are (README "Management REST
- * API"). On its tables it may only read and write items, with the actions its stores send
+ * on-prem runtime, where the platform and its client certificates are (docs/management-api.md). On its tables it may only read and write items, with the actions its stores send
  * (infra/links.ts): it can neither delete a table nor read another.
  */
 import { api } from "./api.ts";

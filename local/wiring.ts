@@ -9,10 +9,7 @@
  */
 import { createMemoryAppNameCache } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createPromMetricsRegistry } from "../core/adapters/prometheus/prom-metrics-registry.ts";
-import { createAlertBudget } from "../core/alerts/alert-budget.ts";
-import { alertBudgetLimits } from "../core/alerts/alert-budget-limits.ts";
 import type { Config } from "../core/config/index.ts";
-import { createLicenceExpiryAlerts } from "../core/licences/license-expiry-alert.ts";
 import { declareHttpRefusedMetric } from "../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../core/ports.ts";
@@ -20,17 +17,17 @@ import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_VERSION } from "../core/version.ts";
 import type { AgentPart } from "./agent/agent-part.ts";
+import { alertsOn, noAlerts, startAlerts } from "./agent/alerts/alerts-part.ts";
 import { appNamesPart } from "./agent/app-names.ts";
 import { configUiPart } from "./agent/config-ui.ts";
 import { containerHealthPart } from "./agent/container-health.ts";
 import { heartbeatPart } from "./agent/heartbeat.ts";
-import { licenceAlertsPart } from "./agent/licence-alerts.ts";
-import { licenseMonitorPart } from "./agent/license-monitor.ts";
+import { licenseMonitorPart } from "./agent/licence-monitor/licence-monitor.ts";
 import { platformPollingPart } from "./agent/platform-polling.ts";
 import { scrapeEndpointPart } from "./agent/scrape-endpoint.ts";
 import { startAgentParts } from "./agent/start-agent.ts";
 import { systemInfoPart } from "./agent/system-info.ts";
-import { taskEventsPart } from "./agent/task-events.ts";
+import { taskEventsPart } from "./agent/task-events/task-events-part.ts";
 import { telemetryPart } from "./agent/telemetry.ts";
 import { udpEventsPart } from "./agent/udp-events.ts";
 import { uptimeMonitorPart } from "./agent/uptime-monitor.ts";
@@ -66,8 +63,6 @@ const AGENT_PARTS: readonly AgentPart[] = [
   udpEventsPart,
   platformPollingPart,
   taskEventsPart,
-  // Before the licence monitor, so that its first run (at start) reaches the alert destinations.
-  licenceAlertsPart,
   licenseMonitorPart,
   heartbeatPart,
   uptimeMonitorPart,
@@ -143,6 +138,12 @@ export async function startLocal(
         brokerTaskStartsPart(config, logger, { clock, cwd, broker: broker.client, rules: taskStarts }),
       );
     }
+    // The alert clients and destinations, built once for every producer of alerts (task events,
+    // the licence monitor) and started before them, so that they stop after the last alert.
+    const alerts = alertsOn(config)
+      ? (await parts.add({ name: "alerts", start: () => startAlerts({ config, logger, clock, metrics }) }))
+          .dispatcher
+      : noAlerts(clock, logger.child("alerts"));
     await startAgentParts(parts, AGENT_PARTS, {
       config,
       logger,
@@ -157,14 +158,7 @@ export async function startLocal(
       healthProbes: [...audit.healthProbes, ...rest.healthProbes],
       configTree: deps.configTree ?? { Service: config },
       logLevelOverride: deps.logLevelOverride,
-      // The licence monitor emits expiry alerts here; alert destinations subscribe as they start.
-      licenceExpiryAlerts: createLicenceExpiryAlerts(logger.child("licenses")),
-      // One budget of alerts per minute per destination, shared by the task and licence alerts.
-      alertBudget: createAlertBudget({
-        limits: alertBudgetLimits(config),
-        clock,
-        logger: logger.child("alerts"),
-      }),
+      alerts,
       broker: broker?.client,
       shutdown,
     });

@@ -6,6 +6,8 @@
  * naming the destination at most once a minute. Dropping again at once while the buffer stays full
  * keeps an outage from stalling the pipeline's other destinations.
  */
+
+import type { DestinationStats } from "../destinations/destination-stats.ts";
 import {
   BufferFullError,
   type ItemBatch,
@@ -14,7 +16,6 @@ import {
 } from "../destinations/item-batcher.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
-import type { DestinationStats } from "./destination-stats.ts";
 
 /** Batching, buffering and retry settings of one destination. */
 export interface DestinationTuning {

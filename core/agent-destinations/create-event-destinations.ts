@@ -8,7 +8,7 @@
  * until `abandon()`, the shutdown's deadline) and rejects if any kept items unwritten.
  */
 
-import type { Point } from "../destinations/line-protocol.ts";
+import type { DestinationStats } from "../destinations/destination-stats.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type {
   BrokerClient,
@@ -22,9 +22,10 @@ import type {
   Stoppable,
   TimeseriesClient,
 } from "../ports.ts";
-import type { BrokerMessage, EventDestinations } from "../udp/event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
+import type { Point } from "../shared/line-protocol.ts";
+import type { EventDestinations } from "../udp/event-destinations.ts";
 import type { AgentDestination, DestinationTuning } from "./batched-destination.ts";
-import type { DestinationStats } from "./destination-stats.ts";
 import { startMessagesDestination } from "./messages-destination.ts";
 import { obsPlatformDestinationName, startObsPlatformDestination } from "./obs-platform-destination.ts";
 import { startPointsDestination } from "./points-destination.ts";

@@ -17,7 +17,7 @@
  * line, so a body of them splits into as many lines as points; a point that fails is refused
  * when it is added, never buffered.
  */
-import { encodePoint, type Point } from "../destinations/line-protocol.ts";
+import { encodePoint, type Point } from "../shared/line-protocol.ts";
 
 /** One encoded point: where its bytes are. Released exactly once (written, refused or dropped). */
 export interface StoredLine {

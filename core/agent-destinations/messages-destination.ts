@@ -8,12 +8,13 @@
  * as rejected. `stop()` waits for the publishes in flight within `stopTimeoutMs`, or until
  * `abandon()` (the shutdown's deadline).
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import { InvalidTopicError } from "../messaging/errors.ts";
 import type { BrokerClient, Clock, Logger, TimerHandle } from "../ports.ts";
-import type { BrokerMessage } from "../udp/event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { AgentDestination } from "./batched-destination.ts";
 import { createConcurrencyLimit } from "./concurrency-limit.ts";
 

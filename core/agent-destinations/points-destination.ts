@@ -20,13 +20,13 @@
  * line-store.ts); a batch is written as one body of those lines.
  */
 import { ensuringDatabase } from "../destinations/database-ensuring-series.ts";
-import { describeError } from "../destinations/describe-error.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
-import type { Point } from "../destinations/line-protocol.ts";
 import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
 import { writeWithinSizeLimit } from "../destinations/write-within-size-limit.ts";
 import type { LogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimeseriesClient } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
+import type { Point } from "../shared/line-protocol.ts";
 import {
   type AgentDestination,
   type DestinationTuning,

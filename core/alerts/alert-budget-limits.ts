@@ -3,7 +3,7 @@
  * message destination's section has its own `maxAlertsPerMinute`, 0 for no budget.
  */
 import type { Config } from "../config/schema/config.ts";
-import { OBS_PLATFORM_ALERT_DESTINATION } from "./obs-platform-destination.ts";
+import { OBS_PLATFORM_ALERT_DESTINATION } from "./obs-platform/obs-platform-alert-destination.ts";
 
 /** Alerts per minute by destination name, from each section's `maxAlertsPerMinute` (0: no budget). */
 export function alertBudgetLimits(

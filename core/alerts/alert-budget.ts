@@ -17,7 +17,7 @@
  */
 import type { Clock, Logger } from "../ports.ts";
 import { createFixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
-import type { AlertSendResult } from "../task-events/alert-destination.ts";
+import type { AlertSendResult } from "./types.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -81,20 +81,4 @@ function destinationBudget(
     },
     refusal: { outcome: "over_budget", reason: `${name} sent its ${perMinute} alerts of this minute` },
   };
-}
-
-/**
- * The order every destination keeps: the budget first, then the per-task rate limit (`limit`
- * answers the result of an alert it leaves out, or undefined to let it go); an alert both let
- * through uses one unit of the budget. Answers the result of an alert left out, or undefined.
- */
-export function admitAlert(
-  budget: DestinationBudget | undefined,
-  limit: () => AlertSendResult | undefined,
-): AlertSendResult | undefined {
-  if (budget !== undefined && !budget.hasRoom()) return budget.refusal;
-  const limited = limit();
-  if (limited !== undefined) return limited;
-  budget?.use();
-  return undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * `steward_alerts_total{destination,kind,outcome}`: one counter per metrics registry, shared by
- * everything that sends alerts (the reload-task dispatcher, the server licence's destinations).
- * The first to ask declares it; the others count into the same numbers, so either may start
- * first or alone and the scrape shows one metric.
+ * every dispatcher (the alert channels', the records of task runs'). The first to ask declares
+ * it; the others count into the same numbers, so either may start first or alone and the scrape
+ * shows one metric.
  */
 import type { MetricsRegistry } from "../ports.ts";
 

@@ -6,9 +6,9 @@
  * queue can ever hold).
  */
 
-import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { EventQueue, Logger } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { AcceptedEvent } from "./accepted-event.ts";
 import { type CompatibilityRule, createCompatibilityCheck } from "./client-version.ts";
 import { type ConstraintViolation, checkEnvelopeConstraints } from "./envelope-constraints.ts";

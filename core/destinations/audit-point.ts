@@ -11,7 +11,6 @@
  */
 import type { AuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
-import { eventTimeOffsetNs } from "./event-time-offset.ts";
 import {
   booleanField,
   type FieldValue,
@@ -19,7 +18,8 @@ import {
   integerField,
   type Point,
   stringField,
-} from "./line-protocol.ts";
+} from "../shared/line-protocol.ts";
+import { eventTimeOffsetNs } from "./event-time-offset.ts";
 
 export interface AuditPointOptions {
   measurementName: string;

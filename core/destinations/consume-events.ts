@@ -23,9 +23,9 @@
 
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { AuditBatch, AuditDestination, Logger } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { type BatchPart, halves, UNWRITABLE, wholeBatch } from "./batch-halves.ts";
 import { newBatchId } from "./batch-id.ts";
-import { describeError } from "./describe-error.ts";
 import {
   type DestinationRefusal,
   DestinationWriteError,

@@ -17,7 +17,7 @@
  * a collision (2,000 events four to a millisecond collided in about 3 runs of 1,000). Only two
  * colliding events of one series and millisecond written in different batches can still meet.
  */
-import type { Point } from "./line-protocol.ts";
+import type { Point } from "../shared/line-protocol.ts";
 
 const FNV_OFFSET_BASIS = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;

@@ -18,13 +18,13 @@
  * was not written is lost, said in one ERROR with the number of points.
  */
 
-import type { DestinationStats } from "../agent-destinations/destination-stats.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable, TimerHandle, TimeseriesClient } from "../ports.ts";
-import type { PeriodicPoints } from "../udp/event-destinations.ts";
+import { describeError } from "../shared/describe-error.ts";
+import { checkPoint, encodePoint, type Point } from "../shared/line-protocol.ts";
+import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
-import { describeError } from "./describe-error.ts";
-import { checkPoint, encodePoint, type Point } from "./line-protocol.ts";
+import type { DestinationStats } from "./destination-stats.ts";
 import { createRefusalTally, type LastRefusal } from "./refusal-tally.ts";
 import type { TimeseriesRefusal } from "./timeseries-refusal.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";

@@ -12,7 +12,7 @@
 import type { NameValue } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import type { EventQueueMetrics } from "../ports.ts";
-import { type FieldValue, floatField, type Point } from "./line-protocol.ts";
+import { type FieldValue, floatField, type Point } from "../shared/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "./schemaless-count.ts";
 
 /**

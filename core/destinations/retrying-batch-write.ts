@@ -20,8 +20,8 @@
  * for them every failure that is not a refusal is an outage, as before.
  */
 import type { Clock, LogFields } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { type BatchPart, halves, UNWRITABLE, wholeBatch } from "./batch-halves.ts";
-import { describeError } from "./describe-error.ts";
 import type { ItemBatch, Refusal } from "./item-batcher.ts";
 import type { RefusalTally } from "./refusal-tally.ts";
 import type { WriteOutage } from "./write-outage.ts";

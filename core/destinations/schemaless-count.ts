@@ -8,7 +8,7 @@
  * Counts are whole numbers on every version (rounded here, as it rounds the current rate).
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import { type FieldValue, floatField, integerField } from "./line-protocol.ts";
+import { type FieldValue, floatField, integerField } from "../shared/line-protocol.ts";
 
 export type CountField = (count: number) => FieldValue;
 

@@ -9,6 +9,7 @@
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import {
   type Batcher,
   type BatcherStats,
@@ -16,7 +17,6 @@ import {
   startBatcher,
   UnwrittenEventsError,
 } from "./batcher.ts";
-import { describeError } from "./describe-error.ts";
 import type { SelectedDestination } from "./select-destinations.ts";
 
 export interface AuditDestinations extends Stoppable {

@@ -22,12 +22,12 @@ import type { AcceptedEvent } from "../audit/accepted-event.ts";
 import { extractAuditFacts } from "../audit/audit-facts.ts";
 import type { StaticTag } from "../audit/static-tags.ts";
 import type { AuditDestination, Logger, TimeseriesClient } from "../ports.ts";
+import { checkPoint, type Point } from "../shared/line-protocol.ts";
 import { toAuditPoint } from "./audit-point.ts";
 import { ensuringDatabase } from "./database-ensuring-series.ts";
 import { DatabaseSetupError } from "./database-setup-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
 import { keepTimesApart } from "./event-time-offset.ts";
-import { checkPoint, type Point } from "./line-protocol.ts";
 import { UnwrittenEvents } from "./unwritten-events.ts";
 import { writeWithinSizeLimit } from "./write-within-size-limit.ts";
 

@@ -16,7 +16,7 @@
  * refused events (their messages never come back) and counts their refusals at once.
  */
 import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import { describeError } from "./describe-error.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
 
 /** The refusal reason of an event a destination cannot turn into what it stores. */

@@ -7,7 +7,7 @@
  */
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger } from "../ports.ts";
-import { describeError } from "./describe-error.ts";
+import { describeError } from "../shared/describe-error.ts";
 
 export class WriteOutage {
   private readonly throttle = createLogThrottle();

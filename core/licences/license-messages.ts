@@ -4,7 +4,7 @@
  * on every run, and, when the licence has expired or expires within the alert window, one text
  * message saying so on the expiry topic.
  */
-import type { BrokerMessage } from "../udp/event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { ServerLicenceReading } from "./server-licence.ts";
 
 export interface LicenceTopics {

@@ -14,7 +14,7 @@ import {
   floatField,
   type Point,
   stringField,
-} from "../destinations/line-protocol.ts";
+} from "../shared/line-protocol.ts";
 import type { AccessLicenceReading } from "./access-licences.ts";
 import type { ReleasableType } from "./release-rules.ts";
 import type { ServerLicenceReading } from "./server-licence.ts";

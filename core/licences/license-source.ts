@@ -2,7 +2,8 @@
  * What the licence monitor reads from (and, to release a licence, writes to) the platform: the
  * port the adapter (core/adapters/platform/license-repository.ts) implements and tests replace.
  * Every call takes the monitor's AbortSignal, so a shutdown gives a slow call up at once; every
- * failure rejects with a typed platform error naming the call.
+ * failure rejects with a typed platform error naming the call. Its contract suite is
+ * test/contracts/licence-source.contract.ts.
  */
 import type { AccessLicenceEntry, LicenceUser, ReleasableType } from "./release-rules.ts";
 

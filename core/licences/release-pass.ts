@@ -6,7 +6,7 @@
  * (or, for a failed list, its type): the pass goes on with the others, and its summary says of
  * every licence whether it was released, would have been, was kept (and why) or failed (and why).
  */
-import { describeError } from "../destinations/describe-error.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { ReleasedLicence } from "./license-points.ts";
 import type { LicenseSource } from "./license-source.ts";
 import {

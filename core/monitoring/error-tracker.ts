@@ -17,9 +17,9 @@
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import { type Point, stringField } from "../destinations/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { Clock, ErrorRecorder, Logger, Stoppable, TimerHandle } from "../ports.ts";
+import { type Point, stringField } from "../shared/line-protocol.ts";
 import { categorizeError } from "./error-category.ts";
 
 /** Counts of one error type: the total and per server (`''` for no server). */

@@ -10,8 +10,9 @@
  *   `qs_serviceExternalMem`, `qs_serviceProcessMem` (bytes) and `qs_serviceUptimeMillisec`, each
  *   group when its switch is on, with the static attributes and `serviceVersion`.
  */
-import { floatField, type Point } from "../destinations/line-protocol.ts";
+
 import type { ObservabilityMetricBatch } from "../ports.ts";
+import { floatField, type Point } from "../shared/line-protocol.ts";
 
 /** The process's memory, in bytes (process.memoryUsage()). */
 export interface MemorySample {

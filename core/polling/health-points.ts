@@ -18,6 +18,7 @@
  */
 import type { TimeseriesdbConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { AppNameCache, EngineHealth } from "../ports.ts";
 import {
   booleanField,
   type FieldValue,
@@ -26,8 +27,7 @@ import {
   type Point,
   stringField,
   unsignedField,
-} from "../destinations/line-protocol.ts";
-import type { AppNameCache, EngineHealth } from "../ports.ts";
+} from "../shared/line-protocol.ts";
 import { engineUptime } from "./engine-uptime.ts";
 import { appLists } from "./health-app-lists.ts";
 import type { ServerTags } from "./server-tags.ts";

@@ -13,9 +13,11 @@
  *   `stopWaitMs`, for a round whose work does not heed the signal.
  * A round reports its own failures; one that throws anyway is logged, never crashes the beat.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
+import { settlesWithin } from "../shared/settles-within.ts";
 
 export interface PeriodicPollOptions {
   /** What one round is, for log lines: "app-name fetch", "health round". */
@@ -47,15 +49,6 @@ export interface PeriodicPoll extends Stoppable {
 }
 
 const DEFAULT_STOP_WAIT_MS = 2000;
-
-/** Resolves true when `work` settles within `ms` on `clock`, false otherwise. */
-export function settlesWithin(work: Promise<unknown>, ms: number, clock: Clock): Promise<boolean> {
-  let timer: TimerHandle | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = clock.setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), timeout]).finally(() => clock.clearTimeout(timer));
-}
 
 export async function startPeriodicPoll(options: PeriodicPollOptions): Promise<PeriodicPoll> {
   const { what, intervalMs, clock, logger } = options;

@@ -24,8 +24,6 @@
  */
 
 import { createConcurrencyLimit } from "../agent-destinations/concurrency-limit.ts";
-import { describeError } from "../destinations/describe-error.ts";
-import type { Point } from "../destinations/line-protocol.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type {
   Clock,
@@ -35,7 +33,9 @@ import type {
   ObservabilityMetricBatch,
   Stoppable,
 } from "../ports.ts";
-import type { BrokerMessage } from "../udp/event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
+import { describeError } from "../shared/describe-error.ts";
+import type { Point } from "../shared/line-protocol.ts";
 import { type PeriodicPoll, startPeriodicPoll } from "./periodic-poll.ts";
 
 /** What one answer becomes for the destinations (empty lists for destinations switched off). */

@@ -8,7 +8,7 @@
  */
 import type { MqttConfig } from "../config/schema/config.ts";
 import type { ProxySessionList } from "../ports.ts";
-import type { BrokerMessage } from "../udp/event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
 import { topicBase } from "./broker-topic-base.ts";
 import { hostWithoutPort } from "./server-tags.ts";
 

@@ -14,14 +14,14 @@
  * 2.x, where Butler SOS wrote it unsigned (a database it filled refuses a signed integer into it).
  */
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { ProxySession } from "../ports.ts";
 import {
   type FieldValue,
   integerField,
   type Point,
   stringField,
   unsignedField,
-} from "../destinations/line-protocol.ts";
-import type { ProxySession } from "../ports.ts";
+} from "../shared/line-protocol.ts";
 import type { ServerTags } from "./server-tags.ts";
 import { type UserExclusion, uniqueUserList } from "./session-users.ts";
 

@@ -9,8 +9,8 @@
  */
 
 import { type ConcurrencyLimit, createConcurrencyLimit } from "../agent-destinations/concurrency-limit.ts";
-import { describeError } from "../destinations/describe-error.ts";
 import type { CloudRunHandler, Logger } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { CloudInputMonitor } from "./cloud-input-monitor.ts";
 import type { CloudReloadRun } from "./cloud-reload-run.ts";
 import type { CloudRunInbox, TakeOutcome } from "./cloud-run-inbox.ts";

@@ -11,11 +11,12 @@
  * - each input has its own timer and abort signal, and each tenant its own client, so one slow
  *   or failing tenant, or input, holds up no other. Stopping aborts the calls in flight.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, CloudCursorStore, Logger, Stoppable, TenantClient } from "../ports.ts";
-import type { Recurrence } from "../schedules/recurrence.ts";
 import { startRecurringTimer } from "../schedules/recurring-timer.ts";
+import { describeError } from "../shared/describe-error.ts";
+import type { Recurrence } from "../shared/recurrence.ts";
 import type { CloudInputMonitor, CloudPollInput } from "./cloud-input-monitor.ts";
 import type { CloudRunIntake } from "./cloud-run-intake.ts";
 import { POLL_INPUTS } from "./poll-inputs.ts";

@@ -9,9 +9,9 @@
  * for. The edge (functions/qlik-cloud/webhook-handler.ts) turns the outcome into an answer.
  */
 
-import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { readCloudEvent } from "./cloud-event-envelope.ts";
 import type { CloudInputMonitor } from "./cloud-input-monitor.ts";
 import { HANDLED_EVENT_TYPES } from "./cloud-reload-run.ts";

@@ -4,7 +4,7 @@
  * IANA time zone by croner.
  */
 import { Cron } from "croner";
-import { InvalidScheduleError } from "./errors.ts";
+import { InvalidScheduleError } from "../shared/invalid-schedule-error.ts";
 
 /** Throws InvalidScheduleError unless the name is an IANA time zone this runtime knows. */
 export function assertTimezone(timezone: string): void {

@@ -1,12 +1,8 @@
-/** Errors of the schedule use cases, mapped to HTTP statuses at the REST edge. */
-
-/** A cron expression or time zone is not acceptable (400). */
-export class InvalidScheduleError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "InvalidScheduleError";
-  }
-}
+/**
+ * Errors of the schedule use cases, mapped to HTTP statuses at the REST edge; an expression that
+ * is not a schedule is InvalidScheduleError (core/shared/invalid-schedule-error.ts), which the
+ * configuration's own schedules raise too.
+ */
 
 /** No schedule has this id (404). */
 export class ScheduleNotFoundError extends Error {

@@ -5,10 +5,11 @@
  * never stops the timer. Occurrences further away than a timer can wait (about 24.8 days) are
  * reached in steps. stop() cancels the timer and waits for a run in flight at most `stopWaitMs`.
  */
-import { describeError } from "../destinations/describe-error.ts";
-import { settlesWithin } from "../polling/periodic-poll.ts";
+
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
-import type { Recurrence } from "./recurrence.ts";
+import { describeError } from "../shared/describe-error.ts";
+import type { Recurrence } from "../shared/recurrence.ts";
+import { settlesWithin } from "../shared/settles-within.ts";
 
 export interface RecurringTimerOptions {
   /** One run, for log lines: "heartbeat", "uptime report". */

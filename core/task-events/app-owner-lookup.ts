@@ -4,8 +4,9 @@
  * `email` attributes. Either call failing makes the owner "not available" with the reason: an
  * owner without known addresses must not look like an owner who has none.
  */
-import { describeError } from "../destinations/describe-error.ts";
-import { type AppOwner, available, type Enriched, notAvailable } from "./task-alert.ts";
+
+import { type AppOwner, available, type Enriched, notAvailable } from "../alerts/index.ts";
+import { describeError } from "../shared/describe-error.ts";
 import type { OwnerReference, RepositoryApp, TaskRepository } from "./task-repository.ts";
 
 export async function lookUpAppOwner(

@@ -14,21 +14,24 @@
  * the task "not available", because a failed reload must not go unheard while the repository is
  * down.
  */
-import { describeError } from "../destinations/describe-error.ts";
-import type { Clock } from "../ports.ts";
-import { lookUpAppOwner } from "./app-owner-lookup.ts";
-import { type ExecutionLookupOptions, lookUpExecution } from "./execution-lookup.ts";
-import { downloadScriptLog, type ScriptLogOptions } from "./script-log-download.ts";
+
 import {
   available,
   type Enriched,
   foundValue,
   notAvailable,
   type ScriptLog,
+  TASK_TYPES,
   type TaskAlert,
-} from "./task-alert.ts";
-import type { TaskEvent } from "./task-event.ts";
-import { alertKindFor, runOutcomeOf, TASK_TYPES, type TaskType } from "./task-kinds.ts";
+  type TaskEvent,
+  type TaskType,
+} from "../alerts/index.ts";
+import type { Clock } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
+import { lookUpAppOwner } from "./app-owner-lookup.ts";
+import { type ExecutionLookupOptions, lookUpExecution } from "./execution-lookup.ts";
+import { downloadScriptLog, type ScriptLogOptions } from "./script-log-download.ts";
+import { alertKindFor, runOutcomeOf } from "./task-kinds.ts";
 import type {
   RepositoryApp,
   RepositoryExecution,

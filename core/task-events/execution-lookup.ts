@@ -9,11 +9,11 @@
  * repository has stored the run's final status and stop time, so a result whose status does not
  * end a run yet is read again, `attempts` times in all, `retryDelayMs` apart.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
+import { available, type Enriched, notAvailable, type TaskEvent } from "../alerts/index.ts";
 import type { Clock } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { abortableWait } from "./abortable-wait.ts";
-import { available, type Enriched, notAvailable } from "./task-alert.ts";
-import type { TaskEvent } from "./task-event.ts";
 import type { RepositoryExecution, RepositoryTask, TaskRepository } from "./task-repository.ts";
 
 export interface ExecutionLookupOptions {

@@ -3,7 +3,7 @@
  * app, on which node, when, and what each alert destination did with it. A fixed number is kept
  * (20), so memory does not grow with the events.
  */
-import type { AlertOutcome } from "./alert-destination.ts";
+import type { AlertOutcome } from "../alerts/index.ts";
 
 export interface RecentTaskEvent {
   /** The alert kind (`reloadTaskFailure`, ...) or, without one, the event's kind and why (`distribute (unresolved)`). */

@@ -9,10 +9,11 @@
  * result again, with `downloadDelayMs` between the ticket and the download. When every attempt
  * fails the log is "not available" with the last reason; the alert goes out all the same.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
+import { available, type Enriched, notAvailable, type ScriptLog } from "../alerts/index.ts";
 import type { Clock } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { abortableWait } from "./abortable-wait.ts";
-import { available, type Enriched, notAvailable, type ScriptLog } from "./task-alert.ts";
 import type { RepositoryExecution, ScriptLogTicketMethod, TaskRepository } from "./task-repository.ts";
 
 export interface ScriptLogOptions {

@@ -16,11 +16,12 @@
  * shown with its reason on the status page, and said at WARN at most once a minute per reason with
  * the count since the last line. After each write the size cap is checked (script-log-retention.ts).
  */
-import { describeError } from "../destinations/describe-error.ts";
+
+import { foundValue, type TaskAlert } from "../alerts/index.ts";
 import { windowsNameProblem } from "../files/windows-names.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, MetricsRegistry, ScriptLogFolder } from "../ports.ts";
-import { foundValue, type TaskAlert } from "./task-alert.ts";
+import { describeError } from "../shared/describe-error.ts";
 
 export const SCRIPT_LOG_OUTCOMES = ["written", "not_available", "failed"] as const;
 export type ScriptLogOutcome = (typeof SCRIPT_LOG_OUTCOMES)[number];

@@ -13,9 +13,10 @@
  * read or removed is said at WARN at most once a minute, and the next round tries again. Rounds
  * never overlap: one asked for while another runs follows it.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, MetricsRegistry, ScriptLogFileEntry, ScriptLogFolder } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 
 export const RETENTION_INTERVAL_MS = 3_600_000;
 const DAY_MS = 86_400_000;

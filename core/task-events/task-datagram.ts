@@ -11,10 +11,11 @@
  * sanitised by the shared field layout (control characters removed, lengths capped); GUIDs come
  * out lower-case.
  */
+
+import type { TaskEvent, TaskEventKind } from "../alerts/index.ts";
 import { applyLayout, isUuidText, splitFields } from "../udp/apply-layout.ts";
 import { TASK_EVENT_LAYOUT, wireIndexOf } from "../udp/field-layouts.ts";
 import { sanitiseField } from "../udp/sanitise-field.ts";
-import type { TaskEvent, TaskEventKind } from "./task-event.ts";
 
 /** The engine's reload-failed datagram: recognised, but it names no task to look up or alert on. */
 export const ENGINE_RELOAD_FAILED = "/engine-reload-failed/";

@@ -23,27 +23,33 @@
  * even a site that fails a task a minute writes few of them. Successes and distribute runs, many
  * more, are logged at VERBOSE.
  */
+
+import {
+  type AlertOutcome,
+  type DispatchAlert,
+  foundValue,
+  type TaskAlert,
+  type TaskEvent,
+  unavailableParts,
+} from "../alerts/index.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { createDatagramDecoder, markerOf } from "../udp/datagram-text.ts";
 import type { DatagramOutcome, DatagramProcessor } from "../udp/event-destinations.ts";
 import { createSenderWarnings } from "../udp/sender-warnings.ts";
-import type { AlertOutcome } from "./alert-destination.ts";
-import type { AlertDispatcher } from "./dispatch-alert.ts";
 import type { EnrichedParts, Enrichment } from "./enrich-task-event.ts";
 import type { RecentTaskEvents } from "./recent-task-events.ts";
 import type { ScriptLogFiles } from "./script-log-files.ts";
-import { foundValue, unavailableParts } from "./task-alert.ts";
 import { parseTaskDatagram } from "./task-datagram.ts";
 import type { TaskDeduplication } from "./task-deduplication.ts";
-import type { TaskEvent } from "./task-event.ts";
 import type { TaskEventCounts } from "./task-event-counts.ts";
 
 export interface TaskEventProcessorDeps {
   readonly deduplication: TaskDeduplication;
   /** enrichTaskEvent with its options and repository bound. */
   readonly enrich: (event: TaskEvent) => Promise<Enrichment>;
-  readonly dispatcher: AlertDispatcher;
+  /** Where the alert goes: the records of the run and the alert channels (task-run-dispatch.ts). */
+  readonly dispatch: DispatchAlert<TaskAlert>;
   /** Where failed reloads' script logs are kept, beside the alerts (taskEvents.scriptLogFiles). */
   readonly scriptLogFiles?: Pick<ScriptLogFiles, "keep"> | undefined;
   readonly counts: TaskEventCounts;
@@ -115,7 +121,7 @@ export function createTaskEventProcessor(deps: TaskEventProcessorDeps): Datagram
       counts.record(event.kind, "enrichment_failed");
       warnUnavailable(event, unavailable);
     }
-    const [alerts] = await Promise.all([deps.dispatcher.dispatch(alert), deps.scriptLogFiles?.keep(alert)]);
+    const [alerts] = await Promise.all([deps.dispatch(alert), deps.scriptLogFiles?.keep(alert)]);
     counts.record(event.kind, "processed");
     const shown = remember(alert, alert.kind, alerts);
     const log = event.kind === "failed" || event.kind === "aborted" ? logger.info : logger.verbose;

@@ -3,9 +3,10 @@
  * (core/adapters/platform/repository-task-events.ts) answers it over mutual TLS. Something the
  * repository does not know is `undefined`; a call that fails (unreachable, timeout, an error
  * status, an answer of the wrong shape) throws the platform's typed errors with a message that
- * says which call and why. Every call gives up when `signal` aborts (at shutdown).
+ * says which call and why. Every call gives up when `signal` aborts (at shutdown). Its contract
+ * suite is test/contracts/task-repository.contract.ts.
  */
-import type { AppInfo, ExecutionInfo, TaskInfo } from "./task-alert.ts";
+import type { AppInfo, ExecutionInfo, TaskInfo } from "../alerts/index.ts";
 
 /** An execution result with what the script log download needs. */
 export interface RepositoryExecution extends ExecutionInfo {

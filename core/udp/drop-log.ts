@@ -12,9 +12,10 @@
  * Source rejections are detailed by the source validator (throttled per sender); they only
  * join the summary here.
  */
-import { describeError } from "../destinations/describe-error.ts";
+
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, TimerHandle } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 
 export const DROP_REASONS = ["source", "size", "rate_limit", "queue_full"] as const;
 export type DropReason = (typeof DROP_REASONS)[number];

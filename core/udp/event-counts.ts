@@ -14,7 +14,7 @@ import type { PlatformEventsConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { MetricsRegistry } from "../ports.ts";
-import type { PeriodicPoints } from "./event-destinations.ts";
+import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";
 
 export type EventType = "log" | "user";

@@ -6,14 +6,9 @@
  * accounts. A destination that is switched off ignores what it is given.
  */
 
-import type { Point } from "../destinations/line-protocol.ts";
 import type { ObservabilityEvent } from "../ports.ts";
-
-/** One broker publication: topic and payload text. */
-export interface BrokerMessage {
-  readonly topic: string;
-  readonly payload: string;
-}
+import type { BrokerMessage } from "../shared/broker-message.ts";
+import type { Point } from "../shared/line-protocol.ts";
 
 export interface EventDestinations {
   writePoints(points: readonly Point[]): Promise<void>;
@@ -34,13 +29,3 @@ export type DatagramProcessor = (
   receivedAtMs: number,
   sender?: string,
 ) => Promise<DatagramOutcome>;
-
-/**
- * Counters written to the time-series DB every interval as deltas (event counts, rejected
- * counts, queue metrics): `take` returns the points of the interval so far, and `written()`
- * resets what they carried once the database accepted them; an unwritten interval is carried
- * into the next one.
- */
-export interface PeriodicPoints {
-  take(nowMs: number): { points: Point[]; written(): void };
-}

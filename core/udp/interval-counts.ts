@@ -4,8 +4,8 @@
  * often it is called) subtracts exactly those counts, so what arrives during a write stays for
  * the next one. A row left with no events is dropped, unless a newer row has taken its key.
  */
-import type { Point } from "../destinations/line-protocol.ts";
-import type { PeriodicPoints } from "./event-destinations.ts";
+import type { Point } from "../shared/line-protocol.ts";
+import type { PeriodicPoints } from "../shared/periodic-points.ts";
 
 type CountName<Row> = { [K in keyof Row]: Row[K] extends number ? K : never }[keyof Row];
 

@@ -7,7 +7,7 @@
  * no subsystem message rather than a publish the broker refuses.
  */
 import type { LogEventsConfig } from "../config/schema/config.ts";
-import type { BrokerMessage } from "./event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { LogEvent } from "./log-event.ts";
 
 /** Maps a log event (with its JSON, shared with `raw_event`) to its broker messages. */

@@ -12,14 +12,14 @@
  */
 
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { NameValue } from "../ports.ts";
 import {
   type FieldValue,
   floatField,
   integerField,
   type Point,
   stringField,
-} from "../destinations/line-protocol.ts";
-import type { NameValue } from "../ports.ts";
+} from "../shared/line-protocol.ts";
 import { fieldNamer } from "./field-names.ts";
 import type { LogEvent, LogSource } from "./log-event.ts";
 

@@ -10,9 +10,9 @@
  */
 import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import { floatField } from "../destinations/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
-import type { PeriodicPoints } from "./event-destinations.ts";
+import { floatField } from "../shared/line-protocol.ts";
+import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";
 
 export interface RejectedEvent {

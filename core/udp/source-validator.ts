@@ -14,9 +14,9 @@
  * queue counts them (`dropped_source`).
  */
 import { isIPv4, isIPv6 } from "../config/validators.ts";
-import { describeError } from "../destinations/describe-error.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
 import { canonicalAddress, type UdpSender } from "./udp-sender.ts";
 
 /** Every address of a host name (IPv4 and IPv6); rejects when the name does not resolve. */

@@ -23,7 +23,7 @@ import type { NameValue } from "../config/index.ts";
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
 import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
-import type { PeriodicPoints } from "./event-destinations.ts";
+import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import type { KernelDropCount } from "./kernel-drops.ts";
 import type { UdpQueue } from "./udp-queue.ts";
 import { type UdpQueueCounters, zeroUdpQueueCounters } from "./udp-queue-counters.ts";

@@ -6,7 +6,7 @@
  * matched exactly) when that topic is enabled.
  */
 import type { UserEventsConfig } from "../config/schema/config.ts";
-import type { BrokerMessage } from "./event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { UserEvent } from "./user-event.ts";
 
 export type UserEventMessageMapper = (event: UserEvent) => BrokerMessage[];

@@ -9,8 +9,8 @@
  */
 
 import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
-import { type FieldValue, type Point, stringField } from "../destinations/line-protocol.ts";
 import type { NameValue } from "../ports.ts";
+import { type FieldValue, type Point, stringField } from "../shared/line-protocol.ts";
 import { fieldNamer } from "./field-names.ts";
 import type { UserEvent } from "./user-event.ts";
 

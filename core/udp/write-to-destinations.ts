@@ -5,9 +5,10 @@
  * the queue counts the datagram as failed.
  */
 
-import type { Point } from "../destinations/line-protocol.ts";
 import type { ObservabilityEvent } from "../ports.ts";
-import type { BrokerMessage, EventDestinations } from "./event-destinations.ts";
+import type { BrokerMessage } from "../shared/broker-message.ts";
+import type { Point } from "../shared/line-protocol.ts";
+import type { EventDestinations } from "./event-destinations.ts";
 
 export interface DestinationItems {
   points: Point[];

@@ -2,7 +2,7 @@
  * The ingest API as one runtime-neutral function: a request described by `IngestHttpRequest`
  * in, an `IngestAnswer` out. Both front doors run it: the Hono app (app.ts; the Lambda and
  * in-process tests) and the local node:http listener (local/http/ingest-listener.ts), which
- * skips the framework on the hot path (README, ingest benchmark). Checks run in the order
+ * skips the framework on the hot path (docs/performance.md, "Ingest"). Checks run in the order
  * docs/audit-ingest-api.md gives: CORS (preflights answered, foreign origins 403) → route (404)
  * → rate limit → token → body (415/413/400) → envelope schema (400) → content (422) → queue
  * (429/503) → 202.

@@ -5,8 +5,8 @@
  * @hono/node-server write the response on its fast path (a `Headers` object costs a conversion
  * per response), and one place applies the security, CORS and rate-limit headers to every answer.
  * The record hangs off the request's Context under a private symbol: a WeakMap keyed by every
- * request's Context cost the ingest server 12–20 MB of peak RSS under load (README, ingest
- * benchmark).
+ * request's Context cost the ingest server 12–20 MB of peak RSS under load (docs/performance.md,
+ * "Ingest").
  */
 
 import type { Context } from "hono";

@@ -9,10 +9,11 @@
  * with Retry-After). Answers are small JSON bodies with the security headers; none carries an
  * internal detail. The function never throws.
  */
-import { describeError } from "../../core/destinations/describe-error.ts";
+
 import type { Logger } from "../../core/ports.ts";
 import type { WebhookOutcome, WebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
 import { SIGNATURE_HEADER } from "../../core/qlik-cloud/webhook-signature.ts";
+import { describeError } from "../../core/shared/describe-error.ts";
 import { RequestAbortedError } from "../http/request-aborted-error.ts";
 import { securityHeaderRecord } from "../http/security-headers.ts";
 

@@ -7,7 +7,7 @@
  * Files are not wired: the approved directories live on the on-prem servers, not in a Lambda's
  * ephemeral /tmp, so those endpoints are neither served nor listed here. Nor is
  * the platform (apps, reload tasks): its client key and network live on-prem, where the local
- * runtime serves those endpoints (README "Management REST API").
+ * runtime serves those endpoints (docs/management-api.md).
  * With `restServer.enable` false every request is answered 404; without `restServer.apiToken`
  * 503, and one ERROR says what to set (functions/cloud-token.ts): no route, store or client runs.
  * Separate from handler.ts so tests run it against dynalite.

@@ -1,6 +1,6 @@
 /**
  * Request members Steward renamed, still accepted under Butler's names so that existing load
- * scripts keep working (README, "Moving from Butler and Butler SOS"). An alias is read only when
+ * scripts keep working (docs/moving-from-butler.md). An alias is read only when
  * Steward's member is absent (Steward's name wins when both are given); it is never echoed:
  * answers use Steward's names. Each table maps Steward's name to Butler's.
  */

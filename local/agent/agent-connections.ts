@@ -21,12 +21,12 @@
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
 import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import type { Config } from "../../core/config/index.ts";
+import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import {
   type DestinationStatsSource,
   declareDestinationMetrics,
-} from "../../core/agent-destinations/destination-stats.ts";
-import type { Config } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
+} from "../../core/destinations/destination-stats.ts";
 import {
   type PeriodicWriter,
   periodicWriterDestinationStats,

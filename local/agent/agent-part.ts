@@ -6,10 +6,8 @@
  */
 import type { MemoryAppNameCache } from "../../core/adapters/local/memory-app-name-cache.ts";
 import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
-import { type AlertBudget, createAlertBudget } from "../../core/alerts/alert-budget.ts";
-import { alertBudgetLimits } from "../../core/alerts/alert-budget-limits.ts";
+import type { AlertDispatcher } from "../../core/alerts/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import type { LicenceExpiryAlerts } from "../../core/licences/license-expiry-alert.ts";
 import type { HttpRefusedMetric } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
@@ -41,27 +39,10 @@ export interface AgentPartDeps {
   /** `--log-level`, when given (the config UI shows it as `logLevel`). */
   logLevelOverride: string | undefined;
   /**
-   * The server licence's expiry alerts: the licence monitor emits them, an alert destination
-   * subscribes when it starts (absent: only the log and the broker carry them).
+   * Where the producers of alerts (task events, the licence monitor) hand them over: the alerts
+   * part's dispatcher (local/agent/alerts/alerts-part.ts), started before the agent's parts.
    */
-  licenceExpiryAlerts?: LicenceExpiryAlerts | undefined;
-  /**
-   * Each alert destination's budget of alerts per minute, one for the process so that the task
-   * alerts and the server licence's share it (absent: each part makes its own from the config).
-   */
-  alertBudget?: AlertBudget | undefined;
-}
-
-/** The process's alert budget, or one made from the configuration when the part was started without it. */
-export function alertBudgetOf(deps: AgentPartDeps): AlertBudget {
-  return (
-    deps.alertBudget ??
-    createAlertBudget({
-      limits: alertBudgetLimits(deps.config),
-      clock: deps.clock,
-      logger: deps.logger.child("alerts"),
-    })
-  );
+  alerts: AlertDispatcher;
 }
 
 interface AgentPartBase {

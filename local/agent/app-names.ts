@@ -15,7 +15,7 @@
  * - stop() cancels the beat and gives a fetch in flight up at once (its request aborted), so a
  *   repository that does not answer never holds up the shutdown (periodic-poll.ts).
  */
-import { describeError } from "../../core/destinations/describe-error.ts";
+
 import { createLogThrottle } from "../../core/logging/log-throttle.ts";
 import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
 import type {
@@ -27,6 +27,7 @@ import type {
   PlatformClient,
   Stoppable,
 } from "../../core/ports.ts";
+import { describeError } from "../../core/shared/describe-error.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
 import { startTracked } from "../status/tracked-part.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "./agent-part.ts";

@@ -8,10 +8,10 @@
  * path masked (origin and masked path, core/config/mask-url.ts), errors included.
  */
 import { maskUrl } from "../../core/config/mask-url.ts";
-import { describeError } from "../../core/destinations/describe-error.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
-import { parseRecurrence } from "../../core/schedules/recurrence.ts";
 import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { describeError } from "../../core/shared/describe-error.ts";
+import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import type { AgentPart } from "./agent-part.ts";
 
 export interface HeartbeatDeps {

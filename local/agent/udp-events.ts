@@ -27,8 +27,8 @@ import {
 } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
+import type { PeriodicPoints } from "../../core/shared/periodic-points.ts";
 import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";
-import type { PeriodicPoints } from "../../core/udp/event-destinations.ts";
 import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
 import { createRejectedEventCounts, type RejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
 import type { UdpQueueName } from "../../core/udp/udp-queue.ts";

@@ -1,8 +1,8 @@
 /**
  * The config UI listener's Hono app: `GET /` the page,
  * `GET /config.yaml` the shown YAML as a download, `GET /status` the status document (JSON,
- * README "Config UI and status page"), `/assets/*` the page's own stylesheet and script; anything
- * else is a 404 page. Every request counts against a fixed 60 s window per client IP
+ * docs/self-monitoring.md, "Config UI and status page"), `/assets/*` the page's own stylesheet
+ * and script; anything else is a 404 page. Every request counts against a fixed 60 s window per client IP
  * (`limitPerMinute`, 300 by default; 429 beyond). A refused client is named at WARN at most once a
  * minute with the count of its refused requests, as the APIs' rate limits do, not once per request:
  * a page left open in many tabs, or a script polling /status, would otherwise flood the log with

@@ -5,8 +5,7 @@
  *
  * Why: each socket write that finds its client asleep pays for waking it; written in a burst, a
  * client handling many connections wakes once for the whole burst. Under load the ingest
- * benchmark's throughput rises by about a quarter and a bare Hono app's by half (README,
- * benchmarks); the cost is at most one turn of latency — microseconds when idle — and nothing
+ * benchmark's throughput rises by about a quarter and a bare Hono app's by half (docs/performance.md); the cost is at most one turn of latency — microseconds when idle — and nothing
  * else changes: status, headers, bodies and errors pass through untouched.
  */
 

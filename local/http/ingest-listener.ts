@@ -1,8 +1,8 @@
 /**
  * The local front door of the ingest API: node:http straight to the runtime-neutral ingest
  * handler, without a framework in between. On this path a request costs about half of what it
- * costs through Hono on @hono/node-server, which the ingest throughput target needs (README,
- * ingest benchmark); every rule lives in the handler, which the Hono app (Lambda, in-process
+ * costs through Hono on @hono/node-server, which the ingest throughput target needs (docs/performance.md,
+ * "Ingest"); every rule lives in the handler, which the Hono app (Lambda, in-process
  * tests) runs too, and one test suite runs against both front doors.
  *
  * Like the other listeners it writes answers in batches, one per event-loop turn. A body the answer

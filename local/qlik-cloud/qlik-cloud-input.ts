@@ -24,7 +24,6 @@ import {
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import { settlesWithin } from "../../core/polling/periodic-poll.ts";
 import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
 import {
   type CloudInputMonitor,
@@ -35,7 +34,8 @@ import { type CloudRunIntake, createCloudRunIntake } from "../../core/qlik-cloud
 import { createCloudRunLog } from "../../core/qlik-cloud/log-cloud-run.ts";
 import { startTenantPolling } from "../../core/qlik-cloud/tenant-polling.ts";
 import { createWebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
-import { parseRecurrence } from "../../core/schedules/recurrence.ts";
+import { parseRecurrence } from "../../core/shared/recurrence.ts";
+import { settlesWithin } from "../../core/shared/settles-within.ts";
 import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
 
 /** Where the inputs keep their files, under the working directory. */

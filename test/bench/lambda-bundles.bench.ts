@@ -12,7 +12,7 @@
  * `BENCH_NODE=/path/to/node` runs the cold starts on that Node (e.g. 24, Lambda's runtime)
  * instead of this one. Bundles and metafiles are written to dist/lambda/<variant>/<function>/.
  *
- * Targets (README "Runtime, bundles and cold start"): ingest and REST ≤ 1 MB and init ≤ 150 ms;
+ * Targets (docs/aws.md, "Runtime, bundles and cold start"): ingest and REST ≤ 1 MB and init ≤ 150 ms;
  * consumer ≤ 3 MB.
  */
 import { execFile } from "node:child_process";

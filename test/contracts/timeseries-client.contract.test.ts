@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
+import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
+import type { TimeseriesClient } from "../../core/ports.ts";
 import {
   booleanField,
   encodePoints,
@@ -12,9 +14,7 @@ import {
   integerField,
   type Point,
   stringField,
-} from "../../core/destinations/line-protocol.ts";
-import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
-import type { TimeseriesClient } from "../../core/ports.ts";
+} from "../../core/shared/line-protocol.ts";
 import { type FakeInflux, startFakeInflux } from "../helpers/fake-influx.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../helpers/influxd.ts";
 import { timeseriesConfig } from "../helpers/timeseries-config.ts";

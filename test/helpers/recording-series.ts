@@ -4,10 +4,11 @@
  * of encoded lines (`writeLines`) is parsed back into points, as InfluxDB would read it, and its
  * body kept as text.
  */
-import type { FieldValue, Point } from "../../core/destinations/line-protocol.ts";
-import { integerField } from "../../core/destinations/line-protocol.ts";
+
 import { TimeseriesWriteError } from "../../core/destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../core/ports.ts";
+import type { FieldValue, Point } from "../../core/shared/line-protocol.ts";
+import { integerField } from "../../core/shared/line-protocol.ts";
 import { type ParsedPoint, parseLineProtocol } from "./line-protocol-parser.ts";
 
 export interface RecordingSeries extends TimeseriesClient {

@@ -1,6 +1,7 @@
 /** A task alert as enrichment makes it, with every part found, for the destination tests. */
+
+import { available, notAvailable, type TaskAlert } from "../../core/alerts/task-alert.ts";
 import { parseConfig } from "../../core/config/index.ts";
-import { available, notAvailable, type TaskAlert } from "../../core/task-events/task-alert.ts";
 
 export const EXECUTION_ID = "32342464-c525-45c4-b755-1a2b55d4e7f1";
 export const STOP_TIME = "2026-11-27T02:01:00.000Z";

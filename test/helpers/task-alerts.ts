@@ -2,6 +2,8 @@
  * TaskAlerts as enrichment makes them, for tests of the destinations: a failed reload with every
  * part found, and overrides to take parts away or change them.
  */
+
+import type { AlertLinks } from "../../core/alerts/alert-view.ts";
 import {
   type AppOwner,
   available,
@@ -10,13 +12,12 @@ import {
   type ScriptLog,
   type TaskAlert,
   type TaskInfo,
-} from "../../core/task-events/task-alert.ts";
-import type { TemplateLinks } from "../../core/task-events/template-fields.ts";
+} from "../../core/alerts/task-alert.ts";
 
 export const TASK_ID = "0c9ad0f6-1b2c-4d5e-8f90-a1b2c3d4e5f6";
 export const APP_ID = "7d2b9e10-3c4d-4e5f-9a0b-c1d2e3f4a5b6";
 
-export const LINKS: TemplateLinks = {
+export const LINKS: AlertLinks = {
   qlikSenseUrls: {
     qmc: "https://sense.example.com/qmc",
     hub: "https://sense.example.com/hub",

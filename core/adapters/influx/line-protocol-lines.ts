@@ -2,14 +2,14 @@
  * Reads back one line of a line-protocol request body, as InfluxDB does, for naming the lines of
  * a refused request (influx-refusal.ts, tag-limit-repair.ts): a line's measurement, tags, field
  * types and time. Only on the refusal path: a write that succeeds never comes here. Where the
- * body's lines end is core/destinations/line-protocol-split.ts's (InfluxDB's `scanLine`).
+ * body's lines end is core/shared/line-protocol-split.ts's (InfluxDB's `scanLine`).
  *
  * As InfluxDB's parser: a backslash always takes the next character with it; in names and tag
  * values only `\,`, `\=` and `\ ` are unescaped (any other pair stays as written, so a doubled
  * backslash before them reads as two, as InfluxDB 1.x and 2.x store it); a double quote opens a
  * string field only in the field section, where `\"` and `\\` are its escapes.
  */
-import type { FieldValue } from "../../destinations/line-protocol.ts";
+import type { FieldValue } from "../../shared/line-protocol.ts";
 
 export interface LineFacts {
   measurement: string;

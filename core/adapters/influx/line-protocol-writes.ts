@@ -16,11 +16,11 @@
  * already encoded (`writeLines`) were checked one by one when they were encoded (line-store.ts).
  */
 import type { Agent as HttpsAgent } from "node:https";
-import { encodePoint, LineProtocolError, type Point } from "../../destinations/line-protocol.ts";
-import { splitLines } from "../../destinations/line-protocol-split.ts";
 import { REFUSAL_DETAIL_CHARS, type TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../ports.ts";
+import { encodePoint, LineProtocolError, type Point } from "../../shared/line-protocol.ts";
+import { splitLines } from "../../shared/line-protocol-split.ts";
 import { influxRequest } from "./influx-http.ts";
 import { readRefusal } from "./influx-refusal.ts";
 

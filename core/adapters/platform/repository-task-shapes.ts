@@ -4,9 +4,9 @@
  * takes a neutral value (`''`, 0, false, an empty list), because an alert with one field empty is
  * worth more than no alert; only an answer that is not an object at all is refused.
  */
+
+import { type CustomPropertyValue, type ExecutionDetail, taskTypeOf } from "../../alerts/index.ts";
 import { executionStatusText } from "../../task-events/execution-status.ts";
-import type { CustomPropertyValue, ExecutionDetail } from "../../task-events/task-alert.ts";
-import { taskTypeOf } from "../../task-events/task-kinds.ts";
 import type {
   OwnerReference,
   RepositoryApp,

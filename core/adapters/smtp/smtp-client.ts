@@ -11,7 +11,7 @@
  * task and licence alerts share the settings, so it is said once for both).
  */
 import nodemailer from "nodemailer";
-import type { EmailSender, OutgoingEmail } from "../../alerts/email-sender.ts";
+import type { EmailClient, OutgoingEmail } from "../../alerts/index.ts";
 import type { EmailNotificationConfig } from "../../config/schema/config.ts";
 import type { Logger } from "../../ports.ts";
 
@@ -29,7 +29,7 @@ export function cleartextPasswordRisk(smtp: SmtpConfig): string | undefined {
 }
 
 /** `logger`: where the clear-text risk is said, once for these settings. */
-export function createSmtpSender(smtp: SmtpConfig, options: { logger?: Logger } = {}): EmailSender {
+export function createSmtpClient(smtp: SmtpConfig, options: { logger?: Logger } = {}): EmailClient {
   const risk = cleartextPasswordRisk(smtp);
   if (risk !== undefined && options.logger !== undefined && !warned.has(smtp)) {
     warned.add(smtp);

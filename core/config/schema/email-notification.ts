@@ -6,7 +6,7 @@
  * Off by default; validated only when on.
  */
 import * as v from "valibot";
-import { isEmailAddress, isSenderAddress } from "../../alerts/email-address.ts";
+import { isEmailAddress, isSenderAddress } from "../../shared/email-address.ts";
 import {
   alertBudget,
   alertRateLimit,

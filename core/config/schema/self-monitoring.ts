@@ -1,7 +1,7 @@
 /** The agent's own services: config UI, heartbeat, container health check, uptime, scrape endpoint, broker. */
 import * as v from "valibot";
 import { publishTopicProblem, topicFilterProblem } from "../../messaging/topic.ts";
-import { parseRecurrence } from "../../schedules/recurrence.ts";
+import { parseRecurrence } from "../../shared/recurrence.ts";
 import { listenerTlsSchema } from "./listener-tls.ts";
 import { logLevelSchema } from "./logging.ts";
 import {
@@ -29,7 +29,7 @@ function recurrenceProblem(expression: string): string | undefined {
 }
 
 /**
- * A later.js text schedule or a 5/6-field cron expression (core/schedules/recurrence.ts). The
+ * A later.js text schedule or a 5/6-field cron expression (core/shared/recurrence.ts). The
  * default is not parsed again at every parse (every Lambda cold start takes it, the sections being
  * off there): a test checks that it parses.
  */

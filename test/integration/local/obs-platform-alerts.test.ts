@@ -6,9 +6,11 @@
  * 4096 characters); the log API's `[{common: {attributes}, logs: [{message}]}]`.
  */
 import { describe, expect, it } from "vitest";
+import { buildAlertDestinations, OBS_PLATFORM_ALERT_DESTINATION } from "../../../core/alerts/index.ts";
 import { parseConfig } from "../../../core/config/index.ts";
 import { systemClock } from "../../../core/system-clock.ts";
-import { obsPlatformDestination } from "../../../local/agent/obs-platform-alerts.ts";
+import { openAlertClients } from "../../../local/agent/alerts/alert-clients.ts";
+import { admitted } from "../../helpers/admitted-destination.ts";
 import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { captureServerForSuite } from "../../helpers/suite-capture-server.ts";
 import { failedAlert } from "../../helpers/task-alert-fixture.ts";
@@ -45,9 +47,19 @@ function destination(log: boolean) {
   });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   const logger = recordingLogger();
-  const built = obsPlatformDestination(result.config, { logger, clock: systemClock });
+  const config = result.config;
+  const built = buildAlertDestinations(config, {
+    clients: openAlertClients({ config, logger, clock: systemClock }),
+    readTemplate: async () => "",
+    logger,
+    view: {
+      links: { qlikSenseUrls: config.qlikSenseUrls, genericUrls: config.genericUrls },
+      hostName: config.platform.host,
+      version: "test",
+    },
+  }).find((each) => each.name === OBS_PLATFORM_ALERT_DESTINATION);
   if (built === undefined) throw new Error("the destination was not built");
-  return { destination: built, logger };
+  return { destination: admitted(built), logger };
 }
 
 /** What the event API would refuse in one request body. */

@@ -4,11 +4,11 @@
  * adapters' business), and never reaches into the adapters; the arrows point edge → use case →
  * port → adapter.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, ROOT, sourceFiles } from "../../helpers/source-imports.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..", "..");
 const FORBIDDEN = [
   /^hono(\/|$)/,
   /^@hono\//,
@@ -26,18 +26,6 @@ const FORBIDDEN = [
   /^(node:)?child_process$/,
   /^sst(\/|$)/,
 ];
-const SPECIFIER =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
-
-function importsOf(source: string): string[] {
-  return [...source.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
-}
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 function violations(): string[] {
   const found: string[] = [];

@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEventDestinations } from "../../../core/agent-destinations/create-event-destinations.ts";
-import { integerField } from "../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../core/destinations/periodic-writer.ts";
 import type { Stoppable } from "../../../core/ports.ts";
+import { integerField } from "../../../core/shared/line-protocol.ts";
 import { stopPointWriterWithinBudget } from "../../../local/point-writers-at-shutdown.ts";
 import { createShutdownSchedule, SHUTDOWN_BUDGET_MS } from "../../../local/shutdown-budget.ts";
 import { createAsyncManualClock } from "../../helpers/async-manual-clock.ts";

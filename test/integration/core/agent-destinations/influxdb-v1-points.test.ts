@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
 import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
-import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import type { TimeseriesClient } from "../../../../core/ports.ts";
+import type { Point } from "../../../../core/shared/line-protocol.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

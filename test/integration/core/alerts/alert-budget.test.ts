@@ -1,6 +1,6 @@
 /**
  * The alert budget of a destination, with a manual clock, through the dispatcher and the real
- * webhook caller to a capture server: alerts about fresh task ids (one each, as made-up
+ * webhook client to a capture server: alerts about fresh task ids (one each, as made-up
  * datagrams would carry) get past every per-task rate limit but not past the budget; those left
  * out are counted `over_budget` in `steward_alerts_total` and the status totals, with one WARN
  * per minute; the next minute has a new budget. The server licence's webhooks draw on the same
@@ -8,14 +8,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createWebhookCaller } from "../../../../core/adapters/http-clients/webhook-caller.ts";
-import { createAlertBudget } from "../../../../core/alerts/alert-budget.ts";
-import { createAlertRateLimit } from "../../../../core/alerts/alert-rate-limit.ts";
-import { createLicenceDispatch } from "../../../../core/alerts/licence/licence-dispatch.ts";
-import { licenceAlertWebhooks } from "../../../../core/alerts/licence/licence-webhook-destinations.ts";
-import { createWebhookDestination } from "../../../../core/alerts/webhook-destination.ts";
-import { createAlertDispatcher } from "../../../../core/task-events/dispatch-alert.ts";
-import { webhookConfig } from "../../../helpers/alert-configs.ts";
+import { createWebhookClient } from "../../../../core/adapters/http-clients/webhook-client.ts";
+import {
+  createAlertBudget,
+  createAlertDispatcher,
+  LICENCE_EXPIRY_KIND,
+  totalsKey,
+} from "../../../../core/alerts/index.ts";
+import { createWebhookDestination } from "../../../../core/alerts/webhook/webhook-destination.ts";
+import { webhookSections } from "../../../helpers/alert-configs.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { sampleValue } from "../../../helpers/prometheus-text.ts";
@@ -32,27 +34,30 @@ function budgeted(perMinute: number) {
   const logger = recordingLogger();
   const metrics = createMemoryMetricsRegistry();
   const budget = createAlertBudget({ limits: { webhook: perMinute }, clock, logger });
-  const config = webhookConfig({
-    enable: true,
-    reloadTaskFailure: { rateLimit: 300, webhooks: [{ webhookURL: `${server.url}/hook` }] },
-    qlikSenseServerLicenseExpiryAlert: { rateLimit: 0, webhooks: [{ webhookURL: `${server.url}/licence` }] },
-  });
-  const caller = createWebhookCaller();
+  const config = webhookSections(
+    {
+      enable: true,
+      reloadTaskFailure: { rateLimit: 300, webhooks: [{ webhookURL: `${server.url}/hook` }] },
+      qlikSenseServerLicenseExpiryAlert: {
+        rateLimit: 0,
+        webhooks: [{ webhookURL: `${server.url}/licence` }],
+      },
+    },
+    { serverLicense: { webhook: { enable: true, sendAlert: { enable: true } } } },
+  );
   const destination = createWebhookDestination(config, {
-    caller,
+    client: createWebhookClient(),
     logger,
-    links: LINKS,
-    rateLimit: createAlertRateLimit(clock.now),
-    budget: budget.forDestination("webhook"),
+    view: { links: LINKS, hostName: "sense.example.com", version: "test" },
   });
-  const dispatcher = createAlertDispatcher({ destinations: [destination], clock, logger, metrics });
+  const dispatcher = createAlertDispatcher({ destinations: [destination], clock, logger, metrics, budget });
   const overBudget = () =>
     sampleValue(metrics.scrape(), "steward_alerts_total", {
       destination: "webhook",
       kind: "reloadTaskFailure",
       outcome: "over_budget",
     }) ?? 0;
-  return { clock, logger, metrics, budget, config, caller, dispatcher, overBudget };
+  return { clock, logger, dispatcher, overBudget };
 }
 
 const freshTask = () => failedReloadAlert({ taskId: randomUUID() });
@@ -67,7 +72,7 @@ describe("alert budget per destination", () => {
     expect(outcomes).toEqual(["sent", "sent", "sent", "over_budget", "over_budget"]);
     expect(server.requests).toHaveLength(3);
     expect(overBudget()).toBe(2);
-    expect(dispatcher.totals().webhook).toMatchObject({ sent: 3, overBudget: 2, suppressed: 0, failed: 0 });
+    expect(dispatcher.totals("webhook")).toMatchObject({ sent: 3, overBudget: 2, suppressed: 0, failed: 0 });
     expect(logger.at("warn")).toEqual([
       expect.objectContaining({
         message: expect.stringContaining("Alert budget used up"),
@@ -110,27 +115,18 @@ describe("alert budget per destination", () => {
   });
 
   it("makes the server licence's webhooks draw on the same budget as the task alerts'", async () => {
-    const { dispatcher, budget, config, caller, clock, logger, metrics } = budgeted(2);
-    const licence = licenceAlertWebhooks(config, {
-      caller,
-      logger,
-      rateLimit: createAlertRateLimit(clock.now),
-      budget: budget.forDestination("webhook"),
-    });
-    const licenceDispatch = createLicenceDispatch({ clock, logger, metrics });
+    const { dispatcher } = budgeted(2);
     for (let i = 0; i < 2; i += 1) await dispatcher.dispatch(freshTask());
 
-    const [outcome] = await licenceDispatch.send([licence], {
-      kind: "expiring",
-      expiryDate: "2027-01-31",
-      daysUntilExpiry: 12,
-      alertDaysBefore: 30,
-      text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-      at: "2026-12-05T10:00:10.000Z",
-    });
+    const { webhook: outcome } = await dispatcher.dispatch(
+      expiringLicence({ at: "2026-12-05T10:00:10.000Z" }),
+    );
 
     expect(outcome).toBe("over_budget");
-    expect(licenceDispatch.totals(licence)).toMatchObject({ overBudget: 1, sent: 0 });
+    expect(dispatcher.totals(totalsKey("webhook", LICENCE_EXPIRY_KIND))).toMatchObject({
+      overBudget: 1,
+      sent: 0,
+    });
     expect(server.requests.map((request) => request.path)).toEqual(["/hook", "/hook"]);
   });
 

@@ -10,9 +10,15 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAlertPoster } from "../../../../core/adapters/http-clients/alert-poster.ts";
-import { createSlackDestination } from "../../../../core/alerts/slack-destination.ts";
-import { createTeamsDestination } from "../../../../core/alerts/teams-destination.ts";
+import { createChatWebhookClient } from "../../../../core/adapters/http-clients/chat-webhook-client.ts";
+import { createChatDestination } from "../../../../core/alerts/chat/chat-destination.ts";
+import { SLACK } from "../../../../core/alerts/chat/slack.ts";
+import { TEAMS } from "../../../../core/alerts/chat/teams.ts";
+import type {
+  SlackNotificationConfig,
+  TeamsNotificationConfig,
+} from "../../../../core/config/schema/config.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
 import { slackConfig, teamsConfig } from "../../../helpers/alert-configs.ts";
 import {
   cardMarkupLeft,
@@ -31,12 +37,13 @@ const hostileAlert = () =>
   failedReloadAlert({ taskName: NAME, scriptLog: notAvailable("the log [was](http://evil) *gone*") });
 
 const deps = () => ({
-  poster: createAlertPoster(),
+  client: createChatWebhookClient(),
   readTemplate: (path: string) => readFile(path, "utf8"),
   logger: recordingLogger(),
-  links: LINKS,
-  timeZone: "UTC",
+  view: { links: LINKS, hostName: "sense.example.com", timeZone: "UTC", version: "test" },
 });
+const teams = (config: TeamsNotificationConfig) => admitted(createChatDestination(config, TEAMS, deps()));
+const slack = (config: SlackNotificationConfig) => admitted(createChatDestination(config, SLACK, deps()));
 // biome-ignore lint/suspicious/noExplicitAny: the posted JSON is walked by the test.
 const posted = (): any => JSON.parse(server.requests[0]?.body ?? "null");
 const template = (name: string, text: string) => {
@@ -65,7 +72,7 @@ describe("Teams: names from data in the card", () => {
         basicMsgTemplate: "**{{taskName}}** failed",
       },
     });
-    await createTeamsDestination(config, deps()).send(hostileAlert());
+    await teams(config).send(hostileAlert());
 
     const [title, ...rest] = cardTexts(posted().attachments[0].content.body);
     expect(title).toBe(
@@ -91,7 +98,7 @@ describe("Teams: names from data in the card", () => {
       },
     });
     const name = 'Say "hi" \\ [x](http://evil)';
-    await createTeamsDestination(config, deps()).send(failedReloadAlert({ taskName: name }));
+    await teams(config).send(failedReloadAlert({ taskName: name }));
 
     const [escaped, raw] = cardTexts(posted().attachments[0].content.body);
     expect(escaped).toBe('Say "hi" \\\\ \\[x\\](http://evil)');
@@ -110,7 +117,7 @@ describe("Slack: names from data in the message", () => {
         basicMsgTemplate: "<!channel> Reload failed: {{taskName}}",
       },
     });
-    await createSlackDestination(config, deps()).send(hostileAlert());
+    await slack(config).send(hostileAlert());
 
     const message = posted();
     expect(message.text).toBe(
@@ -138,7 +145,7 @@ describe("Slack: names from data in the message", () => {
         templateFile: file,
       },
     });
-    await createSlackDestination(config, deps()).send(failedReloadAlert({ taskName: "<!here> & co" }));
+    await slack(config).send(failedReloadAlert({ taskName: "<!here> & co" }));
 
     expect(posted().text).toBe("&lt;!here&gt; &amp; co / <!here> & co");
   });

@@ -8,17 +8,17 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createSmtpSender } from "../../../../core/adapters/smtp/smtp-client.ts";
-import { createAlertRateLimit } from "../../../../core/alerts/alert-rate-limit.ts";
-import { createEmailDestination } from "../../../../core/alerts/email-destination.ts";
-import type { EmailSender } from "../../../../core/alerts/email-sender.ts";
+import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
+import type { EmailClient } from "../../../../core/alerts/email/email-client.ts";
+import { createEmailDestination } from "../../../../core/alerts/email/email-destination.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
 import { emailConfig } from "../../../helpers/alert-configs.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
 import { available, failedReloadAlert, LINKS, notAvailable, taskInfo } from "../../../helpers/task-alerts.ts";
 
 let smtp: SmtpCapture;
-const senders: EmailSender[] = [];
+const senders: EmailClient[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpCapture();
@@ -46,18 +46,17 @@ function destination(
       ...failure,
     },
   });
-  const sender = createSmtpSender(config.smtp);
+  const sender = createSmtpClient(config.smtp);
   senders.push(sender);
   const logger = recordingLogger();
-  const rateLimit = createAlertRateLimit();
-  const email = createEmailDestination(config, {
-    sender,
-    logger,
-    links: LINKS,
-    rateLimit,
-    timeZone: "UTC",
-    readTemplate: options.readTemplate ?? ((path) => readFile(path, "utf8")),
-  });
+  const { rateLimit, ...email } = admitted(
+    createEmailDestination(config, {
+      client: sender,
+      logger,
+      view: { links: LINKS, hostName: "sense.example.com", timeZone: "UTC", version: "test" },
+      readTemplate: options.readTemplate ?? ((path) => readFile(path, "utf8")),
+    }),
+  );
   return { email, logger, rateLimit };
 }
 
@@ -118,14 +117,16 @@ describe("alert email: distribute and preload tasks", () => {
       },
     });
     expect(email.handles("distributeTaskFailure")).toBe(false);
-    const sender = createSmtpSender(config.smtp);
+    const sender = createSmtpClient(config.smtp);
     senders.push(sender);
-    const distribute = createEmailDestination(config, {
-      sender,
-      logger: recordingLogger(),
-      links: LINKS,
-      readTemplate: (path) => readFile(path, "utf8"),
-    });
+    const distribute = admitted(
+      createEmailDestination(config, {
+        client: sender,
+        logger: recordingLogger(),
+        view: { links: LINKS, hostName: "sense.example.com", version: "test" },
+        readTemplate: (path) => readFile(path, "utf8"),
+      }),
+    );
     expect(distribute.handles("distributeTaskFailure")).toBe(true);
     expect(distribute.handles("preloadTaskFailure")).toBe(false);
     await distribute.send(failedReloadAlert({ kind: "distributeTaskFailure" }));

@@ -1,29 +1,33 @@
 /**
  * The server licence's alert through the real clients to servers of ours on loopback: the SMTP
- * client to a real SMTP server (parsed as a mail server would), the poster to a capture server
- * standing in for Teams and Slack, and the webhook caller to the same capture server with GET
+ * client to a real SMTP server (parsed as a mail server would), the chat webhook client to a capture
+ * server standing in for Teams and Slack, and the webhook client to the same capture server with GET
  * (query parameters) and POST (a JSON body with Butler's value types). One webhook that fails
  * never stops the next, and a formatted template that cannot be read still lets the basic card out.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createAlertPoster } from "../../../../core/adapters/http-clients/alert-poster.ts";
-import { createWebhookCaller } from "../../../../core/adapters/http-clients/webhook-caller.ts";
-import { createSmtpSender } from "../../../../core/adapters/smtp/smtp-client.ts";
+import { createChatWebhookClient } from "../../../../core/adapters/http-clients/chat-webhook-client.ts";
+import { createWebhookClient } from "../../../../core/adapters/http-clients/webhook-client.ts";
+import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
 import {
-  buildLicenceDestinations,
-  type LicenceDestinations,
-} from "../../../../core/alerts/licence/licence-destinations.ts";
-import { createLicenceDispatch } from "../../../../core/alerts/licence/licence-dispatch.ts";
+  buildAlertDestinations,
+  createAlertDispatcher,
+  type EmailClient,
+  LICENCE_EXPIRY_KIND,
+  LICENCE_STATUS_KIND,
+  type LicenceExpiryAlert,
+  totalsKey,
+} from "../../../../core/alerts/index.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
-import type { LicenceExpiryAlert } from "../../../../core/licences/license-expiry-alert.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
 import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
 
 const server = captureServerForSuite(200);
 let smtp: SmtpCapture;
-const built: LicenceDestinations[] = [];
+const built: EmailClient[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpCapture();
@@ -33,17 +37,10 @@ afterAll(async () => {
 });
 afterEach(() => {
   smtp.received.length = 0;
-  for (const destinations of built.splice(0)) destinations.close();
+  for (const client of built.splice(0)) client.close();
 });
 
-const ALERT: LicenceExpiryAlert = {
-  kind: "expiring",
-  expiryDate: "2027-01-31",
-  daysUntilExpiry: 12,
-  alertDaysBefore: 30,
-  text: "Qlik Sense server license is about to expire in 12 days, on 2027-01-31",
-  at: "2027-01-19T06:00:00.000Z",
-};
+const ALERT: LicenceExpiryAlert = expiringLicence();
 
 function destinations(teams: Record<string, unknown> = {}) {
   const parsed = parseConfig({
@@ -91,18 +88,22 @@ function destinations(teams: Record<string, unknown> = {}) {
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const logger = recordingLogger();
-  const made = buildLicenceDestinations(parsed.config, {
+  const email = createSmtpClient(parsed.config.emailNotification.smtp);
+  built.push(email);
+  const destinations = buildAlertDestinations(parsed.config, {
+    clients: { email, chat: createChatWebhookClient(), webhook: createWebhookClient() },
     logger,
-    emailSender: createSmtpSender,
-    poster: createAlertPoster(),
-    webhookCaller: createWebhookCaller(),
     readTemplate: async (path) => {
       throw new Error(`ENOENT: ${path}`);
     },
+    view: {
+      links: { qlikSenseUrls: parsed.config.qlikSenseUrls, genericUrls: parsed.config.genericUrls },
+      hostName: parsed.config.platform.host,
+      version: "test",
+    },
   });
-  built.push(made);
-  const dispatch = createLicenceDispatch({ clock: systemClock, logger });
-  return { made, dispatch, logger };
+  const dispatcher = createAlertDispatcher({ destinations, clock: systemClock, logger });
+  return { dispatcher, logger };
 }
 
 const body = (path: string) => JSON.parse(server.requests.find((r) => r.path === path)?.body ?? "null");
@@ -110,14 +111,14 @@ const body = (path: string) => JSON.parse(server.requests.find((r) => r.path ===
 describe("the server licence's alert through the real clients", () => {
   it("arrives as one email per recipient, a Teams card, a Slack message and the expiry webhook", async () => {
     // Prepare
-    const { made, dispatch } = destinations();
+    const { dispatcher } = destinations();
     server.respondWith((request) => (request.path === "/refusing" ? 500 : 200));
 
     // Act
-    const outcomes = await dispatch.send(made.alerts, ALERT);
+    const outcomes = await dispatcher.dispatch(ALERT);
 
     // Assess
-    expect(outcomes).toEqual(["sent", "sent", "sent", "failed"]);
+    expect(outcomes).toEqual({ email: "sent", teams: "sent", slack: "sent", webhook: "failed" });
     expect(smtp.received.flatMap((r) => r.envelopeTo).sort()).toEqual([
       "licences@example.com",
       "ops@example.com",
@@ -139,16 +140,22 @@ describe("the server licence's alert through the real clients", () => {
       expiryDateStr: "2027-01-31",
       daysUntilExpiry: 12,
     });
-    expect(dispatch.totals(made.alerts[3] as (typeof made.alerts)[number]).lastError?.message).toMatch(
+    expect(dispatcher.totals(totalsKey("webhook", LICENCE_EXPIRY_KIND)).lastError?.message).toMatch(
       /refusing/,
     );
   });
 
   it("calls the status webhook with GET and the licence's state as query parameters", async () => {
-    const { made, dispatch } = destinations();
-    const status = { expired: false, expiryDate: "2027-06-30", daysUntilExpiry: 162, at: ALERT.at };
+    const { dispatcher } = destinations();
+    const status = {
+      kind: LICENCE_STATUS_KIND,
+      expired: false,
+      expiryDate: "2027-06-30",
+      daysUntilExpiry: 162,
+      at: ALERT.at,
+    } as const;
 
-    expect(await dispatch.send(made.statuses, status)).toEqual(["sent"]);
+    expect(await dispatcher.dispatch(status)).toEqual({ webhook: "sent" });
 
     const request = server.requests.find((r) => r.path.startsWith("/status"));
     expect(request?.method).toBe("GET");
@@ -161,12 +168,12 @@ describe("the server licence's alert through the real clients", () => {
   });
 
   it("posts the basic card when the formatted template cannot be read, and says why", async () => {
-    const { made, dispatch, logger } = destinations({
+    const { dispatcher, logger } = destinations({
       messageType: "formatted",
       templateFile: "/nowhere.json",
     });
 
-    await dispatch.send(made.alerts, ALERT);
+    await dispatcher.dispatch(ALERT);
 
     expect(body("/teams").attachments[0].content.type).toBe("AdaptiveCard");
     expect(logger.at("warn").map((entry) => entry.message)).toContain(

@@ -9,9 +9,10 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAlertPoster } from "../../../../core/adapters/http-clients/alert-poster.ts";
-import { createAlertRateLimit } from "../../../../core/alerts/alert-rate-limit.ts";
-import { createSlackDestination } from "../../../../core/alerts/slack-destination.ts";
+import { createChatWebhookClient } from "../../../../core/adapters/http-clients/chat-webhook-client.ts";
+import { createChatDestination } from "../../../../core/alerts/chat/chat-destination.ts";
+import { SLACK } from "../../../../core/alerts/chat/slack.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
 import { slackConfig } from "../../../helpers/alert-configs.ts";
 import { slackMessageProblems } from "../../../helpers/chat-payload-checks.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
@@ -32,15 +33,14 @@ function slack(aborted: Record<string, unknown> = {}, timeoutSeconds = 5) {
     reloadTaskAborted: { enable: true, webhookURL: `${server.url}/services/T0/B0/token-123`, ...aborted },
   });
   const logger = recordingLogger();
-  const rateLimit = createAlertRateLimit();
-  const destination = createSlackDestination(config, {
-    poster: createAlertPoster(),
-    readTemplate: (path) => readFile(path, "utf8"),
-    logger,
-    links: LINKS,
-    rateLimit,
-    timeZone: "UTC",
-  });
+  const { rateLimit, ...destination } = admitted(
+    createChatDestination(config, SLACK, {
+      client: createChatWebhookClient(),
+      readTemplate: (path) => readFile(path, "utf8"),
+      logger,
+      view: { links: LINKS, hostName: "sense.example.com", timeZone: "UTC", version: "test" },
+    }),
+  );
   return { destination, logger, rateLimit };
 }
 

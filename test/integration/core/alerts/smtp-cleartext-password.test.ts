@@ -7,12 +7,11 @@
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSmtpSender } from "../../../../core/adapters/smtp/smtp-client.ts";
-import { qlikSenseUrlsSchema } from "../../../../core/config/schema/qlik-sense-urls.ts";
-import { messageDestinations } from "../../../../local/agent/message-destinations.ts";
-import { emailConfig, slackConfig, teamsConfig, webhookConfig } from "../../../helpers/alert-configs.ts";
+import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
+import { systemClock } from "../../../../core/system-clock.ts";
+import { openAlertClients } from "../../../../local/agent/alerts/alert-clients.ts";
+import { emailConfig, newRelicConfig } from "../../../helpers/alert-configs.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 const email = {
@@ -59,8 +58,8 @@ describe("SMTP authentication without TLS", () => {
     const logger = recordingLogger();
     const smtp = smtpWith({ auth: { enable: true, user: "alerts", password: "s3cret" } });
 
-    const sender = createSmtpSender(smtp, { logger });
-    createSmtpSender(smtp, { logger }).close();
+    const sender = createSmtpClient(smtp, { logger });
+    createSmtpClient(smtp, { logger }).close();
     try {
       await sender.send(email);
     } finally {
@@ -76,26 +75,26 @@ describe("SMTP authentication without TLS", () => {
   it("names ignoreTLS, which always sends the password in clear", () => {
     const logger = recordingLogger();
 
-    createSmtpSender(smtpWith({ tls: { ignoreTLS: true, requireTLS: true } }), { logger }).close();
+    createSmtpClient(smtpWith({ tls: { ignoreTLS: true, requireTLS: true } }), { logger }).close();
 
     expect(logger.at("warn")[0]?.message).toMatch(/tls\.ignoreTLS is on, so the password always goes/);
   });
 
   it("is not said with requireTLS, which refuses the plain server, with secure, or without a password", async () => {
     const logger = recordingLogger();
-    const required = createSmtpSender(smtpWith({ tls: { requireTLS: true } }), { logger });
+    const required = createSmtpClient(smtpWith({ tls: { requireTLS: true } }), { logger });
     const before = passwordsSeen.length;
 
     await expect(required.send(email)).rejects.toThrow(/STARTTLS/i);
     required.close();
-    createSmtpSender(smtpWith({ secure: true }), { logger }).close();
-    createSmtpSender(smtpWith({ auth: { enable: false } }), { logger }).close();
+    createSmtpClient(smtpWith({ secure: true }), { logger }).close();
+    createSmtpClient(smtpWith({ auth: { enable: false } }), { logger }).close();
 
     expect(logger.at("warn")).toEqual([]);
     expect(passwordsSeen).toHaveLength(before);
   });
 
-  it("is said by the task alerts' email destination the local process builds", () => {
+  it("is said by the alert clients the local process builds", () => {
     const logger = recordingLogger();
     const config = {
       emailNotification: emailConfig({
@@ -107,14 +106,10 @@ describe("SMTP authentication without TLS", () => {
           recipients: ["ops@example.com"],
         },
       }),
-      teamsNotification: teamsConfig({}),
-      slackNotification: slackConfig({}),
-      webhookNotification: webhookConfig({}),
-      qlikSenseUrls: v.parse(qlikSenseUrlsSchema, {}),
-      genericUrls: [],
+      incidentTool: { newRelic: newRelicConfig({}) },
     };
 
-    messageDestinations(config, { logger });
+    openAlertClients({ config, logger, clock: systemClock }).close();
 
     expect(logger.at("warn").map((entry) => entry.message)).toEqual([expect.stringMatching(WARNING)]);
   });

@@ -3,7 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createSmtpSender } from "../../../../core/adapters/smtp/smtp-client.ts";
+import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
 import { emailConfig } from "../../../helpers/alert-configs.ts";
 
 describe("SMTP client time limit", () => {
@@ -12,7 +12,7 @@ describe("SMTP client time limit", () => {
     const silent = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
-    const sender = createSmtpSender(
+    const sender = createSmtpClient(
       emailConfig({ smtp: { host: "127.0.0.1", port, timeoutSeconds: 1 } }).smtp,
     );
     const started = Date.now();

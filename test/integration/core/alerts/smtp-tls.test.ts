@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSmtpSender } from "../../../../core/adapters/smtp/smtp-client.ts";
+import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
 import { generateThrowawayPki } from "../../../../local/simulated-platform/throwaway-pki.ts";
 import { emailConfig } from "../../../helpers/alert-configs.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
@@ -54,7 +54,7 @@ describe("SMTP client TLS settings", () => {
   });
 
   const send = async (smtp: Record<string, unknown>) => {
-    const sender = createSmtpSender(
+    const sender = createSmtpClient(
       emailConfig({ smtp: { host: "127.0.0.1", timeoutSeconds: 5, ...smtp } }).smtp,
     );
     try {

@@ -9,9 +9,10 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAlertPoster } from "../../../../core/adapters/http-clients/alert-poster.ts";
-import { createAlertRateLimit } from "../../../../core/alerts/alert-rate-limit.ts";
-import { createTeamsDestination } from "../../../../core/alerts/teams-destination.ts";
+import { createChatWebhookClient } from "../../../../core/adapters/http-clients/chat-webhook-client.ts";
+import { createChatDestination } from "../../../../core/alerts/chat/chat-destination.ts";
+import { TEAMS } from "../../../../core/alerts/chat/teams.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
 import { teamsConfig } from "../../../helpers/alert-configs.ts";
 import { cardTextShown } from "../../../helpers/chat-markup-reading.ts";
 import { teamsMessageProblems } from "../../../helpers/chat-payload-checks.ts";
@@ -33,22 +34,26 @@ function teams(failure: Record<string, unknown> = {}, timeoutSeconds = 5) {
     reloadTaskFailure: { enable: true, webhookURL: `${server.url}/workflows/abc?sig=secret-key`, ...failure },
   });
   const logger = recordingLogger();
-  const rateLimit = createAlertRateLimit();
-  const destination = createTeamsDestination(config, {
-    poster: createAlertPoster(),
-    readTemplate: (path) => readFile(path, "utf8"),
-    logger,
-    links: {
-      qlikSenseUrls: {
-        qmc: "https://sense.example.com/qmc",
-        hub: "https://sense.example.com/hub",
-        appBaseUrl: "",
+  const { rateLimit, ...destination } = admitted(
+    createChatDestination(config, TEAMS, {
+      client: createChatWebhookClient(),
+      readTemplate: (path) => readFile(path, "utf8"),
+      logger,
+      view: {
+        links: {
+          qlikSenseUrls: {
+            qmc: "https://sense.example.com/qmc",
+            hub: "https://sense.example.com/hub",
+            appBaseUrl: "",
+          },
+          genericUrls: [],
+        },
+        hostName: "sense.example.com",
+        timeZone: "UTC",
+        version: "test",
       },
-      genericUrls: [],
-    },
-    rateLimit,
-    timeZone: "UTC",
-  });
+    }),
+  );
   return { destination, logger, rateLimit };
 }
 
@@ -139,17 +144,28 @@ describe("Teams alert: formatted templates", () => {
         templateFile: file,
       },
     });
-    const destination = createTeamsDestination(config, {
-      poster: createAlertPoster(),
-      readTemplate: (path) => readFile(path, "utf8"),
-      logger: recordingLogger(),
-      links: {
-        qlikSenseUrls: { qmc: "https://sense.example.com/qmc", hub: "", appBaseUrl: "" },
-        genericUrls: [
-          { id: "runbook", linkText: 'Runbook "reloads"', comment: "", url: "https://wiki.example.com/r" },
-        ],
-      },
-    });
+    const destination = admitted(
+      createChatDestination(config, TEAMS, {
+        client: createChatWebhookClient(),
+        readTemplate: (path) => readFile(path, "utf8"),
+        logger: recordingLogger(),
+        view: {
+          links: {
+            qlikSenseUrls: { qmc: "https://sense.example.com/qmc", hub: "", appBaseUrl: "" },
+            genericUrls: [
+              {
+                id: "runbook",
+                linkText: 'Runbook "reloads"',
+                comment: "",
+                url: "https://wiki.example.com/r",
+              },
+            ],
+          },
+          hostName: "sense.example.com",
+          version: "test",
+        },
+      }),
+    );
     await destination.send(failedReloadAlert());
     expect(teamsMessageProblems(posted())).toEqual([]);
     expect(card().body[0].facts[1].value).toBe("LAB/ada");

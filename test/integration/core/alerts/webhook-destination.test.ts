@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks through the HTTP caller to capture servers of ours (plain and TLS): Butler's
+ * Outgoing webhooks through the webhook client to capture servers of ours (plain and TLS): Butler's
  * payload as query parameters for GET and as JSON for POST and PUT, a time limit on every method,
  * one failing webhook never skipping the others, one rate limit per task for the whole list, and
  * an endpoint whose certificate is signed by the operator's own CA.
@@ -8,11 +8,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookCaller } from "../../../../core/adapters/http-clients/webhook-caller.ts";
-import { createAlertRateLimit } from "../../../../core/alerts/alert-rate-limit.ts";
-import { createWebhookDestination } from "../../../../core/alerts/webhook-destination.ts";
+import { createWebhookClient } from "../../../../core/adapters/http-clients/webhook-client.ts";
+import { createWebhookDestination } from "../../../../core/alerts/webhook/webhook-destination.ts";
 import { generateThrowawayPki } from "../../../../local/simulated-platform/throwaway-pki.ts";
-import { webhookConfig } from "../../../helpers/alert-configs.ts";
+import { admitted } from "../../../helpers/admitted-destination.ts";
+import { webhookSections } from "../../../helpers/alert-configs.ts";
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
@@ -21,19 +21,19 @@ import { failedReloadAlert, LINKS } from "../../../helpers/task-alerts.ts";
 const server = captureServerForSuite(200);
 
 function webhooks(webhookList: unknown[], options: { timeoutSeconds?: number; rateLimit?: number } = {}) {
-  const config = webhookConfig({
+  const config = webhookSections({
     enable: true,
     timeoutSeconds: options.timeoutSeconds ?? 5,
     reloadTaskFailure: { rateLimit: options.rateLimit ?? 0, webhooks: webhookList },
   });
   const logger = recordingLogger();
-  const rateLimit = createAlertRateLimit();
-  const destination = createWebhookDestination(config, {
-    caller: createWebhookCaller(),
-    logger,
-    links: LINKS,
-    rateLimit,
-  });
+  const { rateLimit, ...destination } = admitted(
+    createWebhookDestination(config, {
+      client: createWebhookClient(),
+      logger,
+      view: { links: LINKS, hostName: "sense.example.com", version: "test" },
+    }),
+  );
   return { destination, logger, rateLimit };
 }
 

@@ -8,9 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
 import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
-import { floatField, type Point, stringField } from "../../../../core/destinations/line-protocol.ts";
 import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
 import { startAuditDestinations } from "../../../../core/destinations/start-audit-destinations.ts";
+import { floatField, type Point, stringField } from "../../../../core/shared/line-protocol.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { localDestinationAdapters } from "../../../../local/audit/destination-adapters.ts";
 import { influxEventIdRows } from "../../../helpers/audit-destination-contents.ts";

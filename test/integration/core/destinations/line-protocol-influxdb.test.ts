@@ -8,9 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
 import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
-import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { writeWithinSizeLimit } from "../../../../core/destinations/write-within-size-limit.ts";
+import { integerField, type Point } from "../../../../core/shared/line-protocol.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { applyLayout, splitFields } from "../../../../core/udp/apply-layout.ts";
 import { USER_SESSION_LAYOUT } from "../../../../core/udp/field-layouts.ts";

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { createInfluxV1Client } from "../../../../core/adapters/influx/influx-v1-client.ts";
-import { integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../../../core/destinations/queue-metrics-writer.ts";
+import { integerField, type Point } from "../../../../core/shared/line-protocol.ts";
+import type { PeriodicPoints } from "../../../../core/shared/periodic-points.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import type { PeriodicPoints } from "../../../../core/udp/event-destinations.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";

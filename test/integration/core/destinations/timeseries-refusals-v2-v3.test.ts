@@ -11,14 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTimeseriesClient } from "../../../../core/adapters/influx/create-timeseries-client.ts";
 import { createEventDestinations } from "../../../../core/agent-destinations/create-event-destinations.ts";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
-import {
-  floatField,
-  integerField,
-  type Point,
-  stringField,
-} from "../../../../core/destinations/line-protocol.ts";
 import { selectDestinations } from "../../../../core/destinations/select-destinations.ts";
 import { startAuditDestinations } from "../../../../core/destinations/start-audit-destinations.ts";
+import { floatField, integerField, type Point, stringField } from "../../../../core/shared/line-protocol.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { localDestinationAdapters } from "../../../../local/audit/destination-adapters.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";

@@ -12,10 +12,10 @@ import {
 } from "../../../../core/adapters/platform/repository-client.ts";
 import { createTaskRepository } from "../../../../core/adapters/platform/repository-task-events.ts";
 import { loadPlatformTlsMaterial } from "../../../../core/adapters/platform/tls-material.ts";
+import type { TaskAlert } from "../../../../core/alerts/task-alert.ts";
+import type { TaskEvent, TaskEventKind } from "../../../../core/alerts/task-event.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { type EnrichmentOptions, enrichTaskEvent } from "../../../../core/task-events/enrich-task-event.ts";
-import type { TaskAlert } from "../../../../core/task-events/task-alert.ts";
-import type { TaskEvent, TaskEventKind } from "../../../../core/task-events/task-event.ts";
 import { APP_SALES, TASK_SALES, TASK_UNKNOWN } from "../../../../local/simulated-platform/catalogue.ts";
 import {
   OWNER_EMAIL,

@@ -7,10 +7,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createScriptLogFolder } from "../../../../core/adapters/local/script-log-folder.ts";
+import { available, notAvailable } from "../../../../core/alerts/index.ts";
 import { windowsNameProblem } from "../../../../core/files/windows-names.ts";
 import { createScriptLogFiles } from "../../../../core/task-events/script-log-files.ts";
 import { createScriptLogRetention } from "../../../../core/task-events/script-log-retention.ts";
-import { available, notAvailable } from "../../../../core/task-events/task-alert.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { refuseWritesDuringTest, scratchDirectory } from "../../../helpers/per-test-environment.ts";

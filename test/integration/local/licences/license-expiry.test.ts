@@ -51,7 +51,7 @@ describe.skipIf(skip)("the server licence's expiry warning", () => {
     ]);
     expect(warnings[0]?.fields).toMatchObject({ daysUntilExpiry: ALERT_DAYS, alertDaysBefore: ALERT_DAYS });
     expect(run.alerts).toMatchObject([
-      { kind: "expiring", daysUntilExpiry: ALERT_DAYS, alertDaysBefore: ALERT_DAYS },
+      { state: "expiring", daysUntilExpiry: ALERT_DAYS, alertDaysBefore: ALERT_DAYS },
     ]);
     expect(run.status.serverLicence?.alert).toBe(warnings[0]?.message);
   });
@@ -60,7 +60,7 @@ describe.skipIf(skip)("the server licence's expiry warning", () => {
     const { run, warnings } = await runExpiringIn(ALERT_DAYS - 1);
 
     expect(warnings).toHaveLength(1);
-    expect(run.alerts).toMatchObject([{ kind: "expiring", daysUntilExpiry: ALERT_DAYS - 1 }]);
+    expect(run.alerts).toMatchObject([{ state: "expiring", daysUntilExpiry: ALERT_DAYS - 1 }]);
   });
 
   it("says nothing one day before the window opens", async () => {
@@ -77,7 +77,7 @@ describe.skipIf(skip)("the server licence's expiry warning", () => {
     expect(warnings.map((entry) => entry.message)).toEqual([
       `Qlik Sense server license expired on ${expiryDateIn(-3, Date.now())}`,
     ]);
-    expect(run.alerts).toMatchObject([{ kind: "expired", daysUntilExpiry: -3 }]);
+    expect(run.alerts).toMatchObject([{ state: "expired", daysUntilExpiry: -3 }]);
     const stored = await rows(influxd, DATABASE, "qlik_sense_server_license");
     expect(stored.at(-1)).toMatchObject({ license_expired: true, days_until_expiry: -3 });
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
-import { startLicenseMonitor } from "../../../../local/agent/license-monitor.ts";
+import { startLicenseMonitor } from "../../../../local/agent/licence-monitor/licence-monitor.ts";
 import { startTestPlatform, type TestPlatform } from "../../../fixtures/platform/test-platform.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { type Influxd, skipWithoutInfluxd, startInfluxd } from "../../../helpers/influxd.ts";

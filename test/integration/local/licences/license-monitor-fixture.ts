@@ -6,15 +6,15 @@
  * (which flushes the points), so that the database and the call log can be read afterwards.
  */
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
+import { LICENCE_EXPIRY_KIND, type LicenceExpiryAlert } from "../../../../core/alerts/index.ts";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
-import {
-  createLicenceExpiryAlerts,
-  type LicenceExpiryAlert,
-} from "../../../../core/licences/license-expiry-alert.ts";
 import type { ErrorCounts } from "../../../../core/monitoring/error-tracker.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { startAgentConnections } from "../../../../local/agent/agent-connections.ts";
-import { type LicenseMonitorStatus, startLicenseMonitor } from "../../../../local/agent/license-monitor.ts";
+import {
+  type LicenseMonitorStatus,
+  startLicenseMonitor,
+} from "../../../../local/agent/licence-monitor/licence-monitor.ts";
 import { brokerConnection } from "../../../../local/broker-connection.ts";
 import type { TestPlatform } from "../../../fixtures/platform/test-platform.ts";
 import { until } from "../../../helpers/eventually.ts";
@@ -101,8 +101,6 @@ export async function runOnce(config: Config): Promise<LicenceRun> {
     broker?.client,
   );
   const alerts: LicenceExpiryAlert[] = [];
-  const expiryAlerts = createLicenceExpiryAlerts(logger);
-  expiryAlerts.subscribe((alert) => void alerts.push(alert));
   const monitor = await startLicenseMonitor({
     config,
     logger,
@@ -110,7 +108,11 @@ export async function runOnce(config: Config): Promise<LicenceRun> {
     cwd: process.cwd(),
     metrics: registry,
     connections,
-    alerts: expiryAlerts,
+    // The alerts part's dispatch, as the monitor sees it: what it was handed, and no destination.
+    alerts: async (alert) => {
+      if (alert.kind === LICENCE_EXPIRY_KIND) alerts.push(alert);
+      return {};
+    },
   });
   const releasing = config.licenseMonitor.licenseRelease.enable;
   await until(

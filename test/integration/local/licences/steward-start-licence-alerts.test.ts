@@ -64,7 +64,7 @@ async function startWithLicenceExpiringIn(days: number) {
     ["--port", "0", "--generate-certs", "--license-expires-in-days", String(days)],
     dir,
   );
-  const { scrapePort } = await onFreePorts(config);
+  const { scrapePort, uiPort } = await onFreePorts(config);
   config.Service.licenseMonitor.frequency = "every 2 seconds";
   config.Service.licenseMonitor.licenseRelease = { enable: false };
   config.Service.licenseMonitor.serverLicense = {
@@ -77,6 +77,7 @@ async function startWithLicenceExpiringIn(days: number) {
   return {
     steward,
     scrapePort,
+    uiPort,
     async stop() {
       steward.child.kill("SIGTERM");
       sim.child.kill("SIGINT");
@@ -120,6 +121,13 @@ describe("steward start: the server licence's expiry at the alert destinations",
     expect(await alertsTotal(started.scrapePort, { ...email, outcome: "suppressed" })).toBeGreaterThanOrEqual(
       2,
     );
+    // The status page counts the licence's alerts apart from the task alerts, per destination and kind.
+    const status = (await (await fetch(`http://127.0.0.1:${started.uiPort}/status`)).json()) as {
+      alertDestinations: Record<string, { sent: number; failed: number }>;
+    };
+    expect(status.alertDestinations["email (serverLicenseExpiry)"]).toMatchObject({ sent: 1, failed: 0 });
+    expect(status.alertDestinations["webhook (serverLicenseExpiry)"]).toMatchObject({ sent: 1 });
+    expect(status.alertDestinations["webhook (serverLicenseStatus)"]?.sent).toBeGreaterThanOrEqual(3);
     await started.stop();
   }, 90_000);
 

@@ -3,7 +3,7 @@ import { createEventDestinations } from "../../../../core/agent-destinations/cre
 import {
   type DestinationStats,
   declareDestinationMetrics,
-} from "../../../../core/agent-destinations/destination-stats.ts";
+} from "../../../../core/destinations/destination-stats.ts";
 import { UnwrittenItemsError } from "../../../../core/destinations/item-batcher.ts";
 import { ObservabilityPostError } from "../../../../core/observability/observability-post-error.ts";
 import type {

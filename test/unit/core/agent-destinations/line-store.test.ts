@@ -8,7 +8,7 @@ import {
   LineProtocolError,
   type Point,
   stringField,
-} from "../../../../core/destinations/line-protocol.ts";
+} from "../../../../core/shared/line-protocol.ts";
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 

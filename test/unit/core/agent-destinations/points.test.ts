@@ -3,6 +3,7 @@ import {
   createEventDestinations,
   type EventDestinationsOptions,
 } from "../../../../core/agent-destinations/create-event-destinations.ts";
+import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import {
   booleanField,
   encodePoints,
@@ -10,8 +11,7 @@ import {
   integerField,
   type Point,
   stringField,
-} from "../../../../core/destinations/line-protocol.ts";
-import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
+} from "../../../../core/shared/line-protocol.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { numberedPoint, numbers, recordingSeries } from "../../../helpers/recording-series.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AlertTemplateError, renderAlertTemplate } from "../../../../core/alerts/alert-template.ts";
-import { templateCandidates } from "../../../../core/alerts/email-destination.ts";
+import { templateCandidates } from "../../../../core/alerts/email/email-destination.ts";
 
 describe("alert templates", () => {
   it("has the eq helper operators' templates use", () => {

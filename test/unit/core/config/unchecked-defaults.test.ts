@@ -5,7 +5,7 @@
 import validRange from "semver/ranges/valid.js";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../../core/config/index.ts";
-import { parseRecurrence } from "../../../../core/schedules/recurrence.ts";
+import { parseRecurrence } from "../../../../core/shared/recurrence.ts";
 import { problemsOf } from "./helpers.ts";
 
 describe("defaults not parsed again at every parse", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { extractAuditFacts } from "../../../../core/audit/audit-facts.ts";
 import { toAuditPoint } from "../../../../core/destinations/audit-point.ts";
 import { eventTimeOffsetNs, keepTimesApart } from "../../../../core/destinations/event-time-offset.ts";
-import { encodePoint } from "../../../../core/destinations/line-protocol.ts";
+import { encodePoint } from "../../../../core/shared/line-protocol.ts";
 import { acceptedEvent, COLLIDING_EVENT_IDS } from "../../../helpers/audit-events.ts";
 
 describe("eventTimeOffsetNs", () => {

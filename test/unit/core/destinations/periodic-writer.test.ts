@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { floatField, integerField, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startPeriodicWriter } from "../../../../core/destinations/periodic-writer.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
-import type { PeriodicPoints } from "../../../../core/udp/event-destinations.ts";
+import { floatField, integerField, type Point } from "../../../../core/shared/line-protocol.ts";
+import type { PeriodicPoints } from "../../../../core/shared/periodic-points.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { recordingSeries } from "../../../helpers/recording-series.ts";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createInProcessEventQueue } from "../../../../core/adapters/local/in-process-event-queue.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
-import { encodePoint, type Point } from "../../../../core/destinations/line-protocol.ts";
 import { startQueueMetricsWriter } from "../../../../core/destinations/queue-metrics-writer.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { EventQueueMetrics } from "../../../../core/ports.ts";
+import { encodePoint, type Point } from "../../../../core/shared/line-protocol.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { acceptedEvent } from "../../../helpers/audit-events.ts";
 import { parseLineProtocol } from "../../../helpers/line-protocol-parser.ts";

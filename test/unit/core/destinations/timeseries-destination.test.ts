@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
 import { DestinationWriteError } from "../../../../core/destinations/destination-write-error.ts";
-import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import { createTimeseriesDestination } from "../../../../core/destinations/timeseries-destination.ts";
 import type { TimeseriesRefusal } from "../../../../core/destinations/timeseries-refusal.ts";
 import { TimeseriesWriteError } from "../../../../core/destinations/timeseries-write-error.ts";
 import type { TimeseriesClient } from "../../../../core/ports.ts";
+import type { Point } from "../../../../core/shared/line-protocol.ts";
 import { acceptedEvent, deeplyNestedEvent } from "../../../helpers/audit-events.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { encodePoints } from "../../../../core/destinations/line-protocol.ts";
 import {
   accessLicencePoints,
   releasePoint,
   serverLicencePoint,
   versionPoint,
 } from "../../../../core/licences/license-points.ts";
+import { encodePoints } from "../../../../core/shared/line-protocol.ts";
 
 const AT = Date.parse("2027-01-01T00:00:00Z");
 const NS = `${AT}000000`;

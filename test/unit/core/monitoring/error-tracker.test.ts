@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import { categorizeError } from "../../../../core/monitoring/error-category.ts";
 import { nullErrorTracker, startErrorTracker } from "../../../../core/monitoring/error-tracker.ts";
 import { writeErrorType } from "../../../../core/monitoring/write-error-type.ts";
+import type { Point } from "../../../../core/shared/line-protocol.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 

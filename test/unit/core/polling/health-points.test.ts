@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TimeseriesdbVersion } from "../../../../core/config/schema/timeseriesdb.ts";
+import { createHealthPointMapper } from "../../../../core/polling/health-points.ts";
+import type { AppNameCache } from "../../../../core/ports.ts";
 import {
   booleanField,
   encodePoint,
@@ -9,9 +11,7 @@ import {
   type Point,
   stringField,
   unsignedField,
-} from "../../../../core/destinations/line-protocol.ts";
-import { createHealthPointMapper } from "../../../../core/polling/health-points.ts";
-import type { AppNameCache } from "../../../../core/ports.ts";
+} from "../../../../core/shared/line-protocol.ts";
 import {
   appNames,
   FINANCE_ID,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Point } from "../../../../core/destinations/line-protocol.ts";
-import { integerField } from "../../../../core/destinations/line-protocol.ts";
 import { type PollDestinations, startPlatformPoller } from "../../../../core/polling/platform-poller.ts";
 import type { ObservabilityMetricBatch } from "../../../../core/ports.ts";
-import type { BrokerMessage } from "../../../../core/udp/event-destinations.ts";
+import type { BrokerMessage } from "../../../../core/shared/broker-message.ts";
+import type { Point } from "../../../../core/shared/line-protocol.ts";
+import { integerField } from "../../../../core/shared/line-protocol.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { sessionTags } from "../../../../core/polling/server-tags.ts";
+import { createSessionPointMapper } from "../../../../core/polling/session-points.ts";
+import { createUserExclusion } from "../../../../core/polling/session-users.ts";
 import {
   integerField,
   type Point,
   stringField,
   unsignedField,
-} from "../../../../core/destinations/line-protocol.ts";
-import { sessionTags } from "../../../../core/polling/server-tags.ts";
-import { createSessionPointMapper } from "../../../../core/polling/session-points.ts";
-import { createUserExclusion } from "../../../../core/polling/session-users.ts";
+} from "../../../../core/shared/line-protocol.ts";
 import { SESSIONS, TAGS } from "./polling-fixtures.ts";
 
 const AT = Date.UTC(2026, 2, 1, 8);

@@ -16,7 +16,7 @@ import type { CloudReloadRun } from "../../../../core/qlik-cloud/cloud-reload-ru
 import { createCloudRunInbox } from "../../../../core/qlik-cloud/cloud-run-inbox.ts";
 import { createCloudRunIntake } from "../../../../core/qlik-cloud/cloud-run-intake.ts";
 import { SETTLE_MS, startTenantPolling } from "../../../../core/qlik-cloud/tenant-polling.ts";
-import { parseRecurrence } from "../../../../core/schedules/recurrence.ts";
+import { parseRecurrence } from "../../../../core/shared/recurrence.ts";
 import type { SimulatedTenant } from "../../../../local/simulated-cloud/simulated-tenant.ts";
 import {
   type SimulatedCloud,

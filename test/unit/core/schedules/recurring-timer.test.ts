@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRecurrence } from "../../../../core/schedules/recurrence.ts";
 import { startRecurringTimer } from "../../../../core/schedules/recurring-timer.ts";
+import { parseRecurrence } from "../../../../core/shared/recurrence.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 

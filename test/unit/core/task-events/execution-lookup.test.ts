@@ -3,9 +3,9 @@
  * again while the repository has not stored the run's final status yet.
  */
 import { describe, expect, it } from "vitest";
+import type { TaskEvent } from "../../../../core/alerts/task-event.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { lookUpExecution } from "../../../../core/task-events/execution-lookup.ts";
-import type { TaskEvent } from "../../../../core/task-events/task-event.ts";
 import type {
   RepositoryExecution,
   RepositoryTask,

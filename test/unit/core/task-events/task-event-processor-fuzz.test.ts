@@ -5,13 +5,13 @@
  * of the queue's outcomes; a valid one after the garbage still becomes an alert.
  */
 import { describe, expect, it } from "vitest";
-import { createAlertDispatcher } from "../../../../core/task-events/dispatch-alert.ts";
+import { createAlertDispatcher } from "../../../../core/alerts/dispatch.ts";
+import { notAvailable, type TaskAlert } from "../../../../core/alerts/task-alert.ts";
+import type { TaskEvent } from "../../../../core/alerts/task-event.ts";
 import type { Enrichment } from "../../../../core/task-events/enrich-task-event.ts";
 import { createRecentTaskEvents } from "../../../../core/task-events/recent-task-events.ts";
-import { notAvailable } from "../../../../core/task-events/task-alert.ts";
 import { TASK_PREFIXES } from "../../../../core/task-events/task-datagram.ts";
 import { createTaskDeduplication } from "../../../../core/task-events/task-deduplication.ts";
-import type { TaskEvent } from "../../../../core/task-events/task-event.ts";
 import { createTaskEventCounts } from "../../../../core/task-events/task-event-counts.ts";
 import { createTaskEventProcessor } from "../../../../core/task-events/task-event-processor.ts";
 import type { DatagramOutcome } from "../../../../core/udp/event-destinations.ts";
@@ -87,7 +87,7 @@ function processor() {
   const clock = createManualClock();
   const logger = recordingLogger();
   const sent: string[] = [];
-  const dispatcher = createAlertDispatcher({
+  const dispatcher = createAlertDispatcher<TaskAlert>({
     destinations: [
       {
         name: "recording",
@@ -117,7 +117,7 @@ function processor() {
   const process = createTaskEventProcessor({
     deduplication: createTaskDeduplication({ windowMs: 3_600_000 }),
     enrich,
-    dispatcher,
+    dispatch: dispatcher.dispatch,
     counts: createTaskEventCounts(),
     recent: createRecentTaskEvents(),
     logger,

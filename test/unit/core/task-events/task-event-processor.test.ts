@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { AlertDestination } from "../../../../core/task-events/alert-destination.ts";
-import { createAlertDispatcher } from "../../../../core/task-events/dispatch-alert.ts";
+import { createAlertDispatcher } from "../../../../core/alerts/dispatch.ts";
+import type { AlertDestination, TaskAlert } from "../../../../core/alerts/index.ts";
+import { notAvailable } from "../../../../core/alerts/task-alert.ts";
+import type { TaskEvent } from "../../../../core/alerts/task-event.ts";
 import type { Enrichment } from "../../../../core/task-events/enrich-task-event.ts";
 import { createRecentTaskEvents } from "../../../../core/task-events/recent-task-events.ts";
-import { notAvailable } from "../../../../core/task-events/task-alert.ts";
 import { createTaskDeduplication } from "../../../../core/task-events/task-deduplication.ts";
-import type { TaskEvent } from "../../../../core/task-events/task-event.ts";
 import { createTaskEventCounts } from "../../../../core/task-events/task-event-counts.ts";
 import { createTaskEventProcessor } from "../../../../core/task-events/task-event-processor.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
@@ -15,7 +15,10 @@ import { ENGINE_RELOAD_FAILED_DATAGRAM, FAILED, SUCCESS } from "./task-datagram-
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 /** `unknownTasks`: the task ids the repository of this test answers it does not know. */
-function setUp(destinations: readonly AlertDestination[] = [], unknownTasks: readonly string[] = []) {
+function setUp(
+  destinations: readonly AlertDestination<TaskAlert>[] = [],
+  unknownTasks: readonly string[] = [],
+) {
   const clock = createManualClock();
   const logger = recordingLogger();
   const counts = createTaskEventCounts();
@@ -42,7 +45,7 @@ function setUp(destinations: readonly AlertDestination[] = [], unknownTasks: rea
   const process = createTaskEventProcessor({
     deduplication: createTaskDeduplication({ windowMs: 3_600_000 }),
     enrich,
-    dispatcher: createAlertDispatcher({ destinations, clock, logger }),
+    dispatch: createAlertDispatcher({ destinations, clock, logger }).dispatch,
     counts,
     recent,
     logger,
@@ -113,7 +116,7 @@ describe("task-event processor: bad input", () => {
 
 describe("task-event processor: what the log says", () => {
   /** A destination of this test that sends every alert as one message. */
-  const sending: AlertDestination = {
+  const sending: AlertDestination<TaskAlert> = {
     name: "email",
     handles: () => true,
     send: async () => ({ outcome: "sent", messages: 1 }),
@@ -164,7 +167,7 @@ describe("task-event processor: a task the repository does not know", () => {
   /** A destination of this test that records what it is sent. */
   function recording() {
     const sent: string[] = [];
-    const destination: AlertDestination = {
+    const destination: AlertDestination<TaskAlert> = {
       name: "webhook",
       handles: () => true,
       send: async (alert) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { floatField, integerField } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField } from "../../../../core/shared/line-protocol.ts";
 import { createEventCounts, MAX_INTERVAL_KEYS } from "../../../../core/udp/event-counts.ts";
 import { platformEventsConfig, recordingRegistry } from "./udp-fixtures.ts";
 

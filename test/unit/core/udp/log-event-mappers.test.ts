@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { floatField, integerField, stringField } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField, stringField } from "../../../../core/shared/line-protocol.ts";
 import { applyLayout, splitFields } from "../../../../core/udp/apply-layout.ts";
 import type { Category } from "../../../../core/udp/categorise.ts";
 import { LOG_SOURCES, type LogEvent } from "../../../../core/udp/log-event.ts";

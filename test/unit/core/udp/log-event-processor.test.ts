@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { floatField, integerField } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField } from "../../../../core/shared/line-protocol.ts";
 import { createEventCounts } from "../../../../core/udp/event-counts.ts";
 import {
   createLogEventProcessor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { floatField, integerField } from "../../../../core/destinations/line-protocol.ts";
+import { floatField, integerField } from "../../../../core/shared/line-protocol.ts";
 import { createRejectedEventCounts, type RejectedEvent } from "../../../../core/udp/rejected-event-counts.ts";
 import { logEventsConfig, PERF_APP_ID, platformEventsConfig } from "./udp-fixtures.ts";
 

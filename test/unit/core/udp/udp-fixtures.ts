@@ -14,14 +14,15 @@ import { logEventsSchema } from "../../../../core/config/schema/log-events.ts";
 import { obsPlatformSchema } from "../../../../core/config/schema/obs-platform.ts";
 import { platformEventsSchema } from "../../../../core/config/schema/platform-events.ts";
 import { userEventsSchema } from "../../../../core/config/schema/user-events.ts";
-import type { Point } from "../../../../core/destinations/line-protocol.ts";
 import type {
   AppNameCache,
   MetricSpec,
   MetricsRegistry,
   ObservabilityEvent,
 } from "../../../../core/ports.ts";
-import type { BrokerMessage, EventDestinations } from "../../../../core/udp/event-destinations.ts";
+import type { BrokerMessage } from "../../../../core/shared/broker-message.ts";
+import type { Point } from "../../../../core/shared/line-protocol.ts";
+import type { EventDestinations } from "../../../../core/udp/event-destinations.ts";
 
 export const UUID = "3b3b3b3b-3b3b-3b3b-3b3b-3b3b3b3b3b3b";
 export const APP_ID = "a421f4a2-c311-4ef4-ba41-fe2e6a2b0d69";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createPromMetricsRegistry } from "../../../../core/adapters/prometheus/prom-metrics-registry.ts";
-import { encodePoint } from "../../../../core/destinations/line-protocol.ts";
+import { encodePoint } from "../../../../core/shared/line-protocol.ts";
 import type { DatagramOutcome } from "../../../../core/udp/event-destinations.ts";
 import { createUdpQueue, type UdpQueueName } from "../../../../core/udp/udp-queue.ts";
 import { registerUdpQueueMetrics, udpQueueMetricsPoints } from "../../../../core/udp/udp-queue-metrics.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stringField } from "../../../../core/destinations/line-protocol.ts";
+import { stringField } from "../../../../core/shared/line-protocol.ts";
 import { applyLayout, splitFields } from "../../../../core/udp/apply-layout.ts";
 import { USER_CONNECTION_LAYOUT } from "../../../../core/udp/field-layouts.ts";
 import { createScrambler } from "../../../../core/udp/scramble.ts";

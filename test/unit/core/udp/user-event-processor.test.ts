@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerField } from "../../../../core/destinations/line-protocol.ts";
+import { integerField } from "../../../../core/shared/line-protocol.ts";
 import { createEventCounts } from "../../../../core/udp/event-counts.ts";
 import { ScrambleKeyError } from "../../../../core/udp/scramble.ts";
 import {

@@ -13,6 +13,7 @@ import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
 import { declareRateLimitedMetric } from "../../../../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import type { AgentPart } from "../../../../local/agent/agent-part.ts";
+import { noAlerts } from "../../../../local/agent/alerts/alerts-part.ts";
 import { startAgentParts } from "../../../../local/agent/start-agent.ts";
 import { startInOrder } from "../../../../local/start-in-order.ts";
 import { scratchDirectory } from "../../../helpers/per-test-environment.ts";
@@ -67,6 +68,7 @@ async function startParts(config: Config, list: readonly AgentPart[]) {
       healthProbes: [],
       configTree: {},
       logLevelOverride: undefined,
+      alerts: noAlerts(systemClock, recordingLogger()),
       broker: undefined,
     }),
   );

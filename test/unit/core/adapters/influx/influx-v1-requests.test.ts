@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTimeseriesClient } from "../../../../../core/adapters/influx/create-timeseries-client.ts";
 import { parseConfig } from "../../../../../core/config/index.ts";
-import { floatField } from "../../../../../core/destinations/line-protocol.ts";
+import { floatField } from "../../../../../core/shared/line-protocol.ts";
 
 const seen: { method: string; url: URL; headers: IncomingHttpHeaders; body: string }[] = [];
 const server = createServer(async (request, response) => {

@@ -6,8 +6,8 @@ import {
   floatField,
   integerField,
   stringField,
-} from "../../../../../core/destinations/line-protocol.ts";
-import { splitLines } from "../../../../../core/destinations/line-protocol-split.ts";
+} from "../../../../../core/shared/line-protocol.ts";
+import { splitLines } from "../../../../../core/shared/line-protocol-split.ts";
 
 describe("readLine", () => {
   it("reads measurement, tags and time unescaped, and each field's type", () => {

@@ -1,0 +1,26 @@
+/**
+ * One destination's admission (types.ts, AlertAdmission): its budget of alerts per minute, then
+ * the rate limit of each key. The budget is looked at first and used only by an alert the rate
+ * limit lets through: an alert left out by the budget leaves its keys' windows closed, so that
+ * the next alert of the task can still go, and alerts the rate limit leaves out use none of it.
+ */
+import type { DestinationBudget } from "./alert-budget.ts";
+import type { AlertRateLimit } from "./alert-rate-limit.ts";
+import type { Admission, AlertAdmission } from "./types.ts";
+
+export function createAlertAdmission(limits: {
+  /** None: no budget (the destination's `maxAlertsPerMinute` is 0, or it has none). */
+  readonly budget?: DestinationBudget | undefined;
+  readonly rateLimit: AlertRateLimit;
+}): AlertAdmission {
+  const { budget, rateLimit } = limits;
+  return {
+    admit(keys, windowSeconds, reason): Admission {
+      if (budget !== undefined && !budget.hasRoom()) return { refused: budget.refusal };
+      const admitted = keys.filter((key) => rateLimit.take(key, windowSeconds));
+      if (admitted.length === 0) return { refused: { outcome: "suppressed", reason } };
+      budget?.use();
+      return { admitted };
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The observability-platform destination of reload-task alerts (`incidentTool.newRelic`): for a
+ * failed or aborted reload, an event and, when switched on, a log entry (task-obs-platform.ts)
+ * to each account the kind selects (obs-platform-accounts.ts). Events and log entries have each
+ * their own rate limit per task, so a log entry left out never holds back an event; the
+ * destination's budget of alerts per minute counts one per alert. An account
+ * name that is not in `thirdPartyToolsCredentials.obsPlatform` is logged and the other accounts
+ * are still served; one account that fails never stops the others. Errors name accounts, never
+ * their insert API keys.
+ */
+import type { NewRelicIncidentConfig } from "../../config/schema/config.ts";
+import { redactText } from "../../logging/redact.ts";
+import { selectAccounts } from "../../observability/observability.ts";
+import type {
+  Logger,
+  ObservabilityAccount,
+  ObservabilityEventBatchClient,
+  ObservabilityLogBatchClient,
+} from "../../ports.ts";
+import type { AlertView } from "../alert-view.ts";
+import { isTaskAlertKind, type TaskAlert } from "../task-alert.ts";
+import { type AlertDestination, AlertSendError, type AlertSendResult } from "../types.ts";
+import { accountNamesFor } from "./obs-platform-accounts.ts";
+import {
+  isObsPlatformKind,
+  type ObsPlatformKind,
+  obsPlatformEvent,
+  obsPlatformLog,
+} from "./task-obs-platform.ts";
+
+export const OBS_PLATFORM_ALERT_DESTINATION = "obs-platform";
+
+export interface ObsPlatformDestinationDeps {
+  /** The client of a kind: each kind has its own headers (`sharedSettings.header`). */
+  readonly clientFor: (kind: ObsPlatformKind) => ObservabilityEventBatchClient & ObservabilityLogBatchClient;
+  /** `thirdPartyToolsCredentials.obsPlatform`. */
+  readonly accounts: readonly ObservabilityAccount[];
+  readonly logger: Logger;
+  /** The links; `version` is sent as the `version` attribute. */
+  readonly view: AlertView;
+}
+
+type Target = "event" | "log";
+
+interface Post {
+  readonly target: Target;
+  readonly account: ObservabilityAccount;
+}
+
+const TARGETS: readonly Target[] = ["event", "log"];
+
+/** The client's message (it names the account and the status, never the key), with URL secrets masked. */
+const messageOf = (error: unknown) => redactText(error instanceof Error ? error.message : String(error));
+
+export function createObsPlatformDestination(
+  config: NewRelicIncidentConfig,
+  deps: ObsPlatformDestinationDeps,
+): AlertDestination {
+  const targetsOf = (kind: ObsPlatformKind) => TARGETS.filter((t) => config[kind].destination[t].enable);
+
+  function post(alert: TaskAlert, kind: ObsPlatformKind, { target, account }: Post): Promise<void> {
+    const settings = config[kind];
+    const base = {
+      shared: settings.sharedSettings.attribute.static,
+      own: settings.destination[target].attribute,
+      version: deps.view.version,
+    };
+    const client = deps.clientFor(kind);
+    if (target === "event") return client.postEvents([obsPlatformEvent(alert, kind, base)], account);
+    const tailLines = settings.destination.log.tailScriptLogLines;
+    return client.postLogs([obsPlatformLog(alert, kind, deps.view.links, { ...base, tailLines })], account);
+  }
+
+  /** The posts of the targets that passed their rate limit; unknown account names are logged. */
+  function postsFor(alert: TaskAlert, kind: ObsPlatformKind, targets: readonly Target[]): Post[] {
+    const posts: Post[] = [];
+    const unknown = new Set<string>();
+    for (const target of targets) {
+      const sendTo = config[kind].destination[target].sendToAccount;
+      const names = accountNamesFor(alert, sendTo, config.destinationAccount[target]);
+      const picked = selectAccounts(deps.accounts, names);
+      for (const name of picked.unknown) unknown.add(name);
+      posts.push(...picked.accounts.map((account) => ({ target, account })));
+    }
+    if (unknown.size > 0)
+      deps.logger.warn(
+        "Reload alert accounts not defined in thirdPartyToolsCredentials.obsPlatform are skipped; the others are still sent to",
+        { kind, taskId: alert.event.taskId, accounts: [...unknown].join(", ") },
+      );
+    return posts;
+  }
+
+  return {
+    name: OBS_PLATFORM_ALERT_DESTINATION,
+    handles: (kind) => config.enable && isObsPlatformKind(kind) && targetsOf(kind).length > 0,
+    async send(anyAlert, admission): Promise<AlertSendResult> {
+      if (!isTaskAlertKind(anyAlert.kind) || !isObsPlatformKind(anyAlert.kind))
+        return { outcome: "skipped", reason: `the observability platform gets no ${anyAlert.kind} alerts` };
+      const alert = anyAlert as TaskAlert;
+      const kind = anyAlert.kind;
+      const windowSeconds = config[kind].sharedSettings.rateLimit;
+      const targets = targetsOf(kind);
+      // Events and log entries have each their own key, so a log entry left out never holds back an event.
+      const keyOf = (target: Target) => `${target}|${kind}|${alert.event.taskId}`;
+      const admitted = admission.admit(
+        targets.map(keyOf),
+        windowSeconds,
+        `this task had an alert within ${windowSeconds} s`,
+      );
+      if ("refused" in admitted) return admitted.refused;
+      const open = targets.filter((target) => admitted.admitted.includes(keyOf(target)));
+      const posts = postsFor(alert, kind, open);
+      if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
+      const results = await Promise.allSettled(posts.map((p) => post(alert, kind, p)));
+      const failures = results.flatMap((result, i) =>
+        result.status === "rejected" ? [{ post: posts[i] as Post, error: result.reason as unknown }] : [],
+      );
+      if (failures.length > 0) {
+        const named = failures.map(
+          ({ post, error }) => `${post.target} to ${post.account.accountName}: ${messageOf(error)}`,
+        );
+        throw new AlertSendError(
+          `${failures.length} of ${posts.length} posts failed (${posts.length - failures.length} sent): ${named.join("; ")}`,
+          { cause: failures[0]?.error },
+        );
+      }
+      const suppressed = targets.length - open.length;
+      return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
+    },
+  };
+}
