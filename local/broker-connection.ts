@@ -20,6 +20,7 @@ import {
   logEventsEnabled,
   pipelineDestinations,
   taskEventsPublish,
+  taskEventsServerStatus,
 } from "../core/config/index.ts";
 import type { Logger } from "../core/ports.ts";
 import { platformPollingEnabled } from "./agent/platform-polling.ts";
@@ -39,7 +40,8 @@ const BROKER_CONNECT_WAIT_MS = 3000;
 /**
  * True when some part of the agent publishes to the broker: a UDP pipeline that writes there,
  * platform polling (whose answers go to the broker whenever it is on), task events with their
- * broker messages on, or the licence monitor with `sendToMQTT` on, as those parts decide it.
+ * broker messages on or with their listener's status topic set, or the licence monitor with
+ * `sendToMQTT` on, as those parts decide it.
  */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
@@ -48,6 +50,7 @@ export function agentPublishes(config: Config): boolean {
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
     platformPollingEnabled(config) ||
     taskEventsPublish(config) ||
+    taskEventsServerStatus(config) !== undefined ||
     licenseMonitorDestinations(config).mqtt
   );
 }

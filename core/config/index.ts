@@ -46,5 +46,6 @@ export {
   type PipelineDestinations,
   pipelineDestinations,
   taskEventsPublish,
+  taskEventsServerStatus,
   udpEventsEnabled,
 } from "./udp-pipelines.ts";

@@ -510,6 +510,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Topic filter subscribed to for task starts (e.g. qliksense/#); empty = taskStartTopic alone.",
   "mqttConfig.taskStartTopic":
     "A task id published here starts that task on the platform (needs platform.host); empty = no starts from the broker.",
+  "mqttConfig.taskFailureServerStatusTopic":
+    "While taskEvents is on: 'start' once its UDP listener listens, 'error' when it cannot bind or its socket fails; empty = not published.",
 
   // ---- time-series database ----
   timeseriesdbConfig: "Time-series database (validated when enabled or when audit events are written to it).",

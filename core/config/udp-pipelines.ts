@@ -62,3 +62,14 @@ export function pipelineDestinations(
 export function taskEventsPublish(config: Pick<Config, "taskEvents" | "mqttConfig">): boolean {
   return config.taskEvents.enable && config.mqttConfig.enable && config.taskEvents.sendToMQTT.enable;
 }
+
+/**
+ * The topic of the task-event listener's status (`start`, `error`), as Butler published it: task
+ * events and the broker on and `mqttConfig.taskFailureServerStatusTopic` set; otherwise undefined.
+ */
+export function taskEventsServerStatus(
+  config: Pick<Config, "taskEvents" | "mqttConfig">,
+): string | undefined {
+  const topic = config.mqttConfig.taskFailureServerStatusTopic;
+  return config.taskEvents.enable && config.mqttConfig.enable && topic !== "" ? topic : undefined;
+}

@@ -43,6 +43,8 @@ export interface UdpListenerOptions {
   label: string;
   settings: UdpServerConfig & { port: number };
   processor: DatagramProcessor;
+  /** Told of a socket error after binding (udp-socket.ts). */
+  onSocketError?(error: Error): void;
 }
 
 export interface UdpPipelineOptions extends UdpListenerOptions {
@@ -122,6 +124,7 @@ export async function startUdpListener(
     receiveBufferBytes: settings.receiveBufferBytes,
     logger,
     onDatagram: (datagram, sender) => queue.offer(datagram, sender, clock.now()),
+    onError: options.onSocketError,
   });
   started.push({ stop: () => socket.close() });
   kernelDrops = startKernelDrops(

@@ -17,6 +17,8 @@ export interface UdpSocketOptions {
   port: number;
   receiveBufferBytes: number;
   onDatagram(datagram: Buffer, sender: RemoteInfo): void;
+  /** Told of a socket error after binding, as often as it is logged (once a minute at most). */
+  onError?: ((error: Error) => void) | undefined;
   logger: Logger;
 }
 
@@ -73,6 +75,7 @@ export async function bindUdpSocket(options: UdpSocketOptions): Promise<BoundUdp
     if (now - lastErrorLog >= 60_000) {
       lastErrorLog = now;
       logger.warn(`${name}: UDP socket error`, { error: error.message });
+      options.onError?.(error);
     }
   });
   socket.on("message", options.onDatagram);

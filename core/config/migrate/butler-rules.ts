@@ -100,10 +100,6 @@ const connectionRules: [string, MigrationRule][] = [
       "Steward connects to any broker with mqttConfig's host, port, credentials and tls (certFile, keyFile); set those for Azure Event Grid",
     ),
   ],
-  [
-    "mqttConfig.taskFailureServerStatusTopic",
-    drop("Steward publishes a failed reload on taskFailureTopic and taskFailureFullTopic only"),
-  ],
   ["mqttConfig.serviceRunningTopic", drop(WINDOWS_SERVICES)],
   ["mqttConfig.serviceStoppedTopic", drop(WINDOWS_SERVICES)],
   ["mqttConfig.serviceStatusTopic", drop(WINDOWS_SERVICES)],

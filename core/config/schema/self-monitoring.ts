@@ -110,8 +110,8 @@ const printable = (fallback: string) =>
     fallback,
   );
 
-/** A topic checked by `problemOf` when set; empty = not used. */
-const optionalTopic = (problemOf: (topic: string) => string | undefined) =>
+/** A topic checked by `problemOf` when set; empty = not used (the default unless `fallback` is given). */
+const optionalTopic = (problemOf: (topic: string) => string | undefined, fallback = "") =>
   v.optional(
     v.pipe(
       v.string(),
@@ -120,7 +120,7 @@ const optionalTopic = (problemOf: (topic: string) => string | undefined) =>
         (issue) => problemOf(String(issue.input)) ?? "must be a topic",
       ),
     ),
-    "",
+    fallback,
   );
 
 /**
@@ -150,4 +150,9 @@ export const mqttConfigSchema = section({
   subscriptionRootTopic: optionalTopic(topicFilterProblem),
   /** A task id published here is started on the platform (broker-task-starts); empty = none. */
   taskStartTopic: optionalTopic(publishTopicProblem),
+  /**
+   * Butler's status of the task-event listener: `start` once it listens, `error` when its socket
+   * fails, published while task events are on; empty = not published.
+   */
+  taskFailureServerStatusTopic: optionalTopic(publishTopicProblem, "qliksense/butler/task_failure_server"),
 });

@@ -6,7 +6,8 @@
  * client certificate) and hands the alert to the records of the run (task-run-records.ts) and to
  * the alerts part's dispatcher (`alerts`), every destination that takes its kind.
  *
- * On the status page: the listener, its queue, the last events (`taskEvents.last`) and, for the
+ * On the broker, when `mqttConfig.taskFailureServerStatusTopic` is set, the listener's status
+ * (task-failure-server-status.ts). On the status page: the listener, its queue, the last events (`taskEvents.last`) and, for the
  * records and every alert channel, the counts and last error of its task alerts
  * (`alertDestinations`). Stopping: the socket closes, lookups still running get
  * `LOOKUP_GRACE_MS` before they are given up (their alerts then go out with "not available"), and
@@ -42,7 +43,9 @@ import type { WritingAgentPart, WritingAgentPartDeps } from "../agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "../kernel-drop-reader.ts";
 import { startScriptLogFiles } from "../script-log-files.ts";
 import { startUdpListener, type UdpListenerView } from "../udp-pipeline.ts";
+import { UdpBindError } from "../udp-socket.ts";
 import { udpListenerStatus } from "../udp-status.ts";
+import { taskFailureServerStatus } from "./task-failure-server-status.ts";
 import { taskRunRecords } from "./task-run-records.ts";
 
 /** How long lookups still running at stop may take before they are given up. */
@@ -122,12 +125,14 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
     });
     const settings = config.taskEvents.udpServerConfig;
     const readKernelDrops = deps.kernelDrops ?? createProcNetUdpReader();
+    const serverStatus = taskFailureServerStatus(config, deps.connections.broker, logger);
     const listener = await startUdpListener(
       {
         name: "task_events",
         label: "Task events",
         settings: { ...settings, port: settings.portTaskEvents },
         processor,
+        onSocketError: () => void serverStatus("error"),
       },
       {
         connections: deps.connections,
@@ -138,7 +143,11 @@ export async function startTaskEvents(deps: TaskEventsDeps): Promise<TaskEvents>
         logger,
         started,
       },
-    );
+    ).catch(async (error: unknown) => {
+      if (error instanceof UdpBindError) await serverStatus("error");
+      throw error;
+    });
+    void serverStatus("start");
     // Stopped first: lookups get their grace while the socket closes and the queue drains.
     started.push({ stop: async () => lookups.beginGrace() });
     registerUdpQueueMetrics(

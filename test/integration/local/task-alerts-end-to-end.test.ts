@@ -52,7 +52,13 @@ async function startAlertingSteward(
         port: influxd.port,
         v1Config: { dbName: database },
       },
-      mqttConfig: { enable: true, brokerHost: "127.0.0.1", brokerPort: broker.port },
+      // The listener's status topic (under qliksense/ too) has a test of its own.
+      mqttConfig: {
+        enable: true,
+        brokerHost: "127.0.0.1",
+        brokerPort: broker.port,
+        taskFailureServerStatusTopic: "",
+      },
       taskEvents: {
         udpServerConfig: {
           serverHost: "127.0.0.1",

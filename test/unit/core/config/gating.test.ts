@@ -20,6 +20,7 @@ describe("disabled sections: values are not validated, key names are", () => {
       tls: { enable: false, caFile: "", certFile: "", keyFile: "", rejectUnauthorized: true },
       subscriptionRootTopic: "",
       taskStartTopic: "",
+      taskFailureServerStatusTopic: "qliksense/butler/task_failure_server",
     });
   });
 

@@ -17,6 +17,7 @@ const DEFAULTS = {
   tls: { enable: false, caFile: "", certFile: "", keyFile: "", rejectUnauthorized: true },
   subscriptionRootTopic: "",
   taskStartTopic: "",
+  taskFailureServerStatusTopic: "qliksense/butler/task_failure_server",
 };
 
 describe("mqttConfig connection defaults", () => {

@@ -115,6 +115,8 @@ const CONVERTED: [string, string][] = [
   // Task starts from the broker: Butler's topics and its start filter keep their names and places.
   ["mqttConfig.subscriptionRootTopic", "mqttConfig.subscriptionRootTopic"],
   ["mqttConfig.taskStartTopic", "mqttConfig.taskStartTopic"],
+  // The task-event listener's status topic keeps Butler's key.
+  ["mqttConfig.taskFailureServerStatusTopic", "mqttConfig.taskFailureServerStatusTopic"],
   ["startTaskFilter", "startTaskFilter"],
   // The platform's script logs on disk: the directory and the switch, under taskEvents.
   ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.enable", "taskEvents.scriptLogFiles.enable"],
@@ -182,7 +184,6 @@ const LEFT_OUT = [
   "Butler.incidentTool.newRelic.serviceMonitor",
   "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
-  "Butler.mqttConfig.taskFailureServerStatusTopic",
   "Butler.mqttConfig.serviceRunningTopic",
   "Butler.mqttConfig.serviceStoppedTopic",
   "Butler.mqttConfig.serviceStatusTopic",
