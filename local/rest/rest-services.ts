@@ -55,12 +55,19 @@ export interface RestServicesDeps {
  * schedule table, in the local file otherwise. Firing schedules start their tasks through the
  * platform client, or are logged as not started without one.
  */
-async function openSchedules(
-  config: Config,
-  logger: Logger,
-  deps: RestServicesDeps,
-  { platform, cloud }: { platform: PlatformClient | undefined; cloud: CloudRestStores | undefined },
-) {
+async function openSchedules({
+  config,
+  logger,
+  deps,
+  platform,
+  cloud,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: RestServicesDeps;
+  platform: PlatformClient | undefined;
+  cloud: CloudRestStores | undefined;
+}) {
   const { clock } = deps;
   const schedulerLogger = logger.child("scheduler");
   const schedulerSettings: SchedulerSettings | undefined = config.scheduler.enable
@@ -123,7 +130,7 @@ export async function startRestServices(
         })
       : undefined;
   const kv: KeyValueStore | undefined = cloud?.keyValues ?? localKv;
-  const schedules = await openSchedules(config, logger, deps, { platform, cloud });
+  const schedules = await openSchedules({ config, logger, deps, platform, cloud });
   const services: RestServices = {
     ...(config.keyValueStore.enable && kv !== undefined ? { keyValues: kv } : {}),
     schedules: createScheduleManager({
