@@ -11,7 +11,7 @@
  */
 import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
-import type { ConfigView } from "../../core/config/config-view.ts";
+import type { ConfigView } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";

@@ -9,7 +9,7 @@
  * are the operator's templates when configured, and a plain message built without a template
  * when one cannot be read or rendered, so the alert always goes out.
  */
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { addressKey } from "../../shared/email-address.ts";
 import type { LicenceExpiryAlert } from "../licence-alert.ts";
 import { LICENCE_EXPIRY_KIND } from "../licence-alert.ts";

@@ -8,7 +8,7 @@
  * app. They are Handlebars templates over the alert's fields plus `heading` and `accent`, so they
  * render exactly like an operator's own template.
  */
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { addressKey } from "../../shared/email-address.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { TaskAlert } from "../task-alert.ts";
