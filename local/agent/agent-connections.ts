@@ -20,7 +20,7 @@
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import {

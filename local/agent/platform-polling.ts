@@ -12,7 +12,7 @@
  * once per round).
  */
 import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import { createAnswerTurns } from "../../core/polling/answer-turns.ts";

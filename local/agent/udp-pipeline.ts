@@ -10,7 +10,7 @@
  * every admitted datagram to the processor, then the metrics writer writes its last interval.
  */
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
-import type { AgentEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import type { AgentEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { TimeseriesdbVersion, UdpServerConfig } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";

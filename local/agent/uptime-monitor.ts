@@ -8,7 +8,7 @@
  * of its own whose failures are error-tracked.
  */
 import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import {
   type MemorySample,
   memoryPoint,
