@@ -2,12 +2,14 @@
  * The one builder of observability clients against a capture server on loopback: each kind of
  * target posts to the URL and with the headers of its own config section (the REST API's with
  * the static attributes, the agent's metric and event batches without, a reload-task alert kind
- * with that kind's headers to the alert URLs).
+ * with that kind's headers to the alert URLs), and the REST API's client gives a platform that does
+ * not answer up after 5 s while a background client still waits then.
  */
 import { describe, expect, it } from "vitest";
 import { observabilityClientFor } from "../../../../core/adapters/observability-client-for.ts";
 import { type Config, parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { UpstreamError } from "../../../../core/upstream-error.ts";
 import { captureServerForSuite } from "../../../helpers/suite-capture-server.ts";
 
 const server = captureServerForSuite(202);
@@ -113,4 +115,34 @@ describe("observabilityClientFor", () => {
       ["/log/v1", "aborted"],
     ]);
   });
+
+  it("gives a platform that does not answer up after 5 s for the REST API, and waits longer for the agent's batches", async () => {
+    // Prepare
+    server.respondWith("no answer");
+    const { obsPlatform } = configAt(server.url);
+    const rest = observabilityClientFor(
+      { kind: "rest-api", obsPlatform, eventAccounts: [account], metricAccounts: [account] },
+      { clock: systemClock },
+    );
+    const events = observabilityClientFor(
+      { kind: "events", obsPlatform, accounts: [account] },
+      { clock: systemClock },
+    );
+    let backgroundSettled = false;
+    const background = events.postEvents([event], account).finally(() => {
+      backgroundSettled = true;
+    });
+    background.catch(() => {});
+
+    // Act
+    const started = Date.now();
+    const answered = await rest.postEvent(event).catch((error: unknown) => error);
+    const waitedMs = Date.now() - started;
+
+    // Assert
+    expect(answered).toBeInstanceOf(UpstreamError);
+    expect(waitedMs).toBeGreaterThanOrEqual(4900);
+    expect(waitedMs).toBeLessThan(9000);
+    expect(backgroundSettled).toBe(false);
+  }, 15_000);
 });
