@@ -9,7 +9,7 @@
  */
 import { maskUrl } from "../../core/config/index.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
-import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/index.ts";
 import { describeError } from "../../core/shared/describe-error.ts";
 import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import type { AgentPart } from "./agent-part.ts";

@@ -17,7 +17,7 @@ import {
 } from "../../core/monitoring/uptime-report.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
-import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { startRecurringTimer } from "../../core/schedules/index.ts";
 import { parseRecurrence, typicalIntervalMs } from "../../core/shared/recurrence.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";

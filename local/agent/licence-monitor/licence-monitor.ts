@@ -43,7 +43,7 @@ import {
 } from "../../../core/licences/index.ts";
 import type { StatusBoard } from "../../../core/monitoring/status-board.ts";
 import type { Stoppable } from "../../../core/ports.ts";
-import { startRecurringTimer } from "../../../core/schedules/recurring-timer.ts";
+import { startRecurringTimer } from "../../../core/schedules/index.ts";
 import type { BrokerMessage } from "../../../core/shared/broker-message.ts";
 import { describeError } from "../../../core/shared/describe-error.ts";
 import type { Point } from "../../../core/shared/line-protocol.ts";
