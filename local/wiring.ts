@@ -13,7 +13,7 @@ import type { Config } from "../core/config/index.ts";
 import { declareHttpRefusedMetric } from "../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
+import { declareRateLimitedMetric } from "../core/ratelimit/index.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_VERSION } from "../core/version.ts";
 import type { AgentPart } from "./agent/agent-part.ts";

@@ -11,7 +11,7 @@
  * the send fail after the others were sent, with the count and the first reason.
  */
 import { join } from "node:path";
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { redactText } from "../../logging/redact.ts";
 import type { Logger } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
