@@ -596,6 +596,12 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "qlikCloud.tenants[].tags.static": "Tags added to everything the tenant's runs become.",
   "qlikCloud.tenants[].tags.static[].name": "Tag name, e.g. qs_env.",
   "qlikCloud.tenants[].tags.static[].value": "Tag value, e.g. prod.",
+  "qlikCloud.timeseriesdb":
+    "The tenants' reload points, written through timeseriesdbConfig under the site's measurements with a tenant tag.",
+  "qlikCloud.timeseriesdb.reloadFailure.enable":
+    "Write a reload_task_failed point for every failed reload of a tenant (needs timeseriesdbConfig.enable).",
+  "qlikCloud.timeseriesdb.reloadSuccess.enable":
+    "Write a reload_task_success point for every successful reload of a tenant (one per reload: a tenant may reload often).",
 
   // ---- licences and version ----
   licenseMonitor:
