@@ -12,7 +12,9 @@
  *   its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through
  *   a client of its own, and its alert to the alerts part's dispatcher); what an earlier start
  *   took and did not hand on is handed on first;
- * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts).
+ * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts); the
+ *   cloud alerts' totals per destination beside the site's (`alertDestinations`, `email
+ *   (qlikCloudReloadFailure)`, ...), as `steward_alerts_total{kind}` counts them.
  * Stopping: the pollers' calls are aborted, runs being handed on get HANDING_GRACE_MS, and what
  * is left stays pending in the inbox for the next start.
  */
@@ -25,7 +27,7 @@ import {
   createTenantHttpClient,
   type TenantCredential,
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
-import type { AlertDispatcher } from "../../core/alerts/index.ts";
+import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
@@ -133,6 +135,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
       logger,
     });
     started.push({ stop: () => stopIntake(intake, clock, logger) });
+    showCloudAlerts(deps.status, deps.alerts);
     for (const tenant of tenants) {
       const client = (clients.get(tenant.name) as CloudTenantOutputs).client;
       monitor.declareTenant(tenant.name, [
@@ -189,6 +192,16 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     await stopAll();
     throw error;
   }
+}
+
+/** The cloud alerts' totals of every destination that takes them, under their totals keys. */
+function showCloudAlerts(status: StatusBoard | undefined, alerts: AlertDispatcher | undefined): void {
+  if (status === undefined || alerts === undefined) return;
+  for (const kind of CLOUD_RELOAD_ALERT_KINDS)
+    for (const destination of alerts.destinations.filter((each) => each.handles(kind))) {
+      const key = totalsKey(destination.name, kind);
+      status.set("alertDestinations", key, () => alerts.totals(key));
+    }
 }
 
 /** Every run's log line, point and alert (core/qlik-cloud/cloud-run-outputs.ts). */

@@ -20,12 +20,14 @@ import {
 import type { SimulatedReload } from "../../../local/simulated-cloud/tenant-state.ts";
 import { type CaptureServer, startCaptureServer } from "../../helpers/capture-server.ts";
 import { until } from "../../helpers/eventually.ts";
+import { sampleValue } from "../../helpers/prometheus-text.ts";
 import {
   type CloudStewardPorts,
   cloudEventCount,
   cloudStatus,
   freeCloudStewardPorts,
   registerWebhooks,
+  scrape,
   webhookUrl,
   writeCloudConfig,
 } from "../../helpers/qlik-cloud-steward.ts";
@@ -102,6 +104,21 @@ async function expectAlertedOnce(tenant: SimulatedTenant, reload: SimulatedReloa
     appId: reload.appId,
     reloadId: reload.id,
   });
+}
+
+/** At least the two tenants' failed reloads, sent by each destination, on /metrics and /status. */
+async function expectAlertsCounted(ports: CloudStewardPorts): Promise<void> {
+  const samples = await scrape(ports.scrape);
+  const status = (await (await fetch(`http://127.0.0.1:${ports.ui}/status`)).json()) as {
+    alertDestinations: Record<string, { sent: number; failed: number }>;
+  };
+  for (const destination of ["email", "teams", "webhook"]) {
+    const labels = { destination, kind: "qlikCloudReloadFailure", outcome: "sent" };
+    expect(sampleValue(samples, "steward_alerts_total", labels), destination).toBeGreaterThanOrEqual(2);
+    const shown = status.alertDestinations[`${destination} (qlikCloudReloadFailure)`];
+    expect(shown?.sent, destination).toBeGreaterThanOrEqual(2);
+    expect(shown?.failed, destination).toBe(0);
+  }
 }
 
 describe.skipIf(skip)("Qlik Cloud tenants through `steward start`", () => {
@@ -202,6 +219,10 @@ describe.skipIf(skip)("Qlik Cloud tenants through `steward start`", () => {
       });
       expect(JSON.stringify(shown)).not.toContain(tenant.fixture.clientSecret);
     }
+  });
+
+  it("counts the cloud alerts on /metrics and /status as the site's, per destination", async () => {
+    await expectAlertsCounted(ports);
   });
 
   it("finds by polling at a restart the runs whose deliveries failed while it was stopped, each once", async () => {
