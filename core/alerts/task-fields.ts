@@ -130,7 +130,7 @@ export function taskTemplateFields(
   const localTimes = localTimeFormatter(options.timeZone);
   return {
     alertKind: alert.kind,
-    localTimeZone: options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    localTimeZone: options.timeZone ?? machineTimeZone(),
     ...eventFields(alert),
     ...taskFields(alert),
     ...appFields(alert, links),
@@ -298,8 +298,33 @@ function neverAsDash(iso: string | undefined): string {
 
 const DASHES: LocalTimes = { utc: "-", local1: "-", local2: "-", local3: "-", local4: "-", local5: "-" };
 
+/**
+ * The formatters of each time zone, made once: an Intl.DateTimeFormat costs far more to make than
+ * to use (it loads the zone's and the locale's data), and every run formats its times with the
+ * same four. Keyed by the zone as configured, "" for the machine's own; a site names one or two.
+ */
+const formattersByZone = new Map<string, (iso: string | undefined) => LocalTimes>();
+
+let machineZone: string | undefined;
+
+/** The machine's time zone by name, read once (reading it makes a formatter, as costly as above). */
+function machineTimeZone(): string {
+  machineZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return machineZone;
+}
+
 /** Formats an ISO time in UTC and in the local forms of `timeZone`. */
 export function localTimeFormatter(timeZone: string | undefined): (iso: string | undefined) => LocalTimes {
+  const key = timeZone ?? "";
+  let format = formattersByZone.get(key);
+  if (format === undefined) {
+    format = newLocalTimeFormatter(timeZone);
+    formattersByZone.set(key, format);
+  }
+  return format;
+}
+
+function newLocalTimeFormatter(timeZone: string | undefined): (iso: string | undefined) => LocalTimes {
   const zone = timeZone === undefined ? {} : { timeZone };
   const numeric = new Intl.DateTimeFormat("en-CA", {
     ...zone,
