@@ -8,6 +8,12 @@
  * moment), so there are `attempts` attempts, `retryDelayMs` apart, each reading the execution
  * result again, with `downloadDelayMs` between the ticket and the download. When every attempt
  * fails the log is "not available" with the last reason; the alert goes out all the same.
+ *
+ * Before those attempts comes one at once, with no wait between the ticket and the download: a
+ * run read a while after it ended has its log already, and in a night of failing tasks most runs
+ * wait behind others for a processing slot, so each of them would otherwise hold its slot through
+ * a wait it no longer needs. When the log is not there yet this costs one ticket and one refused
+ * download, and the paced attempts follow as before.
  */
 
 import { available, type Enriched, notAvailable, type ScriptLog } from "../alerts/index.ts";
@@ -36,29 +42,40 @@ export async function downloadScriptLog(
   deps: ScriptLogDeps,
 ): Promise<Enriched<ScriptLog>> {
   let current = execution;
-  let reason = "";
-  for (let attempt = 1; attempt <= Math.max(1, options.attempts); attempt++) {
+  let found = await tryDownload(current, 0, deps);
+  for (let attempt = 1; attempt <= Math.max(1, options.attempts) && typeof found === "string"; attempt++) {
     if (attempt > 1) {
       await abortableWait(options.retryDelayMs, deps.clock, deps.signal);
       current = (await reread(current, deps)) ?? current;
     }
-    const methods = ticketMethods(current);
-    if (methods.length === 0) {
-      reason = "the repository holds no script log for this execution";
-      continue;
-    }
-    for (const method of methods) {
-      try {
-        const ticket = await deps.repository.scriptLogTicket(method, current, deps.signal);
-        await abortableWait(options.downloadDelayMs, deps.clock, deps.signal);
-        return available(toScriptLog(await deps.repository.downloadScriptLog(ticket, deps.signal)));
-      } catch (error) {
-        if (deps.signal?.aborted) return notAvailable(`given up at shutdown: ${describeError(error)}`);
-        reason = `downloading the script log failed: ${describeError(error)}`;
-      }
+    found = await tryDownload(current, options.downloadDelayMs, deps);
+  }
+  return typeof found === "string" ? notAvailable(found) : found;
+}
+
+/**
+ * One attempt: a ticket by each method the execution allows, then the download `delayMs` later;
+ * the log, or why there is none (a string). At shutdown the log is "not available" at once.
+ */
+async function tryDownload(
+  execution: RepositoryExecution,
+  delayMs: number,
+  deps: ScriptLogDeps,
+): Promise<Enriched<ScriptLog> | string> {
+  const methods = ticketMethods(execution);
+  if (methods.length === 0) return "the repository holds no script log for this execution";
+  let reason = "";
+  for (const method of methods) {
+    try {
+      const ticket = await deps.repository.scriptLogTicket(method, execution, deps.signal);
+      if (delayMs > 0) await abortableWait(delayMs, deps.clock, deps.signal);
+      return available(toScriptLog(await deps.repository.downloadScriptLog(ticket, deps.signal)));
+    } catch (error) {
+      if (deps.signal?.aborted) return notAvailable(`given up at shutdown: ${describeError(error)}`);
+      reason = `downloading the script log failed: ${describeError(error)}`;
     }
   }
-  return notAvailable(reason);
+  return reason;
 }
 
 function ticketMethods(execution: RepositoryExecution): ScriptLogTicketMethod[] {

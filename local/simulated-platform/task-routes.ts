@@ -5,7 +5,9 @@
  * download). An execution is known once it is recorded (`recordExecution`): the `--task-events`
  * sender records each run before it sends the datagram, and tests record theirs; an unknown
  * execution id gets an empty list, as from the real repository. `scriptLogFault` makes every
- * script-log call answer 404, as a platform whose log has been removed.
+ * script-log call answer 404, as a platform whose log has been removed. `scriptLogDelayMs` is how
+ * long after a run is recorded its log's download still answers 404, as the real platform's does
+ * for a moment after a run ends (0, the default: at once).
  */
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
@@ -34,7 +36,10 @@ export interface TaskEventRoutesState {
   readonly executions: Map<string, SimExecution>;
   /** Ticket id → the execution whose log it downloads. */
   readonly tickets: Map<string, string>;
+  /** Execution id → when its log becomes downloadable (epoch ms). */
+  readonly logReadyAtMs: Map<string, number>;
   scriptLogFault: boolean;
+  scriptLogDelayMs: number;
 }
 
 /** Tasks of the types the catalogue (reload tasks only) does not have. */
@@ -49,18 +54,28 @@ const STATUS: Readonly<Record<SimRunOutcome, number>> = { aborted: 6, success: 7
 const RUN_MS = 60_000;
 
 export function createTaskEventRoutesState(): TaskEventRoutesState {
-  return { executions: new Map(), tickets: new Map(), scriptLogFault: false };
+  return {
+    executions: new Map(),
+    tickets: new Map(),
+    logReadyAtMs: new Map(),
+    scriptLogFault: false,
+    scriptLogDelayMs: 0,
+  };
 }
 
 export function resetTaskEventRoutesState(state: TaskEventRoutesState): void {
   state.executions.clear();
   state.tickets.clear();
+  state.logReadyAtMs.clear();
   state.scriptLogFault = false;
+  state.scriptLogDelayMs = 0;
 }
 
 /** Makes the repository know a run: its execution result, and for a reload task its script log. */
 export function recordExecution(state: TaskEventRoutesState, execution: SimExecution): void {
-  state.executions.set(execution.executionId.toLowerCase(), execution);
+  const id = execution.executionId.toLowerCase();
+  state.executions.set(id, execution);
+  state.logReadyAtMs.set(id, Date.now() + state.scriptLogDelayMs);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -138,13 +153,14 @@ function answerTicket(state: TaskEventRoutesState, res: ServerResponse, url: URL
     return;
   }
   const ticket = randomUUID();
-  state.tickets.set(ticket, execution.executionId);
+  state.tickets.set(ticket, execution.executionId.toLowerCase());
   send(res, 200, { value: ticket });
 }
 
 function answerDownload(state: TaskEventRoutesState, res: ServerResponse, ticket: string): void {
-  const execution = state.executions.get(state.tickets.get(ticket) ?? "");
-  if (execution === undefined || state.scriptLogFault) {
+  const id = state.tickets.get(ticket) ?? "";
+  const execution = state.executions.get(id);
+  if (execution === undefined || state.scriptLogFault || Date.now() < (state.logReadyAtMs.get(id) ?? 0)) {
     send(res, 404, "Cannot find the file");
     return;
   }

@@ -5,6 +5,10 @@
  * subscriber counting what arrives. `startSteward` runs the real `steward start` in a directory of
  * its own with every destination of a failed reload on, the message destinations limited to one
  * alert per task every `rateLimitSeconds` (0: no limit).
+ *
+ * Each run's script log can be downloaded only SCRIPT_LOG_DELAY_MS after the run is recorded (just
+ * before its datagram is sent), as the real platform's download answers 404 for a moment after a
+ * run ends: a run read at once waits for its log as it would on a real site.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +29,9 @@ import {
 
 /** Who each failed-reload email goes to: two addresses, so a task's window covers both. */
 export const RECIPIENTS = ["ops@example.com", "oncall@example.com"];
+
+/** How long a run's log stays out of reach: the platform's pace that the download's waits are set for. */
+export const SCRIPT_LOG_DELAY_MS = 500;
 
 export interface TaskEventSite {
   readonly platform: TestPlatform;
@@ -58,6 +65,7 @@ export async function startTaskEventSite(): Promise<TaskEventSite> {
     influxdAvailable ? startInfluxd() : undefined,
     mosquittoAvailable ? startMosquitto() : undefined,
   ]);
+  platform.repository.taskEvents.scriptLogDelayMs = SCRIPT_LOG_DELAY_MS;
   let received = 0;
   const subscriber =
     broker === undefined ? undefined : await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`);

@@ -148,6 +148,42 @@ describe("task-event enrichment: each lookup failing still makes the alert", () 
     expect(alert.execution.available).toBe(true);
   });
 
+  it("a log already downloadable: taken at once, with no wait between the ticket and the download", async () => {
+    const failed = event("failed");
+    record(failed, "failed");
+    const waits: number[] = [];
+    const recordingClock = {
+      ...systemClock,
+      setTimeout: (callback: () => void, ms: number) => {
+        waits.push(ms);
+        return systemClock.setTimeout(callback, ms);
+      },
+    };
+    const paced = { ...FAST, scriptLog: { ...FAST.scriptLog, downloadDelayMs: 400 } };
+    const enrichment = await enrichTaskEvent(failed, paced, {
+      repository: createTaskRepository(client),
+      clock: recordingClock,
+    });
+    expect(enrichment.outcome === "alert" && enrichment.alert.scriptLog.available).toBe(true);
+    expect(waits).not.toContain(400);
+    expect(sim.repository.calls.filter((call) => call.path.endsWith("/scriptlog.txt"))).toHaveLength(1);
+  });
+
+  it("a log not downloadable yet: the download at once is refused, the paced attempt after it gets the log", async () => {
+    const failed = event("failed");
+    sim.repository.taskEvents.scriptLogDelayMs = 150;
+    record(failed, "failed");
+    const paced = { ...FAST, scriptLog: { ...FAST.scriptLog, downloadDelayMs: 300 } };
+    const enrichment = await enrichTaskEvent(failed, paced, {
+      repository: createTaskRepository(client),
+      clock: systemClock,
+    });
+    expect(enrichment.outcome === "alert" && enrichment.alert.scriptLog.available).toBe(true);
+    // More than one download: had the attempt at once found the log, it would have been the only one.
+    const downloads = sim.repository.calls.filter((call) => call.path.endsWith("/scriptlog.txt"));
+    expect(downloads.length).toBeGreaterThan(1);
+  });
+
   it("a repository that answers 500 to everything: every part not available, the alert still made", async () => {
     sim.repository.fault = "status500";
     const alert = await alertOf(event("aborted"));
