@@ -8,6 +8,13 @@
  * `${ENV}` references) or on a parsed `Config`; never mutates its input. A value that is exactly
  * one `${NAME}` reference is kept as written (the config UI shows references unresolved; the
  * name is not the secret).
+ *
+ * A key named like a secret masks values, not switches: `qlikCloud.tenants[].webhook` or
+ * `webhookNotification` hold a secret or a secret URL among switches and limits, so such a
+ * section is walked, its text masked, its numbers and booleans shown (`webhook.secret` is masked,
+ * `webhook.enable` shows); a boolean is never a secret. A Qlik Cloud tenant's `url` is its address, not a credential (it opens
+ * nothing without the OAuth client or API key, which are masked): it is masked as any URL is, its
+ * scheme and host kept, anything credential-like in it masked.
  */
 import { ENV_REFERENCE_ONLY, looksLikeUrl, MASK, maskUrl } from "./mask-url.ts";
 
@@ -84,9 +91,16 @@ function matches(pattern: string, path: readonly Segment[]): boolean {
   return wanted.every((w, i) => w === "*" || w === tail[i]);
 }
 
-function isSecret(path: readonly Segment[]): boolean {
-  const key = [...path].reverse().find((s) => s !== "[]");
+/**
+ * True for a value that is a secret: a value under a secret's name or path, and any text inside a
+ * section named like a secret. A section itself is walked, and a boolean is never a secret.
+ */
+function isSecret(path: readonly Segment[], value: unknown): boolean {
+  if (typeof value === "boolean" || (typeof value === "object" && value !== null)) return false;
+  const keys = path.filter((s) => s !== "[]");
+  const key = keys[keys.length - 1];
   if (key !== undefined && isSecretKey(key)) return true;
+  if (typeof value === "string" && keys.slice(0, -1).some(isSecretKey)) return true;
   return SECRET_PATHS.some(
     (p) => path.length === p.replaceAll("[]", ".[]").split(".").length && matches(p, path),
   );
@@ -121,7 +135,7 @@ function maskPartly(value: unknown, keep: number): unknown {
 function walk(value: unknown, path: Segment[]): unknown {
   if (typeof value === "string" && ENV_REFERENCE_ONLY.test(value)) return value;
   if (path.length > 0) {
-    if (isSecret(path)) return maskAll(value);
+    if (isSecret(path, value)) return maskAll(value);
     if (typeof value === "string" && looksLikeUrl(value)) {
       return maskUrl(value, { secretPath: SECRET_PATH_URLS.some((p) => matches(p, path)) });
     }

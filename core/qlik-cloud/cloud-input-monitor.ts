@@ -11,7 +11,7 @@
  *   `steward_cloud_api_errors_total{tenant,status}` (an HTTP status, or `timeout`, `network`,
  *   `redirect`, `aborted`), reported by the tenant clients (TenantCallEvents);
  * - on the status board, per tenant: the last run taken, each cursor and its lag, the token's
- *   expiry and the last error.
+ *   expiry and its fetches (ok, failed), the API errors by status and the last error.
  * Every label value is a configured tenant name or one of the words above, never a value from a
  * request, so the series stay few.
  */
@@ -42,6 +42,10 @@ export interface CloudTenantStatus {
   };
   cursors: Record<string, { readUpTo: string; lagSeconds: number }>;
   token?: { expiresAt: string };
+  /** Tokens fetched, by outcome (`ok`, `failed`); empty for an API key, which needs none. */
+  tokenFetches: Record<string, number>;
+  /** Calls answered other than 2xx or failed, by HTTP status or `timeout`, `network`, ... */
+  apiErrors: Record<string, number>;
   lastError?: { at: string; message: string };
   events: Record<string, number>;
 }
@@ -123,6 +127,8 @@ export function createCloudInputMonitor(metrics: MetricsRegistry, clock: Clock):
           ]),
         ),
         ...(r.tokenExpiresAtMs === undefined ? {} : { token: { expiresAt: iso(r.tokenExpiresAtMs) } }),
+        tokenFetches: Object.fromEntries(r.tokens),
+        apiErrors: Object.fromEntries(r.apiErrors),
         ...(r.lastError === undefined ? {} : { lastError: r.lastError }),
         events: Object.fromEntries(r.events),
       };

@@ -66,4 +66,10 @@ export interface CloudReloadRun {
   readonly durationSeconds?: number;
   /** The event's id (webhook and audits), absent for a run read from the reloads API. */
   readonly eventId?: string;
+  /**
+   * Found by the first look-back of a tenant Steward had never polled (no cursor yet), and
+   * finished before Steward began polling it: recorded (log line, point), never alerted
+   * (tenant-polling.ts says why).
+   */
+  readonly firstLookBack?: true;
 }

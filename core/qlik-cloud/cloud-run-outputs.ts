@@ -4,7 +4,8 @@
  * or canceled run that some alert destination takes, the alert, enriched through the tenant's
  * client (cloud-run-alert.ts) and handed to the alerts' dispatcher, which applies the rate limits
  * and the per-destination budget and counts each outcome as for the site's alerts. The lookups
- * are made only when a destination takes the kind. A point the database did not take is logged
+ * are made only when a destination takes the kind. A run of a new tenant's first look-back
+ * (`firstLookBack`, tenant-polling.ts) is recorded but not alerted. A point the database did not take is logged
  * at WARN and not retried by handing the run on again, which would alert twice.
  */
 import type { AlertDispatcher } from "../alerts/index.ts";
@@ -50,7 +51,7 @@ export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandle
   async function alert(run: Parameters<CloudRunHandler>[0]): Promise<void> {
     const kind = cloudAlertKind(run);
     const tenant = deps.tenants.get(run.tenant);
-    if (kind === undefined || tenant === undefined) return;
+    if (kind === undefined || tenant === undefined || run.firstLookBack === true) return;
     if (!deps.alerts.destinations.some((destination) => destination.handles(kind))) return;
     const made = await cloudRunAlert(run, { name: run.tenant, url: tenant.url }, tenant.client);
     if (made !== undefined) await deps.alerts.dispatch(made);

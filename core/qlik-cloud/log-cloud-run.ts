@@ -3,7 +3,7 @@
  * events have, at INFO for a failed or aborted reload and at VERBOSE for a successful one (a tenant
  * reloads far more often than it fails). Points, alerts and enrichment come in place of, or
  * beside, this handler; the line says which tenant, app, reload and input it was, and Qlik's
- * status and error code.
+ * status and error code, and a run of a new tenant's first look-back says it is not alerted.
  */
 import type { CloudRunHandler, Logger } from "../ports.ts";
 import type { CloudRunKind } from "./cloud-reload-run.ts";
@@ -26,6 +26,7 @@ export function createCloudRunLog(logger: Logger): CloudRunHandler {
       finishedAt: run.finishedAt,
       source: run.source,
       input: run.input,
+      ...(run.firstLookBack === true ? { firstLookBack: "recorded, not alerted" } : {}),
     });
   };
 }

@@ -1,7 +1,12 @@
 /**
  * Polling a tenant: each of its inputs (poll-inputs.ts) reads on `poll.interval` (once at start,
  * which is the catch-up after a stop) from where its persisted cursor says it had read:
- * - a first start, with no cursor, reads back `poll.initialHours` and no further;
+ * - a first start, with no cursor, reads back `poll.initialHours` and no further; the runs it
+ *   finds that finished before the polling began are marked `firstLookBack`: recorded (the log
+ *   line, the point) but not alerted, because an operator who switches a tenant on wants its
+ *   failures from now on, not a day of old ones in the mailbox. One INFO line per input says how
+ *   many failed or canceled runs were recorded so. From the first stored cursor on (a later start
+ *   too), every run is alerted as it comes;
  * - a round takes every run it reads into the intake (durable, de-duplicated: a run found by the
  *   webhook before is counted a duplicate, one found by polling before is passed over silently);
  * - only once all of them are taken does the cursor move, to the round's start less SETTLE_MS:
@@ -18,6 +23,7 @@ import { startRecurringTimer } from "../schedules/index.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { Recurrence } from "../shared/recurrence.ts";
 import type { CloudInputMonitor, CloudPollInput } from "./cloud-input-monitor.ts";
+import type { CloudReloadRun } from "./cloud-reload-run.ts";
 import type { CloudRunIntake } from "./cloud-run-intake.ts";
 import { POLL_INPUTS } from "./poll-inputs.ts";
 
@@ -50,6 +56,20 @@ export async function startTenantPolling(options: TenantPollingOptions): Promise
     if (count !== undefined) logger.warn(message, { tenant, ...fields, count });
   };
 
+  let polledBefore = false;
+  for (const input of Object.keys(POLL_INPUTS) as CloudPollInput[]) {
+    const stored = await cursors.read(tenant, input);
+    if (stored !== undefined) monitor.cursor(tenant, input, stored);
+    polledBefore ||= stored !== undefined;
+  }
+  // A tenant with no cursor at all is new: what finished before now is its first look-back's.
+  const newSinceMs = polledBefore ? undefined : clock.now();
+  /** Marks a run that a new tenant's first look-back found from before the polling began. */
+  const marked = (run: CloudReloadRun): CloudReloadRun =>
+    newSinceMs !== undefined && Date.parse(run.finishedAt) < newSinceMs
+      ? { ...run, firstLookBack: true }
+      : run;
+
   async function round(input: CloudPollInput): Promise<void> {
     const startMs = clock.now();
     const stored = await cursors.read(tenant, input);
@@ -73,10 +93,20 @@ export async function startTenantPolling(options: TenantPollingOptions): Promise
         warn(`cut ${input}`, "A Qlik Cloud poll round stopped early", { input, why });
       },
     });
+    let quiet = 0;
     try {
-      for await (const runs of read) for (const run of runs) await options.intake.take(run);
+      for await (const runs of read)
+        for (const run of runs.map(marked)) {
+          const outcome = await options.intake.take(run);
+          if (outcome === "new" && run.firstLookBack === true && run.kind !== "reloadTaskSuccess") quiet += 1;
+        }
       await cursors.write(tenant, input, readUpTo);
       monitor.cursor(tenant, input, readUpTo);
+      if (quiet > 0)
+        logger.info(
+          "First look-back of a newly polled Qlik Cloud tenant: its failed and canceled runs from before are recorded, not alerted",
+          { tenant, input, runs: quiet, hours: options.initialHours },
+        );
     } catch (error) {
       if (abort.signal.aborted) return;
       monitor.error(tenant, `polling ${input} failed: ${describeError(error)}`);
@@ -87,10 +117,6 @@ export async function startTenantPolling(options: TenantPollingOptions): Promise
     }
   }
 
-  for (const input of Object.keys(POLL_INPUTS) as CloudPollInput[]) {
-    const stored = await cursors.read(tenant, input);
-    if (stored !== undefined) monitor.cursor(tenant, input, stored);
-  }
   const timers = (Object.keys(POLL_INPUTS) as CloudPollInput[]).map((input) =>
     startRecurringTimer({
       what: `Qlik Cloud poll of ${tenant}'s ${input}`,

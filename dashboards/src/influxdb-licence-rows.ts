@@ -3,16 +3,21 @@
  * type (`qlik_sense_license`, tag `license_type`), the server licence's expiry
  * (`qlik_sense_server_license`), the platform's version (`qlik_sense_version`) and the access
  * licences released (`qlik_sense_license_release`). The points carry no server tag (the
- * licences are the site's), so the queries filter on the environment only.
+ * licences are the site's), so the queries filter on the environment; the access licence panels
+ * also on the tenant (`qlik_sense_license` points of a Qlik Cloud tenant carry its `tenant` tag,
+ * the site's none, so "All" shows both, each its own series), while the server licence, version and release are the
+ * site's alone.
  */
 import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardRow } from "./dashboard-row.ts";
-import { ENVIRONMENT } from "./influxdb-variables.ts";
+import { ENVIRONMENT, TENANT } from "./influxdb-variables.ts";
 import { influxql } from "./influxql-query.ts";
 import { bars, lines, stat, table } from "./panels.ts";
 
 const WHERE = `WHERE $timeFilter AND ${ENVIRONMENT}`;
 const SEATS = `"license_type" =~ /^(professional|analyzer)$/`;
+/** The access licences' points: the site's and the Qlik Cloud tenants' chosen. */
+const ACCESS = `${WHERE} AND ${TENANT}`;
 
 export function licenceRows(): DashboardRow[] {
   return [
@@ -25,8 +30,8 @@ export function licenceRows(): DashboardRow[] {
             "Professional and analyzer access licences still available at the last licence monitor run (measurement qlik_sense_license, field available).",
           targets: [
             influxql(
-              `SELECT last("available") AS "available" FROM "qlik_sense_license" ${WHERE} AND ${SEATS} GROUP BY "license_type"`,
-            ).alias("$tag_license_type"),
+              `SELECT last("available") AS "available" FROM "qlik_sense_license" ${ACCESS} AND ${SEATS} GROUP BY "license_type", "tenant"`,
+            ).alias("$tag_license_type $tag_tenant"),
           ],
           width: 6,
         }),
@@ -36,8 +41,8 @@ export function licenceRows(): DashboardRow[] {
             "Professional and analyzer access licences allocated and in use at each licence monitor run (measurement qlik_sense_license).",
           targets: [
             influxql(
-              `SELECT last("allocated") AS "allocated", last("used") AS "used" FROM "qlik_sense_license" ${WHERE} AND ${SEATS} GROUP BY time($__interval), "license_type" fill(none)`,
-            ).alias("$tag_license_type $col"),
+              `SELECT last("allocated") AS "allocated", last("used") AS "used" FROM "qlik_sense_license" ${ACCESS} AND ${SEATS} GROUP BY time($__interval), "license_type", "tenant" fill(none)`,
+            ).alias("$tag_license_type $col $tag_tenant"),
           ],
           width: 10,
         }),
@@ -47,8 +52,8 @@ export function licenceRows(): DashboardRow[] {
             "Analyzer capacity minutes allocated and used at each licence monitor run (measurement qlik_sense_license, license_type analyzer_capacity).",
           targets: [
             influxql(
-              `SELECT last("allocated_minutes") AS "allocated", last("used_minutes") AS "used" FROM "qlik_sense_license" ${WHERE} AND "license_type" = 'analyzer_capacity' GROUP BY time($__interval) fill(none)`,
-            ).alias("$col"),
+              `SELECT last("allocated_minutes") AS "allocated", last("used_minutes") AS "used" FROM "qlik_sense_license" ${ACCESS} AND "license_type" = 'analyzer_capacity' GROUP BY time($__interval), "tenant" fill(none)`,
+            ).alias("$col $tag_tenant"),
           ],
           width: 8,
         }),

@@ -4,17 +4,19 @@
  * `reload_task_success`. Runs are counted as distinct `execution_id`s, so a run that reached
  * Steward twice (two appenders sending the same execution) counts once. The tag that says how a
  * run ended keeps the platform's spelling `task_exeuctionStatusText`: dashboards that move over
- * from Butler filter on it, so Steward writes it that way.
+ * from Butler filter on it, so Steward writes it that way. A Qlik Cloud tenant's runs go to the
+ * same measurements tagged `tenant`; the tenant variable narrows the row to the tenants chosen,
+ * and with "All" shows the site's runs (no `tenant` tag) beside theirs.
  */
 import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardRow } from "./dashboard-row.ts";
-import { ENVIRONMENT } from "./influxdb-variables.ts";
+import { ENVIRONMENT, TENANT } from "./influxdb-variables.ts";
 import { influxql } from "./influxql-query.ts";
 import { bars, stat, table } from "./panels.ts";
 
 /** The app variable on the task measurements' `app_name` tag (they have no field of that name). */
 const APP = `"app_name" =~ /^$app$/`;
-const WHERE = `WHERE $timeFilter AND ${ENVIRONMENT} AND ${APP}`;
+const WHERE = `WHERE $timeFilter AND ${ENVIRONMENT} AND ${APP} AND ${TENANT}`;
 const RUNS = `count(distinct("execution_id"))`;
 
 export function taskRows(): DashboardRow[] {
@@ -57,10 +59,10 @@ export function taskRows(): DashboardRow[] {
         table({
           title: "Failed reloads, latest first",
           description:
-            "The last 50 failed runs: task, app, node, who started it, the platform's message and the script log's tail (measurement reload_task_failed).",
+            "The last 50 failed runs: task, app, node, who started it, the platform's message and the script log's tail; a Qlik Cloud run names its tenant, error code and trigger (measurement reload_task_failed).",
           targets: [
             influxql(
-              `SELECT "log_timestamp" AS "logged", "task_name" AS "task", "app_name" AS "app", "task_executingNodeName" AS "node", "user", "log_message" AS "message", "reload_log" AS "script log" FROM "reload_task_failed" ${WHERE} ORDER BY time DESC LIMIT 50`,
+              `SELECT "log_timestamp" AS "logged", "tenant", "task_name" AS "task", "app_name" AS "app", "task_executingNodeName" AS "node", "user", "log_message" AS "message", "error_code" AS "error code", "trigger", "reload_log" AS "script log" FROM "reload_task_failed" ${WHERE} ORDER BY time DESC LIMIT 50`,
             ).table(),
           ],
           width: 24,

@@ -2,15 +2,17 @@
  * The Prometheus dashboard's licence row, from the licence monitor's `steward_license_*` gauges:
  * access licences per type, analyzer capacity minutes, the server licence's days until expiry,
  * and what the licence release did. The gauges hold the last run's values; a count the platform
- * does not give has no series.
+ * does not give has no series. The access licence gauges of a Qlik Cloud tenant carry its
+ * `tenant` label, the site's none: the tenant variable narrows them, and "All" shows both, each
+ * its own series; the server licence and the release are the site's alone.
  */
 import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardRow } from "./dashboard-row.ts";
 import { lines, stat } from "./panels.ts";
 import { promql } from "./prometheus-platform-rows.ts";
-import { ENV } from "./prometheus-variables.ts";
+import { ENV, TENANT } from "./prometheus-variables.ts";
 
-const SEATS = `${ENV}, license_type=~"professional|analyzer"`;
+const SEATS = `${TENANT}, license_type=~"professional|analyzer"`;
 
 export function prometheusLicenceRows(): DashboardRow[] {
   return [
@@ -21,7 +23,7 @@ export function prometheusLicenceRows(): DashboardRow[] {
           title: "Access licences available",
           description:
             "Professional and analyzer access licences still available at the last licence monitor run.",
-          targets: [promql(`steward_license_access_available{${SEATS}}`, "{{license_type}}")],
+          targets: [promql(`steward_license_access_available{${SEATS}}`, "{{license_type}} {{tenant}}")],
           width: 6,
         }),
         lines({
@@ -29,8 +31,8 @@ export function prometheusLicenceRows(): DashboardRow[] {
           description:
             "Professional and analyzer access licences allocated and in use at each licence monitor run.",
           targets: [
-            promql(`steward_license_access_allocated{${SEATS}}`, "{{license_type}} allocated"),
-            promql(`steward_license_access_used{${SEATS}}`, "{{license_type}} used"),
+            promql(`steward_license_access_allocated{${SEATS}}`, "{{license_type}} allocated {{tenant}}"),
+            promql(`steward_license_access_used{${SEATS}}`, "{{license_type}} used {{tenant}}"),
           ],
           width: 10,
         }),
@@ -38,8 +40,8 @@ export function prometheusLicenceRows(): DashboardRow[] {
           title: "Analyzer capacity minutes",
           description: "Analyzer capacity minutes allocated and used at each licence monitor run.",
           targets: [
-            promql(`steward_license_access_allocated_minutes{${ENV}}`, "allocated"),
-            promql(`steward_license_access_used_minutes{${ENV}}`, "used"),
+            promql(`steward_license_access_allocated_minutes{${TENANT}}`, "allocated {{tenant}}"),
+            promql(`steward_license_access_used_minutes{${TENANT}}`, "used {{tenant}}"),
           ],
           width: 8,
         }),

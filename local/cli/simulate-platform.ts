@@ -28,7 +28,7 @@ import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { SimulatedServer } from "../simulated-platform/simulated-server.ts";
 import { startSimulatedPlatform } from "../simulated-platform/start-simulated-platform.ts";
 import { startTaskEventSender } from "../simulated-platform/task-event-sender.ts";
-import { type CaughtCall, startWebhookCatcher } from "../simulated-platform/webhook-catcher.ts";
+import { shownCall, startWebhookCatcher } from "../simulated-platform/webhook-catcher.ts";
 import type { CliIo, CliResult } from "./cli.ts";
 import {
   CertificateFilesError,
@@ -260,7 +260,7 @@ async function startParts(
   if (target !== undefined && first !== undefined) {
     const catcher = await startWebhookCatcher({
       host: options.host,
-      onCall: (call) => logger.info("webhook call caught", shownFields(call)),
+      onCall: (call) => logger.info("webhook call caught", shownCall(call)),
     });
     started.push(catcher);
     started.push(startTaskEvents(target, first.repository.taskEvents, logger));
@@ -294,19 +294,6 @@ function startTaskEvents(
       logger.warn(`task-event datagrams cannot be sent to ${target.host}:${target.port}: ${error.message}`);
     },
   });
-}
-
-/** What a caught call shows: a reload alert's event, task, app and run; else every field. */
-function shownFields(call: CaughtCall): Record<string, string | number> {
-  const summary = ["event", "taskName", "appName", "executionId"].filter((key) => key in call.fields);
-  const shown = summary.length > 0 ? summary : Object.keys(call.fields);
-  return {
-    method: call.method,
-    path: call.path,
-    ...Object.fromEntries(shown.map((key) => [key, call.fields[key] ?? ""])),
-    fields: Object.keys(call.fields).length,
-    ...(call.preview === undefined ? {} : { body: call.preview }),
-  };
 }
 
 function startFailure(error: unknown, options: SimulatePlatformOptions): string {

@@ -3,6 +3,9 @@
  * two by default, each on a port of its own, serving the token endpoint and the APIs Steward uses,
  * each with a webhook registered to Steward's ingest listener (`--steward URL`); every `--every`
  * seconds each tenant ends a reload and delivers its signed event (simulated-cloud/event-rounds.ts).
+ * A webhook catcher (simulated-platform/webhook-catcher.ts) takes the alerts the written
+ * configuration sends for failed and canceled reloads, and logs each call, so a try ends in an
+ * alert one can see.
  * The command writes the configuration that takes them in, on standard output or to
  * `--write-config FILE` (simulator-config-output.ts), logs each delivery on standard error, and
  * runs until main.ts stops it on SIGINT/SIGTERM. Real tenants are HTTPS only; these are plain
@@ -20,6 +23,7 @@ import { QLIK_CLOUD_WEBHOOK_PREFIX } from "../../functions/qlik-cloud/webhook-ha
 import { type SentEvent, startEventRounds } from "../simulated-cloud/event-rounds.ts";
 import { startSimulatedCloud } from "../simulated-cloud/start-simulated-cloud.ts";
 import { addWebhook } from "../simulated-cloud/tenant-state.ts";
+import { shownCall, startWebhookCatcher } from "../simulated-platform/webhook-catcher.ts";
 import type { CliIo, CliResult } from "./cli.ts";
 import { CLOUD_SNIPPET_FIRST_LINE, simulatedCloudSnippet } from "./simulated-cloud-snippet.ts";
 import {
@@ -145,6 +149,17 @@ export async function simulateQlikCloud(
     return fail(`cannot start the simulated tenants: ${reason(error)}`);
   }
   const started: Stoppable[] = [cloud];
+  let catcher: Awaited<ReturnType<typeof startWebhookCatcher>>;
+  try {
+    catcher = await startWebhookCatcher({
+      host: options.host,
+      onCall: (call) => logger.info("webhook call caught", shownCall(call)),
+    });
+  } catch (error) {
+    await cloud.stop();
+    return fail(`cannot start the webhook catcher: ${reason(error)}`);
+  }
+  started.push(catcher);
   const base = options.steward.href.replace(/\/+$/, "");
   for (const tenant of cloud.tenants)
     addWebhook(tenant.state, `${base}${QLIK_CLOUD_WEBHOOK_PREFIX}${tenant.fixture.name}`);
@@ -157,6 +172,7 @@ export async function simulateQlikCloud(
       options.everyMs === 0
         ? "No reload events are sent (--every 0)."
         : `Every ${options.everyMs / 1000} s each tenant ends a reload (failed, succeeded, canceled in turn) and delivers its signed event to ${base}${QLIK_CLOUD_WEBHOOK_PREFIX}<tenant>.`,
+      `Steward alerts the failed and canceled reloads to the webhook catcher at ${catcher.url}/, whose calls are logged here.`,
       "",
     ].join("\n"),
   );
@@ -174,7 +190,11 @@ export async function simulateQlikCloud(
     },
   };
   const written = await writeConfiguration(
-    simulatedCloudSnippet({ tenants: cloud.tenants, ingest: ingestOf(options.steward) }),
+    simulatedCloudSnippet({
+      tenants: cloud.tenants,
+      ingest: ingestOf(options.steward),
+      catcherUrl: catcher.url,
+    }),
     options.writeConfig,
     io,
   );

@@ -3,7 +3,10 @@
  * `qlikCloud.tenants` with its OAuth client and webhook secret (throw-away values of the
  * simulator), polled every minute and reading one hour back at the first start; the ingest API's
  * listener where the simulator delivers the webhooks (with no audit destination: nothing else
- * arrives there); the scrape endpoint and the status page to watch the runs come in. Written with
+ * arrives there); an outgoing webhook for failed and canceled reloads to the simulator's webhook
+ * catcher, so that a first try ends in an alert one can see (the simulator logs each call it
+ * catches), as simulate-platform's does; the scrape endpoint and the status page to watch the
+ * runs come in. Written with
  * the YAML library, as one document check-config accepts as it is.
  */
 import { stringify } from "yaml";
@@ -17,6 +20,8 @@ export interface CloudSnippetOptions {
   readonly tenants: readonly SimulatedTenant[];
   /** Steward's ingest API listener, where the webhooks are delivered. */
   readonly ingest: { readonly host: string; readonly port: number };
+  /** The simulator's webhook catcher, where the failed and canceled reloads' alerts go. */
+  readonly catcherUrl: string;
 }
 
 export function simulatedCloudSnippet(options: CloudSnippetOptions): string {
@@ -27,6 +32,11 @@ export function simulatedCloudSnippet(options: CloudSnippetOptions): string {
         host: options.ingest.host,
         port: options.ingest.port,
         destination: { enable: false },
+      },
+      webhookNotification: {
+        enable: true,
+        reloadTaskFailure: catcher(options.catcherUrl, "reload-failure"),
+        reloadTaskAborted: catcher(options.catcherUrl, "reload-aborted"),
       },
       scrapeEndpoint: { enable: true, host: "127.0.0.1", port: 9842 },
       configVisualisation: { enable: true, host: "127.0.0.1", port: 3100 },
@@ -45,9 +55,15 @@ export function simulatedCloudSnippet(options: CloudSnippetOptions): string {
   };
   return [
     CLOUD_SNIPPET_FIRST_LINE,
-    "# with their webhooks delivered to the ingest API's listener and polled every minute.",
+    "# with their webhooks delivered to the ingest API's listener and polled every minute; failed and",
+    `# canceled reloads alerted to the simulator's webhook catcher (${options.catcherUrl}/), which logs every call.`,
     "# The secrets are the simulator's throw-away values; the scrape endpoint (/metrics) and the",
     "# status page (/status) show the runs as they come in.",
     stringify(config),
   ].join("\n");
+}
+
+/** One outgoing webhook to the catcher; no rate limit, so that every failure of the try shows. */
+function catcher(url: string, kind: string) {
+  return { rateLimit: 0, webhooks: [{ description: "simulator's catcher", webhookURL: `${url}/${kind}` }] };
 }

@@ -10,8 +10,10 @@
  * Reload-task events, when they are on, show the latest events with what each alert destination
  * did and what the repository could not tell, each destination's counts and last error, and the
  * failed reloads' script logs kept on disk (written, failed, kept, the last error). The
- * licence monitor's last run is shown when it runs (status-licences-script.ts).
+ * licence monitor's last run is shown when it runs (status-licences-script.ts), and each Qlik
+ * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts).
  */
+import { STATUS_CLOUD_SCRIPT } from "./status-cloud-script.ts";
 import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
 
 export const STATUS_REFRESH_MS = 2000;
@@ -179,6 +181,7 @@ export const STATUS_SCRIPT = `"use strict";
   }
 
 ${STATUS_LICENCES_SCRIPT}
+${STATUS_CLOUD_SCRIPT}
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {
     var box = document.getElementById("status-alerts");
@@ -218,6 +221,7 @@ ${STATUS_LICENCES_SCRIPT}
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
     if (doc.licenses && doc.licenses.monitor) parts.push(licencesSection(doc.licenses.monitor, doc.now, alerts));
+    if (doc.qlikCloud) parts.push.apply(parts, cloudSections(doc.qlikCloud, doc.now, alerts));
     parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "refused", "buffered", "last refusal", "last error"], entries(doc.destinations).map(function (e) {
       var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()], refusal = d.lastRefusal;
       // Refused: written nowhere and never retried; the count by reason and the latest one's words.

@@ -28,7 +28,7 @@ import {
   type TenantCredential,
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
 import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
-import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
+import { type Config, maskUrl, type QlikCloudTenantConfig } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type {
@@ -84,14 +84,17 @@ export function credentialOf(tenant: QlikCloudTenantConfig): TenantCredential {
   return tenant.auth.apiKey !== "" ? { apiKey: tenant.auth.apiKey } : { oauth: tenant.auth.oauth };
 }
 
-/** The tenant's entry on the status board: its settings (no secret) and what its inputs report. */
+/**
+ * The tenant's entry on the status board: its settings (no secret; the address masked as the
+ * configuration view masks a URL) and what its inputs report.
+ */
 function showTenant(
   status: StatusBoard | undefined,
   tenant: QlikCloudTenantConfig,
   monitor: CloudInputMonitor,
 ) {
   status?.set("qlikCloud", tenant.name, () => ({
-    url: tenant.url,
+    url: maskUrl(tenant.url),
     webhook: tenant.webhook.enable ? "on" : "off",
     poll: tenant.poll.enable ? tenant.poll.interval : "off",
     credential: tenant.auth.apiKey !== "" ? "API key" : "OAuth client",

@@ -1,5 +1,6 @@
 /**
- * The webhook catcher of `steward simulate-platform --task-events`: a plain HTTP listener that
+ * The webhook catcher of `steward simulate-platform --task-events` and `steward
+ * simulate-qlik-cloud`: a plain HTTP listener that
  * answers every call 204 and hands it over (method, path, and what it carried: a JSON body's
  * fields, or the query's), so that the simulator can show the alert Steward sent. It stands for
  * the operator's own endpoint in a first try of reload alerts, where the only other trace would
@@ -63,6 +64,22 @@ export async function startWebhookCatcher(options: WebhookCatcherOptions): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * What a caught call shows in the simulator's log: a reload alert's event, task, app and run (a
+ * Qlik Cloud run's too: its task name names the tenant); else every field.
+ */
+export function shownCall(call: CaughtCall): Record<string, string | number> {
+  const summary = ["event", "taskName", "appName", "executionId"].filter((key) => key in call.fields);
+  const shown = summary.length > 0 ? summary : Object.keys(call.fields);
+  return {
+    method: call.method,
+    path: call.path,
+    ...Object.fromEntries(shown.map((key) => [key, call.fields[key] ?? ""])),
+    fields: Object.keys(call.fields).length,
+    ...(call.preview === undefined ? {} : { body: call.preview }),
   };
 }
 

@@ -52,7 +52,10 @@ export function allSelected(dashboard: DashboardJson): ExpandOptions["variables"
 }
 
 type InfluxAnswer = {
-  results: { series?: { columns: string[]; values: unknown[][] }[]; error?: string }[];
+  results: {
+    series?: { tags?: Record<string, string>; columns: string[]; values: unknown[][] }[];
+    error?: string;
+  }[];
 };
 
 /** The values the InfluxQL query returns (time column left out); throws on an InfluxDB error. */
@@ -70,6 +73,15 @@ export async function influxqlRows(
   database: string,
   query: string,
 ): Promise<Record<string, unknown>[]> {
+  return (await influxqlSeries(baseUrl, database, query)).flatMap((series) => series.rows);
+}
+
+/** Each series the InfluxQL query returns: its GROUP BY tags and its rows; throws on an InfluxDB error. */
+export async function influxqlSeries(
+  baseUrl: string,
+  database: string,
+  query: string,
+): Promise<{ tags: Record<string, string>; rows: Record<string, unknown>[] }[]> {
   const url = new URL("/query", baseUrl);
   url.searchParams.set("db", database);
   url.searchParams.set("q", query);
@@ -78,11 +90,12 @@ export async function influxqlRows(
   const result = answer.results?.[0];
   const error = answer.error ?? result?.error;
   if (error !== undefined) throw new Error(`${query}: ${error}`);
-  return (result?.series ?? []).flatMap((series) =>
-    series.values.map((row) =>
+  return (result?.series ?? []).map((series) => ({
+    tags: series.tags ?? {},
+    rows: series.values.map((row) =>
       Object.fromEntries(series.columns.map((column, index) => [column, row[index]])),
     ),
-  );
+  }));
 }
 
 /** The values the PromQL query returns over the range (the instant query: at its end). */
@@ -91,6 +104,15 @@ export async function promqlValues(
   query: PanelQuery,
   options: ExpandOptions,
 ): Promise<unknown[]> {
+  return (await promqlSeries(api, query, options)).flatMap((series) => series.values);
+}
+
+/** Each series the PromQL query returns over the range: its labels and values. */
+export async function promqlSeries(
+  api: (path: string, params: Record<string, string>) => Promise<unknown>,
+  query: PanelQuery,
+  options: ExpandOptions,
+): Promise<{ labels: Record<string, string>; values: unknown[] }[]> {
   const expr = expandMacros(query.text, options);
   const end = String(options.range.toMs / 1000);
   const data = (
@@ -102,10 +124,13 @@ export async function promqlValues(
           end,
           step: String(intervalMs(options) / 1000),
         })
-  ) as { result: { value?: [number, string]; values?: [number, string][] }[] };
-  return data.result.flatMap((series) =>
-    (series.values ?? (series.value ? [series.value] : [])).map((v) => v[1]),
-  );
+  ) as {
+    result: { metric?: Record<string, string>; value?: [number, string]; values?: [number, string][] }[];
+  };
+  return data.result.map((series) => ({
+    labels: series.metric ?? {},
+    values: (series.values ?? (series.value ? [series.value] : [])).map((v) => v[1]),
+  }));
 }
 
 export const hasData = (values: readonly unknown[]): boolean => values.some((value) => value !== null);

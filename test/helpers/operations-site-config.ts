@@ -4,10 +4,13 @@
  * log events of every source (engine performance monitor kept and rejected), event counts, queue
  * metrics, Steward's memory and errors, the licence monitor (releasing for real), reload-task
  * events (failed and successful runs, enriched from the simulated repository), audit events
- * with their queue metrics, the scrape endpoint and a heartbeat. Every configurable tag list carries `qs_env`, the tag the dashboards'
+ * with their queue metrics, the scrape endpoint and a heartbeat; with `tenants`, Qlik Cloud tenants
+ * polled every second, their failed and successful runs written as points tagged with the tenant.
+ * Every configurable tag list carries `qs_env`, the tag the dashboards'
  * environment variable reads. Intervals are short so that everything is written within seconds.
  */
 import { stringify } from "yaml";
+import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
 import type { TestPlatform } from "../fixtures/platform/test-platform.ts";
 
 export interface OperationsSiteOptions {
@@ -18,6 +21,27 @@ export interface OperationsSiteOptions {
   ports: { user: number; log: number; task: number; scrape: number; ingest: number; rest: number };
   heartbeatUrl: string;
   environment: string;
+  /** Qlik Cloud tenants, polled (no webhook); none by default. */
+  tenants?: readonly SimulatedTenant[];
+}
+
+/** The tenants polled every second, reading an hour back, their runs' points tagged `qs_env` too. */
+function qlikCloudSection(
+  tenants: readonly SimulatedTenant[],
+  tags: readonly { name: string; value: string }[],
+) {
+  return {
+    enable: true,
+    tenants: tenants.map((tenant) => ({
+      name: tenant.fixture.name,
+      url: tenant.url,
+      auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
+      webhook: { enable: false },
+      poll: { enable: true, interval: "every 1 seconds", initialHours: 1 },
+      tags: { static: tags },
+    })),
+    timeseriesdb: { reloadFailure: { enable: true }, reloadSuccess: { enable: true } },
+  };
 }
 
 export function operationsSiteConfig(options: OperationsSiteOptions): string {
@@ -120,6 +144,7 @@ export function operationsSiteConfig(options: OperationsSiteOptions): string {
         version: { port: platform.servers[0]?.port },
         licenseRelease: { enable: true, dryRun: false },
       },
+      ...(options.tenants === undefined ? {} : { qlikCloud: qlikCloudSection(options.tenants, tags) }),
     },
   });
 }

@@ -1,10 +1,14 @@
 /**
  * The shipped dashboards and alert rules against a running site: `steward start` polling the
  * simulated platform (two servers that answer, one that does not), fed UDP user, log and
- * reload-task events and audit events, writing to Debian's InfluxDB 1.x and scraped every second by Debian's
- * Prometheus loaded with dashboards/prometheus/steward-rules.yml. Every query of every panel of
+ * reload-task events and audit events, and polling two simulated Qlik Cloud tenants (a failed and a
+ * successful run each, points tagged with the tenant; licence points of both tenants are written
+ * beside the site's as a tenant's licence points are tagged), writing to Debian's InfluxDB 1.x and
+ * scraped every second by Debian's Prometheus loaded with dashboards/prometheus/steward-rules.yml. Every query of every panel of
  * both dashboards runs against the server it targets, with Grafana's macros and the variables
  * at "All" expanded as Grafana does, and must return data; so must the variables' own queries.
+ * The tenant variable lists both tenants; at "All" the reload and licence panels show the site's
+ * data and both tenants', and with one tenant chosen that tenant's alone.
  * Then InfluxDB stops, and the destination rule must go pending and then firing within its `for`
  * (1 minute) plus a few scrapes.
  */
@@ -13,6 +17,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessLicencePoints } from "../../../core/licences/index.ts";
+import { encodePoints } from "../../../core/shared/line-protocol.ts";
+import {
+  type SimulatedCloud,
+  startSimulatedCloud,
+} from "../../../local/simulated-cloud/start-simulated-cloud.ts";
 import type { SimulatedServer } from "../../../local/simulated-platform/simulated-server.ts";
 import { recordedRun } from "../../../local/simulated-platform/task-event-sender.ts";
 import type { SimRunOutcome } from "../../../local/simulated-platform/task-routes.ts";
@@ -23,8 +33,10 @@ import {
   allSelected,
   hasData,
   influxqlRows,
+  influxqlSeries,
   influxqlValues,
   panelQueries,
+  promqlSeries,
   promqlValues,
   readDashboard,
 } from "../../helpers/dashboard-queries.ts";
@@ -142,6 +154,7 @@ function taskRun(outcome: SimRunOutcome): string {
 }
 
 let platform: TestPlatform;
+let cloud: SimulatedCloud;
 let heartbeat: CaptureServer;
 let prometheus: Prometheus;
 let steward: StewardProcess;
@@ -165,11 +178,59 @@ function range(dashboard: typeof INFLUXDB_DASHBOARD): ExpandOptions {
   };
 }
 
+const TENANTS = ["sim-a", "sim-b"];
+
+/** Whether both tenants' failed and successful runs are in the reload measurements. */
+async function tenantsWritten(): Promise<boolean> {
+  for (const measurement of ["reload_task_failed", "reload_task_success"]) {
+    const rows = await influxqlRows(
+      influxUrl(),
+      DATABASE,
+      `SHOW TAG VALUES FROM "${measurement}" WITH KEY = "tenant"`,
+    ).catch(() => []);
+    if (rows.length < TENANTS.length) return false;
+  }
+  return true;
+}
+
+/**
+ * Access licence points of both tenants, as the licence monitor's points (accessLicencePoints)
+ * with the tenant's `tenant` tag, which a tenant's licence points carry; the site's come from the
+ * licence monitor.
+ */
+async function writeTenantLicences(): Promise<void> {
+  const points = TENANTS.flatMap((tenant, index) =>
+    accessLicencePoints(
+      [
+        { type: "professional", counts: { allocated: 10 + index, used: 4, available: 6 + index, total: 20 } },
+        { type: "analyzer", counts: { allocated: 30, used: 12 + index, available: 18 - index, total: 40 } },
+        { type: "analyzer_capacity", counts: { allocated_minutes: 600, used_minutes: 120 + index } },
+      ],
+      { qs_env: ENVIRONMENT, tenant },
+      Date.now(),
+    ),
+  );
+  // Steward creates the database at its first write; creating it is idempotent.
+  await fetch(`${influxUrl()}/query?q=${encodeURIComponent(`CREATE DATABASE "${DATABASE}"`)}`, {
+    method: "POST",
+  });
+  const answer = await fetch(`${influxUrl()}/write?db=${DATABASE}&precision=n`, {
+    method: "POST",
+    body: encodePoints(points),
+  });
+  if (answer.status !== 204) throw new Error(`tenant licences not written: ${await answer.text()}`);
+}
+
 beforeAll(async () => {
   if (skip) return;
   startedMs = Date.now();
   platform = await startTestPlatform({ servers: 3 });
   await (platform.servers[2] as SimulatedServer).stop(); // a server that does not answer: error points
+  cloud = await startSimulatedCloud({ tenants: 2 });
+  for (const tenant of cloud.tenants) {
+    tenant.finishReload({ status: "FAILED" });
+    tenant.finishReload({ status: "SUCCEEDED" });
+  }
   heartbeat = await startCaptureServer();
   heartbeat.respondWith(200);
   const ports = {
@@ -190,6 +251,7 @@ beforeAll(async () => {
       ports,
       heartbeatUrl: heartbeat.url,
       environment: ENVIRONMENT,
+      tenants: cloud.tenants,
     }),
   );
   steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
@@ -209,8 +271,9 @@ beforeAll(async () => {
     const answer = await postEvent(`http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, event);
     if (answer.status !== 202) throw new Error(`audit event refused: ${JSON.stringify(answer)}`);
   }
+  await writeTenantLicences();
   const written = await eventually(
-    async () => (await Promise.all(MEASUREMENTS.map(points))).every((n) => n > 0),
+    async () => (await Promise.all(MEASUREMENTS.map(points))).every((n) => n > 0) && (await tenantsWritten()),
     30_000,
     250,
   );
@@ -228,7 +291,97 @@ afterAll(async () => {
   await prometheus?.close();
   await heartbeat?.stop();
   await platform?.stop();
+  await cloud?.stop();
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+});
+
+/** The dashboard's variables at "All", but `tenant` at `selection`. */
+function withTenant(dashboard: typeof INFLUXDB_DASHBOARD, selection: "$__all" | string[]): ExpandOptions {
+  const options = range(dashboard);
+  return { ...options, variables: { ...options.variables, tenant: { selection, allValue: ".*" } } };
+}
+
+function panelQuery(dashboard: typeof INFLUXDB_DASHBOARD, name: string) {
+  const found = panelQueries(dashboard).find((query) => query.name === name);
+  if (found === undefined) throw new Error(`no panel query ${name}`);
+  return found;
+}
+
+describe.skipIf(skip)("the tenant variable of the shipped dashboards, with two Qlik Cloud tenants", () => {
+  /** The InfluxQL query's series: the `tenant` of each row (`column`) or of each series' GROUP BY tags. */
+  async function influxTenants(name: string, selection: "$__all" | string[], column?: string) {
+    const text = expandMacros(
+      panelQuery(INFLUXDB_DASHBOARD, name).text,
+      withTenant(INFLUXDB_DASHBOARD, selection),
+    );
+    const series = await influxqlSeries(influxUrl(), DATABASE, text);
+    const tenants =
+      column === undefined
+        ? series.map((each) => each.tags.tenant ?? "")
+        : series.flatMap((each) => each.rows.map((row) => (row[column] as string | null) ?? ""));
+    return new Set(tenants);
+  }
+
+  async function prometheusTenants(name: string, selection: "$__all" | string[]) {
+    const series = await promqlSeries(
+      prometheus.api,
+      panelQuery(PROMETHEUS_DASHBOARD, name),
+      withTenant(PROMETHEUS_DASHBOARD, selection),
+    );
+    return new Set(series.map((each) => each.labels.tenant ?? ""));
+  }
+
+  it("lists both tenants, from InfluxDB and from Prometheus", async () => {
+    const influx = INFLUXDB_DASHBOARD.templating.list.find((variable) => variable.name === "tenant");
+    const rows = await influxqlRows(
+      influxUrl(),
+      DATABASE,
+      expandMacros(influx?.query ?? "", range(INFLUXDB_DASHBOARD)),
+    );
+    expect(new Set(rows.map((row) => row.value))).toEqual(new Set(TENANTS));
+
+    // Grafana answers label_values(SELECTOR, tenant) from the series SELECTOR matches.
+    const prom = PROMETHEUS_DASHBOARD.templating.list.find((variable) => variable.name === "tenant");
+    const selector = /^label_values\((.+), tenant\)$/.exec(prom?.query ?? "")?.[1] ?? "";
+    const series = (await prometheus.api("series", {
+      "match[]": expandMacros(selector, range(PROMETHEUS_DASHBOARD)),
+    })) as { tenant: string }[];
+    expect(new Set(series.map((labels) => labels.tenant))).toEqual(new Set(TENANTS));
+  });
+
+  it("shows at All the site's reloads and licences beside both tenants', and one tenant's alone when chosen (InfluxDB)", async () => {
+    const failed = "Failed reloads, latest first / A";
+    expect(await influxTenants(failed, "$__all", "tenant")).toEqual(new Set(["", ...TENANTS]));
+    expect(await influxTenants(failed, ["sim-b"], "tenant")).toEqual(new Set(["sim-b"]));
+    const available = "Access licences available / A";
+    expect(await influxTenants(available, "$__all")).toEqual(new Set(["", ...TENANTS]));
+    expect(await influxTenants(available, ["sim-a"])).toEqual(new Set(["sim-a"]));
+    const capacity = "Analyzer capacity minutes / A";
+    expect(await influxTenants(capacity, ["sim-b"])).toEqual(new Set(["sim-b"]));
+    for (const name of ["Reloads per interval / A", "Reloads per interval / B"]) {
+      const text = expandMacros(
+        panelQuery(INFLUXDB_DASHBOARD, name).text,
+        withTenant(INFLUXDB_DASHBOARD, ["sim-a"]),
+      );
+      expect(hasData(await influxqlValues(influxUrl(), DATABASE, text)), name).toBe(true);
+    }
+  });
+
+  it("shows at All the site's task events beside both tenants' runs, and one tenant's alone when chosen (Prometheus)", async () => {
+    const runs = "Qlik Cloud runs, by tenant and outcome / A";
+    expect(await prometheusTenants(runs, "$__all")).toEqual(new Set(TENANTS));
+    expect(await prometheusTenants(runs, ["sim-a"])).toEqual(new Set(["sim-a"]));
+    expect(await prometheusTenants("Qlik Cloud polling lag, by tenant / A", ["sim-b"])).toEqual(
+      new Set(["sim-b"]),
+    );
+    const taskEvents = panelQuery(PROMETHEUS_DASHBOARD, "Reload-task events, by kind and outcome / A");
+    const site = await promqlValues(prometheus.api, taskEvents, withTenant(PROMETHEUS_DASHBOARD, "$__all"));
+    expect(hasData(site), "the site's task events at All").toBe(true);
+    // The site's task events carry no tenant: a chosen tenant leaves them out.
+    expect(
+      await promqlValues(prometheus.api, taskEvents, withTenant(PROMETHEUS_DASHBOARD, ["sim-a"])),
+    ).toEqual([]);
+  });
 });
 
 describe.skipIf(skip)("the shipped dashboards and alert rules on a running site", () => {

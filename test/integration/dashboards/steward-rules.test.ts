@@ -53,7 +53,7 @@ describe("Steward's alert rules", () => {
 
   it.skipIf(skip)("pass promtool check rules", () => {
     const checked = promtool("check", "rules", RULES);
-    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 13 rules found/);
+    expect(checked.stdout + checked.stderr).toMatch(/SUCCESS: 15 rules found/);
     expect(checked.status).toBe(0);
   });
 

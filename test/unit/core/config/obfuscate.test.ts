@@ -258,3 +258,64 @@ describe("obfuscateConfig on a listener's tls", () => {
     });
   });
 });
+
+describe("obfuscateConfig on Qlik Cloud tenants", () => {
+  const tenant = (auth: Record<string, unknown>) => ({
+    name: "acme-eu",
+    url: "https://acme.eu.qlikcloud.com",
+    auth,
+    webhook: { enable: true, secret: "SECRET-webhook-secret-0123456789abcdef" },
+    poll: { enable: false, interval: "every 5 minutes", initialHours: 24 },
+  });
+  const tree = {
+    Service: {
+      auditEvents: { enable: true },
+      qlikCloud: {
+        enable: true,
+        tenants: [
+          tenant({ oauth: { clientId: "0123456789abcdef", clientSecret: "SECRET-client-secret" } }),
+          { ...tenant({ apiKey: "SECRET-api-key" }), name: "acme-us", url: "https://acme.us.qlikcloud.com" },
+        ],
+      },
+      webhookNotification: {
+        enable: true,
+        timeoutSeconds: 15,
+        reloadTaskFailure: {
+          webhooks: [{ description: "ops", webhookURL: "https://hooks.example.com/SECRET-hook-path" }],
+        },
+      },
+    },
+  };
+
+  it("masks the webhook secret, the OAuth client secret and the API key, and shows the switches and the tenant's address", () => {
+    for (const shown of [tree, { Service: parsedOk(tree) }]) {
+      const masked = obfuscateConfig(shown as typeof tree).Service;
+      const [oauth, apiKey] = masked.qlikCloud.tenants;
+      expect(JSON.stringify(masked)).not.toContain("SECRET");
+      expect(oauth?.webhook).toEqual({ enable: true, secret: MASK });
+      expect(oauth?.poll).toEqual({ enable: false, interval: "every 5 minutes", initialHours: 24 });
+      expect(oauth?.auth.oauth).toMatchObject({ clientId: `012${MASK}`, clientSecret: MASK });
+      expect(apiKey?.auth.apiKey).toBe(MASK);
+      // The address opens nothing without the credential: its host shows, as any URL's does.
+      expect(oauth?.url).toBe("https://acme.eu.qlikcloud.com");
+      expect(apiKey?.url).toBe("https://acme.us.qlikcloud.com");
+      expect(masked.webhookNotification).toMatchObject({ enable: true, timeoutSeconds: 15 });
+      expect(masked.webhookNotification.reloadTaskFailure.webhooks[0]?.webhookURL).toBe(MASK);
+    }
+  });
+
+  it("masks what looks like a credential in a tenant's address as in any URL", () => {
+    const masked = obfuscateConfig({
+      qlikCloud: { tenants: [{ url: "https://acme.eu.qlikcloud.com/?qlik-web-integration-id=SECRET-id" }] },
+    });
+    expect(masked.qlikCloud.tenants[0]?.url).toBe(
+      `https://acme.eu.qlikcloud.com/?qlik-web-integration-id=${MASK}`,
+    );
+  });
+});
+
+function parsedOk(tree: { Service: Record<string, unknown> }) {
+  const parsed = parseConfig(tree, {});
+  if (!parsed.ok) expect.fail(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+  return parsed.config;
+}

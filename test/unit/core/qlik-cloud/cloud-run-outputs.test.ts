@@ -2,7 +2,8 @@
  * What a tenant's run becomes besides its log line, against the loopback tenant: a failed run's
  * alert completed through the tenant's API (app, owner, who reloaded, script log) and handed to
  * the dispatcher once; an alert with what is known when the lookups fail; no alert for a
- * success; and the `reload_task_failed` point under the site's measurement, tagged with the tenant.
+ * success; and the `reload_task_failed` point under the site's measurement, tagged with the tenant,
+ * also for a failed run of a new tenant's first look-back, which is not alerted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenantHttpClient } from "../../../../core/adapters/qlik-cloud/tenant-http-client.ts";
@@ -124,5 +125,23 @@ describe("a tenant's run handed on", () => {
     expect(
       cloudRunPoint(runOf(reload, "reloadTaskSuccess"), { ...POINTS, reloadSuccess: { enable: true } }),
     ).toMatchObject({ measurement: "reload_task_success", tags: { tenant: "eu" } });
+  });
+
+  it("of a new tenant's first look-back is written as a point and not alerted", async () => {
+    const { tenant, handler, alerts, written } = setUp();
+    const reload = tenant.finishReload({ status: "FAILED" });
+    await handler({
+      ...runOf(reload, "reloadTaskFailure"),
+      source: "poll",
+      input: "audits",
+      firstLookBack: true,
+    });
+    expect(alerts).toEqual([]);
+    expect(written).toEqual([
+      expect.objectContaining({
+        measurement: "reload_task_failed",
+        tags: expect.objectContaining({ tenant: "eu" }),
+      }),
+    ]);
   });
 });

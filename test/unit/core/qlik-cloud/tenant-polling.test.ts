@@ -149,6 +149,36 @@ describe("polling a tenant", () => {
     expect(second.monitor.status("sim-a").events).toEqual({ "poll.processed": 1 });
   });
 
+  it("marks the runs a new tenant's first look-back finds from before, and none once it has a cursor", async () => {
+    const directory = scratch.fresh();
+    const clock = createWaitingClock();
+    const old = [ended(clock, HOUR), ended(clock, 2 * HOUR, "SUCCEEDED"), ended(clock, 3 * HOUR)];
+    const first = await startPoller(directory, clock);
+    await until(first.roundsDone);
+    await first.stop();
+
+    clock.advance(10 * 60_000);
+    const later = ended(clock, 60_000);
+    const second = await startPoller(directory, clock);
+    await until(() => second.roundsDone() && second.handled.length === 1);
+    await second.stop();
+
+    expect(first.handled.map((run) => [run.reloadId, run.firstLookBack]).sort()).toEqual(
+      old.map((reload) => [reload.id, true]).sort(),
+    );
+    expect(second.handled.map((run) => [run.reloadId, run.firstLookBack])).toEqual([[later.id, undefined]]);
+    // One line per input that took some of them first (the two inputs read side by side).
+    const said = first.logger
+      .at("info")
+      .filter((line) => line.message.startsWith("First look-back of a newly polled Qlik Cloud tenant"));
+    expect(said[0]?.message).toBe(
+      "First look-back of a newly polled Qlik Cloud tenant: its failed and canceled runs from before are recorded, not alerted",
+    );
+    expect(said.reduce((sum, line) => sum + Number(line.fields?.runs), 0)).toBe(2);
+    expect(said[0]?.fields).toMatchObject({ tenant: "sim-a", hours: 24 });
+    expect(second.logger.at("info")).toEqual([]);
+  });
+
   it("counts a run the webhook took first as a duplicate, once", async () => {
     const directory = scratch.fresh();
     const clock = createWaitingClock();

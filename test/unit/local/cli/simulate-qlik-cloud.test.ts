@@ -2,7 +2,9 @@
  * `steward simulate-qlik-cloud`, run in process: standard output is the configuration alone, one
  * check-config accepts, taking in every simulated tenant; each tenant serves its APIs and delivers
  * signed reload events to the URL given, in turn failed, succeeded and canceled, in the three
- * envelopes, some twice; `--write-config` replaces only a file it wrote; bad options are refused.
+ * envelopes, some twice; the failed and canceled reloads' alerts go to the simulator's own webhook
+ * catcher, which logs each call; `--write-config` replaces only a file it wrote; bad options are
+ * refused.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -71,6 +73,38 @@ describe("steward simulate-qlik-cloud", () => {
       );
       expect(new Set(statuses)).toEqual(new Set(["FAILED", "SUCCEEDED", "CANCELED"]));
       expect(io.err()).toMatch(/reload event sent tenant=sim-a status=FAILED envelope=cloudevents times=1/);
+    });
+  });
+
+  it("alerts failed and canceled reloads in its configuration to its own webhook catcher, which logs each call", async () => {
+    await whileRunning(["--every", "0"], async (io) => {
+      const parsed = parseConfig(parse(io.out()));
+      if (!parsed.ok) expect.fail(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+      const { webhookNotification } = parsed.config;
+      expect(webhookNotification.enable).toBe(true);
+      const [failure] = webhookNotification.reloadTaskFailure.webhooks;
+      const [aborted] = webhookNotification.reloadTaskAborted.webhooks;
+      expect(failure?.webhookURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/reload-failure$/);
+      expect(aborted?.webhookURL).toBe(failure?.webhookURL.replace(/failure$/, "aborted"));
+      expect(io.err()).toContain(
+        `Steward alerts the failed and canceled reloads to the webhook catcher at ${failure?.webhookURL.replace(/\/reload-failure$/, "")}/`,
+      );
+
+      const call = await fetch(failure?.webhookURL ?? "", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          event: "Qlik Cloud reload failed",
+          taskName: "Sales (Qlik Cloud, sim-a)",
+          appName: "Sales",
+          executionId: "6751a3f0c2b4e81a9d0f1234",
+        }),
+      });
+      expect(call.status).toBe(204);
+      await until(() => io.err().includes("webhook call caught"), 5000);
+      expect(io.err()).toMatch(
+        /webhook call caught method=POST path=\/reload-failure event="?Qlik Cloud reload failed"? taskName="?Sales \(Qlik Cloud, sim-a\)/,
+      );
     });
   });
 
