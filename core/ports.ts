@@ -7,7 +7,7 @@
  */
 import type { AcceptedEvent } from "./audit/accepted-event.ts";
 import type { AuditRow } from "./audit/audit-row.ts";
-import type { LogLevel } from "./logging/log-levels.ts";
+import type { LogLevel } from "./logging/index.ts";
 import type { CloudReloadRun } from "./qlik-cloud/cloud-reload-run.ts";
 import type { Point } from "./shared/line-protocol.ts";
 

@@ -14,7 +14,7 @@ import {
   type Refusal,
   startItemBatcher,
 } from "../destinations/item-batcher.ts";
-import type { LogThrottle } from "../logging/log-throttle.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
 
 /** Batching, buffering and retry settings of one destination. */

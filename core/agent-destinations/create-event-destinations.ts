@@ -9,7 +9,7 @@
  */
 
 import type { DestinationStats } from "../destinations/destination-stats.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type {
   BrokerClient,
   Clock,

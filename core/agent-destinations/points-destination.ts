@@ -23,7 +23,7 @@ import { ensuringDatabase } from "../destinations/database-ensuring-series.ts";
 import type { ItemBatch } from "../destinations/item-batcher.ts";
 import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
 import { writeWithinSizeLimit } from "../destinations/write-within-size-limit.ts";
-import type { LogThrottle } from "../logging/log-throttle.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { Point } from "../shared/line-protocol.ts";

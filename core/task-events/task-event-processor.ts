@@ -32,7 +32,7 @@ import {
   type TaskEvent,
   unavailableParts,
 } from "../alerts/index.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { createDatagramDecoder, markerOf } from "../udp/datagram-text.ts";
 import type { DatagramOutcome, DatagramProcessor } from "../udp/event-destinations.ts";
