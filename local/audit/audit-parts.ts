@@ -27,7 +27,7 @@
  * `cloud.rateLimitTable` the per-client counters are shared in DynamoDB.
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
-import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
+import { declareAuditEventMetrics } from "../../core/audit/index.ts";
 import type { Config } from "../../core/config/index.ts";
 import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
 import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";

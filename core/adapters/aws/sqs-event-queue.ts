@@ -11,8 +11,7 @@
  */
 
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import type { AcceptedEvent } from "../../audit/accepted-event.ts";
-import { EventQueueError, EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import { type AcceptedEvent, EventQueueError, EventQueueUnavailableError } from "../../audit/index.ts";
 import { createLogThrottle } from "../../logging/index.ts";
 import type { Clock, EnqueueResult, EventQueue, Logger } from "../../ports.ts";
 
