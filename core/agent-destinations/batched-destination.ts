@@ -7,13 +7,13 @@
  * keeps an outage from stalling the pipeline's other destinations.
  */
 
-import type { DestinationStats } from "../destinations/destination-stats.ts";
 import {
   BufferFullError,
+  type DestinationStats,
   type ItemBatch,
   type Refusal,
   startItemBatcher,
-} from "../destinations/item-batcher.ts";
+} from "../destinations/index.ts";
 import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
 

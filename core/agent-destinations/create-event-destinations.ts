@@ -8,7 +8,7 @@
  * until `abandon()`, the shutdown's deadline) and rejects if any kept items unwritten.
  */
 
-import type { DestinationStats } from "../destinations/destination-stats.ts";
+import type { DestinationStats } from "../destinations/index.ts";
 import { createLogThrottle } from "../logging/index.ts";
 import type {
   BrokerClient,

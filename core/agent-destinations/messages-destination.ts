@@ -9,7 +9,7 @@
  * `abandon()` (the shutdown's deadline).
  */
 
-import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
+import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/index.ts";
 import type { LogThrottle } from "../logging/index.ts";
 import { InvalidTopicError } from "../messaging/errors.ts";
 import type { BrokerClient, Clock, Logger, TimerHandle } from "../ports.ts";

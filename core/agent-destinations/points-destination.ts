@@ -19,10 +19,12 @@
  * Points are encoded when they are buffered and wait as line protocol in a LineStore (why: see
  * line-store.ts); a batch is written as one body of those lines.
  */
-import { ensuringDatabase } from "../destinations/database-ensuring-series.ts";
-import type { ItemBatch } from "../destinations/item-batcher.ts";
-import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
-import { writeWithinSizeLimit } from "../destinations/write-within-size-limit.ts";
+import {
+  ensuringDatabase,
+  type ItemBatch,
+  type TimeseriesRefusal,
+  writeWithinSizeLimit,
+} from "../destinations/index.ts";
 import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";

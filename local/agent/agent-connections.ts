@@ -22,15 +22,13 @@ import { createTimeseriesClient } from "../../core/adapters/influx/create-timese
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
 import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import {
   type DestinationStatsSource,
   declareDestinationMetrics,
-} from "../../core/destinations/destination-stats.ts";
-import {
+  ensuringDatabase,
   type PeriodicWriter,
   periodicWriterDestinationStats,
-} from "../../core/destinations/periodic-writer.ts";
+} from "../../core/destinations/index.ts";
 import {
   type ErrorTracker,
   nullErrorTracker,

@@ -22,7 +22,7 @@ import {
   pipelineDestinations,
   udpEventsEnabled,
 } from "../../core/config/index.ts";
-import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
+import { startPeriodicWriter } from "../../core/destinations/index.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { PeriodicPoints } from "../../core/shared/periodic-points.ts";
 import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";

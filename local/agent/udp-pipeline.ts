@@ -12,7 +12,7 @@
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import type { AgentEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { TimeseriesdbVersion, UdpServerConfig } from "../../core/config/index.ts";
-import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
+import { startPeriodicWriter } from "../../core/destinations/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import type { DatagramProcessor } from "../../core/udp/event-destinations.ts";
 import { type KernelDrops, startKernelDrops } from "../../core/udp/kernel-drops.ts";

@@ -29,12 +29,12 @@
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { declareAuditEventMetrics } from "../../core/audit/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
-import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
-} from "../../core/destinations/start-audit-destinations.ts";
+  periodicWriterDestinationStats,
+  startQueueMetricsWriter,
+} from "../../core/destinations/index.ts";
 import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";

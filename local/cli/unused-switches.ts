@@ -4,7 +4,7 @@
  * works: the runner warns once at start, naming each switch.
  */
 import { type Config, licenseMonitorDestinations, udpEventsEnabled } from "../../core/config/index.ts";
-import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
+import { selectedDestinationTypes } from "../../core/destinations/index.ts";
 import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
 

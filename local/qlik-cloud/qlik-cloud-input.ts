@@ -29,7 +29,7 @@ import {
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
 import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
+import { ensuringDatabase } from "../../core/destinations/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type {
   Clock,
