@@ -30,13 +30,14 @@ import {
   periodicWriterDestinationStats,
 } from "../../core/destinations/index.ts";
 import {
+  addRefusedSource,
   type ErrorTracker,
   nullErrorTracker,
+  refusedCounts,
+  type StatusBoard,
   startErrorTracker,
-} from "../../core/monitoring/error-tracker.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import { writeErrorType } from "../../core/monitoring/write-error-type.ts";
+  writeErrorType,
+} from "../../core/monitoring/index.ts";
 import type {
   AppNameCache,
   Clock,

@@ -6,7 +6,7 @@
  * say "not available" or "not available on this platform" rather than 0.
  * `showUdpStatus` puts the UDP events on the board: listeners, queues, destinations and event counts.
  */
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type { KernelDropCount } from "../../core/udp/kernel-drops.ts";
 import type { UdpQueueCounters, UdpQueueState } from "../../core/udp/udp-queue.ts";
 import type { UdpEvents } from "./udp-events.ts";

@@ -35,9 +35,12 @@ import {
   periodicWriterDestinationStats,
   startQueueMetricsWriter,
 } from "../../core/destinations/index.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import {
+  addRefusedSource,
+  type HttpRefusalReason,
+  refusedCounts,
+  type StatusBoard,
+} from "../../core/monitoring/index.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import { incomingClientIp } from "../../functions/http/node-client-ip.ts";
 import type { WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";

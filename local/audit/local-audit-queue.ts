@@ -22,7 +22,7 @@ import {
   selectDestinations,
   startAuditDestinations,
 } from "../../core/destinations/index.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
+import { addRefusedSource, refusedCounts } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";

@@ -7,7 +7,7 @@
  * and a flood of them (a rebinding page polling, a port scan) writes one line a minute.
  */
 import { createLogThrottle } from "../../core/logging/index.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 
 export interface ListenerRefusalsOptions {

@@ -30,7 +30,7 @@ import {
 import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/index.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type {
   Clock,
   CloudRunHandler,

@@ -21,7 +21,7 @@ import {
   createAlertDispatcher,
   type TaskAlert,
 } from "../../../core/alerts/index.ts";
-import type { StatusBoard } from "../../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../../core/monitoring/index.ts";
 import type { Clock, Stoppable, TimerHandle } from "../../../core/ports.ts";
 import {
   DEFAULT_ENRICHMENT_OPTIONS,
