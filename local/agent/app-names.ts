@@ -17,7 +17,7 @@
  */
 
 import { createLogThrottle } from "../../core/logging/index.ts";
-import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
+import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/index.ts";
 import type {
   Clock,
   ErrorRecorder,
