@@ -24,7 +24,7 @@ import type {
 } from "../ports.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { Point } from "../shared/line-protocol.ts";
-import type { EventDestinations } from "../udp/event-destinations.ts";
+import type { EventDestinations } from "../udp/index.ts";
 import type { AgentDestination, DestinationTuning } from "./batched-destination.ts";
 import { startMessagesDestination } from "./messages-destination.ts";
 import { obsPlatformDestinationName, startObsPlatformDestination } from "./obs-platform-destination.ts";

@@ -37,7 +37,7 @@ import { createTaskEventCounts, type TaskEventCounts } from "../../../core/task-
 import { createTaskEventProcessor } from "../../../core/task-events/task-event-processor.ts";
 import type { TaskRepository } from "../../../core/task-events/task-repository.ts";
 import { dispatchTaskRun } from "../../../core/task-events/task-run-dispatch.ts";
-import { registerUdpQueueMetrics } from "../../../core/udp/udp-queue-metrics.ts";
+import { registerUdpQueueMetrics } from "../../../core/udp/index.ts";
 import { openRepositoryClient } from "../../open-platform-client.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "../agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "../kernel-drop-reader.ts";

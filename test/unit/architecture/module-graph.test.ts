@@ -21,9 +21,7 @@ import { importsOf, ROOT, sourceFiles } from "../../helpers/source-imports.ts";
  * - base-conversion, files, kv, messaging, observability: one to three files, each of which is
  *   already the interface; an index.ts would only repeat them;
  * - qlik-cloud, task-events: their public faces are changing while they gain alert kinds; each
- *   joins the list with the index.ts that its new faces settle;
- * - udp: still reached into file by file (27 imports on 2026-12-06); it joins the list once its
- *   users import its index.ts.
+ *   joins the list with the index.ts that its new faces settle.
  */
 const MODULES_BEHIND_INDEX = [
   "agent-destinations",
@@ -38,6 +36,7 @@ const MODULES_BEHIND_INDEX = [
   "polling",
   "ratelimit",
   "schedules",
+  "udp",
 ];
 const CODE = ["core", "local", "functions", "bin"];
 
