@@ -8,7 +8,7 @@
  * outage, which still alerts.
  */
 import { PlatformResponseError } from "../../platform/index.ts";
-import type { TaskRepository } from "../../task-events/task-repository.ts";
+import type { TaskRepository } from "../../task-events/index.ts";
 import { filterById } from "./qrs-filter.ts";
 import type { RepositoryClient, RepositoryResponse } from "./repository-client.ts";
 import {
