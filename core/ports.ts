@@ -7,7 +7,7 @@
  */
 import type { AcceptedEvent, AuditRow } from "./audit/index.ts";
 import type { LogLevel } from "./logging/index.ts";
-import type { CloudReloadRun } from "./qlik-cloud/cloud-reload-run.ts";
+import type { CloudReloadRun } from "./qlik-cloud/index.ts";
 import type { Point } from "./shared/line-protocol.ts";
 
 export type { LogLevel };

@@ -5,7 +5,7 @@
  */
 import { type Config, licenseMonitorDestinations, udpEventsEnabled } from "../../core/config/index.ts";
 import { selectedDestinationTypes } from "../../core/destinations/index.ts";
-import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
+import { writesCloudRunPoints } from "../../core/qlik-cloud/index.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
 
 const pipelinesOn = (config: Config) => udpEventsEnabled(config) || platformPollingEnabled(config);
