@@ -5,10 +5,9 @@
  * functions/*) picks one adapter per port, once. Each port has one contract test suite under
  * test/contracts/.
  */
-import type { AcceptedEvent } from "./audit/accepted-event.ts";
-import type { AuditRow } from "./audit/audit-row.ts";
-import type { LogLevel } from "./logging/log-levels.ts";
-import type { CloudReloadRun } from "./qlik-cloud/cloud-reload-run.ts";
+import type { AcceptedEvent, AuditRow } from "./audit/index.ts";
+import type { LogLevel } from "./logging/index.ts";
+import type { CloudReloadRun } from "./qlik-cloud/index.ts";
 import type { Point } from "./shared/line-protocol.ts";
 
 export type { LogLevel };

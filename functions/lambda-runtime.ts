@@ -6,8 +6,7 @@
  * problem; `${ENV}` references resolve from the function's environment.
  */
 import { type Config, checkConfigText, formatProblem } from "../core/config/index.ts";
-import { consoleSink } from "../core/logging/console-sink.ts";
-import { createLogger } from "../core/logging/logger.ts";
+import { consoleSink, createLogger } from "../core/logging/index.ts";
 import type { Logger } from "../core/ports.ts";
 
 export interface LambdaRuntime {

@@ -12,7 +12,7 @@
  */
 import type { MqttBrokerClient } from "../core/adapters/mqtt.ts";
 import type { Config } from "../core/config/index.ts";
-import { createBrokerTaskStarts } from "../core/platform/broker-task-starts.ts";
+import { createBrokerTaskStarts } from "../core/platform/index.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { openPlatformClient } from "./open-platform-client.ts";
 import type { NamedPart } from "./start-in-order.ts";

@@ -10,7 +10,7 @@
  * with the count (a periodic writer says it itself, periodic-writer.ts). These are points, not
  * audit events: they are lost, and the exit status stays 0.
  */
-import { UnwrittenItemsError } from "../core/destinations/item-batcher.ts";
+import { UnwrittenItemsError } from "../core/destinations/index.ts";
 import type { Logger, Stoppable } from "../core/ports.ts";
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "./shutdown-budget.ts";
 

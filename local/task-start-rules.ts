@@ -8,9 +8,10 @@ import type { Config } from "../core/config/index.ts";
 import {
   allowsNothing,
   createStartTaskFilter,
+  createTaskStartCounts,
   type StartTaskFilter,
-} from "../core/platform/start-task-filter.ts";
-import { createTaskStartCounts, type TaskStartCounts } from "../core/platform/task-start-counts.ts";
+  type TaskStartCounts,
+} from "../core/platform/index.ts";
 import type { Logger, MetricsRegistry } from "../core/ports.ts";
 
 export interface TaskStartRules {

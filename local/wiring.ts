@@ -10,8 +10,7 @@
 import { createMemoryAppNameCache } from "../core/adapters/local/memory-app-name-cache.ts";
 import { createPromMetricsRegistry } from "../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { Config } from "../core/config/index.ts";
-import { declareHttpRefusedMetric } from "../core/monitoring/http-refused-metric.ts";
-import { createStatusBoard } from "../core/monitoring/status-board.ts";
+import { createStatusBoard, declareHttpRefusedMetric } from "../core/monitoring/index.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { declareRateLimitedMetric } from "../core/ratelimit/index.ts";
 import { systemClock } from "../core/system-clock.ts";

@@ -7,14 +7,14 @@
  * keeps an outage from stalling the pipeline's other destinations.
  */
 
-import type { DestinationStats } from "../destinations/destination-stats.ts";
 import {
   BufferFullError,
+  type DestinationStats,
   type ItemBatch,
   type Refusal,
   startItemBatcher,
-} from "../destinations/item-batcher.ts";
-import type { LogThrottle } from "../logging/log-throttle.ts";
+} from "../destinations/index.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
 
 /** Batching, buffering and retry settings of one destination. */

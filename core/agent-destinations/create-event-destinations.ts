@@ -8,8 +8,8 @@
  * until `abandon()`, the shutdown's deadline) and rejects if any kept items unwritten.
  */
 
-import type { DestinationStats } from "../destinations/destination-stats.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import type { DestinationStats } from "../destinations/index.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type {
   BrokerClient,
   Clock,
@@ -24,7 +24,7 @@ import type {
 } from "../ports.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { Point } from "../shared/line-protocol.ts";
-import type { EventDestinations } from "../udp/event-destinations.ts";
+import type { EventDestinations } from "../udp/index.ts";
 import type { AgentDestination, DestinationTuning } from "./batched-destination.ts";
 import { startMessagesDestination } from "./messages-destination.ts";
 import { obsPlatformDestinationName, startObsPlatformDestination } from "./obs-platform-destination.ts";

@@ -9,8 +9,8 @@
  * `abandon()` (the shutdown's deadline).
  */
 
-import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/item-batcher.ts";
-import type { LogThrottle } from "../logging/log-throttle.ts";
+import { BatcherStoppedError, UnwrittenItemsError } from "../destinations/index.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import { InvalidTopicError } from "../messaging/errors.ts";
 import type { BrokerClient, Clock, Logger, TimerHandle } from "../ports.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";

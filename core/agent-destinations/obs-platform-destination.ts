@@ -7,7 +7,7 @@
  * platform refuses (other 4xx) are logged with a preview, counted as rejected, not posted again.
  */
 
-import type { LogThrottle } from "../logging/log-throttle.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import { ObservabilityPostError } from "../observability/observability-post-error.ts";
 import type { Clock, Logger, ObservabilityAccount } from "../ports.ts";
 import {

@@ -19,11 +19,13 @@
  * Points are encoded when they are buffered and wait as line protocol in a LineStore (why: see
  * line-store.ts); a batch is written as one body of those lines.
  */
-import { ensuringDatabase } from "../destinations/database-ensuring-series.ts";
-import type { ItemBatch } from "../destinations/item-batcher.ts";
-import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
-import { writeWithinSizeLimit } from "../destinations/write-within-size-limit.ts";
-import type { LogThrottle } from "../logging/log-throttle.ts";
+import {
+  ensuringDatabase,
+  type ItemBatch,
+  type TimeseriesRefusal,
+  writeWithinSizeLimit,
+} from "../destinations/index.ts";
+import type { LogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { Point } from "../shared/line-protocol.ts";

@@ -12,7 +12,7 @@
  * every other kind (`email (serverLicenseExpiry)`, totalsKey), so that a licence alert's failure
  * is never taken for a task alert's on the status page.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, MetricsRegistry } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { createAlertAdmission } from "./admission.ts";

@@ -7,9 +7,9 @@
  */
 
 import * as v from "valibot";
+import { issuePointer } from "../shared/json-pointer.ts";
 import type { AuditEnvelope } from "./accepted-event.ts";
 import { looseObjectOf, objectOf } from "./json-object.ts";
-import { issuePointer } from "./json-pointer.ts";
 import { isRfc3339DateTime } from "./rfc3339.ts";
 
 export const SOURCE_KINDS = ["qlik-sense-extension"] as const;

@@ -6,7 +6,7 @@
  * queue can ever hold).
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { EventQueue, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { AcceptedEvent } from "./accepted-event.ts";

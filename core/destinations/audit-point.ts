@@ -9,8 +9,7 @@
  * a point, its time carries a sub-millisecond offset derived from the eventId
  * (event-time-offset.ts).
  */
-import type { AuditFacts } from "../audit/audit-facts.ts";
-import type { StaticTag } from "../audit/static-tags.ts";
+import type { AuditFacts, StaticTag } from "../audit/index.ts";
 import {
   booleanField,
   type FieldValue,

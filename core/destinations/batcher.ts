@@ -8,7 +8,7 @@
  * is abandoned first) it rejects with UnwrittenEventsError.
  */
 
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { AcceptedEvent } from "../audit/index.ts";
 import type { AuditDestination, Clock, Logger, Stoppable } from "../ports.ts";
 import { DestinationWriteError, eventIdsOf, refusalsOf, refusedEventIds } from "./destination-write-error.ts";
 import {

@@ -21,7 +21,7 @@
  * and acknowledged; the rest is written. The redeliveries of SQS stay for outages.
  */
 
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { AcceptedEvent } from "../audit/index.ts";
 import type { AuditBatch, AuditDestination, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { type BatchPart, halves, UNWRITABLE, wholeBatch } from "./batch-halves.ts";

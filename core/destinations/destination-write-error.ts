@@ -2,7 +2,7 @@
  * The error a AuditDestination (core/ports.ts) throws when a batch, or part of it, was not
  * stored: which events, and whether writing them again could ever succeed.
  */
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { AcceptedEvent } from "../audit/index.ts";
 
 /** Events a destination refused as data for one reason (e.g. InfluxDB's retention policy). */
 export interface DestinationRefusal {

@@ -8,9 +8,14 @@
  * confines every file to the export directory.
  */
 
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import { type AuditFacts, carriesObjectData, extractAuditFacts } from "../audit/audit-facts.ts";
-import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
+import {
+  type AcceptedEvent,
+  type AuditFacts,
+  carriesObjectData,
+  extractAuditFacts,
+  type StaticTag,
+  staticTagsObject,
+} from "../audit/index.ts";
 import type { AuditDestination, Logger, ObjectStore } from "../ports.ts";
 import { UnwrittenEvents } from "./unwritten-events.ts";
 

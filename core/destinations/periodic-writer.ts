@@ -18,7 +18,7 @@
  * was not written is lost, said in one ERROR with the number of points.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable, TimerHandle, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { checkPoint, encodePoint, type Point } from "../shared/line-protocol.ts";

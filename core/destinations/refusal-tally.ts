@@ -7,7 +7,7 @@
  * at DEBUG, each with its own count). A refusal is never retried, so this is all that is left of
  * the refused items: they are kept nowhere else.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { LogFields, Logger } from "../ports.ts";
 
 /** One refusal: why, how many items, the destination's words, log fields naming the first items. */

@@ -7,7 +7,7 @@
  * what each did not write, events handed to `handleEvent` after it included (they are counted,
  * not failed one by one: the in-process queue hands out all it holds as it stops).
  */
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { AcceptedEvent } from "../audit/index.ts";
 import type { Clock, Logger, Stoppable } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import {

@@ -9,10 +9,15 @@
  * that cannot be stored is an outage for its events.
  */
 
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import { extractAuditFacts } from "../audit/audit-facts.ts";
-import { type AuditRow, isoUtcDate, toAuditRow } from "../audit/audit-row.ts";
-import { type StaticTag, staticTagsObject } from "../audit/static-tags.ts";
+import {
+  type AcceptedEvent,
+  type AuditRow,
+  extractAuditFacts,
+  isoUtcDate,
+  type StaticTag,
+  staticTagsObject,
+  toAuditRow,
+} from "../audit/index.ts";
 import type { AuditDestination, ObjectStore, TableFileEncoder } from "../ports.ts";
 import { flushStamp } from "./batch-id.ts";
 import { encodeRowsApart } from "./unencodable-rows.ts";

@@ -18,9 +18,7 @@
  *   (unwritten-events.ts).
  */
 
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
-import { extractAuditFacts } from "../audit/audit-facts.ts";
-import type { StaticTag } from "../audit/static-tags.ts";
+import { type AcceptedEvent, extractAuditFacts, type StaticTag } from "../audit/index.ts";
 import type { AuditDestination, Logger, TimeseriesClient } from "../ports.ts";
 import { checkPoint, type Point } from "../shared/line-protocol.ts";
 import { toAuditPoint } from "./audit-point.ts";

@@ -15,7 +15,7 @@
  * reports them once the outage is over (counted then, once); the cloud consumer acknowledges the
  * refused events (their messages never come back) and counts their refusals at once.
  */
-import type { AcceptedEvent } from "../audit/accepted-event.ts";
+import type { AcceptedEvent } from "../audit/index.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { type DestinationRefusal, DestinationWriteError } from "./destination-write-error.ts";
 

@@ -5,7 +5,7 @@
  * failed writes it stands for; the others at DEBUG), so a long outage neither floods the log nor
  * goes quiet, and an INFO line says when writes resume.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 

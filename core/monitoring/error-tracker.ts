@@ -17,7 +17,7 @@
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
  */
 import type { TimeseriesdbVersion } from "../config/index.ts";
-import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
+import { SCHEMALESS_COUNT } from "../destinations/index.ts";
 import type { Clock, ErrorRecorder, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { type Point, stringField } from "../shared/line-protocol.ts";
 import { categorizeError } from "./error-category.ts";

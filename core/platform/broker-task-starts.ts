@@ -16,7 +16,7 @@
  * the start under way, and a message beyond them is dropped (counted `dropped`), so a flood of
  * messages holds bounded memory and reaches the platform one call at a time.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { PlatformError } from "./errors.ts";
 import { isGuid, normalizeGuid } from "./guid.ts";

@@ -9,7 +9,7 @@
  * SOS did for garbage; a start after the poll time (clock skew between the machines) gives zero,
  * never a negative uptime.
  */
-import { isoTimestampMs } from "../udp/udp-timestamps.ts";
+import { isoTimestampMs } from "../udp/index.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -14,7 +14,7 @@
  * A round reports its own failures; one that throws anyway is logged, never crashes the beat.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { settlesWithin } from "../shared/settles-within.ts";

@@ -24,7 +24,7 @@
  */
 
 import { createConcurrencyLimit } from "../agent-destinations/index.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type {
   Clock,
   ErrorRecorder,

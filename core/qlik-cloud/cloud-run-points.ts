@@ -9,7 +9,7 @@
  */
 import type { Config } from "../config/index.ts";
 import { type FieldValue, floatField, type Point, stringField } from "../shared/line-protocol.ts";
-import { TASK_MEASUREMENTS } from "../task-events/task-points.ts";
+import { TASK_MEASUREMENTS } from "../task-events/index.ts";
 import type { CloudReloadRun } from "./cloud-reload-run.ts";
 
 export type CloudPointsConfig = Config["qlikCloud"]["timeseriesdb"];

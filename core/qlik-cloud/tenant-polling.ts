@@ -17,7 +17,7 @@
  *   or failing tenant, or input, holds up no other. Stopping aborts the calls in flight.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, CloudCursorStore, Logger, Stoppable, TenantClient } from "../ports.ts";
 import { startRecurringTimer } from "../schedules/index.ts";
 import { describeError } from "../shared/describe-error.ts";

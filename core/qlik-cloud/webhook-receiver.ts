@@ -9,7 +9,7 @@
  * for. The edge (functions/qlik-cloud/webhook-handler.ts) turns the outcome into an answer.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { readCloudEvent } from "./cloud-event-envelope.ts";

@@ -5,7 +5,7 @@
  * over the limit otherwise gets its 429s while the operator sees nothing; one line per request
  * would flood the log with exactly the traffic the limit is there to hold back.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 
 export interface RateLimitRefusals {

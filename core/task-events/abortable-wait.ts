@@ -2,7 +2,7 @@
  * A wait on the injected clock that ends early, rejecting, when `signal` aborts: the retries of
  * task-event lookups wait between attempts, and a shutdown must not wait for them.
  */
-import { PlatformCallAbortedError } from "../platform/errors.ts";
+import { PlatformCallAbortedError } from "../platform/index.ts";
 import type { Clock } from "../ports.ts";
 
 export function abortableWait(ms: number, clock: Clock, signal: AbortSignal | undefined): Promise<void> {

@@ -19,7 +19,7 @@
 
 import { foundValue, type TaskAlert } from "../alerts/index.ts";
 import { windowsNameProblem } from "../files/windows-names.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, MetricsRegistry, ScriptLogFolder } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 

@@ -14,7 +14,7 @@
  * never overlap: one asked for while another runs follows it.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, MetricsRegistry, ScriptLogFileEntry, ScriptLogFolder } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 

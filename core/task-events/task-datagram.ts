@@ -13,9 +13,14 @@
  */
 
 import type { TaskEvent, TaskEventKind } from "../alerts/index.ts";
-import { applyLayout, isUuidText, splitFields } from "../udp/apply-layout.ts";
-import { TASK_EVENT_LAYOUT, wireIndexOf } from "../udp/field-layouts.ts";
-import { sanitiseField } from "../udp/sanitise-field.ts";
+import {
+  applyLayout,
+  isUuidText,
+  sanitiseField,
+  splitFields,
+  TASK_EVENT_LAYOUT,
+  wireIndexOf,
+} from "../udp/index.ts";
 
 /** The engine's reload-failed datagram: recognised, but it names no task to look up or alert on. */
 export const ENGINE_RELOAD_FAILED = "/engine-reload-failed/";

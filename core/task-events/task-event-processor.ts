@@ -32,11 +32,15 @@ import {
   type TaskEvent,
   unavailableParts,
 } from "../alerts/index.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
-import { createDatagramDecoder, markerOf } from "../udp/datagram-text.ts";
-import type { DatagramOutcome, DatagramProcessor } from "../udp/event-destinations.ts";
-import { createSenderWarnings } from "../udp/sender-warnings.ts";
+import {
+  createDatagramDecoder,
+  createSenderWarnings,
+  type DatagramOutcome,
+  type DatagramProcessor,
+  markerOf,
+} from "../udp/index.ts";
 import type { EnrichedParts, Enrichment } from "./enrich-task-event.ts";
 import type { RecentTaskEvents } from "./recent-task-events.ts";
 import type { ScriptLogFiles } from "./script-log-files.ts";

@@ -11,8 +11,7 @@
  */
 
 import { type AlertDestination, AlertSendError, isTaskAlertKind, type TaskAlert } from "../alerts/index.ts";
-import type { TimeseriesRefusal } from "../destinations/timeseries-refusal.ts";
-import { writeAcceptingRefusals } from "../destinations/write-accepting-refusals.ts";
+import { type TimeseriesRefusal, writeAcceptingRefusals } from "../destinations/index.ts";
 import type { Clock, TimeseriesClient } from "../ports.ts";
 import { checkPoint, LineProtocolError } from "../shared/line-protocol.ts";
 import { successPointSkipped, type TaskPointsConfig, taskPoint, writesTaskPoints } from "./task-points.ts";

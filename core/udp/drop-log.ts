@@ -13,7 +13,7 @@
  * join the summary here.
  */
 
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, TimerHandle } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 

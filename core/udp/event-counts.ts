@@ -11,7 +11,7 @@
  * accepts these points.
  */
 import type { PlatformEventsConfig, TimeseriesdbVersion } from "../config/index.ts";
-import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
+import { SCHEMALESS_COUNT } from "../destinations/index.ts";
 import type { MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";

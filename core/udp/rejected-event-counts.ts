@@ -9,7 +9,7 @@
  * every version.
  */
 import type { LogEventsConfig, PlatformEventsConfig, TimeseriesdbVersion } from "../config/index.ts";
-import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
+import { SCHEMALESS_COUNT } from "../destinations/index.ts";
 import { floatField } from "../shared/line-protocol.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import { takeIntervalCounts } from "./interval-counts.ts";

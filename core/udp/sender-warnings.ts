@@ -6,7 +6,7 @@
  * datagrams does not hide that it also sends an unknown marker. The state is the log throttle's,
  * bounded however many senders there are.
  */
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { sanitiseField } from "./sanitise-field.ts";
 

@@ -14,7 +14,7 @@
  * queue counts them (`dropped_source`).
  */
 import { isIPv4, isIPv6 } from "../config/index.ts";
-import { createLogThrottle } from "../logging/log-throttle.ts";
+import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import { canonicalAddress, type UdpSender } from "./udp-sender.ts";

@@ -20,7 +20,7 @@
  *   platform that keeps no such count the metric's help says it is not available there.
  */
 import type { NameValue, TimeseriesdbVersion } from "../config/index.ts";
-import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
+import { queueMetricsPointMapper } from "../destinations/index.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";
 import type { KernelDropCount } from "./kernel-drops.ts";

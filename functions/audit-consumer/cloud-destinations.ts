@@ -6,8 +6,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { createS3ObjectStore } from "../../core/adapters/aws/s3-object-store.ts";
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
-import { validateObjectKey } from "../../core/destinations/object-key.ts";
-import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
+import { type DestinationAdapters, validateObjectKey } from "../../core/destinations/index.ts";
 import type { Logger } from "../../core/ports.ts";
 
 export interface CloudDestinationOptions {

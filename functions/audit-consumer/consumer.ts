@@ -9,8 +9,8 @@
 
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { decodeSqsEventMessage } from "../../core/adapters/aws/sqs-event-queue.ts";
-import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
-import { consumeEvents, refusalTallies } from "../../core/destinations/consume-events.ts";
+import type { AcceptedEvent } from "../../core/audit/index.ts";
+import { consumeEvents, refusalTallies } from "../../core/destinations/index.ts";
 import type { AuditDestination, Clock, Logger } from "../../core/ports.ts";
 
 export interface AuditConsumerOptions {

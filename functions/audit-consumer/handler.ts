@@ -6,7 +6,7 @@
  */
 import { S3Client } from "@aws-sdk/client-s3";
 import { Resource } from "sst";
-import { selectDestinations } from "../../core/destinations/select-destinations.ts";
+import { selectDestinations } from "../../core/destinations/index.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { lambdaRuntime } from "../lambda-runtime.ts";
 import { cloudDestinationAdapters } from "./cloud-destinations.ts";

@@ -10,10 +10,12 @@
  * shape, without internals.
  */
 
-import { normaliseVersionHeader } from "../../core/audit/client-version.ts";
-import { testConnection } from "../../core/audit/connection-test.ts";
-import { createIngestEvent } from "../../core/audit/ingest-event.ts";
-import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts";
+import {
+  createIngestEvent,
+  createMissingVersionLog,
+  normaliseVersionHeader,
+  testConnection,
+} from "../../core/audit/index.ts";
 import type { Config } from "../../core/config/index.ts";
 import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";

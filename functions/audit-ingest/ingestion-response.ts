@@ -5,7 +5,7 @@
  * (app.ts, local/http/ingest-listener.ts).
  */
 
-import type { IngestOutcome } from "../../core/audit/ingest-event.ts";
+import type { IngestOutcome } from "../../core/audit/index.ts";
 import type { HttpProblem } from "../http/problem.ts";
 import { securityHeaderRecord } from "../http/security-headers.ts";
 

@@ -4,9 +4,7 @@
  */
 
 import * as v from "valibot";
-import { envelopeSchema } from "../../core/audit/envelope-schema.ts";
-import { KNOWN_EVENT_TYPES } from "../../core/audit/event-types.ts";
-import { payloadSchemas } from "../../core/audit/payload-schemas.ts";
+import { envelopeSchema, KNOWN_EVENT_TYPES, payloadSchemas } from "../../core/audit/index.ts";
 import { type OpenApiSchema, toOpenApiSchema } from "../http/valibot-to-openapi.ts";
 
 const ingestionResponseSchema = v.object({

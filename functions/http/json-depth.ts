@@ -22,7 +22,7 @@
  * skipped with `indexOf`: 0.6–4 µs for those events); the pointer is worked out, in a second pass,
  * only for a body that is refused.
  */
-import { escapePointerToken } from "../../core/audit/json-pointer.ts";
+import { escapePointerToken } from "../../core/shared/json-pointer.ts";
 
 /** The deepest nesting a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;

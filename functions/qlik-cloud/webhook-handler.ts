@@ -11,8 +11,7 @@
  */
 
 import type { Logger } from "../../core/ports.ts";
-import type { WebhookOutcome, WebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
-import { SIGNATURE_HEADER } from "../../core/qlik-cloud/webhook-signature.ts";
+import { SIGNATURE_HEADER, type WebhookOutcome, type WebhookReceiver } from "../../core/qlik-cloud/index.ts";
 import { describeError } from "../../core/shared/describe-error.ts";
 import { RequestAbortedError } from "../http/request-aborted-error.ts";
 import { securityHeaderRecord } from "../http/security-headers.ts";

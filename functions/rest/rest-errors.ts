@@ -14,8 +14,7 @@ import {
 } from "../../core/files/errors.ts";
 import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/errors.ts";
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
-import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
-import { TaskStartRefusedError } from "../../core/platform/start-reload-tasks.ts";
+import { AppNotFoundError, PlatformError, TaskStartRefusedError } from "../../core/platform/index.ts";
 import { ScheduleNotFoundError } from "../../core/schedules/index.ts";
 import { InvalidScheduleError } from "../../core/shared/invalid-schedule-error.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";

@@ -22,23 +22,22 @@ import { createTimeseriesClient } from "../../core/adapters/influx/create-timese
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
 import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import {
   type DestinationStatsSource,
   declareDestinationMetrics,
-} from "../../core/destinations/destination-stats.ts";
-import {
+  ensuringDatabase,
   type PeriodicWriter,
   periodicWriterDestinationStats,
-} from "../../core/destinations/periodic-writer.ts";
+} from "../../core/destinations/index.ts";
 import {
+  addRefusedSource,
   type ErrorTracker,
   nullErrorTracker,
+  refusedCounts,
+  type StatusBoard,
   startErrorTracker,
-} from "../../core/monitoring/error-tracker.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import { writeErrorType } from "../../core/monitoring/write-error-type.ts";
+  writeErrorType,
+} from "../../core/monitoring/index.ts";
 import type {
   AppNameCache,
   Clock,

@@ -8,8 +8,7 @@ import type { MemoryAppNameCache } from "../../core/adapters/local/memory-app-na
 import type { PromMetricsRegistry } from "../../core/adapters/prometheus/prom-metrics-registry.ts";
 import type { AlertDispatcher } from "../../core/alerts/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import type { HttpRefusedMetric } from "../../core/monitoring/http-refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { HttpRefusedMetric, StatusBoard } from "../../core/monitoring/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import type { RateLimitedMetric } from "../../core/ratelimit/index.ts";
 import type { AgentConnections } from "./agent-connections.ts";

@@ -16,8 +16,8 @@
  *   repository that does not answer never holds up the shutdown (periodic-poll.ts).
  */
 
-import { createLogThrottle } from "../../core/logging/log-throttle.ts";
-import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
+import { createLogThrottle } from "../../core/logging/index.ts";
+import { type PeriodicPoll, startPeriodicPoll } from "../../core/polling/index.ts";
 import type {
   Clock,
   ErrorRecorder,

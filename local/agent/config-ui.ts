@@ -7,8 +7,7 @@
  */
 
 import { type Config, type ConfigView, configView, openListenerWarning } from "../../core/config/index.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { HttpRefusalReason, StatusBoard } from "../../core/monitoring/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { nodeClientIp } from "../../functions/http/node-client-ip.ts";
 import { createConfigUiApp } from "../config-ui/app.ts";

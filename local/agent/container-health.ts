@@ -8,8 +8,7 @@
  * bound fails the start. Like every local listener it runs behind the guards of
  * local/http/guarded-server.ts (time limits, connection cap, Host check).
  */
-import { startEventLoopWatch } from "../../core/monitoring/event-loop-watch.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
+import { type HttpRefusalReason, startEventLoopWatch } from "../../core/monitoring/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import { serveOn } from "../http/http-listener.ts";
 import { listening, startTracked } from "../status/tracked-part.ts";

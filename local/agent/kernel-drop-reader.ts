@@ -13,11 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { endianness } from "node:os";
-import {
-  type KernelDropsReading,
-  procNetUdpDrops,
-  type UdpSocketAddress,
-} from "../../core/udp/proc-net-udp.ts";
+import { type KernelDropsReading, procNetUdpDrops, type UdpSocketAddress } from "../../core/udp/index.ts";
 
 /** The kernel's drop counter of one bound socket; `platformReports`: whether this OS keeps one. */
 export type KernelDropReader = ((socket: UdpSocketAddress) => KernelDropsReading) & {

@@ -15,24 +15,25 @@ import { observabilityClientFor } from "../../core/adapters/observability-client
 import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
-import { createAnswerTurns } from "../../core/polling/answer-turns.ts";
-import { declareHealthGauges } from "../../core/polling/health-gauges.ts";
-import { createHealthMessageMapper } from "../../core/polling/health-messages.ts";
-import { createHealthObsMetricMapper } from "../../core/polling/health-obs-metrics.ts";
-import { createHealthPointMapper } from "../../core/polling/health-points.ts";
 import {
+  createAnswerTurns,
+  createHealthMessageMapper,
+  createHealthObsMetricMapper,
+  createHealthPointMapper,
+  createSessionMessageMapper,
+  createSessionObsMetricMapper,
+  createSessionPointMapper,
+  createUserExclusion,
+  declareHealthGauges,
+  declareSessionGauges,
   type PlatformPoller,
   type PlatformPollerOptions,
   type PollItems,
+  serverLabelNames,
+  serverTags,
+  sessionTags,
   startPlatformPoller,
-} from "../../core/polling/platform-poller.ts";
-import { serverLabelNames } from "../../core/polling/scrape-labels.ts";
-import { serverTags, sessionTags } from "../../core/polling/server-tags.ts";
-import { declareSessionGauges } from "../../core/polling/session-gauges.ts";
-import { createSessionMessageMapper } from "../../core/polling/session-messages.ts";
-import { createSessionObsMetricMapper } from "../../core/polling/session-obs-metrics.ts";
-import { createSessionPointMapper } from "../../core/polling/session-points.ts";
-import { createUserExclusion } from "../../core/polling/session-users.ts";
+} from "../../core/polling/index.ts";
 import type { EngineHealth, Logger, PlatformMonitor, ProxySessionList, Stoppable } from "../../core/ports.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import { openPlatformMonitor } from "../open-platform-client.ts";

@@ -20,7 +20,7 @@ import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { openListenerWarning, type ScrapeEndpointConfig } from "../../core/config/index.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { answerAfterBody } from "../http/answer-after-body.ts";
 import { type HttpListener, serveOn } from "../http/http-listener.ts";

@@ -10,10 +10,13 @@
 import { createScriptLogFolder } from "../../core/adapters/local/script-log-folder.ts";
 import type { TaskEventsConfig } from "../../core/config/index.ts";
 import { normalisePath, pathRulesFor } from "../../core/files/path-guard.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
-import { createScriptLogFiles, type ScriptLogFiles } from "../../core/task-events/script-log-files.ts";
-import { createScriptLogRetention } from "../../core/task-events/script-log-retention.ts";
+import {
+  createScriptLogFiles,
+  createScriptLogRetention,
+  type ScriptLogFiles,
+} from "../../core/task-events/index.ts";
 
 export interface ScriptLogFilesPartDeps {
   readonly settings: TaskEventsConfig["scriptLogFiles"];

@@ -9,8 +9,8 @@
 import { resolve } from "node:path";
 import { loadOrCreateInstanceId } from "../../core/adapters/local/instance-id-file.ts";
 import { type Config, maskUrl } from "../../core/config/index.ts";
-import { telemetryPayload } from "../../core/monitoring/telemetry-payload.ts";
-import { startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
+import { telemetryPayload } from "../../core/monitoring/index.ts";
+import { startPeriodicPoll } from "../../core/polling/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import { describeError } from "../../core/shared/describe-error.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";

@@ -22,15 +22,19 @@ import {
   pipelineDestinations,
   udpEventsEnabled,
 } from "../../core/config/index.ts";
-import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
+import { startPeriodicWriter } from "../../core/destinations/index.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { PeriodicPoints } from "../../core/shared/periodic-points.ts";
-import { createEventCounts, type EventCounts } from "../../core/udp/event-counts.ts";
-import { createLogEventProcessor } from "../../core/udp/log-event-processor.ts";
-import { createRejectedEventCounts, type RejectedEventCounts } from "../../core/udp/rejected-event-counts.ts";
-import type { UdpQueueName } from "../../core/udp/udp-queue.ts";
-import { registerUdpQueueMetrics } from "../../core/udp/udp-queue-metrics.ts";
-import { createUserEventProcessor } from "../../core/udp/user-event-processor.ts";
+import {
+  createEventCounts,
+  createLogEventProcessor,
+  createRejectedEventCounts,
+  createUserEventProcessor,
+  type EventCounts,
+  type RejectedEventCounts,
+  registerUdpQueueMetrics,
+  type UdpQueueName,
+} from "../../core/udp/index.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";
 import type { WritingAgentPart } from "./agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "./kernel-drop-reader.ts";

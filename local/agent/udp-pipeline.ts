@@ -12,14 +12,19 @@
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
 import type { AgentEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { TimeseriesdbVersion, UdpServerConfig } from "../../core/config/index.ts";
-import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
+import { startPeriodicWriter } from "../../core/destinations/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
-import type { DatagramProcessor } from "../../core/udp/event-destinations.ts";
-import { type KernelDrops, startKernelDrops } from "../../core/udp/kernel-drops.ts";
-import { createSourceValidator } from "../../core/udp/source-validator.ts";
-import { trackProcessorFailures } from "../../core/udp/tracked-processor.ts";
-import { createUdpQueue, type UdpQueue, type UdpQueueName } from "../../core/udp/udp-queue.ts";
-import { udpQueueMetricsPoints } from "../../core/udp/udp-queue-metrics.ts";
+import {
+  createSourceValidator,
+  createUdpQueue,
+  type DatagramProcessor,
+  type KernelDrops,
+  startKernelDrops,
+  trackProcessorFailures,
+  type UdpQueue,
+  type UdpQueueName,
+  udpQueueMetricsPoints,
+} from "../../core/udp/index.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";
 import type { KernelDropReader } from "./kernel-drop-reader.ts";
 import { type BoundUdpSocket, bindUdpSocket } from "./udp-socket.ts";

@@ -6,9 +6,8 @@
  * say "not available" or "not available on this platform" rather than 0.
  * `showUdpStatus` puts the UDP events on the board: listeners, queues, destinations and event counts.
  */
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import type { KernelDropCount } from "../../core/udp/kernel-drops.ts";
-import type { UdpQueueCounters, UdpQueueState } from "../../core/udp/udp-queue.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
+import type { KernelDropCount, UdpQueueCounters, UdpQueueState } from "../../core/udp/index.ts";
 import type { UdpEvents } from "./udp-events.ts";
 import type { UdpPipelineView } from "./udp-pipeline.ts";
 

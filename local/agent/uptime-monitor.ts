@@ -14,7 +14,7 @@ import {
   memoryPoint,
   uptimeLogLine,
   uptimeMetricBatch,
-} from "../../core/monitoring/uptime-report.ts";
+} from "../../core/monitoring/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import { startRecurringTimer } from "../../core/schedules/index.ts";

@@ -27,17 +27,20 @@
  * `cloud.rateLimitTable` the per-client counters are shared in DynamoDB.
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
-import { declareAuditEventMetrics } from "../../core/audit/audit-event-metrics.ts";
+import { declareAuditEventMetrics } from "../../core/audit/index.ts";
 import type { Config } from "../../core/config/index.ts";
-import { periodicWriterDestinationStats } from "../../core/destinations/periodic-writer.ts";
-import { startQueueMetricsWriter } from "../../core/destinations/queue-metrics-writer.ts";
 import {
   type AuditDestinations,
   createAcceptedEventHandler,
-} from "../../core/destinations/start-audit-destinations.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+  periodicWriterDestinationStats,
+  startQueueMetricsWriter,
+} from "../../core/destinations/index.ts";
+import {
+  addRefusedSource,
+  type HttpRefusalReason,
+  refusedCounts,
+  type StatusBoard,
+} from "../../core/monitoring/index.ts";
 import type { Clock, EventQueueMetrics, Logger, MetricsRegistry } from "../../core/ports.ts";
 import { incomingClientIp } from "../../functions/http/node-client-ip.ts";
 import type { WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";

@@ -6,7 +6,7 @@
  * opened exactly when events go to SQS.
  */
 import type { Config } from "../../core/config/index.ts";
-import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
+import { selectedDestinationTypes } from "../../core/destinations/index.ts";
 
 export interface AuditRoute {
   /** Accepted events go to the SQS queue `cloud.eventQueueUrl`; its consumer writes them. */

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { createDirectoryObjectStore } from "../../core/adapters/local/directory-object-store.ts";
 import { auditParquetEncoder } from "../../core/adapters/parquet/audit-parquet-encoder.ts";
-import type { DestinationAdapters } from "../../core/destinations/select-destinations.ts";
+import type { DestinationAdapters } from "../../core/destinations/index.ts";
 import type { Logger } from "../../core/ports.ts";
 
 export function localDestinationAdapters(options: { cwd: string; logger: Logger }): DestinationAdapters {

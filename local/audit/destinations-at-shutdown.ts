@@ -7,8 +7,7 @@
  *   stays 0.
  * - Without it, it is lost: one ERROR with the count per destination, and the exit status is 1.
  */
-import { UnwrittenEventsError } from "../../core/destinations/batcher.ts";
-import type { AuditDestinations } from "../../core/destinations/start-audit-destinations.ts";
+import { type AuditDestinations, UnwrittenEventsError } from "../../core/destinations/index.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import { SHUTDOWN_BUDGET_MS, type ShutdownSchedule } from "../shutdown-budget.ts";
 

@@ -7,7 +7,7 @@
  * and at shutdown there is no log to report a backlog from.
  */
 import type { RecoveringEventQueue } from "../../core/adapters/local/durable-queue/recovering-event-queue.ts";
-import type { AcceptedEvent } from "../../core/audit/accepted-event.ts";
+import type { AcceptedEvent } from "../../core/audit/index.ts";
 
 export interface DurableQueueLink {
   /** A destination wrote these events (`onDone` of the destinations). */

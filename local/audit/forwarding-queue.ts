@@ -7,7 +7,7 @@
  * a 503 or 500; `droppedSize` = larger than the target takes, 413), the send times as processing
  * times, and `stop()`, which refuses new events and waits for the sends in flight.
  */
-import { EventQueueUnavailableError } from "../../core/audit/queue-errors.ts";
+import { EventQueueUnavailableError } from "../../core/audit/index.ts";
 import { createDurationWindow } from "../../core/duration-window.ts";
 import type { Clock, EnqueueResult, EventQueue } from "../../core/ports.ts";
 import type { LocalEventQueue } from "./local-ingest.ts";

@@ -16,12 +16,13 @@ import {
   type RecoveringEventQueue,
 } from "../../core/adapters/local/durable-queue/recovering-event-queue.ts";
 import type { Config } from "../../core/config/index.ts";
-import { type SelectedDestination, selectDestinations } from "../../core/destinations/select-destinations.ts";
 import {
   type AuditDestinations,
+  type SelectedDestination,
+  selectDestinations,
   startAuditDestinations,
-} from "../../core/destinations/start-audit-destinations.ts";
-import { addRefusedSource, refusedCounts } from "../../core/monitoring/refused-metric.ts";
+} from "../../core/destinations/index.ts";
+import { addRefusedSource, refusedCounts } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import type { ListenerProbe } from "../agent/listener-probes.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";

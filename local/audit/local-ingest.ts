@@ -13,7 +13,7 @@ import {
 } from "../../core/adapters/local/in-process-event-queue.ts";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
-import { rateLimitConsistencyWarnings } from "../../core/audit/rate-limit-consistency.ts";
+import { rateLimitConsistencyWarnings } from "../../core/audit/index.ts";
 import type {
   AcceptedEventHandler,
   Clock,

@@ -14,9 +14,14 @@ import { parse } from "yaml";
 import { dailyFileSink } from "../../core/adapters/local/daily-file-sink.ts";
 import { isPackagedExecutable } from "../../core/adapters/shipped-files.ts";
 import { type Config, defaultConfig, formatProblem, renderTemplate } from "../../core/config/index.ts";
-import { consoleSink } from "../../core/logging/console-sink.ts";
-import { LOG_LEVELS } from "../../core/logging/log-levels.ts";
-import { createLogger, isLogLevel, type LogSink, type RootLogger } from "../../core/logging/logger.ts";
+import {
+  consoleSink,
+  createLogger,
+  isLogLevel,
+  LOG_LEVELS,
+  type LogSink,
+  type RootLogger,
+} from "../../core/logging/index.ts";
 import type { Stoppable } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";

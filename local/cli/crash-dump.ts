@@ -9,7 +9,7 @@ import { arch, platform } from "node:os";
 import { join, resolve } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../core/adapters/local/private-files.ts";
 import type { Config } from "../../core/config/index.ts";
-import { redactText } from "../../core/logging/redact.ts";
+import { redactText } from "../../core/logging/index.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 
 export type CrashSource = "uncaughtException" | "unhandledRejection" | "startup";

@@ -9,7 +9,7 @@
  * await: the executables run this module bundled as CommonJS, which has none.
  */
 import { defaultConfig } from "../../core/config/index.ts";
-import { redactText } from "../../core/logging/redact.ts";
+import { redactText } from "../../core/logging/index.ts";
 import { SHUTDOWN_BUDGET_MS } from "../shutdown-budget.ts";
 import { type RunningSteward, runCli } from "./cli.ts";
 import { type CrashSource, writeCrashDump } from "./crash-dump.ts";

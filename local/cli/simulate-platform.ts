@@ -21,9 +21,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
-import { consoleSink } from "../../core/logging/console-sink.ts";
-import type { LogLevel } from "../../core/logging/log-levels.ts";
-import { createLogger } from "../../core/logging/logger.ts";
+import { consoleSink, createLogger, type LogLevel } from "../../core/logging/index.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
 import type { SimulatedServer } from "../simulated-platform/simulated-server.ts";
 import { startSimulatedPlatform } from "../simulated-platform/start-simulated-platform.ts";

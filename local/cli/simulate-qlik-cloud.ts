@@ -15,9 +15,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
-import { consoleSink } from "../../core/logging/console-sink.ts";
-import type { LogLevel } from "../../core/logging/log-levels.ts";
-import { createLogger } from "../../core/logging/logger.ts";
+import { consoleSink, createLogger, type LogLevel } from "../../core/logging/index.ts";
 import type { Stoppable } from "../../core/ports.ts";
 import { QLIK_CLOUD_WEBHOOK_PREFIX } from "../../functions/qlik-cloud/webhook-handler.ts";
 import { type SentEvent, startEventRounds } from "../simulated-cloud/event-rounds.ts";

@@ -4,8 +4,8 @@
  * works: the runner warns once at start, naming each switch.
  */
 import { type Config, licenseMonitorDestinations, udpEventsEnabled } from "../../core/config/index.ts";
-import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
-import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
+import { selectedDestinationTypes } from "../../core/destinations/index.ts";
+import { writesCloudRunPoints } from "../../core/qlik-cloud/index.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
 
 const pipelinesOn = (config: Config) => udpEventsEnabled(config) || platformPollingEnabled(config);

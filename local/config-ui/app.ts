@@ -12,7 +12,7 @@
 import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { ConfigView } from "../../core/config/index.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { createFixedWindowLimiter, createRateLimitRefusals } from "../../core/ratelimit/index.ts";
 import type { ClientIpResolver } from "../../functions/http/problem.ts";

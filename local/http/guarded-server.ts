@@ -33,7 +33,7 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import type { Duplex } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
 import { discardUnread } from "./discard-unread.ts";

@@ -31,7 +31,7 @@ import {
   listenerTlsOf,
   type NamedListenerTls,
 } from "../../core/config/index.ts";
-import { createLogThrottle } from "../../core/logging/log-throttle.ts";
+import { createLogThrottle } from "../../core/logging/index.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../../core/ports.ts";
 import {
   certificateDateWarning,

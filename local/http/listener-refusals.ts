@@ -6,8 +6,8 @@
  * many it stands for and what to change if the clients are legitimate: a refusal is never silent,
  * and a flood of them (a rebinding page polling, a port scan) writes one line a minute.
  */
-import { createLogThrottle } from "../../core/logging/log-throttle.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
+import { createLogThrottle } from "../../core/logging/index.ts";
+import type { HttpRefusalReason } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 
 export interface ListenerRefusalsOptions {

@@ -29,8 +29,8 @@ import {
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
 import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import { type Config, maskUrl, type QlikCloudTenantConfig } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import { ensuringDatabase } from "../../core/destinations/index.ts";
+import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type {
   Clock,
   CloudRunHandler,
@@ -41,15 +41,17 @@ import type {
 } from "../../core/ports.ts";
 import {
   type CloudInputMonitor,
+  type CloudRunIntake,
+  type CloudTenantOutputs,
   createCloudInputMonitor,
-} from "../../core/qlik-cloud/cloud-input-monitor.ts";
-import { createCloudRunInbox } from "../../core/qlik-cloud/cloud-run-inbox.ts";
-import { type CloudRunIntake, createCloudRunIntake } from "../../core/qlik-cloud/cloud-run-intake.ts";
-import { type CloudTenantOutputs, createCloudRunOutputs } from "../../core/qlik-cloud/cloud-run-outputs.ts";
-import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
-import { createCloudRunLog } from "../../core/qlik-cloud/log-cloud-run.ts";
-import { startTenantPolling } from "../../core/qlik-cloud/tenant-polling.ts";
-import { createWebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
+  createCloudRunInbox,
+  createCloudRunIntake,
+  createCloudRunLog,
+  createCloudRunOutputs,
+  createWebhookReceiver,
+  startTenantPolling,
+  writesCloudRunPoints,
+} from "../../core/qlik-cloud/index.ts";
 import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import { settlesWithin } from "../../core/shared/settles-within.ts";
 import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";

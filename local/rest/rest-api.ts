@@ -8,8 +8,7 @@ import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rat
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import { type Config, openListenerWarning } from "../../core/config/index.ts";
-import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
-import type { StatusBoard } from "../../core/monitoring/status-board.ts";
+import type { HttpRefusalReason, StatusBoard } from "../../core/monitoring/index.ts";
 import type { Logger } from "../../core/ports.ts";
 import { nodeClientIpBehind } from "../../functions/http/node-client-ip.ts";
 import { createApp as createRestApp } from "../../functions/rest/app.ts";

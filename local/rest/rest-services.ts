@@ -20,7 +20,7 @@ import { openRecoveringKeyValueStore } from "../../core/adapters/local/recoverin
 import { buildChatClient, buildObservabilityClient } from "../../core/adapters/outbound-clients.ts";
 import type { Config } from "../../core/config/index.ts";
 import { createDisabledBrokerClient } from "../../core/messaging/disabled-broker-client.ts";
-import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
+import { createPlatformTaskStarter } from "../../core/platform/index.ts";
 import type { BrokerClient, Clock, KeyValueStore, Logger, PlatformClient } from "../../core/ports.ts";
 import { createLoggingTaskStarter, createScheduleManager } from "../../core/schedules/index.ts";
 import type { RestServices } from "../../functions/rest/app.ts";

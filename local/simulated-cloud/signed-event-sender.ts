@@ -7,7 +7,7 @@
  * sends a simulated reload's event to every enabled webhook of the tenant that takes the type,
  * keeping a delivery record of each (Qlik keeps them a week).
  */
-import { signWebhookBody } from "../../core/qlik-cloud/webhook-signature.ts";
+import { signWebhookBody } from "../../core/qlik-cloud/index.ts";
 import { type EnvelopeForm, RELOAD_FINISHED, reloadEventBody } from "./reload-event-bodies.ts";
 import { type Delivery, hexId, type SimulatedReload, type TenantState } from "./tenant-state.ts";
 

@@ -14,7 +14,7 @@ import {
   REPOSITORY_LAYOUT,
   SCHEDULER_LAYOUT,
   USER_SESSION_LAYOUT,
-} from "../../core/udp/field-layouts.ts";
+} from "../../core/udp/index.ts";
 import { taskDatagram } from "./task-event-sender.ts";
 
 /** The log-event sources whose appender files Steward ships. */

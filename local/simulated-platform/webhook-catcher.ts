@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sanitiseField } from "../../core/udp/sanitise-field.ts";
+import { sanitiseField } from "../../core/udp/index.ts";
 
 export const MAX_CAUGHT_BODY_BYTES = 64 * 1024;
 const PREVIEW_LENGTH = 200;

@@ -3,7 +3,7 @@
  * (`listening` for a listener, with its URL), `stopping`, `stopped`, or `failed` with the reason
  * when its start threw. `details` adds what the started part reports (a poller's stats).
  */
-import type { StatusBoard, StatusSection } from "../../core/monitoring/status-board.ts";
+import type { StatusBoard, StatusSection } from "../../core/monitoring/index.ts";
 import type { Stoppable } from "../../core/ports.ts";
 import type { NamedPart } from "../start-in-order.ts";
 

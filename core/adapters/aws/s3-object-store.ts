@@ -9,7 +9,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { validateObjectKey } from "../../destinations/object-key.ts";
+import { validateObjectKey } from "../../destinations/index.ts";
 import type { ObjectStore } from "../../ports.ts";
 
 export class S3ObjectStoreError extends Error {

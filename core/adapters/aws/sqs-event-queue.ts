@@ -11,9 +11,8 @@
  */
 
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import type { AcceptedEvent } from "../../audit/accepted-event.ts";
-import { EventQueueError, EventQueueUnavailableError } from "../../audit/queue-errors.ts";
-import { createLogThrottle } from "../../logging/log-throttle.ts";
+import { type AcceptedEvent, EventQueueError, EventQueueUnavailableError } from "../../audit/index.ts";
+import { createLogThrottle } from "../../logging/index.ts";
 import type { Clock, EnqueueResult, EventQueue, Logger } from "../../ports.ts";
 
 export interface SqsEventQueueOptions {

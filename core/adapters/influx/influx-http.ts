@@ -20,7 +20,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { resolve } from "node:path";
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import { TimeseriesWriteError } from "../../destinations/index.ts";
 
 export interface InfluxRequest {
   method: "GET" | "POST";

@@ -34,7 +34,7 @@ import {
   REFUSAL_DETAIL_CHARS,
   type RefusalReason,
   type TimeseriesRefusal,
-} from "../../destinations/timeseries-refusal.ts";
+} from "../../destinations/index.ts";
 import { type LineFacts, readLine } from "./line-protocol-lines.ts";
 
 /** The refusal in `answer` to a request of `lines`. */

@@ -10,8 +10,7 @@
  * (tag-limit-repair.ts).
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { DatabaseSetupError } from "../../destinations/database-setup-error.ts";
-import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import { DatabaseSetupError, TimeseriesWriteError } from "../../destinations/index.ts";
 import type { TimeseriesClient } from "../../ports.ts";
 import { type InfluxConnection, influxConnection, influxRequest, isInfluxDuration } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";

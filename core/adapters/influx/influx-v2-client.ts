@@ -3,7 +3,7 @@
  * start, looks up the org and creates the bucket with its retention when missing.
  */
 import type { TimeseriesdbConfig } from "../../config/index.ts";
-import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import { TimeseriesWriteError } from "../../destinations/index.ts";
 import type { TimeseriesClient } from "../../ports.ts";
 import { durationSeconds, type InfluxConnection, influxConnection, influxRequest } from "./influx-http.ts";
 import { lineProtocolWrites } from "./line-protocol-writes.ts";

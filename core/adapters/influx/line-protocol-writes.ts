@@ -16,8 +16,11 @@
  * already encoded (`writeLines`) were checked one by one when they were encoded (line-store.ts).
  */
 import type { Agent as HttpsAgent } from "node:https";
-import { REFUSAL_DETAIL_CHARS, type TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
-import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import {
+  REFUSAL_DETAIL_CHARS,
+  type TimeseriesRefusal,
+  TimeseriesWriteError,
+} from "../../destinations/index.ts";
 import type { TimeseriesClient } from "../../ports.ts";
 import { encodePoint, LineProtocolError, type Point } from "../../shared/line-protocol.ts";
 import { splitLines } from "../../shared/line-protocol-split.ts";

@@ -14,8 +14,7 @@
  * named); the others are written once more (idempotent: the same series and time replace
  * themselves) so that nothing good is lost. At most one query and one extra write.
  */
-import type { TimeseriesRefusal } from "../../destinations/timeseries-refusal.ts";
-import { TimeseriesWriteError } from "../../destinations/timeseries-write-error.ts";
+import { type TimeseriesRefusal, TimeseriesWriteError } from "../../destinations/index.ts";
 import { answerText, tagLimitOf } from "./influx-refusal.ts";
 import { readLine } from "./line-protocol-lines.ts";
 

@@ -5,7 +5,7 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
-import type { LogSink } from "../../logging/logger.ts";
+import type { LogSink } from "../../logging/index.ts";
 
 export interface DailyFileSinkOptions {
   directory: string;

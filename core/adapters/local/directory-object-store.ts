@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ObjectKeyError, validateObjectKey } from "../../destinations/object-key.ts";
+import { ObjectKeyError, validateObjectKey } from "../../destinations/index.ts";
 import type { Logger, ObjectStore } from "../../ports.ts";
 import { retryWhileBusy } from "./busy-file-retry.ts";
 import { makeDirectory } from "./make-directory.ts";

@@ -4,7 +4,7 @@
  * do for every other connection the agent makes): every IPv4 and IPv6 address of a name.
  */
 import { lookup } from "node:dns/promises";
-import type { HostResolver } from "../../udp/source-validator.ts";
+import type { HostResolver } from "../../udp/index.ts";
 
 export const dnsHostResolver: HostResolver = async (name) => {
   const addresses = await lookup(name, { all: true });

@@ -7,8 +7,7 @@
  * loses nothing that got a 202.
  */
 
-import type { AcceptedEvent } from "../../audit/accepted-event.ts";
-import { EventQueueUnavailableError } from "../../audit/queue-errors.ts";
+import { type AcceptedEvent, EventQueueUnavailableError } from "../../audit/index.ts";
 import { createDurationWindow } from "../../duration-window.ts";
 import type {
   AcceptedEventHandler,

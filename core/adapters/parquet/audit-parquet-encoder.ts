@@ -11,7 +11,7 @@ import {
   type SchemaElement,
   schemaFromColumnData,
 } from "hyparquet-writer";
-import { AUDIT_COLUMNS, type AuditColumnKind, type AuditRow } from "../../audit/audit-row.ts";
+import { AUDIT_COLUMNS, type AuditColumnKind, type AuditRow } from "../../audit/index.ts";
 import type { TableFileEncoder } from "../../ports.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../version.ts";
 

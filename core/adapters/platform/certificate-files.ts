@@ -24,7 +24,7 @@
  */
 import { stat } from "node:fs/promises";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { PlatformCertificateError, PlatformError } from "../../platform/errors.ts";
+import { PlatformCertificateError, PlatformError } from "../../platform/index.ts";
 import type { Clock, Logger } from "../../ports.ts";
 import type { PlatformCertificateOptions, PlatformTlsMaterial } from "./options.ts";
 import { loadPlatformTlsMaterial } from "./tls-material.ts";

@@ -11,7 +11,7 @@ import {
   PlatformResponseError,
   PlatformTimeoutError,
   PlatformUnreachableError,
-} from "../../platform/errors.ts";
+} from "../../platform/index.ts";
 import type { Clock, Logger, TimerHandle } from "../../ports.ts";
 import type { PlatformConnectionOptions, PlatformTlsMaterial } from "./options.ts";
 

@@ -8,7 +8,7 @@
  */
 import { Agent } from "node:https";
 import type { AccessLicenceEntry, LicenceUser, LicenseSource } from "../../licences/index.ts";
-import { PlatformResponseError } from "../../platform/errors.ts";
+import { PlatformResponseError } from "../../platform/index.ts";
 import type { Clock } from "../../ports.ts";
 import type { PlatformConnectionOptions, PlatformTlsMaterial } from "./options.ts";
 import { type PlatformResponse, sendPlatformRequest } from "./platform-request.ts";

@@ -10,7 +10,7 @@ import {
   PlatformResponseError,
   TaskNotFoundError,
   TaskNotStartedError,
-} from "../../platform/errors.ts";
+} from "../../platform/index.ts";
 import type {
   AppDump,
   AppReloadOptions,

@@ -9,11 +9,14 @@
  * core/platform/. `ready()` rejects while a certificate file is gone, so pollers skip the round.
  */
 
-import { readEngineHealth } from "../../platform/engine-health.ts";
-import { PlatformResponseError, PlatformUnreachableError } from "../../platform/errors.ts";
-import { readProxySessions } from "../../platform/proxy-sessions.ts";
-import type { ResponseContext } from "../../platform/response-shape.ts";
-import { virtualProxyPrefix } from "../../platform/virtual-proxy.ts";
+import {
+  PlatformResponseError,
+  PlatformUnreachableError,
+  type ResponseContext,
+  readEngineHealth,
+  readProxySessions,
+  virtualProxyPrefix,
+} from "../../platform/index.ts";
 import type { Clock, PlatformMonitor } from "../../ports.ts";
 import type { CertificateFiles } from "./certificate-files.ts";
 import { type PlatformResponse, sendPlatformRequest } from "./platform-request.ts";

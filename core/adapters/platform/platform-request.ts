@@ -14,7 +14,7 @@ import {
   PlatformResponseError,
   PlatformTimeoutError,
   PlatformUnreachableError,
-} from "../../platform/errors.ts";
+} from "../../platform/index.ts";
 import type { Clock } from "../../ports.ts";
 
 export interface PlatformResponse {

@@ -5,7 +5,7 @@
  * whole, so one entry without a string id or name makes the whole answer malformed rather than
  * putting an empty or made-up id into the cache.
  */
-import { PlatformResponseError } from "../../platform/errors.ts";
+import { PlatformResponseError } from "../../platform/index.ts";
 import type { PlatformApp } from "../../ports.ts";
 
 /** Where an entry is wrong, for the error message: its index and which member. */

@@ -7,8 +7,8 @@
  * those two answers mean "unknown": every other status, a timeout or an unreadable body is an
  * outage, which still alerts.
  */
-import { PlatformResponseError } from "../../platform/errors.ts";
-import type { TaskRepository } from "../../task-events/task-repository.ts";
+import { PlatformResponseError } from "../../platform/index.ts";
+import type { TaskRepository } from "../../task-events/index.ts";
 import { filterById } from "./qrs-filter.ts";
 import type { RepositoryClient, RepositoryResponse } from "./repository-client.ts";
 import {

@@ -6,13 +6,13 @@
  */
 
 import { type CustomPropertyValue, type ExecutionDetail, taskTypeOf } from "../../alerts/index.ts";
-import { executionStatusText } from "../../task-events/execution-status.ts";
-import type {
-  OwnerReference,
-  RepositoryApp,
-  RepositoryExecution,
-  RepositoryTask,
-} from "../../task-events/task-repository.ts";
+import {
+  executionStatusText,
+  type OwnerReference,
+  type RepositoryApp,
+  type RepositoryExecution,
+  type RepositoryTask,
+} from "../../task-events/index.ts";
 
 type Json = Readonly<Record<string, unknown>>;
 

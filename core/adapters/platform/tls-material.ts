@@ -1,6 +1,6 @@
 /** Reads the platform client certificate, key and CA once, at wiring time. */
 import { readFile } from "node:fs/promises";
-import { PlatformCertificateError } from "../../platform/errors.ts";
+import { PlatformCertificateError } from "../../platform/index.ts";
 import type { PlatformCertificateOptions, PlatformTlsMaterial } from "./options.ts";
 
 async function readPem(setting: string, path: string): Promise<Buffer> {

@@ -7,7 +7,7 @@
  * given up) throws TenantApiError; every answer, 2xx or not, is returned for the caller to judge.
  */
 import type { Clock, TenantRequest } from "../../ports.ts";
-import { TenantApiError } from "../../qlik-cloud/tenant-api-error.ts";
+import { TenantApiError } from "../../qlik-cloud/index.ts";
 
 export interface AttemptAnswer {
   readonly status: number;

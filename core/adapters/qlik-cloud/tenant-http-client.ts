@@ -18,8 +18,7 @@
  */
 import { createConcurrencyLimit } from "../../agent-destinations/index.ts";
 import type { Clock, TenantClient, TenantRequest } from "../../ports.ts";
-import { qlikErrorOf, TenantApiError } from "../../qlik-cloud/tenant-api-error.ts";
-import type { TenantCallEvents } from "../../qlik-cloud/tenant-call-events.ts";
+import { qlikErrorOf, TenantApiError, type TenantCallEvents } from "../../qlik-cloud/index.ts";
 import { type FetchedToken, OAuthTokenCache } from "./oauth-token-cache.ts";
 import { type AttemptAnswer, type AttemptOptions, attempt } from "./tenant-attempt.ts";
 

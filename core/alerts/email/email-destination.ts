@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import type { EmailNotificationConfig } from "../../config/index.ts";
-import { redactText } from "../../logging/redact.ts";
+import { redactText } from "../../logging/index.ts";
 import type { Logger } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
 import { type Alert, type AlertDestination, AlertSendError, type AlertSendResult } from "../types.ts";

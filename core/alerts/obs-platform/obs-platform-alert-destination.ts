@@ -9,7 +9,7 @@
  * their insert API keys.
  */
 import type { NewRelicIncidentConfig } from "../../config/index.ts";
-import { redactText } from "../../logging/redact.ts";
+import { redactText } from "../../logging/index.ts";
 import { selectAccounts } from "../../observability/observability.ts";
 import type {
   Logger,

@@ -6,7 +6,7 @@
  * and is sent otherwise.
  */
 import type { WebhookNotificationConfig } from "../../config/index.ts";
-import { redactText } from "../../logging/redact.ts";
+import { redactText } from "../../logging/index.ts";
 import { AlertSendError, type AlertSendResult } from "../types.ts";
 import type { WebhookClient, WebhookMethod, WebhookValue } from "./webhook-client.ts";
 

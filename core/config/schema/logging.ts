@@ -1,7 +1,7 @@
 /** Top-level logging keys, crash dumps, systemInfo and error tracking. */
 
 import * as v from "valibot";
-import { LOG_LEVELS } from "../../logging/log-levels.ts";
+import { LOG_LEVELS } from "../../logging/index.ts";
 import { bool, nonEmptyStr, section, str } from "./primitives.ts";
 
 export const logLevelSchema = v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`);

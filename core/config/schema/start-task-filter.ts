@@ -5,7 +5,7 @@
  * left to match nothing.
  */
 import * as v from "valibot";
-import { isGuid } from "../../platform/guid.ts";
+import { isGuid } from "../../platform/index.ts";
 import { bool, list, nameValueList, section, stringList } from "./primitives.ts";
 
 const taskId = v.pipe(

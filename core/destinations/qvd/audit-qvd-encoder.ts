@@ -3,7 +3,7 @@
  * `visible` as the Qlik boolean (-1 true, 0 false, NULL unknown) and `timestamp` as epoch ms.
  */
 
-import { AUDIT_COLUMNS } from "../../audit/audit-row.ts";
+import { AUDIT_COLUMNS } from "../../audit/index.ts";
 import type { TableFileEncoder } from "../../ports.ts";
 import { encodeQvd } from "./qvd-encoder.ts";
 import type { QvdValue } from "./qvd-symbols.ts";

@@ -9,21 +9,22 @@
  * The reload also takes Butler's `startQSEoWTaskOnSuccess|OnFailure` (member-aliases.ts).
  */
 import * as v from "valibot";
-import { dumpApp, listApps, requestAppReload } from "../../../core/platform/apps.ts";
-import { AppNotFoundError, PlatformError } from "../../../core/platform/errors.ts";
 import {
   AppIdParamSchema,
+  AppNotFoundError,
   AppReloadBodySchema,
-  TaskStartBodySchema,
-  TaskStartQuerySchema,
-} from "../../../core/platform/schemas.ts";
-import {
+  dumpApp,
+  listApps,
+  PlatformError,
+  requestAppReload,
+  type StartTaskFilter,
   startReloadTasks,
+  TaskStartBodySchema,
+  type TaskStartCounts,
   type TaskStartKeyValueStore,
+  TaskStartQuerySchema,
   TaskStartRefusedError,
-} from "../../../core/platform/start-reload-tasks.ts";
-import type { StartTaskFilter } from "../../../core/platform/start-task-filter.ts";
-import type { TaskStartCounts } from "../../../core/platform/task-start-counts.ts";
+} from "../../../core/platform/index.ts";
 import type { Logger, PlatformClient } from "../../../core/ports.ts";
 import { APP_RELOAD_ALIASES, withMemberAliases } from "../member-aliases.ts";
 import { jsonResponse } from "../respond.ts";

@@ -41,7 +41,7 @@ import {
   type VersionReading,
   versionPoint,
 } from "../../../core/licences/index.ts";
-import type { StatusBoard } from "../../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../../core/monitoring/index.ts";
 import type { Stoppable } from "../../../core/ports.ts";
 import { startRecurringTimer } from "../../../core/schedules/index.ts";
 import type { BrokerMessage } from "../../../core/shared/broker-message.ts";

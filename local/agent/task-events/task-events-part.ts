@@ -21,23 +21,22 @@ import {
   createAlertDispatcher,
   type TaskAlert,
 } from "../../../core/alerts/index.ts";
-import type { StatusBoard } from "../../../core/monitoring/status-board.ts";
+import type { StatusBoard } from "../../../core/monitoring/index.ts";
 import type { Clock, Stoppable, TimerHandle } from "../../../core/ports.ts";
 import {
+  createRecentTaskEvents,
+  createTaskDeduplication,
+  createTaskEventCounts,
+  createTaskEventProcessor,
   DEFAULT_ENRICHMENT_OPTIONS,
+  dispatchTaskRun,
   type EnrichmentOptions,
   enrichTaskEvent,
-} from "../../../core/task-events/enrich-task-event.ts";
-import {
-  createRecentTaskEvents,
   type RecentTaskEvents,
-} from "../../../core/task-events/recent-task-events.ts";
-import { createTaskDeduplication } from "../../../core/task-events/task-deduplication.ts";
-import { createTaskEventCounts, type TaskEventCounts } from "../../../core/task-events/task-event-counts.ts";
-import { createTaskEventProcessor } from "../../../core/task-events/task-event-processor.ts";
-import type { TaskRepository } from "../../../core/task-events/task-repository.ts";
-import { dispatchTaskRun } from "../../../core/task-events/task-run-dispatch.ts";
-import { registerUdpQueueMetrics } from "../../../core/udp/udp-queue-metrics.ts";
+  type TaskEventCounts,
+  type TaskRepository,
+} from "../../../core/task-events/index.ts";
+import { registerUdpQueueMetrics } from "../../../core/udp/index.ts";
 import { openRepositoryClient } from "../../open-platform-client.ts";
 import type { WritingAgentPart, WritingAgentPartDeps } from "../agent-part.ts";
 import { createProcNetUdpReader, type KernelDropReader } from "../kernel-drop-reader.ts";

@@ -10,9 +10,11 @@
  */
 import { type AlertDestination, TASK_ALERT_KINDS, type TaskAlert } from "../../../core/alerts/index.ts";
 import { taskEventsPublish } from "../../../core/config/index.ts";
-import { createMqttTaskDestination } from "../../../core/task-events/mqtt-task-destination.ts";
-import { writesTaskPoints } from "../../../core/task-events/task-points.ts";
-import { createTimeseriesTaskDestination } from "../../../core/task-events/timeseries-task-destination.ts";
+import {
+  createMqttTaskDestination,
+  createTimeseriesTaskDestination,
+  writesTaskPoints,
+} from "../../../core/task-events/index.ts";
 import type { WritingAgentPartDeps } from "../agent-part.ts";
 
 /** The records the configuration switches on: the time-series point first, then the broker's messages. */

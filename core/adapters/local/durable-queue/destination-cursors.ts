@@ -11,7 +11,7 @@
  * at the next start a cursor left behind is moved up to the oldest kept record, past what was
  * deleted.
  */
-import { createLogThrottle } from "../../../logging/log-throttle.ts";
+import { createLogThrottle } from "../../../logging/index.ts";
 import type { Clock, Logger, TimerHandle } from "../../../ports.ts";
 import { syncDirectory } from "../sync-directory.ts";
 import { writeCursor } from "./cursor-files.ts";

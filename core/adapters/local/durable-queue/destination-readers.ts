@@ -11,8 +11,8 @@
  * by whoever gave it up, since nothing is lost; an ERROR here would say the same thing twice and
  * louder. A reader that fails for any other reason while the queue runs is an ERROR.
  */
-import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
-import { BatcherStoppedError } from "../../../destinations/batcher.ts";
+import type { AcceptedEvent } from "../../../audit/index.ts";
+import { BatcherStoppedError } from "../../../destinations/index.ts";
 import { createDurationWindow } from "../../../duration-window.ts";
 import type { Clock, Logger } from "../../../ports.ts";
 import type { AppendsInFlight } from "./appends-in-flight.ts";

@@ -4,7 +4,7 @@
  * with how many since the last WARN), naming the destination that holds it back; and an event
  * refused because its record is larger than the whole budget (413: it can never be queued).
  */
-import { createLogThrottle } from "../../../logging/log-throttle.ts";
+import { createLogThrottle } from "../../../logging/index.ts";
 import type { Clock, Logger } from "../../../ports.ts";
 import type { DurableLog } from "./durable-log.ts";
 

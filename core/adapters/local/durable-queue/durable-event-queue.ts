@@ -35,9 +35,7 @@
  *   destination-manifest.ts, destination-selection.ts and open-destination-cursors.ts (where each
  *   destination starts when the selection changed between runs).
  */
-import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
-import { acceptedEventJson } from "../../../audit/envelope-json.ts";
-import { EventQueueUnavailableError } from "../../../audit/queue-errors.ts";
+import { type AcceptedEvent, acceptedEventJson, EventQueueUnavailableError } from "../../../audit/index.ts";
 import type {
   Clock,
   EnqueueResult,

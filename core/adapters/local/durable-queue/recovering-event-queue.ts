@@ -12,8 +12,7 @@
  * the status page and the container health check show: the state after the last attempt;
  * `usage()` the open log's disk use and backlog (durable-event-queue.ts), undefined while closed.
  */
-import type { AcceptedEvent } from "../../../audit/accepted-event.ts";
-import { EventQueueUnavailableError } from "../../../audit/queue-errors.ts";
+import { type AcceptedEvent, EventQueueUnavailableError } from "../../../audit/index.ts";
 import type { Clock, EnqueueResult, EventQueueMetrics, Logger } from "../../../ports.ts";
 import type { DurableEventQueue, DurableQueueUsage } from "./durable-event-queue.ts";
 import type { DurableLog } from "./durable-log.ts";

@@ -102,7 +102,7 @@ describe("parseEnvelope (400 layer)", () => {
   });
 
   it("escapes ~ and / in pointers (RFC 6901)", async () => {
-    const { issuePointer } = await import("../../../../core/audit/json-pointer.ts");
+    const { issuePointer } = await import("../../../../core/shared/json-pointer.ts");
     const pointer = issuePointer({
       path: [{ key: "a/b" }, { key: "c~d" }, { key: 0 }],
     } as unknown as Parameters<typeof issuePointer>[0]);

@@ -5,13 +5,18 @@ import { describe, expect, it } from "vitest";
 
 const dir = fileURLToPath(new URL("../../../../core/config/", import.meta.url));
 
-/** Local modules reachable from `file` by static imports. */
+/**
+ * Local modules that loading `file` loads: its static imports and re-exports, but not its
+ * `import type` and `export type` declarations, which are erased and load nothing (core/ports.ts
+ * names the types of several modules through their index.ts, which would otherwise bring in
+ * every file of those modules).
+ */
 function reachable(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const text = readFileSync(file, "utf8");
-  for (const match of text.matchAll(/from "(\.[^"]+\.ts)"/g)) {
-    reachable(join(file, "..", match[1] ?? ""), seen);
+  for (const match of text.matchAll(/^(?:import|export)(\s+type)?\s[^;]*?from "(\.[^"]+\.ts)"/gm)) {
+    if (match[1] === undefined) reachable(join(file, "..", match[2] ?? ""), seen);
   }
   return seen;
 }

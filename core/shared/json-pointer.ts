@@ -1,4 +1,7 @@
-/** RFC 6901 JSON pointers built from valibot issue paths. */
+/**
+ * RFC 6901 JSON pointers: of the member a valibot issue is about (the audit envelope's and
+ * payloads' validation answers), and of where a request body nests too deeply (the HTTP edge).
+ */
 
 import type { BaseIssue } from "valibot";
 
