@@ -72,17 +72,54 @@ export function parseScQuery(text: string): { state: ServiceState; stateNum: num
   return { state: name, stateNum: Number(match[1]) };
 }
 
-/** `DISPLAY_NAME` and `START_TYPE` (its name, e.g. `AUTO_START (DELAYED)`) of `sc.exe qc`. */
-export function parseScConfig(text: string): { displayName: string; startType: string } | undefined {
+/** Butler's words for `START_TYPE`'s number, which its points and messages carry. */
+const START_TYPES: Record<string, string> = {
+  "0": "Boot",
+  "1": "System",
+  "2": "Automatic",
+  "3": "Manual",
+  "4": "Disabled",
+};
+
+export interface ScConfig {
+  readonly displayName: string;
+  /** Butler's words: `Automatic`, `Automatic (delayed start)`, `Manual`, `Disabled`, ... */
+  readonly startType: string;
+  /** `BINARY_PATH_NAME`, with its arguments. */
+  readonly exePath: string;
+  /** `DEPENDENCIES`: the first on its line, each further one on a line of its own. */
+  readonly dependencies: readonly string[];
+}
+
+/** The start type's words: the number's, `(delayed start)` added for `AUTO_START (DELAYED)`. */
+function startTypeOf(value: string): string {
+  const number = /^\d+/.exec(value)?.[0] ?? "";
+  const words = START_TYPES[number] ?? value.replace(/^\d+\s+/, "").replace(/\s+/g, " ");
+  return /\(DELAYED\)/.test(value) ? `${words} (delayed start)` : words;
+}
+
+/** The service's dependencies: the `DEPENDENCIES` value and the `: NAME` lines right after it. */
+function dependenciesOf(lines: readonly string[]): string[] {
+  const index = lines.findIndex((line) => /^DEPENDENCIES\s*:/.test(line));
+  if (index < 0) return [];
+  const found = [(lines[index] ?? "").replace(/^DEPENDENCIES\s*:\s*/, "")];
+  for (const line of lines.slice(index + 1)) {
+    if (!line.startsWith(":")) break;
+    found.push(line.replace(/^:\s*/, ""));
+  }
+  return found.filter((name) => name !== "");
+}
+
+/** What `sc.exe qc` says of the service; undefined when it has no `DISPLAY_NAME` or `START_TYPE`. */
+export function parseScConfig(text: string): ScConfig | undefined {
   const lines = linesOf(text);
   const displayName = field(lines, "DISPLAY_NAME");
   const startType = field(lines, "START_TYPE");
   if (displayName === undefined || startType === undefined) return undefined;
   return {
     displayName,
-    startType: startType
-      .replace(/^\d+\s+/, "")
-      .replace(/\s+/g, " ")
-      .trim(),
+    startType: startTypeOf(startType),
+    exePath: field(lines, "BINARY_PATH_NAME") ?? "",
+    dependencies: dependenciesOf(lines),
   };
 }

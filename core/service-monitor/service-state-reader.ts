@@ -40,8 +40,12 @@ export type ServiceReading =
       readonly stateNum: number;
       /** `DISPLAY_NAME` of `sc.exe qc`; the service name when it could not be read. */
       readonly displayName: string;
-      /** `START_TYPE` of `sc.exe qc`, e.g. `AUTO_START`, `AUTO_START (DELAYED)`; "" when unread. */
+      /** `START_TYPE` of `sc.exe qc` in Butler's words (`Automatic`, `Manual`, ...); "" when unread. */
       readonly startType: string;
+      /** `BINARY_PATH_NAME` of `sc.exe qc`; "" when unread. */
+      readonly exePath: string;
+      /** `DEPENDENCIES` of `sc.exe qc`; empty when unread. */
+      readonly dependencies: readonly string[];
     }
   | {
       readonly ok: false;

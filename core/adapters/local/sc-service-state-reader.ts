@@ -75,6 +75,8 @@ export function createScServiceStateReader(options: ScServiceStateReaderOptions)
         ...state,
         displayName: found?.displayName ?? service,
         startType: found?.startType ?? "",
+        exePath: found?.exePath ?? "",
+        dependencies: found?.dependencies ?? [],
       };
     },
   };

@@ -55,15 +55,28 @@ describe("sc.exe query", () => {
 });
 
 describe("sc.exe qc", () => {
-  it("reads the display name and the start type", () => {
+  it("reads the display name, the start type in Butler's words, the program and the dependencies", () => {
     expect(parseScConfig(recorded("qc-auto-start.txt"))).toEqual({
       displayName: "Qlik Sense Service Dispatcher",
-      startType: "AUTO_START",
+      startType: "Automatic",
+      exePath: '"C:\\Program Files\\Qlik\\Sense\\ServiceDispatcher\\ServiceDispatcher.exe" -service',
+      dependencies: [],
     });
     expect(parseScConfig(recorded("qc-delayed-start.txt"))).toEqual({
       displayName: "Qlik Sense Repository Service",
-      startType: "AUTO_START (DELAYED)",
+      startType: "Automatic (delayed start)",
+      exePath: '"C:\\Program Files\\Qlik\\Sense\\Repository\\Repository.exe" -iscentralnode',
+      dependencies: ["QlikSenseRepositoryDatabase", "QlikSenseServiceDispatcher"],
     });
+  });
+
+  it.each([
+    ["3   DEMAND_START", "Manual"],
+    ["4   DISABLED", "Disabled"],
+    ["9   SOMETHING_NEW", "SOMETHING_NEW"],
+  ])("names START_TYPE %s as %s", (value, startType) => {
+    const text = `START_TYPE         : ${value}\r\nDISPLAY_NAME       : X\r\n`;
+    expect(parseScConfig(text)?.startType).toBe(startType);
   });
 
   it("reads nothing from a failed config query", () => {

@@ -22,7 +22,9 @@ function read(state: ServiceState): ServiceReading {
     state,
     stateNum: SERVICE_STATES[state],
     displayName: "Qlik Sense Proxy Service",
-    startType: "AUTO_START",
+    startType: "Automatic",
+    exePath: "",
+    dependencies: [],
   };
 }
 

@@ -18,7 +18,9 @@ describe("the sc.exe service state reader", () => {
       state: "RUNNING",
       stateNum: 4,
       displayName: "Qlik Sense Service Dispatcher",
-      startType: "AUTO_START",
+      startType: "Automatic",
+      exePath: '"C:\\Program Files\\Qlik\\Sense\\ServiceDispatcher\\ServiceDispatcher.exe" -service',
+      dependencies: [],
     });
     await expect(reader.read("qs-node1", "QlikSenseProxyService")).resolves.toMatchObject({
       ok: true,
