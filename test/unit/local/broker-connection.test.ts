@@ -43,3 +43,17 @@ describe("brokerConnection: built only when something publishes", () => {
     expect(built(configWith({ logEvents: { sendToMQTT: { enable: true } } }))).toBe(false);
   });
 });
+
+describe("brokerConnection for task events", () => {
+  const taskEvents = { enable: true };
+  const platform = { host: "sense1.example.com" };
+
+  it("is built for the listener's status topic alone, and not when that topic is set empty", () => {
+    expect(built(configWith({ platform, taskEvents }))).toBe(true);
+    expect(
+      built(
+        configWith({ platform, taskEvents, mqttConfig: { ...mqttConfig, taskFailureServerStatusTopic: "" } }),
+      ),
+    ).toBe(false);
+  });
+});
