@@ -6,17 +6,19 @@
  * committed page with a fresh rendering.
  */
 import { stringify } from "yaml";
-import { documentationOf, EMBEDDED_CONFIG, serviceSchema } from "../core/config/index.ts";
 import {
   type AnySchema,
   arrayItem,
+  documentationOf,
+  EMBEDDED_CONFIG,
   isRequiredWhenActive,
   objectEntries,
   recordValue,
   schemaAt,
   schemaDefault,
+  serviceSchema,
   unwrap,
-} from "../core/config/schema-walk.ts";
+} from "../core/config/index.ts";
 
 /** Where the page lives, relative to the project root. */
 export const CONFIG_REFERENCE_PAGE = "docs/configuration-reference.md";

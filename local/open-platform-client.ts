@@ -22,7 +22,7 @@ import {
 } from "../core/adapters/platform/repository-client.ts";
 import { loadPlatformTlsMaterial } from "../core/adapters/platform/tls-material.ts";
 import type { Config } from "../core/config/index.ts";
-import type { LicenseSource } from "../core/licences/license-source.ts";
+import type { LicenseSource } from "../core/licences/index.ts";
 import type { Clock, Logger, PlatformMonitor } from "../core/ports.ts";
 
 export interface OpenPlatformClientDeps {

@@ -13,7 +13,7 @@ import type { Config } from "../core/config/index.ts";
 import { declareHttpRefusedMetric } from "../core/monitoring/http-refused-metric.ts";
 import { createStatusBoard } from "../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { declareRateLimitedMetric } from "../core/ratelimit/rate-limited-metric.ts";
+import { declareRateLimitedMetric } from "../core/ratelimit/index.ts";
 import { systemClock } from "../core/system-clock.ts";
 import { SERVICE_VERSION } from "../core/version.ts";
 import type { AgentPart } from "./agent/agent-part.ts";
@@ -101,10 +101,17 @@ export async function startLocal(
   // One start filter and one count for the REST API's task start and the broker's start topic.
   const taskStarts = taskStartRules(config, metrics, logger);
   const running = await startInOrder(logger, async (parts) => {
+    // The alert clients and destinations, built once for every producer of alerts (task events,
+    // the licence monitor, the Qlik Cloud tenants) and started before them, so that they stop
+    // after the last alert.
+    const alerts = alertsOn(config)
+      ? (await parts.add({ name: "alerts", start: () => startAlerts({ config, logger, clock, metrics }) }))
+          .dispatcher
+      : noAlerts(clock, logger.child("alerts"));
     // Before the ingest API's listener, which serves the tenants' webhooks, so it stops after it.
     const qlikCloud = config.qlikCloud.enable
       ? await parts.start("qlik-cloud", () =>
-          startQlikCloudInput({ config, logger, clock, cwd, metrics, status }),
+          startQlikCloudInput({ config, logger, clock, cwd, metrics, status, alerts }),
         )
       : undefined;
     const audit = await startAuditParts(config, logger, {
@@ -138,12 +145,6 @@ export async function startLocal(
         brokerTaskStartsPart(config, logger, { clock, cwd, broker: broker.client, rules: taskStarts }),
       );
     }
-    // The alert clients and destinations, built once for every producer of alerts (task events,
-    // the licence monitor) and started before them, so that they stop after the last alert.
-    const alerts = alertsOn(config)
-      ? (await parts.add({ name: "alerts", start: () => startAlerts({ config, logger, clock, metrics }) }))
-          .dispatcher
-      : noAlerts(clock, logger.child("alerts"));
     await startAgentParts(parts, AGENT_PARTS, {
       config,
       logger,

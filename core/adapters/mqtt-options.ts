@@ -15,8 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type MqttTlsFileKey, mqttTlsFiles } from "../config/certificates.ts";
-import type { MqttConfig } from "../config/index.ts";
+import { type MqttConfig, type MqttTlsFileKey, mqttTlsFiles } from "../config/index.ts";
 import { BrokerTlsFileError } from "../messaging/errors.ts";
 import type { Logger } from "../ports.ts";
 import { brokerUrl } from "./broker-url.ts";

@@ -8,11 +8,11 @@
 
 import type { Config } from "../config/index.ts";
 import { createDisabledBrokerClient } from "../messaging/disabled-broker-client.ts";
-import { type ObservabilityDestination, selectAccounts } from "../observability/observability.ts";
+import { selectAccounts } from "../observability/observability.ts";
 import type { BrokerClient, ChatClient, Clock, Logger, ObservabilityClient } from "../ports.ts";
 import { createChatClient } from "./http-clients/chat-client.ts";
-import { createObservabilityClient } from "./http-clients/observability-client.ts";
 import { mqttBrokerClientOptions } from "./mqtt-options.ts";
+import { observabilityClientFor } from "./observability-client-for.ts";
 
 /**
  * Throws BrokerTlsFileError when a `mqttConfig.tls` file cannot be read. `cwd` (relative TLS
@@ -48,24 +48,28 @@ export function buildObservabilityClient(
   clock: Clock,
   logger: Logger,
 ): ObservabilityClient {
-  const accounts = config.thirdPartyToolsCredentials.obsPlatform;
-  const destination = (kind: "event" | "metric"): ObservabilityDestination => {
-    const settings = config.obsPlatform[kind];
-    const picked = selectAccounts(accounts, config.restServer.observability[kind].destinationAccount);
+  const accountsFor = (kind: "event" | "metric") => {
+    const picked = selectAccounts(
+      config.thirdPartyToolsCredentials.obsPlatform,
+      config.restServer.observability[kind].destinationAccount,
+    );
     if (picked.unknown.length > 0) {
       logger.warn("Unknown observability destination accounts are skipped", {
         kind,
         accounts: picked.unknown.join(","),
       });
     }
-    return {
-      url: settings.url,
-      headers: settings.header,
-      staticAttributes: settings.attribute.static,
-      accounts: picked.accounts,
-    };
+    return picked.accounts;
   };
-  return createObservabilityClient({ event: destination("event"), metric: destination("metric"), clock });
+  return observabilityClientFor(
+    {
+      kind: "rest-api",
+      obsPlatform: config.obsPlatform,
+      eventAccounts: accountsFor("event"),
+      metricAccounts: accountsFor("metric"),
+    },
+    { clock },
+  );
 }
 
 export function buildChatClient(config: Pick<Config, "chat">): ChatClient {

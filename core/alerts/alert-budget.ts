@@ -16,7 +16,7 @@
  * own rate limit bounds them.
  */
 import type { Clock, Logger } from "../ports.ts";
-import { createFixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
+import { createFixedWindowCounter } from "../ratelimit/index.ts";
 import type { AlertSendResult } from "./types.ts";
 
 const MINUTE_MS = 60_000;

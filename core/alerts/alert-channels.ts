@@ -6,7 +6,7 @@
  * server licence alike. A new channel is a folder beside email/, chat/, webhook/ and
  * obs-platform/, and its line here.
  */
-import type { Config } from "../config/schema/config.ts";
+import type { Config } from "../config/index.ts";
 import type { Logger, ObservabilityEventBatchClient, ObservabilityLogBatchClient } from "../ports.ts";
 import type { AlertView } from "./alert-view.ts";
 import { createChatDestination } from "./chat/chat-destination.ts";

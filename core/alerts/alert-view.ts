@@ -3,7 +3,7 @@
  * configured links (the management console, the hub, an app's page, the operator's own), the
  * platform's host the licence was read from, the zone of local times, and Steward's version.
  */
-import type { GenericUrlConfig, QlikSenseUrlsConfig } from "../config/schema/config.ts";
+import type { GenericUrlConfig, QlikSenseUrlsConfig } from "../config/index.ts";
 
 /** The links alerts carry: `qlikSenseUrls` and `genericUrls`, under Butler's names. */
 export interface AlertLinks {

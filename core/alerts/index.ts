@@ -1,6 +1,7 @@
 /**
  * The alerting module: what every other module and the local process may use of it. An alert
- * is one of the kinds of types.ts (a reload-task run, the server licence's expiry and status);
+ * is one of the kinds of types.ts (a reload-task run, the server licence's expiry and status, a
+ * Qlik Cloud reload);
  * its producers (core/task-events/, the licence monitor) make one and hand it to a dispatcher
  * (dispatch.ts), which sends it to every destination that takes its kind: one per channel
  * (alert-channels.ts: email/, chat/ for Teams and Slack, webhook/, obs-platform/), each holding
@@ -25,6 +26,17 @@ export type { AlertLinks, AlertView } from "./alert-view.ts";
 export { chatFields } from "./chat/chat-log-text.ts";
 export type { ChatWebhookClient } from "./chat/chat-webhook-client.ts";
 export { taskSlackMessage, taskTeamsCard } from "./chat/task-chat.ts";
+export {
+  CLOUD_RELOAD_ALERT_KINDS,
+  CLOUD_RELOAD_BLOCKS,
+  type CloudReloadAlert,
+  type CloudReloadAlertKind,
+  type CloudRunFacts,
+  type CloudTenantInfo,
+  type CloudUser,
+  isCloudReloadAlertKind,
+} from "./cloud-reload-alert.ts";
+export { type CloudReloadTemplateFields, cloudReloadTemplateFields } from "./cloud-reload-fields.ts";
 export {
   type AlertDestinationTotals,
   type AlertDispatcher,

@@ -14,7 +14,7 @@
  * (year 1753) is shown as `-`. `appStreamName` is the stream's name (Butler passed the stream
  * object there), and `appUrl` is `qlikSenseUrls.appBaseUrl` + `/` + the app id with no doubled slash.
  */
-import type { GenericUrlConfig } from "../config/schema/config.ts";
+import type { GenericUrlConfig } from "../config/index.ts";
 import type { AlertLinks } from "./alert-view.ts";
 import {
   type CustomPropertyValue,

@@ -10,11 +10,12 @@
  * was nothing to send (no recipient) — and throws an AlertSendError when it failed, with the
  * underlying error as `cause`, so the failure is counted and shown, never lost.
  */
+import type { CloudReloadAlert } from "./cloud-reload-alert.ts";
 import type { LicenceExpiryAlert, LicenceStatusAlert } from "./licence-alert.ts";
 import type { TaskAlert } from "./task-alert.ts";
 
-/** Every alert Steward sends: a reload-task run, the server licence's expiry, the server licence's status. */
-export type Alert = TaskAlert | LicenceExpiryAlert | LicenceStatusAlert;
+/** Every alert Steward sends: a reload-task run, the server licence's expiry and status, a Qlik Cloud reload. */
+export type Alert = TaskAlert | LicenceExpiryAlert | LicenceStatusAlert | CloudReloadAlert;
 
 /** The kind of an alert, as counted in `steward_alerts_total{kind}` and switched on per channel. */
 export type AlertKind = Alert["kind"];

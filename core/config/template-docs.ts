@@ -241,8 +241,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "emailNotification.smtp.auth.password": `SMTP password; write it as ${ENV_REF} (a secret, masked in logs and on the status page).`,
   "emailNotification.smtp.timeoutSeconds":
     "Seconds to connect, greet and send before the email counts as failed.",
-  "emailNotification.reloadTaskFailure": "Emails about failed reloads.",
-  "emailNotification.reloadTaskAborted": "Emails about aborted reloads.",
+  "emailNotification.reloadTaskFailure":
+    "Emails about failed reloads (the site's and, with qlikCloud.enable, the Qlik Cloud tenants').",
+  "emailNotification.reloadTaskAborted":
+    "Emails about aborted reloads (the site's, and canceled Qlik Cloud reloads).",
   "emailNotification.reloadTaskSuccess": "Emails about successful reloads.",
   "emailNotification.reloadTaskFailure.enable": "Send emails about failed reloads.",
   "emailNotification.reloadTaskAborted.enable": "Send emails about aborted reloads.",
@@ -297,8 +299,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   teamsNotification: "Failed and aborted reloads posted to Microsoft Teams through Power Automate Workflows.",
   "teamsNotification.enable": "Master switch for Teams messages.",
   "teamsNotification.timeoutSeconds": "Seconds a post may take before it counts as failed.",
-  "teamsNotification.reloadTaskFailure": "Teams messages about failed reloads.",
-  "teamsNotification.reloadTaskAborted": "Teams messages about aborted reloads.",
+  "teamsNotification.reloadTaskFailure":
+    "Teams messages about failed reloads (the site's and, with qlikCloud.enable, the Qlik Cloud tenants').",
+  "teamsNotification.reloadTaskAborted":
+    "Teams messages about aborted reloads (the site's, and canceled Qlik Cloud reloads).",
   "teamsNotification.reloadTaskFailure.enable": "Post failed reloads.",
   "teamsNotification.reloadTaskAborted.enable": "Post aborted reloads.",
   "teamsNotification.reloadTaskFailure.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
@@ -314,8 +318,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   slackNotification: "Failed and aborted reloads posted to Slack through an incoming webhook.",
   "slackNotification.enable": "Master switch for Slack messages.",
   "slackNotification.timeoutSeconds": "Seconds a post may take before it counts as failed.",
-  "slackNotification.reloadTaskFailure": "Slack messages about failed reloads.",
-  "slackNotification.reloadTaskAborted": "Slack messages about aborted reloads.",
+  "slackNotification.reloadTaskFailure":
+    "Slack messages about failed reloads (the site's and, with qlikCloud.enable, the Qlik Cloud tenants').",
+  "slackNotification.reloadTaskAborted":
+    "Slack messages about aborted reloads (the site's, and canceled Qlik Cloud reloads).",
   "slackNotification.reloadTaskFailure.enable": "Post failed reloads.",
   "slackNotification.reloadTaskAborted.enable": "Post aborted reloads.",
   "slackNotification.reloadTaskFailure.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
@@ -331,8 +337,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "webhookNotification.enable": "Master switch for outgoing webhooks.",
   "webhookNotification.timeoutSeconds":
     "Seconds one webhook call may take (every method) before it counts as failed.",
-  "webhookNotification.reloadTaskFailure": "Webhooks called for failed reloads.",
-  "webhookNotification.reloadTaskAborted": "Webhooks called for aborted reloads.",
+  "webhookNotification.reloadTaskFailure":
+    "Webhooks called for failed reloads (the site's and, with qlikCloud.enable, the Qlik Cloud tenants').",
+  "webhookNotification.reloadTaskAborted":
+    "Webhooks called for aborted reloads (the site's, and canceled Qlik Cloud reloads).",
   "webhookNotification.reloadTaskFailure.rateLimit":
     "Seconds after a call in which the same task calls the list no more (0 = no limit).",
   "webhookNotification.reloadTaskAborted.rateLimit":
@@ -598,6 +606,12 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "qlikCloud.tenants[].tags.static": "Tags added to everything the tenant's runs become.",
   "qlikCloud.tenants[].tags.static[].name": "Tag name, e.g. qs_env.",
   "qlikCloud.tenants[].tags.static[].value": "Tag value, e.g. prod.",
+  "qlikCloud.timeseriesdb":
+    "The tenants' reload points, written through timeseriesdbConfig under the site's measurements with a tenant tag.",
+  "qlikCloud.timeseriesdb.reloadFailure.enable":
+    "Write a reload_task_failed point for every failed reload of a tenant (needs timeseriesdbConfig.enable).",
+  "qlikCloud.timeseriesdb.reloadSuccess.enable":
+    "Write a reload_task_success point for every successful reload of a tenant (one per reload: a tenant may reload often).",
 
   // ---- licences and version ----
   licenseMonitor:

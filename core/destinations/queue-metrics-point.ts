@@ -9,8 +9,7 @@
  * for these measurements, integers on 2.x and 3.x; the utilisation and processing times are
  * floats on every version. A queue's own counts (`extraCounts`) are typed like the shared ones.
  */
-import type { NameValue } from "../config/index.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { NameValue, TimeseriesdbVersion } from "../config/index.ts";
 import type { EventQueueMetrics } from "../ports.ts";
 import { type FieldValue, floatField, type Point } from "../shared/line-protocol.ts";
 import { SCHEMALESS_COUNT } from "./schemaless-count.ts";

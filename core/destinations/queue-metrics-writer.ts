@@ -6,8 +6,7 @@
  * writer's (periodic-writer.ts), shared with the agent's interval counters.
  */
 import { hostname } from "node:os";
-import type { AuditEventsConfig } from "../config/index.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { AuditEventsConfig, TimeseriesdbVersion } from "../config/index.ts";
 import type { Clock, EventQueueMetrics, Logger, TimeseriesClient } from "../ports.ts";
 import { type PeriodicWriter, startPeriodicWriter } from "./periodic-writer.ts";
 import { queueMetricsPointMapper } from "./queue-metrics-point.ts";

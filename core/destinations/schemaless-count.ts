@@ -7,7 +7,7 @@
  * type conflict`, the whole point dropped). Its 2.x and 3.x writers declare them integers.
  * Counts are whole numbers on every version (rounded here, as it rounds the current rate).
  */
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 import { type FieldValue, floatField, integerField } from "../shared/line-protocol.ts";
 
 export type CountField = (count: number) => FieldValue;

@@ -7,7 +7,7 @@
  * do. A quarantined licence is never released (the platform is already taking it back), nor one
  * used after the cut-off, whatever the repository's filter let through.
  */
-import type { ReleaseFlagRule } from "../config/schema/license-monitor.ts";
+import type { ReleaseFlagRule } from "../config/index.ts";
 
 export type ReleasableType = "professional" | "analyzer";
 

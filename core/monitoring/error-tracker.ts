@@ -16,7 +16,7 @@
  *   errors about its own error points back in.
  * A tracker made with `enabled: false` is the null tracker: it records nothing.
  */
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { Clock, ErrorRecorder, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { type Point, stringField } from "../shared/line-protocol.ts";

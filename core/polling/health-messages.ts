@@ -8,7 +8,7 @@
  * `false`), and `cache/hit_ratio` = ⌊hits / lookups × 100⌋ only when lookups > 0. The base topic
  * gets a trailing `/` when it lacks one (broker-topic-base.ts).
  */
-import type { MqttConfig } from "../config/schema/config.ts";
+import type { MqttConfig } from "../config/index.ts";
 import type { EngineHealth } from "../ports.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import { topicBase } from "./broker-topic-base.ts";

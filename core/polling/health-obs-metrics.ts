@@ -16,7 +16,7 @@
  * (`apps.activeDocs/loadedDocs/inMemoryDocs` select nothing, as in Butler SOS.) With every group
  * off there is no batch to post (undefined). The groups are chosen once, when the mapper is made.
  */
-import type { ObsPlatformConfig } from "../config/schema/config.ts";
+import type { ObsPlatformConfig } from "../config/index.ts";
 import type { EngineHealth, ObservabilityMetricBatch } from "../ports.ts";
 import { createMetricAttributes } from "./metric-attributes.ts";
 import type { ServerTags } from "./server-tags.ts";

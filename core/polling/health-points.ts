@@ -16,8 +16,7 @@
  * is on and app names are extracted (the cache is given), else `''`, joined `"A","B"` on v1 and
  * `A,B` on v2/v3 as Butler SOS. The version is chosen once, when the mapper is made.
  */
-import type { TimeseriesdbConfig } from "../config/schema/config.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbConfig, TimeseriesdbVersion } from "../config/index.ts";
 import type { AppNameCache, EngineHealth } from "../ports.ts";
 import {
   booleanField,

@@ -4,7 +4,7 @@
  * when `obsPlatform.metric.attribute.dynamic.serviceVersion.enable`. A static attribute never
  * replaces a tag of the server, and neither replaces `serviceVersion`.
  */
-import type { ObsPlatformConfig } from "../config/schema/config.ts";
+import type { ObsPlatformConfig } from "../config/index.ts";
 import type { ServerTags } from "./server-tags.ts";
 
 export type MetricAttributeConfig = ObsPlatformConfig["metric"]["attribute"];

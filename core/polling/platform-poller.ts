@@ -23,7 +23,7 @@
  *   platform that does not answer never holds up the shutdown.
  */
 
-import { createConcurrencyLimit } from "../agent-destinations/concurrency-limit.ts";
+import { createConcurrencyLimit } from "../agent-destinations/index.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type {
   Clock,

@@ -7,7 +7,7 @@
  * (`userSessions.host` with its port); they carry the server tags on every time-series DB version
  * (Butler SOS left them out on v2).
  */
-import type { MonitoredServerConfig } from "../config/schema/config.ts";
+import type { MonitoredServerConfig } from "../config/index.ts";
 
 export type ServerTags = Readonly<Record<string, string>>;
 

@@ -6,7 +6,7 @@
  * (`excludeUser` does not apply), pretty-printed as JSON with 2-space indentation. The base topic
  * gets a trailing `/` when it lacks one (broker-topic-base.ts).
  */
-import type { MqttConfig } from "../config/schema/config.ts";
+import type { MqttConfig } from "../config/index.ts";
 import type { ProxySessionList } from "../ports.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import { topicBase } from "./broker-topic-base.ts";

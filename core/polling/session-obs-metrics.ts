@@ -5,7 +5,7 @@
  * `excludeUser` does not reduce counts). Undefined — nothing to post — when
  * `obsPlatform.metric.dynamic.proxy.sessions.enable` is off.
  */
-import type { ObsPlatformConfig } from "../config/schema/config.ts";
+import type { ObsPlatformConfig } from "../config/index.ts";
 import type { ObservabilityMetricBatch } from "../ports.ts";
 import { createMetricAttributes } from "./metric-attributes.ts";
 import type { ServerTags } from "./server-tags.ts";

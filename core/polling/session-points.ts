@@ -13,7 +13,7 @@
  * users would no longer be the platform's session count. `session_count` is an integer, except on
  * 2.x, where Butler SOS wrote it unsigned (a database it filled refuses a signed integer into it).
  */
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 import type { ProxySession } from "../ports.ts";
 import {
   type FieldValue,

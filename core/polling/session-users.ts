@@ -4,7 +4,7 @@
  * excluded when both `directory` and `userId` equal the session's exactly — case-sensitive, as in
  * Butler SOS and as UDP user events match `userEvents.excludeUser`.
  */
-import type { UserSessionsConfig } from "../config/schema/config.ts";
+import type { UserSessionsConfig } from "../config/index.ts";
 import type { ProxySession } from "../ports.ts";
 
 /** True when the user is on the exclusion list. */

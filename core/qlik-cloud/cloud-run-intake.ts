@@ -8,7 +8,7 @@
  * again at the next start (`resume`), as is whatever a stop left pending.
  */
 
-import { type ConcurrencyLimit, createConcurrencyLimit } from "../agent-destinations/concurrency-limit.ts";
+import { type ConcurrencyLimit, createConcurrencyLimit } from "../agent-destinations/index.ts";
 import type { CloudRunHandler, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { CloudInputMonitor } from "./cloud-input-monitor.ts";

@@ -14,7 +14,7 @@
 
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, CloudCursorStore, Logger, Stoppable, TenantClient } from "../ports.ts";
-import { startRecurringTimer } from "../schedules/recurring-timer.ts";
+import { startRecurringTimer } from "../schedules/index.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { Recurrence } from "../shared/recurrence.ts";
 import type { CloudInputMonitor, CloudPollInput } from "./cloud-input-monitor.ts";

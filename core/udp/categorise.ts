@@ -7,7 +7,7 @@
  * enabled. Rules are compiled once.
  */
 
-import type { CategoriseRule, LogEventsConfig } from "../config/schema/config.ts";
+import type { CategoriseRule, LogEventsConfig } from "../config/index.ts";
 import type { NameValue } from "../ports.ts";
 
 export type Category = Readonly<NameValue>;

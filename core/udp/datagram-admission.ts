@@ -4,7 +4,7 @@
  * (`maxMessageSize` bytes), then the rate limit (one fixed window for the whole socket). Every
  * datagram offered is counted as received, and every refusal under its reason and in the drop log.
  */
-import { createFixedWindowCounter, type FixedWindowCounter } from "../ratelimit/fixed-window-counter.ts";
+import { createFixedWindowCounter, type FixedWindowCounter } from "../ratelimit/index.ts";
 import type { DropLog } from "./drop-log.ts";
 import type { SourceValidator } from "./source-validator.ts";
 import type { UdpQueueCounters } from "./udp-queue-counters.ts";

@@ -6,7 +6,7 @@
  * UUIDs match in any case and are stored lower-case, so configured ids are lower-cased once here.
  * Lists become sets once, when the filter is built.
  */
-import type { EnginePerformanceMonitorConfig } from "../config/schema/config.ts";
+import type { EnginePerformanceMonitorConfig } from "../config/index.ts";
 
 /** The members of a parsed performance event the filter reads. */
 export interface PerformanceSubject {

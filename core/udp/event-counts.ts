@@ -10,8 +10,7 @@
  * (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x), so that a database it wrote
  * accepts these points.
  */
-import type { PlatformEventsConfig } from "../config/schema/config.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { PlatformEventsConfig, TimeseriesdbVersion } from "../config/index.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import type { MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";

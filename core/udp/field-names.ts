@@ -11,7 +11,7 @@
  *   not share a name with another source's tag (the engine's `session_id` field and the
  *   performance events' `session_id` tag), nor with a configured tag or category.
  */
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 
 export const FIELD_SUFFIX = "_field";
 

@@ -6,7 +6,7 @@
  * subsystem that would make an invalid publish topic (empty, or holding the wildcards `+`/`#`) gets
  * no subsystem message rather than a publish the broker refuses.
  */
-import type { LogEventsConfig } from "../config/schema/config.ts";
+import type { LogEventsConfig } from "../config/index.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { LogEvent } from "./log-event.ts";
 

@@ -7,7 +7,7 @@
  * `logEvents.tags`, the static event attributes and `serviceVersion` when enabled.
  */
 
-import type { LogEventsConfig, ObsPlatformConfig } from "../config/schema/config.ts";
+import type { LogEventsConfig, ObsPlatformConfig } from "../config/index.ts";
 import type { NameValue, ObservabilityEvent } from "../ports.ts";
 import type { LogEvent, LogSource } from "./log-event.ts";
 

@@ -11,7 +11,7 @@
  * stamped it with the write time instead).
  */
 
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 import type { NameValue } from "../ports.ts";
 import {
   type FieldValue,

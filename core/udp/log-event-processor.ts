@@ -6,13 +6,13 @@
  * is built once here, so the per-datagram path is a decode, a split, one record, a few map lookups
  * and the items that are switched on.
  */
-import type {
-  LogEventsConfig,
-  MqttConfig,
-  ObsPlatformConfig,
-  TimeseriesdbConfig,
-} from "../config/schema/config.ts";
-import { pipelineDestinations } from "../config/udp-pipelines.ts";
+import {
+  type LogEventsConfig,
+  type MqttConfig,
+  type ObsPlatformConfig,
+  pipelineDestinations,
+  type TimeseriesdbConfig,
+} from "../config/index.ts";
 import type { AppNameCache, Clock, Logger } from "../ports.ts";
 import { SERVICE_VERSION } from "../version.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";

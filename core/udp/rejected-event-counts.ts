@@ -8,8 +8,7 @@
  * (schemaless-count.ts: a float on 1.x, an integer on 2.x and 3.x); `process_time` is a float on
  * every version.
  */
-import type { LogEventsConfig, PlatformEventsConfig } from "../config/schema/config.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { LogEventsConfig, PlatformEventsConfig, TimeseriesdbVersion } from "../config/index.ts";
 import { SCHEMALESS_COUNT } from "../destinations/schemaless-count.ts";
 import { floatField } from "../shared/line-protocol.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";

@@ -13,7 +13,7 @@
  * Rejections are logged at WARN once per sender address per minute and at DEBUG otherwise; the
  * queue counts them (`dropped_source`).
  */
-import { isIPv4, isIPv6 } from "../config/validators.ts";
+import { isIPv4, isIPv6 } from "../config/index.ts";
 import { createLogThrottle } from "../logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";

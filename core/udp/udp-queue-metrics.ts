@@ -19,8 +19,7 @@
  *   `dropped_kernel` only where the system reports it (no label without a value), and on a
  *   platform that keeps no such count the metric's help says it is not available there.
  */
-import type { NameValue } from "../config/index.ts";
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { NameValue, TimeseriesdbVersion } from "../config/index.ts";
 import { queueMetricsPointMapper } from "../destinations/queue-metrics-point.ts";
 import type { MetricSample, MetricsRegistry } from "../ports.ts";
 import type { PeriodicPoints } from "../shared/periodic-points.ts";

@@ -5,7 +5,7 @@
  * the event's command (`Start session`, `Stop session`, `Open connection`, `Close connection`,
  * matched exactly) when that topic is enabled.
  */
-import type { UserEventsConfig } from "../config/schema/config.ts";
+import type { UserEventsConfig } from "../config/index.ts";
 import type { BrokerMessage } from "../shared/broker-message.ts";
 import type { UserEvent } from "./user-event.ts";
 

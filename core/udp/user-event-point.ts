@@ -8,7 +8,7 @@
  * no timestamp of their own: the point has the receive time.
  */
 
-import type { TimeseriesdbVersion } from "../config/schema/timeseriesdb.ts";
+import type { TimeseriesdbVersion } from "../config/index.ts";
 import type { NameValue } from "../ports.ts";
 import { type FieldValue, type Point, stringField } from "../shared/line-protocol.ts";
 import { fieldNamer } from "./field-names.ts";

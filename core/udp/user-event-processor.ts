@@ -5,13 +5,13 @@
  * split, one record and the items that are switched on. Bad input never throws: it ends as
  * `malformed` or `unknown_marker` with a throttled WARN per sender.
  */
-import type {
-  MqttConfig,
-  ObsPlatformConfig,
-  TimeseriesdbConfig,
-  UserEventsConfig,
-} from "../config/schema/config.ts";
-import { pipelineDestinations } from "../config/udp-pipelines.ts";
+import {
+  type MqttConfig,
+  type ObsPlatformConfig,
+  pipelineDestinations,
+  type TimeseriesdbConfig,
+  type UserEventsConfig,
+} from "../config/index.ts";
 import type { AppNameCache, Clock, Logger } from "../ports.ts";
 import { applyLayout, splitFields } from "./apply-layout.ts";
 import { createDatagramDecoder, markerOf } from "./datagram-text.ts";

@@ -17,9 +17,11 @@ import { createMissingVersionLog } from "../../core/audit/missing-version-log.ts
 import type { Config } from "../../core/config/index.ts";
 import { createIsoTimestamps } from "../../core/iso-timestamps.ts";
 import type { Clock, EventQueue, Logger, RateLimitStore } from "../../core/ports.ts";
-import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
-import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
-import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
+import {
+  clientKeyOf,
+  createFixedWindowLimiter,
+  createRateLimitRefusals,
+} from "../../core/ratelimit/index.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import {
   EXPLORER_ASSET_PREFIX,

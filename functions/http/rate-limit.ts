@@ -8,9 +8,12 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../core/ports.ts";
-import { clientKeyOf } from "../../core/ratelimit/client-key.ts";
-import type { FixedWindowLimiter, RateLimitDecision } from "../../core/ratelimit/fixed-window-limiter.ts";
-import type { RateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
+import {
+  clientKeyOf,
+  type FixedWindowLimiter,
+  type RateLimitDecision,
+  type RateLimitRefusals,
+} from "../../core/ratelimit/index.ts";
 import type { ClientIpResolver, ErrorBodyFormatter, HttpProblem } from "./problem.ts";
 import { setResponseHeader } from "./response-headers.ts";
 

@@ -34,9 +34,8 @@ import type {
   ObservabilityClient,
   RateLimitStore,
 } from "../../core/ports.ts";
-import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
-import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
-import type { ScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { createFixedWindowLimiter, createRateLimitRefusals } from "../../core/ratelimit/index.ts";
+import type { ScheduleManager } from "../../core/schedules/index.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import {
   EXPLORER_ASSET_PREFIX,

@@ -25,7 +25,7 @@ import {
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
 import type { Config } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
-import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { createScheduleManager } from "../../core/schedules/index.ts";
 import { closedWithoutToken, REST_TOKEN } from "../cloud-token.ts";
 import { createClosedApp } from "../http/closed-app.ts";
 import { lambdaClientIp } from "../http/lambda-client-ip.ts";

@@ -16,7 +16,7 @@ import { KeyLimitExceededError, StoreLimitExceededError } from "../../core/kv/er
 import { InvalidTopicError } from "../../core/messaging/errors.ts";
 import { AppNotFoundError, PlatformError } from "../../core/platform/errors.ts";
 import { TaskStartRefusedError } from "../../core/platform/start-reload-tasks.ts";
-import { ScheduleNotFoundError } from "../../core/schedules/errors.ts";
+import { ScheduleNotFoundError } from "../../core/schedules/index.ts";
 import { InvalidScheduleError } from "../../core/shared/invalid-schedule-error.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 import { FeatureDisabledError, UpstreamError } from "../../core/upstream-error.ts";

@@ -20,7 +20,7 @@
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import type { MqttBrokerClient } from "../../core/adapters/mqtt.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import {
@@ -96,22 +96,30 @@ export interface WritingPartDeps {
   >;
 }
 
-/**
- * `broker` is the process's broker connection (local/broker-connection.ts) when the agent
- * publishes; these connections hand it to the parts but neither open nor close it. `shutdown`: the
- * schedule whose `pointWriters` time gives up on the parts' writers (absent: only their own
- * stop timeouts bound them).
- */
-export async function startAgentConnections(
-  config: Config,
-  logger: Logger,
-  metrics: MetricsRegistry,
-  cwd: string,
-  clock: Clock = systemClock,
-  status?: StatusBoard,
-  broker?: MqttBrokerClient,
-  shutdown?: ShutdownSchedule,
-): Promise<AgentConnections> {
+export interface AgentConnectionsOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: MetricsRegistry;
+  /** Where relative TLS paths of the time-series database start. */
+  readonly cwd: string;
+  /** The system clock by default. */
+  readonly clock?: Clock | undefined;
+  readonly status?: StatusBoard | undefined;
+  /**
+   * The process's broker connection (local/broker-connection.ts) when the agent publishes; these
+   * connections hand it to the parts but neither open nor close it.
+   */
+  readonly broker?: MqttBrokerClient | undefined;
+  /**
+   * The schedule whose `pointWriters` time gives up on the parts' writers (absent: only their own
+   * stop timeouts bound them).
+   */
+  readonly shutdown?: ShutdownSchedule | undefined;
+}
+
+export async function startAgentConnections(options: AgentConnectionsOptions): Promise<AgentConnections> {
+  const { config, logger, metrics, cwd, status, broker, shutdown } = options;
+  const clock = options.clock ?? systemClock;
   const series = config.timeseriesdbConfig.enable
     ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig, { cwd }), {
         logger: logger.child("timeseriesdb"),

@@ -11,7 +11,7 @@ import type { Config } from "../../core/config/index.ts";
 import type { HttpRefusedMetric } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
-import type { RateLimitedMetric } from "../../core/ratelimit/rate-limited-metric.ts";
+import type { RateLimitedMetric } from "../../core/ratelimit/index.ts";
 import type { AgentConnections } from "./agent-connections.ts";
 import type { ListenerProbe } from "./listener-probes.ts";
 

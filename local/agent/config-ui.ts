@@ -5,9 +5,8 @@
  * Requests its rate limit refuses are counted as `steward_http_rate_limited_total{listener="config_ui"}`
  * (`config_ui`: the listener the status page lists as `Config UI`).
  */
-import { type ConfigView, configView } from "../../core/config/config-view.ts";
-import type { Config } from "../../core/config/index.ts";
-import { openListenerWarning } from "../../core/config/open-listeners.ts";
+
+import { type Config, type ConfigView, configView, openListenerWarning } from "../../core/config/index.ts";
 import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../../core/ports.ts";

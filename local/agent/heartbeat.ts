@@ -7,9 +7,9 @@
  * Uptime services put the check's secret in the URL's path, so log lines name the URL with its
  * path masked (origin and masked path, core/config/mask-url.ts), errors included.
  */
-import { maskUrl } from "../../core/config/mask-url.ts";
+import { maskUrl } from "../../core/config/index.ts";
 import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
-import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { type RecurringTimer, startRecurringTimer } from "../../core/schedules/index.ts";
 import { describeError } from "../../core/shared/describe-error.ts";
 import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import type { AgentPart } from "./agent-part.ts";

@@ -11,8 +11,8 @@
  * and the scrape endpoint's gauges (the latest answers as of each poller's last round, rendered
  * once per round).
  */
-import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import type { Config, MonitoredServerConfig } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import { createAnswerTurns } from "../../core/polling/answer-turns.ts";
@@ -157,12 +157,6 @@ function pollerCommon(
     config.thirdPartyToolsCredentials.obsPlatform,
     config.obsPlatform.metric.destinationAccount,
   ).accounts;
-  const metricDestination = {
-    url: config.obsPlatform.metric.url,
-    headers: config.obsPlatform.metric.header,
-    staticAttributes: [],
-    accounts,
-  };
   const destinations = createEventDestinations({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
     maxInFlightMessages: MAX_PUBLISHES_IN_FLIGHT,
@@ -170,12 +164,10 @@ function pollerCommon(
     broker: config.mqttConfig.enable ? connections.broker : undefined,
     obsMetrics: config.obsPlatform.enable
       ? {
-          client: createObservabilityClient({
-            event: metricDestination,
-            metric: metricDestination,
-            clock,
-            timeoutMs: 10_000,
-          }),
+          client: observabilityClientFor(
+            { kind: "metrics", obsPlatform: config.obsPlatform, accounts },
+            { clock },
+          ),
           accounts,
         }
       : undefined,

@@ -42,16 +42,16 @@ async function startSharedConnections(
   shutdown: ShutdownSchedule | undefined,
 ): Promise<AgentConnections> {
   const { config, status } = deps;
-  const connections = await startAgentConnections(
+  const connections = await startAgentConnections({
     config,
-    deps.logger,
-    deps.metrics,
-    deps.cwd,
-    deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    cwd: deps.cwd,
+    clock: deps.clock,
     status,
     broker,
     shutdown,
-  );
+  });
   const errors = connections.errors;
   if (config.errorTracking.enable) status.setErrors(() => errors.counts());
   return connections;

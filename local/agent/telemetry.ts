@@ -8,8 +8,7 @@
  */
 import { resolve } from "node:path";
 import { loadOrCreateInstanceId } from "../../core/adapters/local/instance-id-file.ts";
-import type { Config } from "../../core/config/index.ts";
-import { maskUrl } from "../../core/config/mask-url.ts";
+import { type Config, maskUrl } from "../../core/config/index.ts";
 import { telemetryPayload } from "../../core/monitoring/telemetry-payload.ts";
 import { startPeriodicPoll } from "../../core/polling/periodic-poll.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";

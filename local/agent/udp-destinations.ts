@@ -3,7 +3,7 @@
  * (which destinations a pipeline writes to is core/config/udp-pipelines.ts's to say). The
  * time-series client and broker connection are the agent's shared ones (agent-connections.ts).
  */
-import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
+import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
 import type { Config, PipelineDestinations } from "../../core/config/index.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
@@ -20,15 +20,11 @@ export function observabilityFor(
       accounts: picked.unknown.join(","),
     });
   }
-  // The event mappers add the attributes each event type carries (static ones for log events only).
-  const destination = {
-    url: config.obsPlatform.event.url,
-    headers: config.obsPlatform.event.header,
-    staticAttributes: [],
-    accounts: picked.accounts,
-  };
   return {
-    client: createObservabilityClient({ event: destination, metric: destination, clock }),
+    client: observabilityClientFor(
+      { kind: "events", obsPlatform: config.obsPlatform, accounts: picked.accounts },
+      { clock },
+    ),
     accounts: picked.accounts,
   };
 }

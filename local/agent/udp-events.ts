@@ -15,10 +15,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { loadOrCreateSecretKey } from "../../core/adapters/local/secret-key-file.ts";
-import {
-  type AgentEventDestinations,
-  createEventDestinations,
-} from "../../core/agent-destinations/create-event-destinations.ts";
+import { type AgentEventDestinations, createEventDestinations } from "../../core/agent-destinations/index.ts";
 import {
   logEventsEnabled,
   type PipelineDestinations,

@@ -10,9 +10,8 @@
  * every admitted datagram to the processor, then the metrics writer writes its last interval.
  */
 import { dnsHostResolver } from "../../core/adapters/local/dns-host-resolver.ts";
-import type { AgentEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
-import type { UdpServerConfig } from "../../core/config/index.ts";
-import type { TimeseriesdbVersion } from "../../core/config/schema/timeseriesdb.ts";
+import type { AgentEventDestinations } from "../../core/agent-destinations/index.ts";
+import type { TimeseriesdbVersion, UdpServerConfig } from "../../core/config/index.ts";
 import { startPeriodicWriter } from "../../core/destinations/periodic-writer.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import type { DatagramProcessor } from "../../core/udp/event-destinations.ts";

@@ -7,8 +7,8 @@
  * `obsPlatform.enable`: the master switch holds here as everywhere else), through destinations
  * of its own whose failures are error-tracked.
  */
-import { createObservabilityClient } from "../../core/adapters/http-clients/observability-client.ts";
-import { createEventDestinations } from "../../core/agent-destinations/create-event-destinations.ts";
+import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
+import { createEventDestinations } from "../../core/agent-destinations/index.ts";
 import {
   type MemorySample,
   memoryPoint,
@@ -17,7 +17,7 @@ import {
 } from "../../core/monitoring/uptime-report.ts";
 import { selectAccounts } from "../../core/observability/observability.ts";
 import type { Logger, Stoppable } from "../../core/ports.ts";
-import { startRecurringTimer } from "../../core/schedules/recurring-timer.ts";
+import { startRecurringTimer } from "../../core/schedules/index.ts";
 import { parseRecurrence, typicalIntervalMs } from "../../core/shared/recurrence.ts";
 import { SERVICE_VERSION } from "../../core/version.ts";
 import type { WritingPartDeps } from "./agent-connections.ts";
@@ -48,24 +48,15 @@ function uptimeDestinations(
   const accounts = obsOn
     ? selectAccounts(config.thirdPartyToolsCredentials.obsPlatform, store.destinationAccount).accounts
     : [];
-  const destination = {
-    url: config.obsPlatform.metric.url,
-    headers: config.obsPlatform.metric.header,
-    staticAttributes: [],
-    accounts,
-  };
   return createEventDestinations({
     maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
     series: seriesOn ? connections.series : undefined,
     obsMetrics: obsOn
       ? {
-          client: createObservabilityClient({
-            event: destination,
-            metric: destination,
-            clock,
-            timeoutMs: 5000,
-            ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
-          }),
+          client: observabilityClientFor(
+            { kind: "metrics", obsPlatform: config.obsPlatform, accounts },
+            { clock, fetch: deps.fetch },
+          ),
           accounts,
         }
       : undefined,

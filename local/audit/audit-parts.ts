@@ -90,9 +90,9 @@ export async function startAuditParts(
   const audit = config.auditEvents;
   if (!audit.enable) return { healthProbes: [] };
   const route = auditRoute(config);
-  const cloudIngest = route.cloudStores ? await startCloudStores(config, logger, deps, route) : undefined;
-  const local = route.toSqs ? undefined : await startLocalAuditQueue(config, logger, deps, route);
-  const ingest = await startIngest(config, logger, deps, { cloudIngest, local });
+  const cloudIngest = route.cloudStores ? await startCloudStores({ config, logger, deps, route }) : undefined;
+  const local = route.toSqs ? undefined : await startLocalAuditQueue({ config, logger, deps, route });
+  const ingest = await startIngest({ config, logger, deps, cloudIngest, local });
   const queueMetrics = audit.queue.queueMetrics.timeseriesdb;
   if (queueMetrics.enable) {
     await deps.parts.start("audit-queue-metrics", async () => {
@@ -117,16 +117,21 @@ export async function startAuditParts(
       });
     });
   }
-  await startListener(config, logger, deps, ingest);
+  await startListener({ config, logger, deps, ingest });
   return { healthProbes: local?.healthProbes ?? [] };
 }
 
-async function startCloudStores(
-  config: Config,
-  logger: Logger,
-  deps: AuditPartsDeps,
-  route: AuditRoute,
-): Promise<CloudIngest> {
+async function startCloudStores({
+  config,
+  logger,
+  deps,
+  route,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: AuditPartsDeps;
+  route: AuditRoute;
+}): Promise<CloudIngest> {
   const opened = await deps.parts.start("audit-cloud-stores", async () => {
     // Loaded only here: the AWS SDK stays out of every other local process.
     const cloudIngest = (await import("./cloud-ingest.ts")).openCloudIngest(config.cloud, route, {
@@ -148,12 +153,19 @@ async function startCloudStores(
  * or the in-process one in front of the destinations. Its counters are declared for the scrape
  * endpoint and shown on the status page with what each destination wrote.
  */
-async function startIngest(
-  config: Config,
-  logger: Logger,
-  deps: AuditPartsDeps,
-  { cloudIngest, local }: { cloudIngest: CloudIngest | undefined; local: LocalAuditQueue | undefined },
-): Promise<LocalIngest> {
+async function startIngest({
+  config,
+  logger,
+  deps,
+  cloudIngest,
+  local,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: AuditPartsDeps;
+  cloudIngest: CloudIngest | undefined;
+  local: LocalAuditQueue | undefined;
+}): Promise<LocalIngest> {
   const { status } = deps;
   const rateLimitStore = cloudIngest?.rateLimitStore;
   const durableQueue = local?.durableQueue;
@@ -189,12 +201,17 @@ function queueOrHandler(
   return local === undefined ? {} : { handler: createAcceptedEventHandler(local.destinations) };
 }
 
-function startListener(
-  config: Config,
-  logger: Logger,
-  deps: AuditPartsDeps,
-  ingest: LocalIngest,
-): Promise<unknown> {
+function startListener({
+  config,
+  logger,
+  deps,
+  ingest,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: AuditPartsDeps;
+  ingest: LocalIngest;
+}): Promise<unknown> {
   const audit = config.auditEvents;
   const listener = stopsAcceptingAtSignal(
     {

@@ -44,39 +44,47 @@ export interface LocalAuditQueue {
   healthProbes: ListenerProbe[];
 }
 
+export interface LocalAuditQueueOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly deps: LocalAuditQueueDeps;
+  readonly route: Pick<AuditRoute, "durable" | "noDestination">;
+}
+
 /**
  * Starts the durable log (when on) and the destinations, and builds the durable queue
  * over the log: ingest puts events on it, and it stops as the part `audit-queue`
  * (audit-parts.ts).
  */
-export async function startLocalAuditQueue(
-  config: Config,
-  logger: Logger,
-  deps: LocalAuditQueueDeps,
-  route: Pick<AuditRoute, "durable" | "noDestination">,
-): Promise<LocalAuditQueue> {
+export async function startLocalAuditQueue(options: LocalAuditQueueOptions): Promise<LocalAuditQueue> {
+  const { config, logger, deps, route } = options;
   const auditLogger = logger.child("audit");
   const selected = selectDestinations(
     config.auditEvents.destination,
     config.timeseriesdbConfig,
     localDestinationAdapters({ cwd: deps.cwd, logger: auditLogger }),
   );
-  const keeper = route.durable ? await startLog(config, logger, deps, selected) : undefined;
+  const keeper = route.durable ? await startLog({ config, logger, deps, selected }) : undefined;
   const link = createDurableQueueLink();
-  const destinations = await startDestinations(deps, auditLogger, route, selected, link);
+  const destinations = await startDestinations({ deps, auditLogger, route, selected, link });
   if (keeper === undefined) return { destinations, durableQueue: undefined, healthProbes: [] };
-  const durableQueue = createDurableQueue(config, logger, deps, keeper, destinations);
+  const durableQueue = createDurableQueue({ config, logger, deps, keeper, destinations });
   link.join(durableQueue);
   return { destinations, durableQueue, healthProbes: [durableQueueProbe(durableQueue)] };
 }
 
 /** Never fails the start: a log that cannot be opened makes ingest answer 503 until it can. */
-function startLog(
-  config: Config,
-  logger: Logger,
-  deps: LocalAuditQueueDeps,
-  selected: SelectedDestination[],
-): Promise<DurableLogKeeper> {
+function startLog({
+  config,
+  logger,
+  deps,
+  selected,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: LocalAuditQueueDeps;
+  selected: SelectedDestination[];
+}): Promise<DurableLogKeeper> {
   const queue = config.auditEvents.queue;
   return deps.parts.start("audit-log", () =>
     startDurableLogKeeper({
@@ -89,13 +97,19 @@ function startLog(
   );
 }
 
-async function startDestinations(
-  deps: LocalAuditQueueDeps,
-  auditLogger: Logger,
-  route: Pick<AuditRoute, "durable" | "noDestination">,
-  selected: SelectedDestination[],
-  link: DurableQueueLink,
-): Promise<AuditDestinations> {
+async function startDestinations({
+  deps,
+  auditLogger,
+  route,
+  selected,
+  link,
+}: {
+  deps: LocalAuditQueueDeps;
+  auditLogger: Logger;
+  route: Pick<AuditRoute, "durable" | "noDestination">;
+  selected: SelectedDestination[];
+  link: DurableQueueLink;
+}): Promise<AuditDestinations> {
   const { status } = deps;
   const started = await deps.parts.start("audit-destinations", async () => {
     if (route.noDestination)
@@ -127,13 +141,19 @@ async function startDestinations(
 }
 
 /** The durable queue over the log (once it opens), handing each destination its events. */
-function createDurableQueue(
-  config: Config,
-  logger: Logger,
-  deps: LocalAuditQueueDeps,
-  keeper: DurableLogKeeper,
-  destinations: AuditDestinations,
-): RecoveringEventQueue {
+function createDurableQueue({
+  config,
+  logger,
+  deps,
+  keeper,
+  destinations,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: LocalAuditQueueDeps;
+  keeper: DurableLogKeeper;
+  destinations: AuditDestinations;
+}): RecoveringEventQueue {
   const queueLogger = logger.child("audit-queue");
   const { clock } = deps;
   return createRecoveringEventQueue({

@@ -8,10 +8,14 @@
  * expired, is not valid yet or expires within 30 days is a warning, not a problem.
  */
 import { readFile } from "node:fs/promises";
-import type { Env } from "../../core/config/env.ts";
-import type { NamedListenerTls } from "../../core/config/listener-tls.ts";
-import { checkConfigText, type ParseResult } from "../../core/config/parse.ts";
-import { type ConfigProblem, sortProblems } from "../../core/config/problems.ts";
+import {
+  type ConfigProblem,
+  checkConfigText,
+  type Env,
+  type NamedListenerTls,
+  type ParseResult,
+  sortProblems,
+} from "../../core/config/index.ts";
 import { checkListenerCertificates } from "../http/server-certificate.ts";
 
 export type CheckedConfig = ParseResult & {

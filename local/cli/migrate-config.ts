@@ -12,8 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { checkConfigTextAndFiles } from "../../core/adapters/local/config-file.ts";
-import { formatProblem } from "../../core/config/index.ts";
-import { migrateConfigText } from "../../core/config/migrate/convert.ts";
+import { formatProblem, migrateConfigText } from "../../core/config/index.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../core/version.ts";
 import { withCertificateCheck } from "./certificate-check.ts";
 import type { CliIo } from "./cli.ts";

@@ -17,6 +17,7 @@
  * and apps on one port, and the printed configuration says so (`host`, `userSessions.host` and
  * `platform.repositoryPort` all name it), so the usual three ports are not needed.
  */
+
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
@@ -41,6 +42,7 @@ import {
   type SimulatorOutput,
   writeConfiguration,
 } from "./simulator-config-output.ts";
+import { wholeNumberOption } from "./whole-number-option.ts";
 
 const OUTPUT: SimulatorOutput = { command: "simulate-platform", firstLine: SNIPPET_FIRST_LINE };
 
@@ -93,6 +95,14 @@ export interface SimulatePlatformOptions {
 export class SimulatePlatformUsageError extends Error {
   override readonly name = "SimulatePlatformUsageError";
 }
+
+/** A whole-number option of this command (whole-number-option.ts), refused as its usage error. */
+const wholeNumber = (name: string, text: string | undefined, fallback: number, min: number, max: number) =>
+  wholeNumberOption(
+    { name, text },
+    { fallback, min, max },
+    (message) => new SimulatePlatformUsageError(message),
+  );
 
 export function parseSimulatePlatformOptions(
   args: SimulatePlatformArgs,
@@ -157,23 +167,6 @@ function licenceDays(text: string | undefined): number {
   if (!/^-?\d+$/.test(text) || Math.abs(value) > 36_500) {
     throw new SimulatePlatformUsageError(
       `--license-expires-in-days must be a whole number of days from -36500 to 36500 (got "${text}")`,
-    );
-  }
-  return value;
-}
-
-function wholeNumber(
-  name: string,
-  text: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new SimulatePlatformUsageError(
-      `${name} must be a whole number from ${min} to ${max} (got "${text}")`,
     );
   }
   return value;

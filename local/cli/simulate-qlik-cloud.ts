@@ -8,6 +8,7 @@
  * runs until main.ts stops it on SIGINT/SIGTERM. Real tenants are HTTPS only; these are plain
  * HTTP on loopback, which Steward accepts for trying and testing.
  */
+
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { defaultConfig } from "../../core/config/index.ts";
@@ -27,6 +28,7 @@ import {
   type WriteConfigTarget,
   writeConfiguration,
 } from "./simulator-config-output.ts";
+import { wholeNumberOption } from "./whole-number-option.ts";
 
 export const MAX_SIMULATED_TENANTS = 20;
 export const DEFAULT_STEWARD_URL = "http://127.0.0.1:8181";
@@ -64,21 +66,13 @@ export class SimulateQlikCloudUsageError extends Error {
   override readonly name = "SimulateQlikCloudUsageError";
 }
 
-function wholeNumber(
-  name: string,
-  text: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new SimulateQlikCloudUsageError(
-      `${name} must be a whole number from ${min} to ${max} (got "${text}")`,
-    );
-  return value;
-}
+/** A whole-number option of this command (whole-number-option.ts), refused as its usage error. */
+const wholeNumber = (name: string, text: string | undefined, fallback: number, min: number, max: number) =>
+  wholeNumberOption(
+    { name, text },
+    { fallback, min, max },
+    (message) => new SimulateQlikCloudUsageError(message),
+  );
 
 export function parseSimulateQlikCloudOptions(
   args: SimulateQlikCloudArgs,

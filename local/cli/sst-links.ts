@@ -11,8 +11,7 @@
  * else comes from `AWS_REGION` (which `sst dev` sets), else from the queue URL. Without links the
  * configuration is returned as loaded.
  */
-import type { Config } from "../../core/config/index.ts";
-import type { ConfigProblem } from "../../core/config/problems.ts";
+import type { Config, ConfigProblem } from "../../core/config/index.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type CloudConfig = Config["cloud"];

@@ -5,6 +5,7 @@
  */
 import { type Config, licenseMonitorDestinations, udpEventsEnabled } from "../../core/config/index.ts";
 import { selectedDestinationTypes } from "../../core/destinations/select-destinations.ts";
+import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
 import { platformPollingEnabled } from "../agent/platform-polling.ts";
 
 const pipelinesOn = (config: Config) => udpEventsEnabled(config) || platformPollingEnabled(config);
@@ -14,7 +15,8 @@ const agentWritesSeries = (config: Config) =>
   pipelinesOn(config) ||
   (config.uptimeMonitor.enable && config.uptimeMonitor.storeInTimeseriesdb.serviceMemoryUsage) ||
   (config.errorTracking.enable && config.errorTracking.timeseriesdb.enable) ||
-  licenseMonitorDestinations(config).timeseriesdb;
+  licenseMonitorDestinations(config).timeseriesdb ||
+  writesCloudRunPoints(config);
 
 /**
  * The audit pipeline writes to the time-series DB with `timeseriesdbConfig`'s connection whenever

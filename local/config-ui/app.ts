@@ -11,11 +11,10 @@
  */
 import { Hono } from "hono";
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
-import type { ConfigView } from "../../core/config/config-view.ts";
+import type { ConfigView } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
-import { createFixedWindowLimiter } from "../../core/ratelimit/fixed-window-limiter.ts";
-import { createRateLimitRefusals } from "../../core/ratelimit/rate-limit-refusals.ts";
+import { createFixedWindowLimiter, createRateLimitRefusals } from "../../core/ratelimit/index.ts";
 import type { ClientIpResolver } from "../../functions/http/problem.ts";
 import { rateLimit } from "../../functions/http/rate-limit.ts";
 import { respond, setResponseHeader } from "../../functions/http/response-headers.ts";

@@ -17,7 +17,7 @@
  * to REMEMBERED; a listener sees a handful): a repeat costs a set lookup, about 20 ns, where
  * deciding again costs 0.6 µs for a name and 2 µs for an IPv6 address (2026-12-06, this VM).
  */
-import { isIPv4, isIPv6 } from "../../core/config/validators.ts";
+import { isIPv4, isIPv6 } from "../../core/config/index.ts";
 
 export interface HostRule {
   /** The listener's configured host (a name is allowed; a wildcard or address adds nothing). */

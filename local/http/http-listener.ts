@@ -23,7 +23,7 @@ import type { AddressInfo } from "node:net";
 import type { Server as TlsServer } from "node:tls";
 import { getRequestListener, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import { isIPv4, isIPv6, isLoopbackHost } from "../../core/config/validators.ts";
+import { isIPv4, isIPv6, isLoopbackHost } from "../../core/config/index.ts";
 import type { Clock, Logger, Stoppable } from "../../core/ports.ts";
 import { systemClock } from "../../core/system-clock.ts";
 import { answerAfterBody } from "./answer-after-body.ts";

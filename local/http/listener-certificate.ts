@@ -24,13 +24,13 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Server as TlsServer } from "node:tls";
-import type { Config } from "../../core/config/index.ts";
 import {
+  type Config,
+  formatProblem,
   type ListenerTlsSection,
   listenerTlsOf,
   type NamedListenerTls,
-} from "../../core/config/listener-tls.ts";
-import { formatProblem } from "../../core/config/problems.ts";
+} from "../../core/config/index.ts";
 import { createLogThrottle } from "../../core/logging/log-throttle.ts";
 import type { Clock, Logger, Stoppable, TimerHandle } from "../../core/ports.ts";
 import {

@@ -21,11 +21,11 @@ import { resolve } from "node:path";
 import { createSecureContext, type SecureContext, type SecureContextOptions, TLSSocket } from "node:tls";
 import {
   type CertificateForm,
+  type ConfigProblem,
+  cannotReadFile,
   certificateForm,
   type NamedListenerTls,
-} from "../../core/config/listener-tls.ts";
-import { cannotReadFile } from "../../core/config/named-file.ts";
-import type { ConfigProblem } from "../../core/config/problems.ts";
+} from "../../core/config/index.ts";
 
 /** The oldest protocol a listener speaks: TLS 1.0 and 1.1 are broken and every client since 2014 speaks 1.2. */
 export const MIN_TLS_VERSION = "TLSv1.2";

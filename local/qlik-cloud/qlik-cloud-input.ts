@@ -8,13 +8,18 @@
  *   files under `./data/qlik-cloud/cursors/`; the directory is private to Steward's user;
  * - one client per tenant (core/adapters/qlik-cloud/), polling per tenant whose `poll` is on, and
  *   the webhook route for the tenants whose `webhook` is on;
- * - every run goes to one CloudRunHandler (the log line of core/qlik-cloud/log-cloud-run.ts unless
- *   another is given); what an earlier start took and did not hand on is handed on first;
- * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts).
+ * - every run goes to one CloudRunHandler (unless another is given, core/qlik-cloud/cloud-run-outputs.ts:
+ *   its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through
+ *   a client of its own, and its alert to the alerts part's dispatcher); what an earlier start
+ *   took and did not hand on is handed on first;
+ * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts); the
+ *   cloud alerts' totals per destination beside the site's (`alertDestinations`, `email
+ *   (qlikCloudReloadFailure)`, ...), as `steward_alerts_total{kind}` counts them.
  * Stopping: the pollers' calls are aborted, runs being handed on get HANDING_GRACE_MS, and what
  * is left stays pending in the inbox for the next start.
  */
 import { join, resolve } from "node:path";
+import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { openCloudCursorFiles } from "../../core/adapters/local/cloud-cursor-files.ts";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { makePrivateDirectory } from "../../core/adapters/local/private-files.ts";
@@ -22,15 +27,26 @@ import {
   createTenantHttpClient,
   type TenantCredential,
 } from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
+import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
+import { ensuringDatabase } from "../../core/destinations/database-ensuring-series.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
-import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
+import type {
+  Clock,
+  CloudRunHandler,
+  Logger,
+  MetricsRegistry,
+  Stoppable,
+  TenantClient,
+} from "../../core/ports.ts";
 import {
   type CloudInputMonitor,
   createCloudInputMonitor,
 } from "../../core/qlik-cloud/cloud-input-monitor.ts";
 import { createCloudRunInbox } from "../../core/qlik-cloud/cloud-run-inbox.ts";
 import { type CloudRunIntake, createCloudRunIntake } from "../../core/qlik-cloud/cloud-run-intake.ts";
+import { type CloudTenantOutputs, createCloudRunOutputs } from "../../core/qlik-cloud/cloud-run-outputs.ts";
+import { writesCloudRunPoints } from "../../core/qlik-cloud/cloud-run-points.ts";
 import { createCloudRunLog } from "../../core/qlik-cloud/log-cloud-run.ts";
 import { startTenantPolling } from "../../core/qlik-cloud/tenant-polling.ts";
 import { createWebhookReceiver } from "../../core/qlik-cloud/webhook-receiver.ts";
@@ -53,7 +69,9 @@ export interface QlikCloudInputDeps {
   readonly cwd: string;
   readonly metrics: MetricsRegistry;
   readonly status?: StatusBoard | undefined;
-  /** What every run is handed to (default: its log line). */
+  /** Where the failed and canceled runs' alerts go: the alerts part's dispatcher. */
+  readonly alerts?: AlertDispatcher | undefined;
+  /** What every run is handed to (default: its log line, point and alert). */
   readonly handler?: CloudRunHandler;
 }
 
@@ -98,22 +116,28 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
   try {
     const cursors = await openCloudCursorFiles(join(directory, "cursors"));
     const monitor = createCloudInputMonitor(deps.metrics, clock);
-    const intake = createCloudRunIntake({
-      inbox: createCloudRunInbox(store),
-      handler: deps.handler ?? createCloudRunLog(logger),
-      monitor,
-      logger,
-    });
-    started.push({ stop: () => stopIntake(intake, clock, logger) });
     const tenants = config.qlikCloud.tenants;
+    const clients = new Map<string, CloudTenantOutputs>();
     for (const tenant of tenants) {
-      const client = createTenantHttpClient({
+      const client: TenantClient = createTenantHttpClient({
         tenant: tenant.name,
         url: tenant.url,
         credential: credentialOf(tenant),
         clock,
         events: monitor,
       });
+      clients.set(tenant.name, { url: tenant.url, client, tags: tenant.tags.static });
+    }
+    const intake = createCloudRunIntake({
+      inbox: createCloudRunInbox(store),
+      handler: deps.handler ?? runOutputs(deps, clients, logger),
+      monitor,
+      logger,
+    });
+    started.push({ stop: () => stopIntake(intake, clock, logger) });
+    showCloudAlerts(deps.status, deps.alerts);
+    for (const tenant of tenants) {
+      const client = (clients.get(tenant.name) as CloudTenantOutputs).client;
       monitor.declareTenant(tenant.name, [
         ...(tenant.webhook.enable ? (["webhook"] as const) : []),
         ...(tenant.poll.enable ? (["poll"] as const) : []),
@@ -168,6 +192,37 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     await stopAll();
     throw error;
   }
+}
+
+/** The cloud alerts' totals of every destination that takes them, under their totals keys. */
+function showCloudAlerts(status: StatusBoard | undefined, alerts: AlertDispatcher | undefined): void {
+  if (status === undefined || alerts === undefined) return;
+  for (const kind of CLOUD_RELOAD_ALERT_KINDS)
+    for (const destination of alerts.destinations.filter((each) => each.handles(kind))) {
+      const key = totalsKey(destination.name, kind);
+      status.set("alertDestinations", key, () => alerts.totals(key));
+    }
+}
+
+/** Every run's log line, point and alert (core/qlik-cloud/cloud-run-outputs.ts). */
+function runOutputs(
+  deps: QlikCloudInputDeps,
+  tenants: ReadonlyMap<string, CloudTenantOutputs>,
+  logger: Logger,
+): CloudRunHandler {
+  const { config } = deps;
+  const series = writesCloudRunPoints(config)
+    ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig, { cwd: deps.cwd }), {
+        logger: logger.child("timeseriesdb"),
+      })
+    : undefined;
+  return createCloudRunOutputs({
+    log: createCloudRunLog(logger),
+    tenants,
+    alerts: deps.alerts ?? { dispatch: async () => ({}), destinations: [] },
+    points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
+    logger,
+  });
 }
 
 async function stopIntake(intake: CloudRunIntake, clock: Clock, logger: Logger): Promise<void> {

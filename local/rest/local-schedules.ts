@@ -21,13 +21,13 @@ import {
 } from "../../core/adapters/local/retrying-opener.ts";
 import { openYamlScheduleStore } from "../../core/adapters/local/yaml-schedule-store.ts";
 import type { Clock, Logger, ScheduleStore } from "../../core/ports.ts";
-import { ScheduleStoreError } from "../../core/schedules/errors.ts";
 import {
   type ScheduleRunner,
   type Scheduler,
   type SchedulerDeps,
+  ScheduleStoreError,
   startScheduler,
-} from "../../core/schedules/scheduler.ts";
+} from "../../core/schedules/index.ts";
 import { StoreUnavailableError } from "../../core/store-unavailable-error.ts";
 
 /** What the scheduler is started with, besides the store. */

@@ -7,8 +7,7 @@
 import { createMemoryRateLimitStore } from "../../core/adapters/local/memory-rate-limit-store.ts";
 import type { StoreAvailability } from "../../core/adapters/local/opened-or-refused.ts";
 import { swaggerUiAssets } from "../../core/adapters/swagger-ui-assets.ts";
-import type { Config } from "../../core/config/index.ts";
-import { openListenerWarning } from "../../core/config/open-listeners.ts";
+import { type Config, openListenerWarning } from "../../core/config/index.ts";
 import type { HttpRefusalReason } from "../../core/monitoring/http-refused-metric.ts";
 import type { StatusBoard } from "../../core/monitoring/status-board.ts";
 import type { Logger } from "../../core/ports.ts";

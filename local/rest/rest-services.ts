@@ -22,8 +22,7 @@ import type { Config } from "../../core/config/index.ts";
 import { createDisabledBrokerClient } from "../../core/messaging/disabled-broker-client.ts";
 import { createPlatformTaskStarter } from "../../core/platform/task-starter.ts";
 import type { BrokerClient, Clock, KeyValueStore, Logger, PlatformClient } from "../../core/ports.ts";
-import { createLoggingTaskStarter } from "../../core/schedules/logging-task-starter.ts";
-import { createScheduleManager } from "../../core/schedules/schedule-manager.ts";
+import { createLoggingTaskStarter, createScheduleManager } from "../../core/schedules/index.ts";
 import type { RestServices } from "../../functions/rest/app.ts";
 import { INSTANCE_ID_FILE } from "../agent/telemetry.ts";
 import { openPlatformClient } from "../open-platform-client.ts";
@@ -55,12 +54,19 @@ export interface RestServicesDeps {
  * schedule table, in the local file otherwise. Firing schedules start their tasks through the
  * platform client, or are logged as not started without one.
  */
-async function openSchedules(
-  config: Config,
-  logger: Logger,
-  deps: RestServicesDeps,
-  { platform, cloud }: { platform: PlatformClient | undefined; cloud: CloudRestStores | undefined },
-) {
+async function openSchedules({
+  config,
+  logger,
+  deps,
+  platform,
+  cloud,
+}: {
+  config: Config;
+  logger: Logger;
+  deps: RestServicesDeps;
+  platform: PlatformClient | undefined;
+  cloud: CloudRestStores | undefined;
+}) {
   const { clock } = deps;
   const schedulerLogger = logger.child("scheduler");
   const schedulerSettings: SchedulerSettings | undefined = config.scheduler.enable
@@ -123,7 +129,7 @@ export async function startRestServices(
         })
       : undefined;
   const kv: KeyValueStore | undefined = cloud?.keyValues ?? localKv;
-  const schedules = await openSchedules(config, logger, deps, { platform, cloud });
+  const schedules = await openSchedules({ config, logger, deps, platform, cloud });
   const services: RestServices = {
     ...(config.keyValueStore.enable && kv !== undefined ? { keyValues: kv } : {}),
     schedules: createScheduleManager({

@@ -69,7 +69,12 @@ if (!parsed.ok) throw new Error(`bench config: ${JSON.stringify(parsed.problems)
 
 const logger = createLogger({ level: "warn", sinks: [consoleSink()] });
 const metrics = createPromMetricsRegistry();
-const connections = await startAgentConnections(parsed.config, logger, metrics, process.cwd());
+const connections = await startAgentConnections({
+  config: parsed.config,
+  logger,
+  metrics,
+  cwd: process.cwd(),
+});
 const udp = await startUdpEvents({
   config: parsed.config,
   logger,

@@ -2,7 +2,7 @@
  * `steward start` taking in simulated Qlik Cloud tenants: the configuration (the ingest API's
  * listener for the webhooks, the scrape endpoint and the status page, every tenant with its OAuth
  * client, webhook secret and polling), each tenant's webhook registered to that listener, and the
- * counts and status the inputs publish. No test runner imports: the benchmarks use it too.
+ * counts and status the inputs publish; with `outputs`, where the failed reloads' alerts and points go. No test runner imports: the benchmarks use it too.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +30,50 @@ export interface CloudConfigOptions {
   /** `poll.enable` of every tenant (default true). */
   readonly poll?: boolean;
   readonly logLevel?: string;
+  /** Alerts of failed reloads by email, Teams and an outgoing webhook, and reload points to InfluxDB 1.x. */
+  readonly outputs?: CloudOutputs;
+}
+
+export interface CloudOutputs {
+  readonly smtpPort: number;
+  /** A capture server: Teams posts to `/teams`, the outgoing webhook calls `/hook`. */
+  readonly captureUrl: string;
+  readonly influxPort: number;
+  readonly database: string;
+}
+
+/** The sections that send the failed reloads' alerts and write their points. */
+function outputSections(outputs: CloudOutputs) {
+  return {
+    emailNotification: {
+      enable: true,
+      smtp: { host: "127.0.0.1", port: outputs.smtpPort },
+      reloadTaskFailure: {
+        enable: true,
+        fromAddress: "steward@example.com",
+        recipients: ["ops@example.com"],
+        rateLimit: 0,
+      },
+    },
+    teamsNotification: {
+      enable: true,
+      reloadTaskFailure: { enable: true, webhookURL: `${outputs.captureUrl}/teams`, rateLimit: 0 },
+    },
+    webhookNotification: {
+      enable: true,
+      reloadTaskFailure: {
+        rateLimit: 0,
+        webhooks: [{ webhookURL: `${outputs.captureUrl}/hook`, httpMethod: "POST" }],
+      },
+    },
+    timeseriesdbConfig: {
+      enable: true,
+      version: 1,
+      host: "127.0.0.1",
+      port: outputs.influxPort,
+      v1Config: { dbName: outputs.database },
+    },
+  };
 }
 
 /** Writes `steward.yaml` into `dir`. */
@@ -39,6 +83,7 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
     Service: {
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       restServer: { enable: false },
+      ...(options.outputs === undefined ? {} : outputSections(options.outputs)),
       auditEvents: { enable: true, host: "127.0.0.1", port: ports.ingest, destination: { enable: false } },
       scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
       configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },

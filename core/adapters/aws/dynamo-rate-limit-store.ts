@@ -11,7 +11,7 @@ import {
   type UpdateItemCommandOutput,
 } from "@aws-sdk/client-dynamodb";
 import type { RateLimitStore } from "../../ports.ts";
-import { RateLimitStoreError } from "../../ratelimit/rate-limit-store-error.ts";
+import { RateLimitStoreError } from "../../ratelimit/index.ts";
 
 export interface DynamoRateLimitStoreOptions {
   client: DynamoDBClient;

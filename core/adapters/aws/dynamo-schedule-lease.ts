@@ -17,7 +17,7 @@
  */
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import type { ScheduleLease } from "../../ports.ts";
-import { ScheduleLeaseError } from "../../schedules/errors.ts";
+import { ScheduleLeaseError } from "../../schedules/index.ts";
 
 export interface DynamoScheduleLeaseOptions {
   client: DynamoDBClient;

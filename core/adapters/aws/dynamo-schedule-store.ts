@@ -13,9 +13,7 @@ import {
   ScanCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { Schedule, ScheduleStore } from "../../ports.ts";
-import { ScheduleStoreError } from "../../schedules/errors.ts";
-import { byCreation } from "../../schedules/order.ts";
-import { readStoredSchedule } from "../../schedules/stored-schedule.ts";
+import { byCreation, readStoredSchedule, ScheduleStoreError } from "../../schedules/index.ts";
 import { SCHEDULE_LEASE_ID_PREFIX } from "./dynamo-schedule-lease.ts";
 
 export interface DynamoScheduleStoreOptions {

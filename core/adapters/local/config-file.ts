@@ -12,11 +12,17 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Env } from "../../config/env.ts";
-import type { NamedFile } from "../../config/named-file.ts";
-import { checkConfigText, checkExtension, type ParseResult } from "../../config/parse.ts";
-import { ConfigError, type ConfigProblem, sortProblems } from "../../config/problems.ts";
-import type { Config } from "../../config/schema/config.ts";
+import {
+  type Config,
+  ConfigError,
+  type ConfigProblem,
+  checkConfigText,
+  checkExtension,
+  type Env,
+  type NamedFile,
+  type ParseResult,
+  sortProblems,
+} from "../../config/index.ts";
 
 /** A problem when the file is needed but not named, or cannot be read; else undefined. */
 async function unreadable(

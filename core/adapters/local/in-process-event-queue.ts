@@ -19,7 +19,7 @@ import type {
   Logger,
   Stoppable,
 } from "../../ports.ts";
-import { createFixedWindowCounter } from "../../ratelimit/fixed-window-counter.ts";
+import { createFixedWindowCounter } from "../../ratelimit/index.ts";
 
 export interface InProcessEventQueueOptions {
   maxSize: number;

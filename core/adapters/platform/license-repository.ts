@@ -7,8 +7,7 @@
  * repository's rejects as a whole, so a release never acts on part of an answer.
  */
 import { Agent } from "node:https";
-import type { LicenseSource } from "../../licences/license-source.ts";
-import type { AccessLicenceEntry, LicenceUser } from "../../licences/release-rules.ts";
+import type { AccessLicenceEntry, LicenceUser, LicenseSource } from "../../licences/index.ts";
 import { PlatformResponseError } from "../../platform/errors.ts";
 import type { Clock } from "../../ports.ts";
 import type { PlatformConnectionOptions, PlatformTlsMaterial } from "./options.ts";

@@ -16,7 +16,7 @@
  * - every attempt has a time limit (tenant-attempt.ts), and no redirect is followed.
  * Each failed attempt and each token is reported (TenantCallEvents) for the metrics.
  */
-import { createConcurrencyLimit } from "../../agent-destinations/concurrency-limit.ts";
+import { createConcurrencyLimit } from "../../agent-destinations/index.ts";
 import type { Clock, TenantClient, TenantRequest } from "../../ports.ts";
 import { qlikErrorOf, TenantApiError } from "../../qlik-cloud/tenant-api-error.ts";
 import type { TenantCallEvents } from "../../qlik-cloud/tenant-call-events.ts";

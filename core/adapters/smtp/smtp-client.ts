@@ -12,7 +12,7 @@
  */
 import nodemailer from "nodemailer";
 import type { EmailClient, OutgoingEmail } from "../../alerts/index.ts";
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import type { Logger } from "../../ports.ts";
 
 type SmtpConfig = EmailNotificationConfig["smtp"];

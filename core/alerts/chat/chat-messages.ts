@@ -5,7 +5,7 @@
  * format. One file per kind beside this one (task-chat.ts, licence-chat.ts), each listed once in
  * the destination's KINDS; and the format of each service (teams.ts, slack.ts).
  */
-import type { SlackNotificationConfig, TeamsNotificationConfig } from "../../config/schema/config.ts";
+import type { SlackNotificationConfig, TeamsNotificationConfig } from "../../config/index.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { Alert, AlertKind } from "../types.ts";
 import type { ChatTitle } from "./chat-title.ts";

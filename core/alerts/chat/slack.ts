@@ -9,7 +9,7 @@
  * notification text, which is the title rendered with its fields escaped; the header is plain
  * text, which Slack shows as written.
  */
-import type { SlackNotificationConfig } from "../../config/schema/config.ts";
+import type { SlackNotificationConfig } from "../../config/index.ts";
 import { escapeMrkdwn } from "./chat-markup.ts";
 import type { ChatFormat } from "./chat-messages.ts";
 import type { ChatTitle } from "./chat-title.ts";

@@ -6,7 +6,7 @@
  * tell, and the links to the management console, the hub and the app. Log text is cut to a size
  * the services accept (chat-log-text.ts) before the fields reach a title or a template.
  */
-import type { TeamsNotificationConfig } from "../../config/schema/config.ts";
+import type { TeamsNotificationConfig } from "../../config/index.ts";
 import type { TaskAlert } from "../task-alert.ts";
 import { type TaskTemplateFields, taskTemplateFields } from "../task-fields.ts";
 import { chatFields, cutLogText } from "./chat-log-text.ts";

@@ -11,11 +11,12 @@
  * the send fail after the others were sent, with the count and the first reason.
  */
 import { join } from "node:path";
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { redactText } from "../../logging/redact.ts";
 import type { Logger } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
 import { type Alert, type AlertDestination, AlertSendError, type AlertSendResult } from "../types.ts";
+import { cloudReloadEmail } from "./cloud-reload-email.ts";
 import type { EmailClient } from "./email-client.ts";
 import type { BodyTemplate } from "./email-content.ts";
 import type { EmailKindSettings, EmailMessages } from "./email-messages.ts";
@@ -23,7 +24,10 @@ import { licenceEmail } from "./licence-email.ts";
 import { taskEmail } from "./task-email.ts";
 
 /** The kinds email sends, one line each; each answers only the alerts of the kinds it lists. */
-const KINDS = [taskEmail, licenceEmail] as unknown as readonly EmailMessages<Alert, EmailKindSettings>[];
+const KINDS = [taskEmail, licenceEmail, cloudReloadEmail] as unknown as readonly EmailMessages<
+  Alert,
+  EmailKindSettings
+>[];
 
 export interface EmailDestinationDeps {
   readonly client: EmailClient;

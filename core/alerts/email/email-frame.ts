@@ -15,8 +15,14 @@ const LOG_BLOCK =
 export const BUTTON =
   "display:inline-block;margin:0 8px 8px 0;padding:9px 16px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-size:14px";
 
-export const row = (label: string, value: string) =>
+const row = (label: string, value: string) =>
   `<tr><td style="${CELL_LABEL}">${label}</td><td style="${CELL_VALUE}">${value}</td></tr>`;
+
+/** The body's table of labels and values, one row per pair, in order. */
+export const rowsTable = (rows: readonly (readonly [label: string, value: string])[]) =>
+  `<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+${rows.map(([label, value]) => row(label, value)).join("\n")}
+</table>`;
 
 export const logSection = (title: string, countField: string, textField: string) =>
   `{{#if ${textField}}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">${title}{{#if ${countField}}} ({{${countField}}} lines){{/if}}</h3>

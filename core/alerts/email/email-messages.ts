@@ -4,7 +4,7 @@
  * it reads. One file per kind beside this one (task-email.ts, licence-email.ts), each listed once
  * in the destination's KINDS.
  */
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { Alert, AlertKind } from "../types.ts";
 import type { BodyTemplate, EmailContentResult } from "./email-content.ts";

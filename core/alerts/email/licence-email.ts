@@ -9,13 +9,13 @@
  * are the operator's templates when configured, and a plain message built without a template
  * when one cannot be read or rendered, so the alert always goes out.
  */
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { addressKey } from "../../shared/email-address.ts";
 import type { LicenceExpiryAlert } from "../licence-alert.ts";
 import { LICENCE_EXPIRY_KIND } from "../licence-alert.ts";
 import { type LicenceTemplateFields, licenceTemplateFields } from "../licence-fields.ts";
 import { type EmailContentResult, plainEmailBody, renderEmail } from "./email-content.ts";
-import { BUTTON, emailFrame, row } from "./email-frame.ts";
+import { BUTTON, emailFrame, rowsTable } from "./email-frame.ts";
 import type { EmailMessages } from "./email-messages.ts";
 
 export const LICENCE_EMAIL_HTML = emailFrame({
@@ -23,12 +23,12 @@ export const LICENCE_EMAIL_HTML = emailFrame({
   accent: "{{#if licenseExpired}}#c62828{{else}}#b45f06{{/if}}",
   heading: "{{#if licenseExpired}}Server licence expired{{else}}Server licence expires soon{{/if}}",
   headline: "{{message}}",
-  content: `<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
-${row("Expiry date", "{{expiryDate}}")}
-${row("Days until expiry", "{{daysUntilExpiry}}")}
-${row("Alert window", "{{alertDaysBefore}} days before the expiry")}
-${row("Server", "{{hostName}}")}
-</table>
+  content: `${rowsTable([
+    ["Expiry date", "{{expiryDate}}"],
+    ["Days until expiry", "{{daysUntilExpiry}}"],
+    ["Alert window", "{{alertDaysBefore}} days before the expiry"],
+    ["Server", "{{hostName}}"],
+  ])}
 <p style="margin:18px 0 0;color:#1f2933;font-size:14px">Renew the licence in the management console (Licenses, Site license) before the expiry date.</p>
 <div style="margin-top:22px">{{#if qlikSenseQMC}}<a href="{{qlikSenseQMC}}" style="${BUTTON}">Open QMC</a>{{/if}}{{#if qlikSenseHub}}<a href="{{qlikSenseHub}}" style="${BUTTON}">Open Hub</a>{{/if}}</div>`,
   footer: "Sent by Steward's licence monitor at {{alertTime}}.",

@@ -8,7 +8,7 @@
  * app. They are Handlebars templates over the alert's fields plus `heading` and `accent`, so they
  * render exactly like an operator's own template.
  */
-import type { EmailNotificationConfig } from "../../config/schema/config.ts";
+import type { EmailNotificationConfig } from "../../config/index.ts";
 import { addressKey } from "../../shared/email-address.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { TaskAlert } from "../task-alert.ts";
@@ -20,7 +20,7 @@ import {
   plainEmailBody,
   renderEmail,
 } from "./email-content.ts";
-import { BUTTON, emailFrame, logSection, row } from "./email-frame.ts";
+import { BUTTON, emailFrame, logSection, rowsTable } from "./email-frame.ts";
 import type { EmailMessages } from "./email-messages.ts";
 import { taskEmailRecipients } from "./task-recipients.ts";
 
@@ -100,17 +100,23 @@ export const TASK_EMAIL_HTML = emailFrame({
   accent: "{{accent}}",
   heading: "{{heading}}",
   headline: "{{taskName}}",
-  content: `<table role="presentation" width="100%" cellspacing="0" cellpadding="0">
-${row("App", '{{#if appUrl}}<a href="{{appUrl}}" style="color:#1f6feb">{{appName}}</a>{{else}}{{appName}}{{/if}}')}
-${row("Status", "{{executionStatusText}}")}
-${row("Node", "{{executingNodeName}}")}
-${row("Started ({{localTimeZone}})", "{{executionStartTime.startTimeLocal1}}")}
-${row("Ended ({{localTimeZone}})", "{{executionStopTime.stopTimeLocal1}}")}
-${row("Duration", "{{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s")}
-${row("Run by", "{{user}}")}
-${row("Execution id", '<span style="font-family:Consolas,monospace;font-size:12px">{{executionId}}</span>')}
-${row("Message", "{{logMessage}}")}
-</table>
+  content: `${rowsTable([
+    [
+      "App",
+      '{{#if appUrl}}<a href="{{appUrl}}" style="color:#1f6feb">{{appName}}</a>{{else}}{{appName}}{{/if}}',
+    ],
+    ["Status", "{{executionStatusText}}"],
+    ["Node", "{{executingNodeName}}"],
+    ["Started ({{localTimeZone}})", "{{executionStartTime.startTimeLocal1}}"],
+    ["Ended ({{localTimeZone}})", "{{executionStopTime.stopTimeLocal1}}"],
+    [
+      "Duration",
+      "{{executionDuration.hours}} h {{executionDuration.minutes}} min {{executionDuration.seconds}} s",
+    ],
+    ["Run by", "{{user}}"],
+    ["Execution id", '<span style="font-family:Consolas,monospace;font-size:12px">{{executionId}}</span>'],
+    ["Message", "{{logMessage}}"],
+  ])}
 ${logSection("Start of the script log", "scriptLogHeadCount", "scriptLogHead")}
 ${logSection("End of the script log", "scriptLogTailCount", "scriptLogTail")}
 {{#each unavailable}}{{#if @first}}<h3 style="margin:20px 0 8px;font-size:15px;color:#1f2933">Not available</h3><ul style="margin:0;padding-left:20px;color:#5f6b7a;font-size:13px">{{/if}}<li>{{@key}}: {{this}}</li>{{#if @last}}</ul>{{/if}}{{/each}}

@@ -8,7 +8,7 @@
  * are still served; one account that fails never stops the others. Errors name accounts, never
  * their insert API keys.
  */
-import type { NewRelicIncidentConfig } from "../../config/schema/config.ts";
+import type { NewRelicIncidentConfig } from "../../config/index.ts";
 import { redactText } from "../../logging/redact.ts";
 import { selectAccounts } from "../../observability/observability.ts";
 import type {

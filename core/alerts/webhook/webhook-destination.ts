@@ -10,6 +10,7 @@
 import type { Logger } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { Alert, AlertDestination } from "../types.ts";
+import { cloudReloadWebhook } from "./cloud-reload-webhook.ts";
 import { licenceExpiryWebhook, licenceStatusWebhook } from "./licence-webhook.ts";
 import { taskWebhook } from "./task-webhook.ts";
 import type { WebhookClient } from "./webhook-client.ts";
@@ -21,6 +22,7 @@ const KINDS = [
   taskWebhook,
   licenceExpiryWebhook,
   licenceStatusWebhook,
+  cloudReloadWebhook,
 ] as unknown as readonly WebhookMessages<Alert>[];
 
 export interface WebhookDestinationDeps {

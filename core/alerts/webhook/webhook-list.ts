@@ -5,7 +5,7 @@
  * alert fails naming each failure (so it is counted and shown as the destination's last error),
  * and is sent otherwise.
  */
-import type { WebhookNotificationConfig } from "../../config/schema/config.ts";
+import type { WebhookNotificationConfig } from "../../config/index.ts";
 import { redactText } from "../../logging/redact.ts";
 import { AlertSendError, type AlertSendResult } from "../types.ts";
 import type { WebhookClient, WebhookMethod, WebhookValue } from "./webhook-client.ts";

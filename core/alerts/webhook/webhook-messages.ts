@@ -4,7 +4,7 @@
  * webhooks, its rate-limit key and its payload. One file per kind beside this one
  * (task-webhook.ts, licence-webhook.ts), each listed once in the destination's KINDS.
  */
-import type { Config } from "../../config/schema/config.ts";
+import type { Config } from "../../config/index.ts";
 import type { AlertView } from "../alert-view.ts";
 import type { Alert, AlertKind } from "../types.ts";
 import type { WebhookValue } from "./webhook-client.ts";

@@ -2,13 +2,15 @@
  * What the Butler converter writes beyond the rules table, each with a note saying why:
  * - before the walk, the X-Qlik-User header of `configQRS` / `configEngine` becomes the section's
  *   `userHeader` (Steward's `platform.userHeader`): Butler kept the user it calls the platform as
- *   in a list of headers, Steward in one setting;
+ *   in a list of headers, Steward in one setting; and Butler's Qlik Cloud tenant becomes a tenant
+ *   of `qlikCloud.tenants` (butler-cloud-tenant.ts);
  * - after the walk, the switches Butler expressed elsewhere or implied: the time-series database
  *   version (Butler spoke InfluxDB 1.x only), task-event MQTT messages (Butler published them
  *   whenever its broker connection was on), the licence monitor's own switch (on when one of
  *   Butler's monitors was), and the listeners Steward would open and Butler did not have.
  */
 import { type Document, isMap, isPair, isScalar, isSeq, type Pair, type YAMLMap } from "yaml";
+import { butlerCloudTenant } from "./butler-cloud-tenant.ts";
 import { addSwitchedOff } from "./butler-sos-additions.ts";
 import type { MigrationNote } from "./product-rules.ts";
 
@@ -43,13 +45,15 @@ function liftUserHeader(doc: Document, source: YAMLMap, section: string): boolea
 
 export function prepareButler(doc: Document, source: YAMLMap): MigrationNote[] {
   const sections = ["configQRS", "configEngine"].filter((section) => liftUserHeader(doc, source, section));
-  if (sections.length === 0) return [];
+  const cloud = butlerCloudTenant(doc, source);
+  if (sections.length === 0) return cloud;
   const from = sections.map((section) => `${section}.headers.static`).join(" and ");
   return [
     {
       path: "Service.platform.userHeader",
       message: `from the X-Qlik-User header of ${from}: Steward calls the platform as this user`,
     },
+    ...cloud,
   ];
 }
 

@@ -25,7 +25,7 @@ import {
 const WINDOWS_SERVICES =
   "Steward does not monitor Windows services; use the servers' own service monitoring for them";
 const CLOUD =
-  "not converted: write the tenant under qlikCloud.tenants (docs/qlik-cloud.md); Steward takes a tenant's webhook itself, so the HTTPS-to-MQTT gateway and its topics are not needed";
+  "Steward takes a tenant's signed webhook itself (qlikCloud.tenants, converted from qlikSenseCloud; docs/qlik-cloud.md), so the HTTPS-to-MQTT gateway and its topics are not needed";
 const CERTIFICATES_ONLY =
   "Steward always calls the platform over TLS with the client certificates of cert; there is nothing to choose";
 const UPTIME_CONNECTION =
@@ -147,7 +147,12 @@ const alertRules: [string, MigrationRule][] = [
 
 const noCounterpart: [string, MigrationRule][] = [
   ["serviceMonitor", drop(WINDOWS_SERVICES)],
-  ["qlikSenseCloud", drop(CLOUD)],
+  [
+    "qlikSenseCloud",
+    drop(
+      "not converted: Steward alerts a tenant's failed reloads under the site's reloadTaskFailure blocks of each channel and links to the app in the tenant (docs/qlik-cloud.md); the tenant itself became qlikCloud.tenants",
+    ),
+  ],
 ];
 
 /** Key rules by Butler path. */

@@ -65,4 +65,10 @@ const tenantSchema = v.object({
 export const qlikCloudSchema = section({
   enable: bool(false),
   tenants: list(tenantSchema),
+  // The tenants' reload points, under the measurements of the site's reloads
+  // (core/qlik-cloud/cloud-run-points.ts); written when timeseriesdbConfig.enable is on.
+  timeseriesdb: section({
+    reloadFailure: section({ enable: bool(true) }),
+    reloadSuccess: section({ enable: bool(false) }),
+  }),
 });

@@ -4,7 +4,7 @@
  * POST also takes Butler's `qlikSenseTaskId` for `platformTaskId` (member-aliases.ts).
  */
 import * as v from "valibot";
-import type { ScheduleManager } from "../../../core/schedules/schedule-manager.ts";
+import type { ScheduleManager } from "../../../core/schedules/index.ts";
 import { SCHEDULE_CREATE_ALIASES, withMemberAliases } from "../member-aliases.ts";
 import { emptyResponse, jsonResponse, textResponse } from "../respond.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";

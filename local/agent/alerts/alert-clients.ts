@@ -6,15 +6,12 @@
  * making; the SMTP client is the one that holds anything.
  */
 import { createChatWebhookClient } from "../../../core/adapters/http-clients/chat-webhook-client.ts";
-import { createObservabilityClient } from "../../../core/adapters/http-clients/observability-client.ts";
 import { createWebhookClient } from "../../../core/adapters/http-clients/webhook-client.ts";
+import { observabilityClientFor } from "../../../core/adapters/observability-client-for.ts";
 import { createSmtpClient } from "../../../core/adapters/smtp/smtp-client.ts";
 import type { AlertClients, EmailClient } from "../../../core/alerts/index.ts";
 import type { Config } from "../../../core/config/index.ts";
 import type { Clock, Logger } from "../../../core/ports.ts";
-
-/** Milliseconds one post to the observability platform may take: a platform that does not answer never holds an alert longer. */
-const OBS_PLATFORM_POST_TIMEOUT_MS = 10_000;
 
 export interface OpenAlertClients extends AlertClients {
   /** Releases every client, once, in the reverse order of their making. */
@@ -30,18 +27,9 @@ export interface AlertClientsOptions {
   readonly emailClient?: ((smtp: Config["emailNotification"]["smtp"]) => EmailClient) | undefined;
 }
 
-function observabilityClients(settings: Config["incidentTool"]["newRelic"], clock: Clock) {
-  const clientOf = (kind: "reloadTaskFailure" | "reloadTaskAborted") => {
-    const headers = settings[kind].sharedSettings.header;
-    const target = (url: string) => ({ url, headers, staticAttributes: [], accounts: [] });
-    return createObservabilityClient({
-      event: target(settings.url.event),
-      metric: target(settings.url.event),
-      log: target(settings.url.log),
-      clock,
-      timeoutMs: OBS_PLATFORM_POST_TIMEOUT_MS,
-    });
-  };
+function observabilityClients(newRelic: Config["incidentTool"]["newRelic"], clock: Clock) {
+  const clientOf = (alert: "reloadTaskFailure" | "reloadTaskAborted") =>
+    observabilityClientFor({ kind: "alert", newRelic, alert }, { clock });
   const clients = {
     reloadTaskFailure: clientOf("reloadTaskFailure"),
     reloadTaskAborted: clientOf("reloadTaskAborted"),

@@ -1,6 +1,6 @@
 /**
  * The alerts part: one for every producer of alerts (reload-task events, the licence monitor's
- * server licence), on while one of them is. It opens the clients once (alert-clients.ts), builds
+ * server licence, the Qlik Cloud tenants' reloads), on while one of them is. It opens the clients once (alert-clients.ts), builds
  * the destinations of the channels switched on once (core/alerts/alert-channels.ts), with one
  * budget of alerts per minute per destination whatever the kind, and its dispatcher is what the
  * producers are handed in their deps (`alerts`). local/wiring.ts starts it before the agent's
@@ -21,10 +21,12 @@ import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../../core/po
 import { SERVICE_VERSION } from "../../../core/version.ts";
 import { openAlertClients } from "./alert-clients.ts";
 
-/** Whether a producer of alerts is on: reload-task events, or the licence monitor reading the server licence. */
-export function alertsOn(config: Pick<Config, "taskEvents" | "licenseMonitor">): boolean {
+/** Whether a producer of alerts is on: reload-task events, the licence monitor reading the server licence, or Qlik Cloud tenants. */
+export function alertsOn(config: Pick<Config, "taskEvents" | "licenseMonitor" | "qlikCloud">): boolean {
   const licences = config.licenseMonitor;
-  return config.taskEvents.enable || (licences.enable && licences.serverLicense.enable);
+  return (
+    config.taskEvents.enable || (licences.enable && licences.serverLicense.enable) || config.qlikCloud.enable
+  );
 }
 
 export interface AlertsOptions {

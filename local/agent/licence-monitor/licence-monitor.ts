@@ -14,7 +14,7 @@
  * reading that fails is logged, error-tracked and shown on the status page; the others still go
  * out.
  */
-import { createEventDestinations } from "../../../core/agent-destinations/create-event-destinations.ts";
+import { createEventDestinations } from "../../../core/agent-destinations/index.ts";
 import {
   type AlertDispatcher,
   type DispatchAlert,
@@ -25,23 +25,25 @@ import {
   totalsKey,
 } from "../../../core/alerts/index.ts";
 import { licenseMonitorDestinations } from "../../../core/config/index.ts";
-import type { AccessLicenceReading } from "../../../core/licences/access-licences.ts";
-import { declareLicenceGauges } from "../../../core/licences/license-gauges.ts";
-import { expiryAlertText, serverLicenceMessages } from "../../../core/licences/license-messages.ts";
 import {
+  type AccessLicenceReading,
   accessLicencePoints,
+  declareLicenceGauges,
+  expiryAlertText,
+  type LicenseSource,
+  type ReleaseSummary,
   releasePoint,
+  runReleasePass,
+  type ServerLicenceReading,
   type StaticTags,
+  serverLicenceMessages,
   serverLicencePoint,
+  type VersionReading,
   versionPoint,
-} from "../../../core/licences/license-points.ts";
-import type { LicenseSource } from "../../../core/licences/license-source.ts";
-import { type ReleaseSummary, runReleasePass } from "../../../core/licences/release-pass.ts";
-import type { ServerLicenceReading } from "../../../core/licences/server-licence.ts";
-import type { VersionReading } from "../../../core/licences/version-info.ts";
+} from "../../../core/licences/index.ts";
 import type { StatusBoard } from "../../../core/monitoring/status-board.ts";
 import type { Stoppable } from "../../../core/ports.ts";
-import { startRecurringTimer } from "../../../core/schedules/recurring-timer.ts";
+import { startRecurringTimer } from "../../../core/schedules/index.ts";
 import type { BrokerMessage } from "../../../core/shared/broker-message.ts";
 import { describeError } from "../../../core/shared/describe-error.ts";
 import type { Point } from "../../../core/shared/line-protocol.ts";

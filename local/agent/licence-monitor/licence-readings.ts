@@ -5,10 +5,15 @@
  * going out.
  */
 import type { LicenseMonitorConfig } from "../../../core/config/index.ts";
-import { type AccessLicenceReading, readAccessLicences } from "../../../core/licences/access-licences.ts";
-import type { LicenseSource } from "../../../core/licences/license-source.ts";
-import { readServerLicence, type ServerLicenceReading } from "../../../core/licences/server-licence.ts";
-import { readVersionInfo, type VersionReading } from "../../../core/licences/version-info.ts";
+import {
+  type AccessLicenceReading,
+  type LicenseSource,
+  readAccessLicences,
+  readServerLicence,
+  readVersionInfo,
+  type ServerLicenceReading,
+  type VersionReading,
+} from "../../../core/licences/index.ts";
 import { describeError } from "../../../core/shared/describe-error.ts";
 
 export interface LicenceRunReadings {

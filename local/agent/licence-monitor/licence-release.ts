@@ -7,8 +7,7 @@
  * and a summary line with the counts.
  */
 import type { LicenseMonitorConfig } from "../../../core/config/index.ts";
-import type { ReleaseOutcomeKind, ReleaseSummary } from "../../../core/licences/release-pass.ts";
-import type { ReleasableType } from "../../../core/licences/release-rules.ts";
+import type { ReleasableType, ReleaseOutcomeKind, ReleaseSummary } from "../../../core/licences/index.ts";
 import type { Logger, MetricsRegistry } from "../../../core/ports.ts";
 
 const OUTCOMES: readonly ReleaseOutcomeKind[] = ["released", "would_release", "kept", "failed"];

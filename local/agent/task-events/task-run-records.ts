@@ -9,7 +9,7 @@
  * `task-events.timeseriesdb`.
  */
 import { type AlertDestination, TASK_ALERT_KINDS, type TaskAlert } from "../../../core/alerts/index.ts";
-import { taskEventsPublish } from "../../../core/config/udp-pipelines.ts";
+import { taskEventsPublish } from "../../../core/config/index.ts";
 import { createMqttTaskDestination } from "../../../core/task-events/mqtt-task-destination.ts";
 import { writesTaskPoints } from "../../../core/task-events/task-points.ts";
 import { createTimeseriesTaskDestination } from "../../../core/task-events/timeseries-task-destination.ts";

@@ -184,7 +184,13 @@ function configOf(sections: Record<string, unknown>): Config {
           port: influx.port,
           v1Config: { dbName: "senseops" },
         },
-        mqttConfig: { enable: true, brokerHost: "127.0.0.1", brokerPort: broker.port },
+        // What the alerts send, not the task-event listener's status (a test of its own has that).
+        mqttConfig: {
+          enable: true,
+          brokerHost: "127.0.0.1",
+          brokerPort: broker.port,
+          taskFailureServerStatusTopic: "",
+        },
         qlikSenseUrls: {
           qmc: "https://sense.example.com/qmc",
           hub: "https://sense.example.com/hub",

@@ -72,10 +72,12 @@ const plainIngest = createHttpServer((request, response) => {
 });
 let plainPort: number;
 let browser: Browser;
+const cleanUps: (() => void)[] = [];
 
 beforeAll(async () => {
   if (skip) return;
-  dir = scratchDirectory("steward-https-ingest-", (cleanUp) => afterAll(cleanUp));
+  // A hook registered inside beforeAll never runs: the file's afterAll runs these instead.
+  dir = scratchDirectory("steward-https-ingest-", (cleanUp) => cleanUps.push(cleanUp));
   files = await writeListenerCertificates(dir);
   page = createHttpsServer({ cert: files.cert, key: readFileSync(files.keyPath) }, (_request, response) => {
     response.writeHead(200, { "content-type": "text/html" }).end(PAGE);
@@ -106,7 +108,7 @@ beforeAll(async () => {
     enable: false
 `,
   );
-  steward = await startStewardIn(dir, { onTestFinished: (kill) => afterAll(kill) });
+  steward = await startStewardIn(dir, { onTestFinished: (kill) => cleanUps.unshift(kill) });
   browser = await launchChromium([
     `--ignore-certificate-errors-spki-list=${spkiHash(files.cert)}`,
     `--host-resolver-rules=MAP ${PLAIN_INGEST_NAME} 127.0.0.1`,
@@ -117,6 +119,8 @@ afterAll(async () => {
   await browser?.close();
   page?.close();
   plainIngest.close();
+  // Steward first, then its directory.
+  for (const cleanUp of cleanUps) cleanUp();
 });
 
 describe.skipIf(skip)("an HTTPS page posting audit events from Chromium", () => {

@@ -49,7 +49,7 @@ async function startUdpPart(service: Record<string, unknown>, kernelDrops: Kerne
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const logger = recordingLogger();
   const metrics = createMemoryMetricsRegistry();
-  const connections = await startAgentConnections(parsed.config, logger, metrics, dir);
+  const connections = await startAgentConnections({ config: parsed.config, logger, metrics, cwd: dir });
   const udp = await startUdpEvents({
     config: parsed.config,
     logger,

@@ -12,7 +12,7 @@
  * handbook's Windows page say what that leaves unproven.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../../../bin/bundle.mjs";
@@ -141,8 +141,12 @@ describe.skipIf(skip)("steward start under the Windows node.exe (Wine)", () => {
 
   it("writes the acknowledged event to Parquet and logs to a daily file, under Windows paths", async () => {
     const parquet = join(dir, "exports", "parquet");
+    // The export directory is made by the first write, which may come after the first look: until
+    // then there is nothing to list.
     await until(
-      () => readdirSync(parquet, { recursive: true }).some((name) => String(name).endsWith(".parquet")),
+      () =>
+        existsSync(parquet) &&
+        readdirSync(parquet, { recursive: true }).some((name) => String(name).endsWith(".parquet")),
       15_000,
     );
     expect(

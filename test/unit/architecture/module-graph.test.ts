@@ -15,8 +15,18 @@ import { dirname, join, normalize, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importsOf, ROOT, sourceFiles } from "../../helpers/source-imports.ts";
 
-/** The modules whose index.ts is their only door. */
-const MODULES_BEHIND_INDEX = ["alerts"];
+/**
+ * The modules whose index.ts is their only door. The others are left out, each for a reason:
+ * - shared: what many modules use and none owns; its files are imported one by one by design;
+ * - base-conversion, files, kv, messaging, observability: one to three files, each of which is
+ *   already the interface; an index.ts would only repeat them;
+ * - qlik-cloud, task-events: their public faces are changing while they gain alert kinds; each
+ *   joins the list with the index.ts that its new faces settle;
+ * - audit, destinations, logging, monitoring, platform, polling, udp: still reached into file by
+ *   file (15 to 47 imports each on 2026-12-06); each joins the list once its users import an
+ *   index.ts of its own.
+ */
+const MODULES_BEHIND_INDEX = ["agent-destinations", "alerts", "config", "licences", "ratelimit", "schedules"];
 const CODE = ["core", "local", "functions", "bin"];
 
 /** Every relative import of the sources under `folders`: the importing file and the file imported, from the root. */

@@ -46,7 +46,7 @@ import type {
   Logger,
   Stoppable,
 } from "../../../ports.ts";
-import { createFixedWindowCounter } from "../../../ratelimit/fixed-window-counter.ts";
+import { createFixedWindowCounter } from "../../../ratelimit/index.ts";
 import { AppendsInFlight } from "./appends-in-flight.ts";
 import { DestinationReaders } from "./destination-readers.ts";
 import { DiskUseWarnings } from "./disk-use-warnings.ts";

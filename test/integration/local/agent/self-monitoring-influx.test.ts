@@ -73,13 +73,13 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
       },
     });
     const logger = recordingLogger();
-    const connections = await startAgentConnections(
-      cfg,
+    const connections = await startAgentConnections({
+      config: cfg,
       logger,
-      createMemoryMetricsRegistry(),
-      process.cwd(),
-      systemClock,
-    );
+      metrics: createMemoryMetricsRegistry(),
+      cwd: process.cwd(),
+      clock: systemClock,
+    });
     const monitor = startUptimeMonitor({ config: cfg, logger, clock: systemClock, connections });
     await until(() => monitor.iterations() >= 2, 5000);
     await monitor.stop();
@@ -124,13 +124,13 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
       },
     });
     const logger = recordingLogger();
-    const connections = await startAgentConnections(
-      cfg,
+    const connections = await startAgentConnections({
+      config: cfg,
       logger,
-      createMemoryMetricsRegistry(),
-      process.cwd(),
-      systemClock,
-    );
+      metrics: createMemoryMetricsRegistry(),
+      cwd: process.cwd(),
+      clock: systemClock,
+    });
     const monitor = startUptimeMonitor({
       config: cfg,
       logger,
@@ -148,12 +148,12 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
     const cfg = config(influxd.port, {
       errorTracking: { enable: true, timeseriesdb: { enable: true, measurementName: "steward_errors_test" } },
     });
-    const connections = await startAgentConnections(
-      cfg,
-      recordingLogger(),
-      createMemoryMetricsRegistry(),
-      process.cwd(),
-    );
+    const connections = await startAgentConnections({
+      config: cfg,
+      logger: recordingLogger(),
+      metrics: createMemoryMetricsRegistry(),
+      cwd: process.cwd(),
+    });
     const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
     connections.errors.record("HEALTH_API", "sense1", new Error("poll failed", { cause: refused }));
     connections.errors.record("PROXY_API", "sense2", Object.assign(new Error("HTTP 503"), { status: 503 }));
@@ -179,12 +179,12 @@ describe.skipIf(skip)("self-monitoring with InfluxDB 1.x", () => {
     const cfg = config(influxd.port, {
       errorTracking: { enable: true, timeseriesdb: { enable: false, measurementName: "steward_errors_off" } },
     });
-    const connections = await startAgentConnections(
-      cfg,
-      recordingLogger(),
-      createMemoryMetricsRegistry(),
-      process.cwd(),
-    );
+    const connections = await startAgentConnections({
+      config: cfg,
+      logger: recordingLogger(),
+      metrics: createMemoryMetricsRegistry(),
+      cwd: process.cwd(),
+    });
     connections.errors.record("HEALTH_API", "sense1");
     expect(connections.errors.counts().total).toBe(1);
     await connections.stop();
@@ -197,12 +197,12 @@ describe("error tracking while the time-series DB is down", () => {
     const deadPort = await freePort();
     const cfg = config(deadPort, { errorTracking: { enable: true } });
     const logger = recordingLogger();
-    const connections = await startAgentConnections(
-      cfg,
+    const connections = await startAgentConnections({
+      config: cfg,
       logger,
-      createMemoryMetricsRegistry(),
-      process.cwd(),
-    );
+      metrics: createMemoryMetricsRegistry(),
+      cwd: process.cwd(),
+    });
 
     // A part's write failure is recorded (and becomes an error point, whose write fails too).
     connections.recordWriteError("timeseriesdb", new Error("POST /write failed: no answer"));

@@ -39,7 +39,13 @@ afterAll(async () => {
 async function startMonitor(config: Config) {
   const logger = recordingLogger();
   const metrics = createMemoryMetricsRegistry();
-  const connections = await startAgentConnections(config, logger, metrics, process.cwd(), systemClock);
+  const connections = await startAgentConnections({
+    config,
+    logger,
+    metrics,
+    cwd: process.cwd(),
+    clock: systemClock,
+  });
   const monitor = await startLicenseMonitor({
     config,
     logger,

@@ -91,15 +91,14 @@ export async function runOnce(config: Config): Promise<LicenceRun> {
   const registry = createPromMetricsRegistry();
   const broker = brokerConnection(config, logger, process.cwd());
   const brokerPart = await broker?.part.start();
-  const connections = await startAgentConnections(
+  const connections = await startAgentConnections({
     config,
     logger,
-    registry,
-    process.cwd(),
-    systemClock,
-    undefined,
-    broker?.client,
-  );
+    metrics: registry,
+    cwd: process.cwd(),
+    clock: systemClock,
+    broker: broker?.client,
+  });
   const alerts: LicenceExpiryAlert[] = [];
   const monitor = await startLicenseMonitor({
     config,

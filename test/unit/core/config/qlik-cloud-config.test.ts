@@ -39,7 +39,11 @@ describe("qlikCloud settings", () => {
   });
 
   it("is off by default, and placeholders may stay in a switched-off section", () => {
-    expect(parseOk({}).qlikCloud).toEqual({ enable: false, tenants: [] });
+    expect(parseOk({}).qlikCloud).toEqual({
+      enable: false,
+      tenants: [],
+      timeseriesdb: { reloadFailure: { enable: true }, reloadSuccess: { enable: false } },
+    });
     expect(problemsOf({ qlikCloud: { enable: false, tenants: [{ name: "<Name>" }] } })).toEqual([]);
   });
 

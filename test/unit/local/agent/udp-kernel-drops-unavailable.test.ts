@@ -48,7 +48,7 @@ async function runListeners(reader: (dir: string) => KernelDropReader) {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const logger = recordingLogger();
   const metrics = createPromMetricsRegistry();
-  const connections = await startAgentConnections(parsed.config, logger, metrics, dir);
+  const connections = await startAgentConnections({ config: parsed.config, logger, metrics, cwd: dir });
   const udp = await startUdpEvents({
     config: parsed.config,
     logger,

@@ -36,7 +36,7 @@ async function keyFileAfterStart(obsPlatform: Record<string, unknown>): Promise<
   if (!parsed.ok) expect.fail(parsed.problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
   const logger = recordingLogger();
   const metrics = createPromMetricsRegistry();
-  const connections = await startAgentConnections(parsed.config, logger, metrics, dir);
+  const connections = await startAgentConnections({ config: parsed.config, logger, metrics, cwd: dir });
   const udp = await startUdpEvents({
     config: parsed.config,
     logger,

@@ -62,6 +62,9 @@ const ENDPOINTS: [string, string][] = [
 /** Where each Butler setting lands, Butler path → Steward path (the value unchanged). */
 const CONVERTED: [string, string][] = [
   ["logLevel", "logLevel"],
+  ["qlikSenseCloud.enable", "qlikCloud.enable"],
+  ["qlikSenseCloud.event.mqtt.tenant.tenantUrl", "qlikCloud.tenants.0.url"],
+  ["qlikSenseCloud.event.mqtt.tenant.auth.jwt.token", "qlikCloud.tenants.0.auth.apiKey"],
   ["fileLogging", "fileLogging"],
   ["logDirectory", "logDirectory"],
   ["systemInfo", "systemInfo"],
@@ -191,7 +194,6 @@ const LEFT_OUT = [
   "Butler.restServerConfig.backgroundServerPort",
   "Butler.restServerApiDocGenerate",
   "Butler.serviceMonitor",
-  "Butler.qlikSenseCloud",
   ...[
     "reloadTaskFailure",
     "reloadTaskSuccess",

@@ -1,0 +1,62 @@
+/**
+ * The CloudRunHandler that takes a tenant's reload runs to the outputs a site's reload reaches:
+ * its log line (log-cloud-run.ts), its time-series point (cloud-run-points.ts) and, for a failed
+ * or canceled run that some alert destination takes, the alert, enriched through the tenant's
+ * client (cloud-run-alert.ts) and handed to the alerts' dispatcher, which applies the rate limits
+ * and the per-destination budget and counts each outcome as for the site's alerts. The lookups
+ * are made only when a destination takes the kind. A point the database did not take is logged
+ * at WARN and not retried by handing the run on again, which would alert twice.
+ */
+import type { AlertDispatcher } from "../alerts/index.ts";
+import type { CloudRunHandler, Logger, TenantClient, TimeseriesClient } from "../ports.ts";
+import { describeError } from "../shared/describe-error.ts";
+import { cloudAlertKind, cloudRunAlert } from "./cloud-run-alert.ts";
+import { type CloudPointsConfig, cloudRunPoint } from "./cloud-run-points.ts";
+
+export interface CloudTenantOutputs {
+  readonly url: string;
+  readonly client: TenantClient;
+  /** `qlikCloud.tenants[].tags.static`. */
+  readonly tags: readonly { readonly name: string; readonly value: string }[];
+}
+
+export interface CloudRunOutputsDeps {
+  /** The run's log line. */
+  readonly log: CloudRunHandler;
+  /** Each configured tenant by name: its URL and client. */
+  readonly tenants: ReadonlyMap<string, CloudTenantOutputs>;
+  readonly alerts: Pick<AlertDispatcher, "dispatch" | "destinations">;
+  /** There when the time-series database is on. */
+  readonly points?: { readonly config: CloudPointsConfig; readonly series: TimeseriesClient } | undefined;
+  readonly logger: Logger;
+}
+
+export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandler {
+  const { logger } = deps;
+  async function writePoint(run: Parameters<CloudRunHandler>[0]): Promise<void> {
+    const tags = deps.tenants.get(run.tenant)?.tags ?? [];
+    const point = deps.points === undefined ? undefined : cloudRunPoint(run, deps.points.config, tags);
+    if (point === undefined || deps.points === undefined) return;
+    try {
+      await deps.points.series.write([point]);
+    } catch (error) {
+      logger.warn("Qlik Cloud reload point not written", {
+        tenant: run.tenant,
+        reloadId: run.reloadId,
+        problem: describeError(error),
+      });
+    }
+  }
+  async function alert(run: Parameters<CloudRunHandler>[0]): Promise<void> {
+    const kind = cloudAlertKind(run);
+    const tenant = deps.tenants.get(run.tenant);
+    if (kind === undefined || tenant === undefined) return;
+    if (!deps.alerts.destinations.some((destination) => destination.handles(kind))) return;
+    const made = await cloudRunAlert(run, { name: run.tenant, url: tenant.url }, tenant.client);
+    if (made !== undefined) await deps.alerts.dispatch(made);
+  }
+  return async function cloudRunOutputs(run) {
+    await deps.log(run);
+    await Promise.all([writePoint(run), alert(run)]);
+  };
+}
