@@ -30,6 +30,7 @@ export type { Env } from "./env.ts";
 export {
   type LicenseMonitorDestinations,
   licenseMonitorDestinations,
+  serviceMonitorDestinations,
 } from "./license-monitor-destinations.ts";
 export {
   type CertificateForm,
