@@ -195,4 +195,26 @@ describe.skipIf(noInfluxd || noMosquitto)("the Windows service monitor part", ()
       serviceStatusChanged: true,
     });
   });
+
+  it("alerts a service that stopped while its host could not be read once the host answers again", async () => {
+    const run = await startAll();
+    try {
+      await until(() => run.monitor.status().polls >= 1, 10_000);
+      run.sc.answer("query", SERVICE, "query-unreachable-1722.txt", 1722);
+      await run.pollAgain();
+      expect(run.monitor.status().services[0]?.state).toBe("RUNNING");
+      run.sc.answer("query", SERVICE, "query-stopped.txt");
+      await run.pollAgain();
+
+      expect(run.monitor.status().services[0]).toMatchObject({ state: "STOPPED", lastError: undefined });
+      expect(run.logger.entries.map((entry) => entry.message)).toContain(
+        "a watched Windows service can be read again",
+      );
+    } finally {
+      await run.stopAll();
+    }
+    expect(run.smtp.received.map((email) => email.mail.subject)).toEqual([
+      'Windows service stopped on host qs-node1: "Qlik Sense Service Dispatcher"',
+    ]);
+  });
 });
