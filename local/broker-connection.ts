@@ -19,6 +19,7 @@ import {
   licenseMonitorDestinations,
   logEventsEnabled,
   pipelineDestinations,
+  serviceMonitorDestinations,
   taskEventsPublish,
   taskEventsServerStatus,
 } from "../core/config/index.ts";
@@ -51,7 +52,8 @@ export function agentPublishes(config: Config): boolean {
     platformPollingEnabled(config) ||
     taskEventsPublish(config) ||
     taskEventsServerStatus(config) !== undefined ||
-    licenseMonitorDestinations(config).mqtt
+    licenseMonitorDestinations(config).mqtt ||
+    serviceMonitorDestinations(config).mqtt
   );
 }
 

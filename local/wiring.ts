@@ -24,6 +24,7 @@ import { heartbeatPart } from "./agent/heartbeat.ts";
 import { licenseMonitorPart } from "./agent/licence-monitor/licence-monitor.ts";
 import { platformPollingPart } from "./agent/platform-polling.ts";
 import { scrapeEndpointPart } from "./agent/scrape-endpoint.ts";
+import { serviceMonitorPart } from "./agent/service-monitor/service-monitor.ts";
 import { startAgentParts } from "./agent/start-agent.ts";
 import { systemInfoPart } from "./agent/system-info.ts";
 import { taskEventsPart } from "./agent/task-events/task-events-part.ts";
@@ -63,6 +64,7 @@ const AGENT_PARTS: readonly AgentPart[] = [
   platformPollingPart,
   taskEventsPart,
   licenseMonitorPart,
+  serviceMonitorPart,
   heartbeatPart,
   uptimeMonitorPart,
   telemetryPart,

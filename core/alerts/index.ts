@@ -1,7 +1,7 @@
 /**
  * The alerting module: what every other module and the local process may use of it. An alert
  * is one of the kinds of types.ts (a reload-task run, the server licence's expiry and status, a
- * Qlik Cloud reload);
+ * Qlik Cloud reload, a Windows service's change of state);
  * its producers (core/task-events/, the licence monitor) make one and hand it to a dispatcher
  * (dispatch.ts), which sends it to every destination that takes its kind: one per channel
  * (alert-channels.ts: email/, chat/ for Teams and Slack, webhook/, obs-platform/), each holding
@@ -58,6 +58,18 @@ export {
 } from "./licence-alert.ts";
 export { type LicenceTemplateFields, licenceSentence, licenceTemplateFields } from "./licence-fields.ts";
 export { OBS_PLATFORM_ALERT_DESTINATION } from "./obs-platform/obs-platform-alert-destination.ts";
+export {
+  isServiceStateAlertKind,
+  SERVICE_STATE_ALERT_KINDS,
+  type ServiceStateAlert,
+  type ServiceStateAlertKind,
+  serviceStateKind,
+} from "./service-state-alert.ts";
+export {
+  type ServiceTemplateFields,
+  serviceSentence,
+  serviceTemplateFields,
+} from "./service-state-fields.ts";
 export {
   type AppInfo,
   type AppOwner,

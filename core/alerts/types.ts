@@ -12,10 +12,16 @@
  */
 import type { CloudReloadAlert } from "./cloud-reload-alert.ts";
 import type { LicenceExpiryAlert, LicenceStatusAlert } from "./licence-alert.ts";
+import type { ServiceStateAlert } from "./service-state-alert.ts";
 import type { TaskAlert } from "./task-alert.ts";
 
-/** Every alert Steward sends: a reload-task run, the server licence's expiry and status, a Qlik Cloud reload. */
-export type Alert = TaskAlert | LicenceExpiryAlert | LicenceStatusAlert | CloudReloadAlert;
+/** Every alert Steward sends: a reload-task run, the server licence's expiry and status, a Qlik Cloud reload, a Windows service's change of state. */
+export type Alert =
+  | TaskAlert
+  | LicenceExpiryAlert
+  | LicenceStatusAlert
+  | CloudReloadAlert
+  | ServiceStateAlert;
 
 /** The kind of an alert, as counted in `steward_alerts_total{kind}` and switched on per channel. */
 export type AlertKind = Alert["kind"];

@@ -30,6 +30,7 @@ export type { Env } from "./env.ts";
 export {
   type LicenseMonitorDestinations,
   licenseMonitorDestinations,
+  serviceMonitorDestinations,
 } from "./license-monitor-destinations.ts";
 export {
   type CertificateForm,
@@ -45,6 +46,7 @@ export { cannotReadFile } from "./named-file.ts";
 export { isSecretKey, MASK, obfuscateConfig } from "./obfuscate.ts";
 export { openListenerWarning } from "./open-listeners.ts";
 export { checkConfigText, checkExtension, type ParseResult, parseConfig } from "./parse.ts";
+export { platformProblems, SERVICE_MONITOR_WINDOWS_ONLY } from "./platform-checks.ts";
 export { ConfigError, type ConfigProblem, formatProblem, formatProblems, sortProblems } from "./problems.ts";
 export { AUDIT_DESTINATION_TYPES, type AuditDestinationType } from "./schema/audit-events.ts";
 export type * from "./schema/config.ts";

@@ -387,6 +387,65 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Webhooks called when the server licence has expired or expires within the alert window (with licenseMonitor.serverLicense.webhook.sendAlert).",
   "webhookNotification.qlikSenseServerLicenseExpiryAlert.rateLimit":
     "Seconds after an expiry call in which the list is not called again (default one day).",
+  "emailNotification.serviceStopped":
+    "Email when a watched Windows service stops, or leaves RUNNING for a paused or pending state (serviceMonitor).",
+  "emailNotification.serviceStarted":
+    "Email when a watched Windows service is RUNNING again (serviceMonitor).",
+  "emailNotification.serviceStopped.enable": "Send stopped Windows services by email.",
+  "emailNotification.serviceStarted.enable": "Send started Windows services by email.",
+  "emailNotification.serviceStopped.rateLimit":
+    "Seconds after an email in which the same service and recipient get no other stopped email (0 = no limit).",
+  "emailNotification.serviceStarted.rateLimit":
+    "Seconds after an email in which the same service and recipient get no other started email (0 = no limit).",
+  "emailNotification.serviceStopped.subject":
+    "Subject, a Handlebars template with the service fields ({{host}}, {{serviceName}}, {{serviceDisplayName}}, {{serviceFriendlyName}}, {{serviceStatus}}, {{servicePrevStatus}}, ...).",
+  "emailNotification.serviceStarted.subject":
+    "Subject, a Handlebars template with the service fields ({{host}}, {{serviceName}}, {{serviceDisplayName}}, {{serviceFriendlyName}}, {{serviceStatus}}, {{servicePrevStatus}}, ...).",
+  "emailNotification.serviceStopped.recipients": "Email addresses that receive stopped services.",
+  "emailNotification.serviceStarted.recipients": "Email addresses that receive started services.",
+  "teamsNotification.serviceStopped":
+    "Teams message when a watched Windows service stops or leaves RUNNING (serviceMonitor).",
+  "teamsNotification.serviceStarted": "Teams message when a watched Windows service is RUNNING again.",
+  "slackNotification.serviceStopped":
+    "Slack message when a watched Windows service stops or leaves RUNNING (serviceMonitor).",
+  "slackNotification.serviceStarted": "Slack message when a watched Windows service is RUNNING again.",
+  "teamsNotification.serviceStopped.enable": "Post stopped Windows services.",
+  "teamsNotification.serviceStarted.enable": "Post started Windows services.",
+  "slackNotification.serviceStopped.enable": "Post stopped Windows services.",
+  "slackNotification.serviceStarted.enable": "Post started Windows services.",
+  "teamsNotification.serviceStopped.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
+  "teamsNotification.serviceStarted.webhookURL": `Workflows URL of the channel; write it as ${ENV_REF} (it carries a key: masked everywhere).`,
+  "slackNotification.serviceStopped.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
+  "slackNotification.serviceStarted.webhookURL": `Incoming webhook URL; write it as ${ENV_REF} (it carries a token: masked everywhere).`,
+  "serviceStopped.rateLimit":
+    "Seconds after a message in which the same service posts no other (0 = no limit).",
+  "serviceStarted.rateLimit":
+    "Seconds after a message in which the same service posts no other (0 = no limit).",
+  "serviceStopped.basicMsgTemplate":
+    "Title of the basic message, a Handlebars template with the service fields ({{host}}, {{serviceName}}, {{serviceFriendlyName}}, {{serviceStatus}}, ...).",
+  "serviceStarted.basicMsgTemplate":
+    "Title of the basic message, a Handlebars template with the service fields ({{host}}, {{serviceName}}, {{serviceFriendlyName}}, {{serviceStatus}}, ...).",
+  "webhookNotification.serviceMonitor":
+    "Webhooks called when a watched Windows service changes state (serviceMonitor), with Butler's fields.",
+  "webhookNotification.serviceMonitor.enable": "Call these webhooks (also needs webhookNotification.enable).",
+  "webhookNotification.serviceMonitor.rateLimit":
+    "Seconds after a call in which the same service calls the list no more (0 = no limit).",
+  "incidentTool.newRelic.serviceMonitor":
+    "Events and log entries when a watched Windows service changes state (serviceMonitor).",
+  "incidentTool.newRelic.serviceMonitor.destination.event.enable": "Send an event per change.",
+  "incidentTool.newRelic.serviceMonitor.destination.event.sendToAccount":
+    "Account names (thirdPartyToolsCredentials.obsPlatform) that get the event, besides destinationAccount.event.",
+  "incidentTool.newRelic.serviceMonitor.destination.log.enable": "Send a log entry per change.",
+  "incidentTool.newRelic.serviceMonitor.destination.log.sendToAccount":
+    "Account names (thirdPartyToolsCredentials.obsPlatform) that get the log entry, besides destinationAccount.log.",
+  "incidentTool.newRelic.serviceMonitor.monitorServiceState.running.enable":
+    "Send services that are RUNNING again.",
+  "incidentTool.newRelic.serviceMonitor.monitorServiceState.stopped.enable":
+    "Send services that stopped or left RUNNING.",
+  "incidentTool.newRelic.serviceMonitor.rateLimit":
+    "Seconds after an event or log entry in which the same service sends no other of it (0 = no limit).",
+  "incidentTool.newRelic.serviceMonitor.attribute.static":
+    "Attributes added to every service event and log entry.",
   incidentTool: "Incident and observability tools that get reload-task alerts.",
   "incidentTool.newRelic":
     "Failed and aborted reloads sent to the observability platform as events and log entries.",
@@ -613,6 +672,37 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "qlikCloud.timeseriesdb.reloadSuccess.enable":
     "Write a reload_task_success point for every successful reload of a tenant (one per reload: a tenant may reload often).",
 
+  // ---- Windows services ----
+  serviceMonitor:
+    "Windows services of the platform's servers, read with sc.exe on a schedule; Windows only (docs/windows-services.md).",
+  "serviceMonitor.enable":
+    "Watch the services below; refused by check-config and start on another operating system.",
+  "serviceMonitor.frequency":
+    'Schedule (UTC): later.js text such as "every 30 seconds" or 5/6-field cron such as "*/1 * * * *".',
+  "serviceMonitor.timeoutSeconds":
+    "Seconds one sc.exe run may take before it is killed and the reading counted as failed (timeout).",
+  "serviceMonitor.monitor": "The hosts and their services to watch.",
+  "serviceMonitor.monitor[].host":
+    "Host name sc.exe reads the services of (\\\\HOST), e.g. sense1.corp.local.",
+  "serviceMonitor.monitor[].services": "The services of that host.",
+  "serviceMonitor.monitor[].services[].name":
+    "Service name as sc.exe knows it (not the display name), e.g. QlikSenseRepositoryService.",
+  "serviceMonitor.monitor[].services[].friendlyName":
+    "Name shown in alerts, e.g. Repository; empty: the service name.",
+  "serviceMonitor.timeseriesdb.enable":
+    "Write a win_service_state point at the first reading and at every change (needs timeseriesdbConfig.enable).",
+  "serviceMonitor.timeseriesdb.tag.static": "Tags added to every win_service_state point.",
+  "serviceMonitor.timeseriesdb.tag.static[].name": "Tag name, e.g. qs_env.",
+  "serviceMonitor.timeseriesdb.tag.static[].value": "Tag value, e.g. prod.",
+  "serviceMonitor.sendToMQTT.enable":
+    "Publish the services' states to the broker under the topics below (needs mqttConfig.enable).",
+  "serviceMonitor.sendToMQTT.serviceRunningTopic":
+    "Topic root of services that are RUNNING again: <topic>/<host>/<service>, with the previous state.",
+  "serviceMonitor.sendToMQTT.serviceStoppedTopic":
+    "Topic root of services that left RUNNING: <topic>/<host>/<service>, with the previous state.",
+  "serviceMonitor.sendToMQTT.serviceStatusTopic":
+    "Topic root of every service's state at the first reading and at every change: <topic>/<host>/<service>.",
+
   // ---- licences and version ----
   licenseMonitor:
     "Licence and version monitoring: access licence use, the server licence's expiry, the platform version, and the release of unused access licences (docs/licences.md). Reads the repository at platform.host with the cert.* client certificate.",
@@ -805,6 +895,15 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
 
 /** Commented examples printed under lists that are empty by default. */
 export const LIST_EXAMPLES: Readonly<Record<string, unknown>> = {
+  "serviceMonitor.monitor": [
+    {
+      host: "sense1.example.com",
+      services: [
+        { name: "QlikSenseRepositoryService", friendlyName: "Repository" },
+        { name: "QlikSenseSchedulerService", friendlyName: "Scheduler" },
+      ],
+    },
+  ],
   "thirdPartyToolsCredentials.obsPlatform": [
     { accountName: "First account", insertApiKey: envRef("OBS_INSERT_API_KEY"), accountId: "1234567" },
   ],

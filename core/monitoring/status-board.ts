@@ -18,6 +18,7 @@ export const STATUS_SECTIONS = [
   "alertDestinations",
   "licenses",
   "qlikCloud",
+  "serviceMonitor",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
 

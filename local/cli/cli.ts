@@ -72,6 +72,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The operating system settings are checked for; `process.platform` when left out. */
+  platform?: NodeJS.Platform;
 }
 
 /**

@@ -17,10 +17,14 @@ import type { ChatWebhookClient } from "./chat-webhook-client.ts";
 import { cloudReloadChat } from "./cloud-reload-chat.ts";
 import { renderJsonTemplate } from "./json-template.ts";
 import { licenceChat } from "./licence-chat.ts";
+import { serviceStateChat } from "./service-state-chat.ts";
 import { taskChat } from "./task-chat.ts";
 
 /** The kinds chat posts, one line each; each answers only the alerts of the kinds it lists. */
-const KINDS = [taskChat, licenceChat, cloudReloadChat] as unknown as readonly ChatMessages<Alert, object>[];
+const KINDS = [taskChat, licenceChat, cloudReloadChat, serviceStateChat] as unknown as readonly ChatMessages<
+  Alert,
+  object
+>[];
 
 export interface ChatDestinationDeps {
   readonly client: ChatWebhookClient;

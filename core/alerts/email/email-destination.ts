@@ -21,13 +21,16 @@ import type { EmailClient } from "./email-client.ts";
 import type { BodyTemplate } from "./email-content.ts";
 import type { EmailKindSettings, EmailMessages } from "./email-messages.ts";
 import { licenceEmail } from "./licence-email.ts";
+import { serviceStateEmail } from "./service-state-email.ts";
 import { taskEmail } from "./task-email.ts";
 
 /** The kinds email sends, one line each; each answers only the alerts of the kinds it lists. */
-const KINDS = [taskEmail, licenceEmail, cloudReloadEmail] as unknown as readonly EmailMessages<
-  Alert,
-  EmailKindSettings
->[];
+const KINDS = [
+  taskEmail,
+  licenceEmail,
+  cloudReloadEmail,
+  serviceStateEmail,
+] as unknown as readonly EmailMessages<Alert, EmailKindSettings>[];
 
 export interface EmailDestinationDeps {
   readonly client: EmailClient;

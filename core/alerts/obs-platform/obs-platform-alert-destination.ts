@@ -3,7 +3,10 @@
  * failed or aborted reload, an event and, when switched on, a log entry (task-obs-platform.ts)
  * to each account the kind selects (obs-platform-accounts.ts). Events and log entries have each
  * their own rate limit per task, so a log entry left out never holds back an event; the
- * destination's budget of alerts per minute counts one per alert. An account
+ * destination's budget of alerts per minute counts one per alert. A watched Windows service's
+ * change (service-obs-platform.ts) goes the same way under `serviceMonitor`, one rate limit per
+ * service and target, posted with the headers of `reloadTaskFailure` (the service block has none
+ * of its own). An account
  * name that is not in `thirdPartyToolsCredentials.obsPlatform` is logged and the other accounts
  * are still served; one account that fails never stops the others. Errors name accounts, never
  * their insert API keys.
@@ -18,9 +21,16 @@ import type {
   ObservabilityLogBatchClient,
 } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
+import { isServiceStateAlertKind, type ServiceStateAlert } from "../service-state-alert.ts";
 import { isTaskAlertKind, type TaskAlert } from "../task-alert.ts";
-import { type AlertDestination, AlertSendError, type AlertSendResult } from "../types.ts";
+import {
+  type AlertAdmission,
+  type AlertDestination,
+  AlertSendError,
+  type AlertSendResult,
+} from "../types.ts";
 import { accountNamesFor } from "./obs-platform-accounts.ts";
+import { serviceObsPlatformEvent, serviceObsPlatformLog, serviceTargets } from "./service-obs-platform.ts";
 import {
   isObsPlatformKind,
   type ObsPlatformKind,
@@ -90,10 +100,67 @@ export function createObsPlatformDestination(
     return posts;
   }
 
+  /** Every post, settled; the send fails naming each that failed, after the others were made. */
+  async function postAll(posts: readonly Post[], make: (post: Post) => Promise<void>): Promise<void> {
+    const results = await Promise.allSettled(posts.map(make));
+    const failures = results.flatMap((result, i) =>
+      result.status === "rejected" ? [{ post: posts[i] as Post, error: result.reason as unknown }] : [],
+    );
+    if (failures.length === 0) return;
+    const named = failures.map(
+      ({ post, error }) => `${post.target} to ${post.account.accountName}: ${messageOf(error)}`,
+    );
+    throw new AlertSendError(
+      `${failures.length} of ${posts.length} posts failed (${posts.length - failures.length} sent): ${named.join("; ")}`,
+      { cause: failures[0]?.error },
+    );
+  }
+
+  async function sendService(alert: ServiceStateAlert, admission: AlertAdmission): Promise<AlertSendResult> {
+    const settings = config.serviceMonitor;
+    const targets = serviceTargets(settings, alert.kind);
+    const keyOf = (target: Target) =>
+      `${target}|${alert.kind}|${JSON.stringify([alert.host, alert.service])}`;
+    const admitted = admission.admit(
+      targets.map(keyOf),
+      settings.rateLimit,
+      `this service had an alert within ${settings.rateLimit} s`,
+    );
+    if ("refused" in admitted) return admitted.refused;
+    const open = targets.filter((target) => admitted.admitted.includes(keyOf(target)));
+    const posts = open.flatMap((target) => {
+      const names = [
+        ...new Set([...settings.destination[target].sendToAccount, ...config.destinationAccount[target]]),
+      ];
+      const picked = selectAccounts(deps.accounts, names);
+      if (picked.unknown.length > 0)
+        deps.logger.warn(
+          "Windows service alert accounts not defined in thirdPartyToolsCredentials.obsPlatform are skipped; the others are still sent to",
+          { kind: alert.kind, host: alert.host, service: alert.service, accounts: picked.unknown.join(", ") },
+        );
+      return picked.accounts.map((account) => ({ target, account }));
+    });
+    if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
+    const client = deps.clientFor("reloadTaskFailure");
+    const version = deps.view.version;
+    await postAll(posts, ({ target, account }) =>
+      target === "event"
+        ? client.postEvents([serviceObsPlatformEvent(alert, settings, version)], account)
+        : client.postLogs([serviceObsPlatformLog(alert, settings, version)], account),
+    );
+    const suppressed = targets.length - open.length;
+    return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
+  }
+
   return {
     name: OBS_PLATFORM_ALERT_DESTINATION,
-    handles: (kind) => config.enable && isObsPlatformKind(kind) && targetsOf(kind).length > 0,
+    handles: (kind) =>
+      config.enable &&
+      ((isObsPlatformKind(kind) && targetsOf(kind).length > 0) ||
+        (isServiceStateAlertKind(kind) && serviceTargets(config.serviceMonitor, kind).length > 0)),
     async send(anyAlert, admission): Promise<AlertSendResult> {
+      if (isServiceStateAlertKind(anyAlert.kind))
+        return sendService(anyAlert as ServiceStateAlert, admission);
       if (!isTaskAlertKind(anyAlert.kind) || !isObsPlatformKind(anyAlert.kind))
         return { outcome: "skipped", reason: `the observability platform gets no ${anyAlert.kind} alerts` };
       const alert = anyAlert as TaskAlert;
@@ -111,19 +178,7 @@ export function createObsPlatformDestination(
       const open = targets.filter((target) => admitted.admitted.includes(keyOf(target)));
       const posts = postsFor(alert, kind, open);
       if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
-      const results = await Promise.allSettled(posts.map((p) => post(alert, kind, p)));
-      const failures = results.flatMap((result, i) =>
-        result.status === "rejected" ? [{ post: posts[i] as Post, error: result.reason as unknown }] : [],
-      );
-      if (failures.length > 0) {
-        const named = failures.map(
-          ({ post, error }) => `${post.target} to ${post.account.accountName}: ${messageOf(error)}`,
-        );
-        throw new AlertSendError(
-          `${failures.length} of ${posts.length} posts failed (${posts.length - failures.length} sent): ${named.join("; ")}`,
-          { cause: failures[0]?.error },
-        );
-      }
+      await postAll(posts, (p) => post(alert, kind, p));
       const suppressed = targets.length - open.length;
       return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
     },

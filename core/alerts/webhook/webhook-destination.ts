@@ -12,6 +12,7 @@ import type { AlertView } from "../alert-view.ts";
 import type { Alert, AlertDestination } from "../types.ts";
 import { cloudReloadWebhook } from "./cloud-reload-webhook.ts";
 import { licenceExpiryWebhook, licenceStatusWebhook } from "./licence-webhook.ts";
+import { serviceStateWebhook } from "./service-state-webhook.ts";
 import { taskWebhook } from "./task-webhook.ts";
 import type { WebhookClient } from "./webhook-client.ts";
 import { callWebhookList } from "./webhook-list.ts";
@@ -23,6 +24,7 @@ const KINDS = [
   licenceExpiryWebhook,
   licenceStatusWebhook,
   cloudReloadWebhook,
+  serviceStateWebhook,
 ] as unknown as readonly WebhookMessages<Alert>[];
 
 export interface WebhookDestinationDeps {

@@ -2,8 +2,9 @@
  * What the Butler converter writes beyond the rules table, each with a note saying why:
  * - before the walk, the X-Qlik-User header of `configQRS` / `configEngine` becomes the section's
  *   `userHeader` (Steward's `platform.userHeader`): Butler kept the user it calls the platform as
- *   in a list of headers, Steward in one setting; and Butler's Qlik Cloud tenant becomes a tenant
- *   of `qlikCloud.tenants` (butler-cloud-tenant.ts);
+ *   in a list of headers, Steward in one setting; Butler's Qlik Cloud tenant becomes a tenant
+ *   of `qlikCloud.tenants` (butler-cloud-tenant.ts); and the service monitor's destination
+ *   switches become the `enable` of the blocks they switched (butler-service-monitor.ts);
  * - after the walk, the switches Butler expressed elsewhere or implied: the time-series database
  *   version (Butler spoke InfluxDB 1.x only), task-event MQTT messages (Butler published them
  *   whenever its broker connection was on), the licence monitor's own switch (on when one of
@@ -11,6 +12,7 @@
  */
 import { type Document, isMap, isPair, isScalar, isSeq, type Pair, type YAMLMap } from "yaml";
 import { butlerCloudTenant } from "./butler-cloud-tenant.ts";
+import { butlerServiceSwitches } from "./butler-service-monitor.ts";
 import { addSwitchedOff } from "./butler-sos-additions.ts";
 import type { MigrationNote } from "./product-rules.ts";
 
@@ -45,7 +47,7 @@ function liftUserHeader(doc: Document, source: YAMLMap, section: string): boolea
 
 export function prepareButler(doc: Document, source: YAMLMap): MigrationNote[] {
   const sections = ["configQRS", "configEngine"].filter((section) => liftUserHeader(doc, source, section));
-  const cloud = butlerCloudTenant(doc, source);
+  const cloud = [...butlerServiceSwitches(doc, source), ...butlerCloudTenant(doc, source)];
   if (sections.length === 0) return cloud;
   const from = sections.map((section) => `${section}.headers.static`).join(" and ");
   return [

@@ -22,8 +22,6 @@ import {
   type ValueTransform,
 } from "./product-rules.ts";
 
-const WINDOWS_SERVICES =
-  "Steward does not monitor Windows services; use the servers' own service monitoring for them";
 const CLOUD =
   "Steward takes a tenant's signed webhook itself (qlikCloud.tenants, converted from qlikSenseCloud; docs/qlik-cloud.md), so the HTTPS-to-MQTT gateway and its topics are not needed";
 const CERTIFICATES_ONLY =
@@ -100,9 +98,9 @@ const connectionRules: [string, MigrationRule][] = [
       "Steward connects to any broker with mqttConfig's host, port, credentials and tls (certFile, keyFile); set those for Azure Event Grid",
     ),
   ],
-  ["mqttConfig.serviceRunningTopic", drop(WINDOWS_SERVICES)],
-  ["mqttConfig.serviceStoppedTopic", drop(WINDOWS_SERVICES)],
-  ["mqttConfig.serviceStatusTopic", drop(WINDOWS_SERVICES)],
+  ...["serviceRunningTopic", "serviceStoppedTopic", "serviceStatusTopic"].map(
+    (key): [string, MigrationRule] => [`mqttConfig.${key}`, move(`serviceMonitor.sendToMQTT.${key}`)],
+  ),
   ["mqttConfig.qlikSenseCloud", drop(CLOUD)],
   ["thirdPartyToolsCredentials.newRelic", rename("obsPlatform")],
 ];
@@ -129,14 +127,6 @@ const generalRules: [string, MigrationRule][] = [
 const alertRules: [string, MigrationRule][] = [
   ["slackNotification.restMessage", lift],
   ["slackNotification.restMessage.webhookURL", move("chat.webhookURL")],
-  ...["emailNotification", "slackNotification", "teamsNotification"].flatMap(
-    (section): [string, MigrationRule][] => [
-      [`${section}.serviceStopped`, drop(WINDOWS_SERVICES)],
-      [`${section}.serviceStarted`, drop(WINDOWS_SERVICES)],
-    ],
-  ),
-  ["webhookNotification.serviceMonitor", drop(WINDOWS_SERVICES)],
-  ["incidentTool.newRelic.serviceMonitor", drop(WINDOWS_SERVICES)],
   [
     "incidentTool.signl4",
     drop(
@@ -145,8 +135,19 @@ const alertRules: [string, MigrationRule][] = [
   ],
 ];
 
+/**
+ * Butler's Windows service monitor keeps its keys; its destination switches move to the `enable`
+ * of what they switched: influxDb and mqtt to the section's own `timeseriesdb` and `sendToMQTT`,
+ * webhook to its list's block (email, Teams, Slack and newRelic: butler-service-monitor.ts).
+ */
+const serviceMonitorRules: [string, MigrationRule][] = [
+  ["serviceMonitor.alertDestination", lift],
+  ["serviceMonitor.alertDestination.influxDb", move("serviceMonitor.timeseriesdb")],
+  ["serviceMonitor.alertDestination.mqtt", move("serviceMonitor.sendToMQTT")],
+  ["serviceMonitor.alertDestination.webhook", move("webhookNotification.serviceMonitor")],
+];
+
 const noCounterpart: [string, MigrationRule][] = [
-  ["serviceMonitor", drop(WINDOWS_SERVICES)],
   [
     "qlikSenseCloud",
     drop(
@@ -164,6 +165,7 @@ const KEY_RULES: ReadonlyMap<string, MigrationRule> = new Map<string, MigrationR
   ...BUTLER_ENDPOINT_RULES,
   ...alertRules,
   ...BUTLER_LICENCE_RULES,
+  ...serviceMonitorRules,
   ...noCounterpart,
 ]);
 

@@ -24,6 +24,7 @@ import {
   uptimeMonitorSchema,
 } from "./self-monitoring.ts";
 import { appNamesSchema, serversToMonitorSchema, userSessionsSchema } from "./servers.ts";
+import { serviceMonitorSchema } from "./service-monitor.ts";
 import { slackNotificationSchema } from "./slack-notification.ts";
 import { startTaskFilterSchema } from "./start-task-filter.ts";
 import { cloudSchema, fileOperationsSchema, keyValueStoreSchema, schedulerSchema } from "./stores.ts";
@@ -63,6 +64,7 @@ export const serviceSchema = v.object({
   userSessions: userSessionsSchema,
   serversToMonitor: serversToMonitorSchema,
   licenseMonitor: licenseMonitorSchema,
+  serviceMonitor: serviceMonitorSchema,
   qlikCloud: qlikCloudSchema,
   auditEvents: auditEventsSchema,
   restServer: restServerSchema,
@@ -115,6 +117,7 @@ export type UserSessionsConfig = Config["userSessions"];
 export type ServersToMonitorConfig = Config["serversToMonitor"];
 export type MonitoredServerConfig = ServersToMonitorConfig["servers"][number];
 export type LicenseMonitorConfig = Config["licenseMonitor"];
+export type ServiceMonitorConfig = Config["serviceMonitor"];
 export type QlikCloudConfig = Config["qlikCloud"];
 export type QlikCloudTenantConfig = QlikCloudConfig["tenants"][number];
 export type AuditEventsConfig = Config["auditEvents"];

@@ -103,6 +103,24 @@ const serverLicenseExpiry = () =>
     recipients: list(emailAddress),
   });
 
+/**
+ * A watched Windows service that stopped or started (serviceMonitor): Butler's keys, with an
+ * `enable` that Butler kept in `serviceMonitor.alertDestination.email`. One email per recipient
+ * and service within `rateLimit` seconds (Butler's 30).
+ */
+const serviceState = (subject: string) =>
+  section({
+    enable: bool(false),
+    rateLimit: alertRateLimit(30),
+    priority: v.optional(v.picklist(["high", "normal", "low"], 'must be "high", "normal" or "low"'), "high"),
+    subject: nonEmptyStr(subject),
+    /** "" = the built-in body; else the directory of `htmlTemplateFile`. */
+    bodyFileDirectory: str(""),
+    htmlTemplateFile: str(""),
+    fromAddress: requiredFormat(isSenderAddress, 'must be an address or "Name <address>"'),
+    recipients: list(emailAddress),
+  });
+
 export const emailNotificationSchema = section({
   enable: bool(false),
   smtp: smtpSchema,
@@ -169,4 +187,6 @@ export const emailNotificationSchema = section({
     }),
   ),
   serverLicenseExpiry: serverLicenseExpiry(),
+  serviceStopped: serviceState('Windows service stopped on host {{host}}: "{{serviceDisplayName}}"'),
+  serviceStarted: serviceState('Windows service started on host {{host}}: "{{serviceDisplayName}}"'),
 });

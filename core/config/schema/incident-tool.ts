@@ -47,6 +47,26 @@ const newRelicKind = (word: "Failed" | "Aborted") =>
     }),
   });
 
+/**
+ * A watched Windows service's change of state (serviceMonitor), under Butler's keys: an event
+ * and/or a log entry to the accounts listed (and those of `destinationAccount`), for the states
+ * `monitorServiceState` switches on (`stopped` also covers the paused and pending states: the
+ * service is not running). One per service within `rateLimit` seconds.
+ */
+const serviceMonitor = () =>
+  section({
+    destination: section({
+      event: section({ enable: bool(false), sendToAccount: list(requiredStr) }),
+      log: section({ enable: bool(false), sendToAccount: list(requiredStr) }),
+    }),
+    monitorServiceState: section({
+      running: section({ enable: bool(true) }),
+      stopped: section({ enable: bool(true) }),
+    }),
+    rateLimit: alertRateLimit(30),
+    attribute: section({ static: nameValueList() }),
+  });
+
 export const newRelicSchema = section({
   enable: bool(false),
   maxAlertsPerMinute: alertBudget(120),
@@ -58,6 +78,7 @@ export const newRelicSchema = section({
   }),
   reloadTaskFailure: newRelicKind("Failed"),
   reloadTaskAborted: newRelicKind("Aborted"),
+  serviceMonitor: serviceMonitor(),
 });
 
 export const incidentToolSchema = section({ newRelic: newRelicSchema });

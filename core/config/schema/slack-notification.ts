@@ -43,6 +43,20 @@ const serverLicenseExpiry = () =>
     iconEmoji: str(":ghost:"),
   });
 
+/** A watched Windows service that stopped or started (serviceMonitor); Butler's keys and 30 s. */
+const serviceState = (word: "stopped" | "started") =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    channel: str("qliksense-service-alert"),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr(`Windows service ${word}: "{{serviceName}}" on host "{{host}}"`),
+    rateLimit: alertRateLimit(30),
+    templateFile: str(""),
+    fromUser: str("Qlik Sense"),
+    iconEmoji: str(":ghost:"),
+  });
+
 export const slackNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
@@ -50,4 +64,6 @@ export const slackNotificationSchema = section({
   reloadTaskFailure: slackKind('Qlik Sense reload failed: "{{taskName}}"', "sense-task-failure"),
   reloadTaskAborted: slackKind('Qlik Sense reload aborted: "{{taskName}}"', "sense-task-aborted"),
   serverLicenseExpiry: serverLicenseExpiry(),
+  serviceStopped: serviceState("stopped"),
+  serviceStarted: serviceState("started"),
 });

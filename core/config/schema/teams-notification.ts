@@ -38,6 +38,17 @@ const serverLicenseExpiry = () =>
     templateFile: str(""),
   });
 
+/** A watched Windows service that stopped or started (serviceMonitor); Butler's keys and 30 s. */
+const serviceState = (word: "stopped" | "started") =>
+  section({
+    enable: bool(false),
+    webhookURL: requiredHttpUrl(),
+    messageType: messageType(),
+    basicMsgTemplate: nonEmptyStr(`Windows service ${word}: "{{serviceName}}" on host "{{host}}"`),
+    rateLimit: alertRateLimit(30),
+    templateFile: str(""),
+  });
+
 export const teamsNotificationSchema = section({
   enable: bool(false),
   timeoutSeconds: alertTimeoutSeconds(),
@@ -45,4 +56,6 @@ export const teamsNotificationSchema = section({
   reloadTaskFailure: teamsKind('Qlik Sense reload failed: "{{taskName}}"'),
   reloadTaskAborted: teamsKind('Qlik Sense reload aborted: "{{taskName}}"'),
   serverLicenseExpiry: serverLicenseExpiry(),
+  serviceStopped: serviceState("stopped"),
+  serviceStarted: serviceState("started"),
 });

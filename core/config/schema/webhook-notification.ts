@@ -52,4 +52,13 @@ export const webhookNotificationSchema = section({
   qlikSenseServerLicenseMonitor: webhookKind(),
   /** The server licence's expiry alert (Butler's key); once a day by default, as the other licence alerts. */
   qlikSenseServerLicenseExpiryAlert: webhookKind(LICENCE_ALERT_RATE_LIMIT),
+  /**
+   * A watched Windows service's change of state (Butler's key), one rate limit per service for the
+   * list; `enable` is Butler's `serviceMonitor.alertDestination.webhook.enable`.
+   */
+  serviceMonitor: section({
+    enable: bool(false),
+    rateLimit: alertRateLimit(300),
+    webhooks: list(webhookSchema),
+  }),
 });

@@ -23,7 +23,6 @@ const BUTLER_KEYS: readonly string[] = [
   "mqttConfig.taskFailureTopic",
   "thirdPartyToolsCredentials.newRelic",
   "slackNotification.restMessage.webhookURL",
-  "incidentTool.newRelic.serviceMonitor",
   "incidentTool.signl4",
   "mqttConfig.qlikSenseCloud",
   "mqttConfig.azureEventGrid",

@@ -274,6 +274,16 @@ const CASES: Readonly<Record<string, SectionCase>> = {
     wrong: ["version", "port"],
     placeholder: ["frequency"],
   },
+  serviceMonitor: {
+    active: {
+      enable: true,
+      monitor: [{ host: "sense1.example.com", services: [{ name: "QlikSenseRepositoryService" }] }],
+    },
+    disabled: { enable: false, monitor: [{ host: "<placeholder>" }] },
+    typo: ["sendToMQTT", "serviceStatusTopic"],
+    wrong: ["monitor", 0, "services", 0, "name"],
+    placeholder: ["monitor", 0, "host"],
+  },
   qlikCloud: {
     active: {
       enable: true,

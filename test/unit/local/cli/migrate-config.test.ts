@@ -134,7 +134,7 @@ describe("steward migrate-config on a Butler file", () => {
     expect(io.out()).toMatch(/^Service:$/m);
     expect(io.out()).toMatch(/^ {2}taskEvents:$/m);
     expect(io.err()).toMatch(
-      /^migrate-config: converted butler\.yaml from Butler: \d+ keys renamed, 54 left out$/m,
+      /^migrate-config: converted butler\.yaml from Butler: \d+ keys renamed, 42 left out$/m,
     );
     expect(io.out()).toMatch(/^ {2}incidentTool:\n {4}newRelic:$/m);
     expect(io.err()).toMatch(
@@ -144,9 +144,10 @@ describe("steward migrate-config on a Butler file", () => {
       /left out Butler\.(startTaskFilter|mqttConfig\.taskStartTopic|mqttConfig\.subscriptionRootTopic|mqttConfig\.taskFailureServerStatusTopic)/,
     );
     expect(io.out()).toMatch(/^ {2}startTaskFilter:$/m);
-    expect(io.err()).toMatch(
-      /^ {2}left out Butler\.serviceMonitor: Steward does not monitor Windows services/m,
+    expect(io.err()).not.toMatch(
+      /left out Butler\.(serviceMonitor|mqttConfig\.service\w+Topic|\w+Notification\.service\w+|incidentTool\.newRelic\.serviceMonitor)/,
     );
+    expect(io.out()).toMatch(/^ {2}serviceMonitor:$/m);
     expect(io.err()).toMatch(
       /^ {2}note Service\.taskEvents\.sendToMQTT\.enable: set to true as mqttConfig\.enable is/m,
     );

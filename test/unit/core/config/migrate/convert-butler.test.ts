@@ -171,6 +171,35 @@ const CONVERTED: [string, string][] = [
     `incidentTool.newRelic.${key}`,
     `incidentTool.newRelic.${key}`,
   ]),
+  // The Windows service monitor keeps Butler's keys; its destination switches move to what they switched.
+  ...["enable", "frequency", "monitor"].map((key): [string, string] => [
+    `serviceMonitor.${key}`,
+    `serviceMonitor.${key}`,
+  ]),
+  ["serviceMonitor.alertDestination.influxDb.enable", "serviceMonitor.timeseriesdb.enable"],
+  ["serviceMonitor.alertDestination.mqtt.enable", "serviceMonitor.sendToMQTT.enable"],
+  ["serviceMonitor.alertDestination.webhook.enable", "webhookNotification.serviceMonitor.enable"],
+  ...["serviceRunningTopic", "serviceStoppedTopic", "serviceStatusTopic"].map((key): [string, string] => [
+    `mqttConfig.${key}`,
+    `serviceMonitor.sendToMQTT.${key}`,
+  ]),
+  ...["emailNotification", "teamsNotification", "slackNotification"].flatMap((section) =>
+    ["serviceStopped", "serviceStarted"].flatMap((block): [string, string][] => [
+      [`${section}.${block}.rateLimit`, `${section}.${block}.rateLimit`],
+      [
+        `serviceMonitor.alertDestination.${section.replace("Notification", "")}.enable`,
+        `${section}.${block}.enable`,
+      ],
+    ]),
+  ),
+  ["emailNotification.serviceStopped.recipients", "emailNotification.serviceStopped.recipients"],
+  ["teamsNotification.serviceStarted.webhookURL", "teamsNotification.serviceStarted.webhookURL"],
+  ["slackNotification.serviceStopped.channel", "slackNotification.serviceStopped.channel"],
+  ["webhookNotification.serviceMonitor.rateLimit", "webhookNotification.serviceMonitor.rateLimit"],
+  [
+    "incidentTool.newRelic.serviceMonitor.monitorServiceState",
+    "incidentTool.newRelic.serviceMonitor.monitorServiceState",
+  ],
 ];
 
 /** What the fixture's conversion leaves out (each with its reason, checked below). */
@@ -178,22 +207,12 @@ const LEFT_OUT = [
   "Butler.uptimeMonitor.storeNewRelic.url",
   "Butler.uptimeMonitor.storeNewRelic.header",
   "Butler.scriptLog.storeOnDisk.qsCloud",
-  // Butler's service-monitor alerts: Steward does not monitor Windows services.
-  ...["teamsNotification", "slackNotification", "emailNotification"].flatMap((section) =>
-    ["serviceStarted", "serviceStopped"].map((block) => `Butler.${section}.${block}`),
-  ),
-  "Butler.webhookNotification.serviceMonitor",
-  // The observability platform's Windows-service events, and SIGNL4, which Steward has no destination for.
-  "Butler.incidentTool.newRelic.serviceMonitor",
+  // SIGNL4, which Steward has no destination for.
   "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
-  "Butler.mqttConfig.serviceRunningTopic",
-  "Butler.mqttConfig.serviceStoppedTopic",
-  "Butler.mqttConfig.serviceStatusTopic",
   "Butler.mqttConfig.qlikSenseCloud",
   "Butler.restServerConfig.backgroundServerPort",
   "Butler.restServerApiDocGenerate",
-  "Butler.serviceMonitor",
   ...[
     "reloadTaskFailure",
     "reloadTaskSuccess",
