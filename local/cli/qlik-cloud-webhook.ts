@@ -18,8 +18,8 @@ import { HANDLED_EVENT_TYPES } from "../../core/qlik-cloud/cloud-reload-run.ts";
 import { TenantApiError } from "../../core/qlik-cloud/tenant-api-error.ts";
 import { IGNORED_CALL_EVENTS } from "../../core/qlik-cloud/tenant-call-events.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { credentialOf } from "../../functions/qlik-cloud/tenant-wiring.ts";
 import { QLIK_CLOUD_WEBHOOK_PREFIX } from "../../functions/qlik-cloud/webhook-handler.ts";
-import { credentialOf } from "../qlik-cloud/qlik-cloud-input.ts";
 import type { CliIo } from "./cli.ts";
 
 /** The command's own options, merged into the command line's parser by cli.ts. */
