@@ -68,7 +68,7 @@ describe("embedded metrics registry", () => {
 
     const [first, second] = parsed();
     expect(first).toMatchObject({ tenant: "sim-b", input: "reloads", steward_cloud_cursor_lag_seconds: 120 });
-    expect((first?._aws as { CloudWatchMetrics: unknown[] }).CloudWatchMetrics).toEqual([
+    expect((first?._aws as { CloudWatchMetrics?: unknown[] } | undefined)?.CloudWatchMetrics).toEqual([
       {
         Namespace: "Steward",
         Dimensions: [["tenant", "input"], []],
