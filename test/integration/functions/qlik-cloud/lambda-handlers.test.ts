@@ -7,7 +7,9 @@
  * base64-encoded by the gateway) adds nothing; a bad signature is 401, sends nothing and is
  * counted; polling hands on once a run whose delivery was missed, and adds nothing for a run the
  * webhook took; two invocations for one schedule slot poll a tenant once; a run an instance
- * stored but did not hand on (its time ran out) is handed on once by the next poll.
+ * stored but did not hand on (its time ran out) is handed on once by the next poll. Hostile or
+ * unlucky deliveries: an unknown tenant 404, another method 405, a body over 1 MiB 413, a run
+ * DynamoDB did not store 503 with Retry-After, each sending nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoCloudCursorStore } from "../../../../core/adapters/aws/dynamo-cloud-cursor-store.ts";
@@ -70,8 +72,15 @@ async function instance() {
   });
 }
 
-async function webhookInstance(): Promise<WebhookLambda> {
-  return createWebhookLambda((await instance()).input, systemClock);
+async function webhookInstance(table = TABLE): Promise<WebhookLambda> {
+  const parts = await cloudFunctionParts({
+    configText: config,
+    dynamo: dynamo.client,
+    qlikCloudTable: table,
+    clock: systemClock,
+    writeMetrics: (line) => void metricLines.push(line.trim()),
+  });
+  return createWebhookLambda(parts.input, systemClock);
 }
 
 async function pollInstance(owner: string): Promise<PollLambda> {
@@ -111,21 +120,26 @@ async function expectOutputsOnce(tenant: SimulatedTenant, reload: SimulatedReloa
 const eventCount = (tenant: string, source: string, outcome: string) =>
   emfCount(metricLines, "steward_cloud_events_total", { tenant, source, outcome });
 
+let webhook: WebhookLambda;
+let poll: PollLambda;
+
+/** The configuration and the first instance of each function, once for the file's suites. */
+async function firstInstances(): Promise<void> {
+  if (webhook !== undefined) return;
+  config = cloudFunctionConfig(tenants, {
+    hookUrl: `${capture.url}/hook`,
+    influxPort: influxd.port,
+    database: DATABASE,
+  });
+  webhook = await webhookInstance();
+  poll = await pollInstance("poll instance 1");
+}
+
 describe.skipIf(skip)("Qlik Cloud functions through their Lambda handlers", () => {
-  let webhook: WebhookLambda;
-  let poll: PollLambda;
   const missed = new Map<string, SimulatedReload>();
   const delivered = new Map<string, SimulatedReload>();
 
-  beforeAll(async () => {
-    config = cloudFunctionConfig(tenants, {
-      hookUrl: `${capture.url}/hook`,
-      influxPort: influxd.port,
-      database: DATABASE,
-    });
-    webhook = await webhookInstance();
-    poll = await pollInstance("poll instance 1");
-  });
+  beforeAll(firstInstances);
 
   it("answers a signed failed-reload event of each tenant 202 with one webhook call and one point, and the same event again from another instance with nothing more", async () => {
     const other = await webhookInstance();
@@ -207,6 +221,10 @@ describe.skipIf(skip)("Qlik Cloud functions through their Lambda handlers", () =
       expect(hooksOf(delivered.get(tenant.fixture.name) as SimulatedReload)).toHaveLength(1);
     }
   });
+});
+
+describe.skipIf(skip)("Qlik Cloud functions when an instance stops short, and against bad deliveries", () => {
+  beforeAll(firstInstances);
 
   it("hands on once, at the next poll, a run that an instance stored and did not hand on", async () => {
     const [tenant] = tenants as [SimulatedTenant];
@@ -238,5 +256,32 @@ describe.skipIf(skip)("Qlik Cloud functions through their Lambda handlers", () =
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     await expectOutputsOnce(tenant, reload);
+  });
+
+  it("answers an unknown tenant 404, another method 405, a body over 1 MiB 413 and a run DynamoDB did not store 503, sending nothing", async () => {
+    const [tenant] = tenants as [SimulatedTenant];
+    const secret = tenant.fixture.webhookSecret;
+    const reload = tenant.finishReload({ status: "FAILED" });
+    const body = JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents"));
+    const huge = JSON.stringify({ padding: "x".repeat(1024 * 1024) });
+    const unstored = await webhookInstance("no-such-table");
+
+    const unknown = await webhook(signedDelivery("sim-z", body, secret));
+    const get = await webhook({
+      ...signedDelivery("sim-a", body, secret),
+      requestContext: { http: { method: "GET" } },
+    });
+    const tooLarge = await webhook(signedDelivery("sim-a", huge, secret, { base64: true }));
+    const notStored = await unstored(signedDelivery("sim-a", body, secret));
+
+    expect([unknown.statusCode, get.statusCode, tooLarge.statusCode, notStored.statusCode]).toEqual([
+      404, 405, 413, 503,
+    ]);
+    expect(get.headers.allow).toBe("POST");
+    expect(notStored.headers["retry-after"]).toBe("30");
+    expect(notStored.body).not.toContain("no-such-table");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hooksOf(reload)).toEqual([]);
+    expect(await pointTenants(reload)).toEqual([]);
   });
 });
