@@ -11,11 +11,13 @@
  *   tenants' lease is claimed for: functions/qlik-cloud/poll-lambda.ts) rather than SST's empty
  *   one. Its time limit, 50 s, is shorter than the shortest slot, so two slots' invocations never
  *   poll at once; two instances at most, as a slot's event delivered twice needs.
+ * Both count the alerts' rate-limit windows in the rate-limit table, shared by every instance.
  * Each may do on its tables exactly what its code sends (infra/links.ts).
  */
 import { api } from "./api.ts";
 import { functionDefaults } from "./functions.ts";
 import { qlikCloudPollMinutes, reservedConcurrency } from "./limits.ts";
+import { rateLimitTable } from "./tables.ts";
 import { scheduleTable } from "./tables-rest.ts";
 
 export const qlikCloudTable = new sst.aws.Dynamo("QlikCloudTable", {
@@ -29,13 +31,15 @@ export const qlikCloudWebhookRoute = "POST /api/v1/qlik-cloud/webhooks/{tenant}"
 export const qlikCloudWebhookFunction = new sst.aws.Function("QlikCloudWebhook", {
   ...functionDefaults,
   handler: "functions/qlik-cloud/webhook-function.handler",
-  link: [...functionDefaults.link, qlikCloudTable],
+  link: [...functionDefaults.link, qlikCloudTable, rateLimitTable],
   permissions: [
     // core/adapters/aws/dynamo-cloud-run-inbox.ts
     {
       actions: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
       resources: [qlikCloudTable.arn],
     },
+    // core/adapters/aws/dynamo-rate-limit-store.ts: the alerts' rate-limit windows
+    { actions: ["dynamodb:UpdateItem"], resources: [rateLimitTable.arn] },
   ],
   concurrency: { reserved: reservedConcurrency.qlikCloudWebhook },
 });
@@ -47,7 +51,7 @@ export const qlikCloudPollFunction = new sst.aws.Function("QlikCloudPoll", {
   handler: "functions/qlik-cloud/poll-function.handler",
   timeout: "50 seconds",
   environment: { STEWARD_QLIK_CLOUD_POLL_MINUTES: String(qlikCloudPollMinutes) },
-  link: [...functionDefaults.link, qlikCloudTable, scheduleTable],
+  link: [...functionDefaults.link, qlikCloudTable, scheduleTable, rateLimitTable],
   permissions: [
     // core/adapters/aws/dynamo-cloud-run-inbox.ts, dynamo-cloud-cursor-store.ts
     {
@@ -56,6 +60,8 @@ export const qlikCloudPollFunction = new sst.aws.Function("QlikCloudPoll", {
     },
     // core/adapters/aws/dynamo-schedule-lease.ts
     { actions: ["dynamodb:PutItem"], resources: [scheduleTable.arn] },
+    // core/adapters/aws/dynamo-rate-limit-store.ts: the alerts' rate-limit windows
+    { actions: ["dynamodb:UpdateItem"], resources: [rateLimitTable.arn] },
   ],
   concurrency: { reserved: 2 },
 });

@@ -58,6 +58,7 @@ export {
 } from "./licence-alert.ts";
 export { type LicenceTemplateFields, licenceSentence, licenceTemplateFields } from "./licence-fields.ts";
 export { OBS_PLATFORM_ALERT_DESTINATION } from "./obs-platform/obs-platform-alert-destination.ts";
+export { createSharedAlertRateLimit, type SharedAlertRateLimit } from "./shared-alert-rate-limit.ts";
 export {
   type AppInfo,
   type AppOwner,

@@ -19,6 +19,7 @@ const { input } = await cloudFunctionParts({
   configText: Resource.StewardConfig.value,
   dynamo,
   qlikCloudTable: Resource.QlikCloudTable.name,
+  rateLimitTable: Resource.RateLimitTable.name,
   clock: systemClock,
 });
 

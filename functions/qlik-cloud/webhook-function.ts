@@ -13,6 +13,7 @@ const { input } = await cloudFunctionParts({
   configText: Resource.StewardConfig.value,
   dynamo: new DynamoDBClient({}),
   qlikCloudTable: Resource.QlikCloudTable.name,
+  rateLimitTable: Resource.RateLimitTable.name,
   clock: systemClock,
 });
 

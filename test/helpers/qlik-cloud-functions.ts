@@ -12,7 +12,13 @@ import { apiGatewayEvent } from "./api-gateway-event.ts";
 /** The StewardConfig of a stack taking `tenants`, alerting failed reloads to `hookUrl` and writing their points to InfluxDB 1.x. */
 export function cloudFunctionConfig(
   tenants: readonly SimulatedTenant[],
-  outputs: { readonly hookUrl: string; readonly influxPort: number; readonly database: string },
+  outputs: {
+    readonly hookUrl: string;
+    readonly influxPort: number;
+    readonly database: string;
+    /** The outgoing webhook's rate limit (default 0: none). */
+    readonly rateLimitSeconds?: number;
+  },
 ): string {
   return stringify({
     Service: {
@@ -20,7 +26,7 @@ export function cloudFunctionConfig(
       webhookNotification: {
         enable: true,
         reloadTaskFailure: {
-          rateLimit: 0,
+          rateLimit: outputs.rateLimitSeconds ?? 0,
           webhooks: [{ webhookURL: outputs.hookUrl, httpMethod: "POST" }],
         },
       },

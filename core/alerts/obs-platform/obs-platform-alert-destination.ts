@@ -102,7 +102,7 @@ export function createObsPlatformDestination(
       const targets = targetsOf(kind);
       // Events and log entries have each their own key, so a log entry left out never holds back an event.
       const keyOf = (target: Target) => `${target}|${kind}|${alert.event.taskId}`;
-      const admitted = admission.admit(
+      const admitted = await admission.admit(
         targets.map(keyOf),
         windowSeconds,
         `this task had an alert within ${windowSeconds} s`,

@@ -14,10 +14,11 @@ import {
   buildAlertDestinations,
   createAlertBudget,
   createAlertDispatcher,
+  createSharedAlertRateLimit,
   type EmailClient,
 } from "../../../core/alerts/index.ts";
 import type { Config } from "../../../core/config/index.ts";
-import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../../core/ports.ts";
+import type { Clock, Logger, MetricsRegistry, RateLimitStore, Stoppable } from "../../../core/ports.ts";
 import { SERVICE_VERSION } from "../../../core/version.ts";
 import { openAlertClients } from "./alert-clients.ts";
 
@@ -38,6 +39,8 @@ export interface AlertsOptions {
   readonly metrics?: MetricsRegistry | undefined;
   /** The SMTP client of the settings; nodemailer's by default. */
   readonly emailClient?: ((smtp: Config["emailNotification"]["smtp"]) => EmailClient) | undefined;
+  /** Where the rate limits' windows are kept when several processes share them (the cloud functions); in this process without it. */
+  readonly sharedRateLimits?: RateLimitStore | undefined;
 }
 
 export interface Alerts extends Stoppable {
@@ -64,6 +67,7 @@ export async function startAlerts(options: AlertsOptions): Promise<Alerts> {
     logger: own,
     metrics: options.metrics,
     budget: createAlertBudget({ limits: alertBudgetLimits(config), clock, logger: own }),
+    sharedRateLimit: sharedRateLimitOf(options.sharedRateLimits, clock, own),
   });
   let stopped = false;
   return {
@@ -74,6 +78,12 @@ export async function startAlerts(options: AlertsOptions): Promise<Alerts> {
       clients.close();
     },
   };
+}
+
+function sharedRateLimitOf(store: RateLimitStore | undefined, clock: Clock, logger: Logger) {
+  if (store === undefined) return undefined;
+  return (destination: string) =>
+    createSharedAlertRateLimit({ store, destination, now: () => clock.now(), logger });
 }
 
 /** The dispatcher while no producer of alerts is on: no destination. */

@@ -34,7 +34,7 @@ describe("infra/qlik-cloud.ts", () => {
     });
   });
 
-  it("routes the tenants' webhook deliveries to the webhook function, linked to the table", async () => {
+  it("routes the tenants' webhook deliveries to the webhook function, linked to its table and the rate-limit table", async () => {
     stub = await deployWith({});
     const api = stub.find("aws.ApiGatewayV2", "Api");
     const routes = new Map(
@@ -47,6 +47,7 @@ describe("infra/qlik-cloud.ts", () => {
     expect((fn.args as { link: RecordedResource[] }).link.map(componentLabel)).toEqual([
       "Secret StewardConfig",
       "aws.Dynamo QlikCloudTable",
+      "aws.Dynamo RateLimitTable",
     ]);
   });
 
@@ -71,6 +72,7 @@ describe("infra/qlik-cloud.ts", () => {
       "Secret StewardConfig",
       "aws.Dynamo QlikCloudTable",
       "aws.Dynamo ScheduleTable",
+      "aws.Dynamo RateLimitTable",
     ]);
   });
 

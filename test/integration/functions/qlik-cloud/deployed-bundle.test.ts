@@ -45,6 +45,7 @@ beforeAll(async () => {
   dynamo = await startDynalite();
   await dynamo.createTable("qlik-cloud", "pk", "sk");
   await dynamo.createTable("schedules", "id");
+  await dynamo.createTable("rate-limit", "pk");
   cloud = await startSimulatedCloud({ tenants: 1 });
 }, 60_000);
 afterAll(async () => {
@@ -82,6 +83,7 @@ function coldStart(bundle: LambdaBundle, events: unknown[]) {
       StewardConfig: { value: config() },
       QlikCloudTable: { name: "qlik-cloud" },
       ScheduleTable: { name: "schedules" },
+      RateLimitTable: { name: "rate-limit" },
     },
     env: { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint },
   });

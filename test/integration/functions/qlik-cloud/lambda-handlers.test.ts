@@ -9,7 +9,9 @@
  * webhook took; two invocations for one schedule slot poll a tenant once; a run an instance
  * stored but did not hand on (its time ran out) is handed on once by the next poll. Hostile or
  * unlucky deliveries: an unknown tenant 404, another method 405, a body over 1 MiB 413, a run
- * DynamoDB did not store 503 with Retry-After, each sending nothing.
+ * DynamoDB did not store 503 with Retry-After, each sending nothing. The alerts' rate limit holds
+ * across instances: two failed runs of one app, taken by two instances within the window, are
+ * alerted once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoCloudCursorStore } from "../../../../core/adapters/aws/dynamo-cloud-cursor-store.ts";
@@ -36,6 +38,7 @@ import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 const DATABASE = "steward_cloud_functions";
 const TABLE = "qlik-cloud";
 const SCHEDULES = "schedules";
+const RATE_LIMITS = "rate-limit";
 const SLOT_MS = 5 * 60_000;
 const { skip, influxd } = influxdForSuite();
 
@@ -54,6 +57,7 @@ beforeAll(async () => {
   dynamo = await startDynalite();
   await dynamo.createTable(TABLE, "pk", "sk");
   await dynamo.createTable(SCHEDULES, "id");
+  await dynamo.createTable(RATE_LIMITS, "pk");
 });
 afterAll(async () => {
   await cloud?.stop();
@@ -67,16 +71,18 @@ async function instance() {
     configText: config,
     dynamo: dynamo.client,
     qlikCloudTable: TABLE,
+    rateLimitTable: RATE_LIMITS,
     clock: systemClock,
     writeMetrics: (line) => void metricLines.push(line.trim()),
   });
 }
 
-async function webhookInstance(table = TABLE): Promise<WebhookLambda> {
+async function webhookInstance(table = TABLE, configText = config): Promise<WebhookLambda> {
   const parts = await cloudFunctionParts({
-    configText: config,
+    configText,
     dynamo: dynamo.client,
     qlikCloudTable: table,
+    rateLimitTable: RATE_LIMITS,
     clock: systemClock,
     writeMetrics: (line) => void metricLines.push(line.trim()),
   });
@@ -283,5 +289,37 @@ describe.skipIf(skip)("Qlik Cloud functions when an instance stops short, and ag
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hooksOf(reload)).toEqual([]);
     expect(await pointTenants(reload)).toEqual([]);
+  });
+
+  it("alerts two failed runs of one app taken by two instances within the rate limit's window once", async () => {
+    const [, tenant] = tenants as [SimulatedTenant, SimulatedTenant];
+    const limited = cloudFunctionConfig(tenants, {
+      hookUrl: `${capture.url}/hook`,
+      influxPort: influxd.port,
+      database: DATABASE,
+      rateLimitSeconds: 3600,
+    });
+    const [one, two] = [await webhookInstance(TABLE, limited), await webhookInstance(TABLE, limited)];
+    const reloads = [0, 1].map(() => tenant.finishReload({ status: "FAILED", appIndex: 2 }));
+    const deliver = (lambda: WebhookLambda, reload: SimulatedReload) =>
+      lambda(
+        signedDelivery(
+          tenant.fixture.name,
+          JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents")),
+          tenant.fixture.webhookSecret,
+        ),
+      );
+
+    const answers = [
+      await deliver(one, reloads[0] as SimulatedReload),
+      await deliver(two, reloads[1] as SimulatedReload),
+    ];
+
+    expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202]);
+    expect(hooksOf(reloads[0] as SimulatedReload)).toHaveLength(1);
+    expect(hooksOf(reloads[1] as SimulatedReload)).toEqual([]);
+    expect(
+      emfCount(metricLines, "steward_alerts_total", { destination: "webhook", outcome: "suppressed" }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
