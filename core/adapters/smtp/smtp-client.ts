@@ -9,8 +9,11 @@
  * whenever the server offers no STARTTLS, and anyone on the path can strip that offer from the
  * server's greeting: said once at WARN when the first sender of these settings is made (at start;
  * task and licence alerts share the settings, so it is said once for both).
+ *
+ * nodemailer (about 250 kB) is imported when the client is made, not when this file is: a Lambda
+ * function that carries the alert channels (the Qlik Cloud functions) then neither reads nor
+ * compiles it at a cold start while email is off (infra/functions.ts, code splitting).
  */
-import nodemailer from "nodemailer";
 import type { EmailClient, OutgoingEmail } from "../../alerts/index.ts";
 import type { EmailNotificationConfig } from "../../config/index.ts";
 import type { Logger } from "../../ports.ts";
@@ -39,24 +42,28 @@ export function createSmtpClient(smtp: SmtpConfig, options: { logger?: Logger } 
     );
   }
   const timeoutMs = smtp.timeoutSeconds * 1000;
-  const transport = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    ignoreTLS: smtp.tls.ignoreTLS,
-    requireTLS: smtp.tls.requireTLS,
-    tls: {
-      rejectUnauthorized: smtp.tls.rejectUnauthorized,
-      ...(smtp.tls.serverName === "" ? {} : { servername: smtp.tls.serverName }),
-    },
-    ...(smtp.auth.enable ? { auth: { user: smtp.auth.user, pass: smtp.auth.password } } : {}),
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  const transport = import("nodemailer").then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      ignoreTLS: smtp.tls.ignoreTLS,
+      requireTLS: smtp.tls.requireTLS,
+      tls: {
+        rejectUnauthorized: smtp.tls.rejectUnauthorized,
+        ...(smtp.tls.serverName === "" ? {} : { servername: smtp.tls.serverName }),
+      },
+      ...(smtp.auth.enable ? { auth: { user: smtp.auth.user, pass: smtp.auth.password } } : {}),
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    }),
+  );
+  // A failed import fails each send; unawaited until then, it is not an unhandled rejection.
+  transport.catch(() => undefined);
   return {
     async send(email: OutgoingEmail) {
-      await transport.sendMail({
+      await (await transport).sendMail({
         from: email.from,
         to: email.to,
         subject: email.subject,
@@ -66,7 +73,10 @@ export function createSmtpClient(smtp: SmtpConfig, options: { logger?: Logger } 
       });
     },
     close() {
-      transport.close();
+      void transport.then(
+        (made) => made.close(),
+        () => undefined,
+      );
     },
   };
 }

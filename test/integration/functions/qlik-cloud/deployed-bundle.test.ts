@@ -2,7 +2,8 @@
  * The Qlik Cloud webhook and polling functions as `sst deploy` bundles them (code splitting on,
  * infra/functions.ts), run the way Lambda runs them: a fresh `node` process imports
  * `handler.mjs` from the bundle's directory and calls the handler, with the linked tables in
- * dynalite and a simulated tenant on loopback. A signed delivery is stored (202) and counted as
+ * dynalite and a simulated tenant on loopback. The SMTP library stays out of what a cold start
+ * loads. A signed delivery is stored (202) and counted as
  * an embedded metric on standard output, the same delivery again is a duplicate and a wrong
  * signature 401; the polling function polls the tenant and hands on the run it finds once.
  */
@@ -90,6 +91,14 @@ function coldStart(bundle: LambdaBundle, events: unknown[]) {
 }
 
 describe("Qlik Cloud functions bundled as deployed", () => {
+  it("keeps the SMTP library out of a cold start's files: it is loaded when an email client is made", () => {
+    for (const bundle of [webhook, poll]) {
+      expect(bundle.files).toBeGreaterThan(1);
+      expect(bundle.startInputs.some((input) => input.includes("functions/qlik-cloud/"))).toBe(true);
+      expect(bundle.startInputs.filter((input) => input.includes("node_modules/nodemailer/"))).toEqual([]);
+    }
+  });
+
   it("stores a signed delivery (202), takes it again as a duplicate (200), refuses a wrong signature (401), and counts each", async () => {
     const [tenant] = cloud.tenants;
     if (tenant === undefined) throw new Error("no simulated tenant");
