@@ -16,6 +16,7 @@ export default $config({
     await import("./infra/audit-ingest.ts");
     const { auditConsumerFunction } = await import("./infra/consumer.ts");
     const { auditEventQueue, auditEventDlq } = await import("./infra/queue.ts");
+    await import("./infra/qlik-cloud.ts");
     await import("./infra/alarms.ts");
     // `npx sst dev`: the on-prem agent runs beside the live functions, on the dev stage's stores.
     await import("./infra/dev.ts");

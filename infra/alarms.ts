@@ -9,7 +9,11 @@
  *   (infra/limits.ts) and Lambda refused more, a flood or a limit set too low;
  * - the API answered 5xx: above all 503 from a function whose API has no token
  *   (functions/cloud-token.ts), which no function error reports; also an ingest queue that is
- *   unavailable, a throttled function or a failed one.
+ *   unavailable, a throttled function or a failed one;
+ * - a Qlik Cloud tenant's polling fell behind: the largest cursor lag the polling function
+ *   reports (an embedded metric, without dimensions: one alarm for every tenant) is more than
+ *   three polling periods and the two minutes each round reads again, so that two failed rounds
+ *   in a row alarm and one does not (docs/qlik-cloud.md, runbook 'Polling lag').
  * Where they go is chosen at deploy time: `STEWARD_ALARM_TOPIC_ARN` names an existing SNS topic;
  * else `STEWARD_ALARM_EMAIL` creates the "Alarms" topic with that address subscribed (AWS mails
  * a confirmation first); with neither, the alarms only show in the CloudWatch console.
@@ -17,6 +21,8 @@
 import { api } from "./api.ts";
 import { auditIngestFunction } from "./audit-ingest.ts";
 import { auditConsumerFunction } from "./consumer.ts";
+import { qlikCloudPollMinutes } from "./limits.ts";
+import { qlikCloudPollFunction, qlikCloudWebhookFunction } from "./qlik-cloud.ts";
 import { auditEventDlq } from "./queue.ts";
 import { restFunction } from "./rest.ts";
 
@@ -71,6 +77,8 @@ const functions = [
   { name: "AuditIngest", fn: auditIngestFunction },
   { name: "Rest", fn: restFunction },
   { name: "AuditConsumer", fn: auditConsumerFunction },
+  { name: "QlikCloudWebhook", fn: qlikCloudWebhookFunction },
+  { name: "QlikCloudPoll", fn: qlikCloudPollFunction },
 ];
 
 /** One alarm per function on the Lambda metric `metricName` ("<Function><metricName>Alarm"). */
@@ -101,3 +109,15 @@ export const throttleAlarms = functionAlarms(
     `The ${name} function reached its reserved concurrency and Lambda refused invocations ` +
     "(docs/aws.md, runbook 'Throttled function').",
 );
+
+export const qlikCloudLagAlarm = new aws.cloudwatch.MetricAlarm("QlikCloudPollingLagAlarm", {
+  alarmDescription:
+    "A Qlik Cloud tenant's polling has not moved its cursor for several rounds: read the " +
+    "QlikCloudPoll function's log (docs/qlik-cloud.md, runbook 'Polling lag').",
+  namespace: "Steward",
+  metricName: "steward_cloud_cursor_lag_seconds",
+  statistic: "Maximum",
+  period: qlikCloudPollMinutes * 60,
+  ...aboveZero,
+  threshold: (3 * qlikCloudPollMinutes + 2) * 60,
+});

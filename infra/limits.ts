@@ -10,6 +10,10 @@
  *   nor take the account's whole Lambda concurrency. The consumer's queue subscription polls with
  *   at most as many batches at once (the event source mapping's maximum concurrency, 2 or more),
  *   so its messages are never handed to a function with no room for them.
+ * - the Qlik Cloud webhook function's reserved concurrency, `STEWARD_QLIK_CLOUD_WEBHOOK_CONCURRENCY`,
+ *   and how often the polling function runs, `STEWARD_QLIK_CLOUD_POLL_MINUTES` (a whole number of
+ *   minutes that divides an hour, so that the schedule's slots are the same every hour;
+ *   infra/qlik-cloud.ts).
  * A value that is not a whole number within its range stops the deploy with the variable's name.
  */
 
@@ -35,4 +39,16 @@ export const reservedConcurrency = {
   ingest: limit("STEWARD_INGEST_CONCURRENCY", 20, 1, 1000),
   rest: limit("STEWARD_REST_CONCURRENCY", 10, 1, 1000),
   consumer: limit("STEWARD_CONSUMER_CONCURRENCY", 5, 2, 1000),
+  qlikCloudWebhook: limit("STEWARD_QLIK_CLOUD_WEBHOOK_CONCURRENCY", 10, 1, 1000),
 };
+
+/** Minutes between two polls of the Qlik Cloud tenants: 1 to 60, dividing 60. */
+export const qlikCloudPollMinutes = (() => {
+  const minutes = limit("STEWARD_QLIK_CLOUD_POLL_MINUTES", 5, 1, 60);
+  if (60 % minutes !== 0) {
+    throw new Error(
+      `STEWARD_QLIK_CLOUD_POLL_MINUTES must divide an hour (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60), not "${minutes}"`,
+    );
+  }
+  return minutes;
+})();

@@ -1,7 +1,7 @@
 /**
  * The alert channels, one line each in CHANNELS, in the order the log and the status page name
  * them: each builds its one destination when its section is switched on, from the configuration
- * and the clients it sends through (the local process's are made by local/agent/alerts/). A
+ * and the clients it sends through (the local process's are made by functions/alerts/). A
  * destination takes every kind of alert its configuration switches on, reload tasks and the
  * server licence alike. A new channel is a folder beside email/, chat/, webhook/ and
  * obs-platform/, and its line here.

@@ -19,6 +19,7 @@ import { createAlertAdmission } from "./admission.ts";
 import type { AlertBudget } from "./alert-budget.ts";
 import { alertOutcomeCounts } from "./alert-outcome-counts.ts";
 import { createAlertRateLimit } from "./alert-rate-limit.ts";
+import type { SharedAlertRateLimit } from "./shared-alert-rate-limit.ts";
 import { isTaskAlertKind } from "./task-alert.ts";
 import type {
   Alert,
@@ -76,6 +77,8 @@ export interface AlertDispatcherDeps<A extends Alert> {
   readonly metrics?: MetricsRegistry | undefined;
   /** Each destination's budget of alerts per minute (alert-budget.ts); none without it. */
   readonly budget?: AlertBudget | undefined;
+  /** Each destination's rate limit shared with other processes; the process's own without it. */
+  readonly sharedRateLimit?: ((destination: string) => SharedAlertRateLimit) | undefined;
 }
 
 const OUTCOMES: ReadonlySet<string> = new Set(["sent", "suppressed", "over_budget", "skipped"]);
@@ -95,7 +98,7 @@ export function createAlertDispatcher<A extends Alert>(deps: AlertDispatcherDeps
       destination,
       createAlertAdmission({
         budget: deps.budget?.forDestination(destination.name),
-        rateLimit: createAlertRateLimit(() => clock.now()),
+        rateLimit: deps.sharedRateLimit?.(destination.name) ?? createAlertRateLimit(() => clock.now()),
       }),
     ]),
   );

@@ -70,6 +70,7 @@ export {
   serviceSentence,
   serviceTemplateFields,
 } from "./service-state-fields.ts";
+export { createSharedAlertRateLimit, type SharedAlertRateLimit } from "./shared-alert-rate-limit.ts";
 export {
   type AppInfo,
   type AppOwner,

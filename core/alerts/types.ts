@@ -47,9 +47,11 @@ export type Admission = { readonly admitted: readonly string[] } | { readonly re
  * limit of each key (a task, a task and a recipient, a licence): one alert per key per
  * `windowSeconds`. The alert is left out when the budget is used up (`over_budget`) or when no
  * key is let through (`suppressed` with `reason`); one let through uses one unit of the budget.
+ * The answer comes at once from the process's own rate limit, and as a promise from one shared
+ * by several processes (the cloud functions': shared-alert-rate-limit.ts); senders await it.
  */
 export interface AlertAdmission {
-  admit(keys: readonly string[], windowSeconds: number, reason: string): Admission;
+  admit(keys: readonly string[], windowSeconds: number, reason: string): Admission | Promise<Admission>;
 }
 
 export interface AlertDestination<A extends Alert = Alert> {

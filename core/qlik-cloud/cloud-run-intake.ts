@@ -5,7 +5,9 @@
  * does. Each tenant hands on its own runs, at most HANDING_AT_ONCE at a time: a handler slow for
  * one tenant (its API lookups) holds up no other. A run handed on is counted `processed`; one the
  * handler refused is counted `failed`, logged, and stays pending in the inbox, to be handed on
- * again at the next start (`resume`), as is whatever a stop left pending.
+ * again at the next start (`resume`), as is whatever a stop left pending. A runtime that may not
+ * work after it answered (a cloud function, frozen between invocations) waits for `settled`
+ * before it answers.
  */
 
 import { type ConcurrencyLimit, createConcurrencyLimit } from "../agent-destinations/index.ts";
@@ -25,6 +27,8 @@ export interface CloudRunIntake {
   take(run: CloudReloadRun): Promise<TakeOutcome>;
   /** Hands on the tenant's runs that an earlier start took but did not hand on; answers how many. */
   resume(tenant: string): Promise<number>;
+  /** Resolves once no run is being handed on, including those taken while it waits; takes on. */
+  settled(): Promise<void>;
   /** Takes no more runs and waits for those being handed on. */
   stop(): Promise<void>;
 }
@@ -109,6 +113,9 @@ export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
       const runs = await inbox.pending(tenant);
       for (const run of runs) schedule(run);
       return runs.length;
+    },
+    async settled() {
+      while (handing.size > 0) await Promise.all([...handing]);
     },
     async stop() {
       stopping = true;

@@ -9,13 +9,23 @@
  */
 export { type CloudInputMonitor, createCloudInputMonitor } from "./cloud-input-monitor.ts";
 export { type CloudReloadRun, HANDLED_EVENT_TYPES } from "./cloud-reload-run.ts";
-export { createCloudRunInbox } from "./cloud-run-inbox.ts";
+export { type CloudRunInbox, createCloudRunInbox, SEEN_FOR_MS } from "./cloud-run-inbox.ts";
 export { type CloudRunIntake, createCloudRunIntake } from "./cloud-run-intake.ts";
 export { type CloudTenantOutputs, createCloudRunOutputs } from "./cloud-run-outputs.ts";
 export { writesCloudRunPoints } from "./cloud-run-points.ts";
 export { createCloudRunLog } from "./log-cloud-run.ts";
 export { qlikErrorOf, TenantApiError } from "./tenant-api-error.ts";
 export { IGNORED_CALL_EVENTS, type TenantCallEvents } from "./tenant-call-events.ts";
-export { startTenantPolling } from "./tenant-polling.ts";
-export { createWebhookReceiver, type WebhookOutcome, type WebhookReceiver } from "./webhook-receiver.ts";
+export {
+  createTenantPollRound,
+  firstLookBackSince,
+  POLLED_INPUTS,
+  startTenantPolling,
+} from "./tenant-polling.ts";
+export {
+  createWebhookReceiver,
+  type WebhookOutcome,
+  type WebhookReceiver,
+  type WebhookTenant,
+} from "./webhook-receiver.ts";
 export { SIGNATURE_HEADER, signWebhookBody } from "./webhook-signature.ts";

@@ -15,6 +15,8 @@
  *   next one reads the same time again (its lag grows on /metrics meanwhile);
  * - each input has its own timer and abort signal, and each tenant its own client, so one slow
  *   or failing tenant, or input, holds up no other. Stopping aborts the calls in flight.
+ * A round is also there on its own (createTenantPollRound), for a runtime that polls on an outside
+ * schedule: the cloud's scheduled function runs one round of each input per invocation.
  */
 
 import { createLogThrottle } from "../logging/index.ts";
@@ -30,47 +32,56 @@ import { POLL_INPUTS } from "./poll-inputs.ts";
 /** How much of the time before a round the next round reads again. */
 export const SETTLE_MS = 2 * 60_000;
 
-export interface TenantPollingOptions {
+/** What one round of a tenant's inputs needs: where it reads, where it hands runs, what it reports. */
+export interface TenantPollRoundOptions {
   readonly tenant: string;
   readonly client: TenantClient;
-  readonly recurrence: Recurrence;
   readonly initialHours: number;
   readonly cursors: CloudCursorStore;
   readonly intake: CloudRunIntake;
   readonly monitor: CloudInputMonitor;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Aborts the calls in flight; a round aborted ends quietly. */
+  readonly signal: AbortSignal;
+  /**
+   * When a tenant with no stored cursor was first polled (firstLookBackSince): the runs that
+   * finished before it are its first look-back's. Undefined for a tenant polled before.
+   */
+  readonly newSinceMs: number | undefined;
 }
+
+export interface TenantPollingOptions extends Omit<TenantPollRoundOptions, "signal" | "newSinceMs"> {
+  readonly recurrence: Recurrence;
+}
+
+/** A round of one input: what the local timers run, and what a scheduled cloud function runs once. */
+export type TenantPollRound = (input: CloudPollInput) => Promise<void>;
 
 export interface TenantPolling extends Stoppable {
   /** Runs one round of `input` now (what the timer does); resolves when it ended. */
-  round(input: CloudPollInput): Promise<void>;
+  round: TenantPollRound;
 }
 
-export async function startTenantPolling(options: TenantPollingOptions): Promise<TenantPolling> {
-  const { tenant, cursors, monitor, clock, logger } = options;
-  const abort = new AbortController();
+/** The inputs a tenant is polled for, in the order a round of all of them reads them. */
+export const POLLED_INPUTS = Object.keys(POLL_INPUTS) as CloudPollInput[];
+
+/** The rounds of one tenant's inputs, each reading from and moving its persisted cursor. */
+export function createTenantPollRound(options: TenantPollRoundOptions): TenantPollRound {
+  const { tenant, cursors, monitor, clock, logger, signal } = options;
   const throttle = createLogThrottle();
   const warn = (key: string, message: string, fields: Record<string, unknown>) => {
     const count = throttle.admit(key, clock.now());
     if (count !== undefined) logger.warn(message, { tenant, ...fields, count });
   };
-
-  let polledBefore = false;
-  for (const input of Object.keys(POLL_INPUTS) as CloudPollInput[]) {
-    const stored = await cursors.read(tenant, input);
-    if (stored !== undefined) monitor.cursor(tenant, input, stored);
-    polledBefore ||= stored !== undefined;
-  }
-  // A tenant with no cursor at all is new: what finished before now is its first look-back's.
-  const newSinceMs = polledBefore ? undefined : clock.now();
+  const { newSinceMs } = options;
   /** Marks a run that a new tenant's first look-back found from before the polling began. */
   const marked = (run: CloudReloadRun): CloudReloadRun =>
     newSinceMs !== undefined && Date.parse(run.finishedAt) < newSinceMs
       ? { ...run, firstLookBack: true }
       : run;
 
-  async function round(input: CloudPollInput): Promise<void> {
+  return async function round(input) {
     const startMs = clock.now();
     const stored = await cursors.read(tenant, input);
     const fromMs = stored ?? startMs - options.initialHours * 3_600_000;
@@ -80,7 +91,7 @@ export async function startTenantPolling(options: TenantPollingOptions): Promise
       fromMs,
       toMs: startMs,
       nowMs: startMs,
-      signal: abort.signal,
+      signal,
       refused(problem) {
         monitor.event(tenant, "poll", "failed");
         warn(`refused ${input}`, "A Qlik Cloud poll read an item that is no reload run; passed over", {
@@ -108,16 +119,42 @@ export async function startTenantPolling(options: TenantPollingOptions): Promise
           { tenant, input, runs: quiet, hours: options.initialHours },
         );
     } catch (error) {
-      if (abort.signal.aborted) return;
+      if (signal.aborted) return;
       monitor.error(tenant, `polling ${input} failed: ${describeError(error)}`);
       warn(`failed ${input}`, "A Qlik Cloud poll round failed; the next round reads the same time again", {
         input,
         error: describeError(error),
       });
     }
-  }
+  };
+}
 
-  const timers = (Object.keys(POLL_INPUTS) as CloudPollInput[]).map((input) =>
+/**
+ * Reports each input's stored cursor (and so its lag) before the first round has read anything,
+ * and says when a tenant with no cursor at all is first polled (now; the runs that finished before
+ * are its first look-back's), or undefined for a tenant polled before.
+ */
+export async function firstLookBackSince(
+  tenant: string,
+  cursors: CloudCursorStore,
+  monitor: CloudInputMonitor,
+  clock: Clock,
+): Promise<number | undefined> {
+  let polledBefore = false;
+  for (const input of POLLED_INPUTS) {
+    const stored = await cursors.read(tenant, input);
+    if (stored !== undefined) monitor.cursor(tenant, input, stored);
+    polledBefore ||= stored !== undefined;
+  }
+  return polledBefore ? undefined : clock.now();
+}
+
+export async function startTenantPolling(options: TenantPollingOptions): Promise<TenantPolling> {
+  const { tenant, cursors, monitor, clock, logger } = options;
+  const abort = new AbortController();
+  const newSinceMs = await firstLookBackSince(tenant, cursors, monitor, clock);
+  const round = createTenantPollRound({ ...options, signal: abort.signal, newSinceMs });
+  const timers = POLLED_INPUTS.map((input) =>
     startRecurringTimer({
       what: `Qlik Cloud poll of ${tenant}'s ${input}`,
       recurrence: options.recurrence,

@@ -39,7 +39,7 @@ export interface AgentPartDeps {
   logLevelOverride: string | undefined;
   /**
    * Where the producers of alerts (task events, the licence monitor) hand them over: the alerts
-   * part's dispatcher (local/agent/alerts/alerts-part.ts), started before the agent's parts.
+   * part's dispatcher (functions/alerts/alerts-part.ts), started before the agent's parts.
    */
   alerts: AlertDispatcher;
 }

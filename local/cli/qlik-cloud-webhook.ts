@@ -16,8 +16,8 @@ import { type Config, isSecretKey, MASK } from "../../core/config/index.ts";
 import type { TenantClient } from "../../core/ports.ts";
 import { HANDLED_EVENT_TYPES, IGNORED_CALL_EVENTS, TenantApiError } from "../../core/qlik-cloud/index.ts";
 import { systemClock } from "../../core/system-clock.ts";
+import { credentialOf } from "../../functions/qlik-cloud/tenant-wiring.ts";
 import { QLIK_CLOUD_WEBHOOK_PREFIX } from "../../functions/qlik-cloud/webhook-handler.ts";
-import { credentialOf } from "../qlik-cloud/qlik-cloud-input.ts";
 import type { CliIo } from "./cli.ts";
 
 /** The command's own options, merged into the command line's parser by cli.ts. */

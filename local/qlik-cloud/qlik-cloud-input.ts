@@ -8,10 +8,10 @@
  *   files under `./data/qlik-cloud/cursors/`; the directory is private to Steward's user;
  * - one client per tenant (core/adapters/qlik-cloud/), polling per tenant whose `poll` is on, and
  *   the webhook route for the tenants whose `webhook` is on;
- * - every run goes to one CloudRunHandler (unless another is given, core/qlik-cloud/cloud-run-outputs.ts:
- *   its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through
- *   a client of its own, and its alert to the alerts part's dispatcher); what an earlier start
- *   took and did not hand on is handed on first;
+ * - every run goes to one CloudRunHandler (unless another is given; built as the cloud functions
+ *   build it, functions/qlik-cloud/tenant-wiring.ts: its log line, its point in the time-series
+ *   database when `timeseriesdbConfig.enable`, and its alert to the alerts part's dispatcher);
+ *   what an earlier start took and did not hand on is handed on first;
  * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts); the
  *   cloud alerts' totals per destination beside the site's (`alertDestinations`, `email
  *   (qlikCloudReloadFailure)`, ...), as `steward_alerts_total{kind}` counts them.
@@ -19,41 +19,30 @@
  * is left stays pending in the inbox for the next start.
  */
 import { join, resolve } from "node:path";
-import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
 import { openCloudCursorFiles } from "../../core/adapters/local/cloud-cursor-files.ts";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { makePrivateDirectory } from "../../core/adapters/local/private-files.ts";
-import {
-  createTenantHttpClient,
-  type TenantCredential,
-} from "../../core/adapters/qlik-cloud/tenant-http-client.ts";
 import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
 import { type Config, maskUrl, type QlikCloudTenantConfig } from "../../core/config/index.ts";
-import { ensuringDatabase } from "../../core/destinations/index.ts";
 import type { StatusBoard } from "../../core/monitoring/index.ts";
-import type {
-  Clock,
-  CloudRunHandler,
-  Logger,
-  MetricsRegistry,
-  Stoppable,
-  TenantClient,
-} from "../../core/ports.ts";
+import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
+import type { CloudTenantOutputs } from "../../core/qlik-cloud/index.ts";
 import {
   type CloudInputMonitor,
   type CloudRunIntake,
-  type CloudTenantOutputs,
   createCloudInputMonitor,
   createCloudRunInbox,
   createCloudRunIntake,
-  createCloudRunLog,
-  createCloudRunOutputs,
   createWebhookReceiver,
   startTenantPolling,
-  writesCloudRunPoints,
 } from "../../core/qlik-cloud/index.ts";
 import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import { settlesWithin } from "../../core/shared/settles-within.ts";
+import {
+  cloudRunOutputsOf,
+  tenantClients,
+  webhookTenants,
+} from "../../functions/qlik-cloud/tenant-wiring.ts";
 import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
 
 /** Where the inputs keep their files, under the working directory. */
@@ -80,10 +69,6 @@ export interface QlikCloudInputDeps {
 export interface QlikCloudInput extends Stoppable {
   /** The webhook route for the ingest API's listener; undefined when no tenant's webhook is on. */
   readonly webhooks: WebhookHandler | undefined;
-}
-
-export function credentialOf(tenant: QlikCloudTenantConfig): TenantCredential {
-  return tenant.auth.apiKey !== "" ? { apiKey: tenant.auth.apiKey } : { oauth: tenant.auth.oauth };
 }
 
 /**
@@ -122,20 +107,12 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     const cursors = await openCloudCursorFiles(join(directory, "cursors"));
     const monitor = createCloudInputMonitor(deps.metrics, clock);
     const tenants = config.qlikCloud.tenants;
-    const clients = new Map<string, CloudTenantOutputs>();
-    for (const tenant of tenants) {
-      const client: TenantClient = createTenantHttpClient({
-        tenant: tenant.name,
-        url: tenant.url,
-        credential: credentialOf(tenant),
-        clock,
-        events: monitor,
-      });
-      clients.set(tenant.name, { url: tenant.url, client, tags: tenant.tags.static });
-    }
+    const clients = tenantClients(tenants, clock, monitor);
     const intake = createCloudRunIntake({
       inbox: createCloudRunInbox(store),
-      handler: deps.handler ?? runOutputs(deps, clients, logger),
+      handler:
+        deps.handler ??
+        cloudRunOutputsOf({ config, tenants: clients, alerts: deps.alerts, logger, cwd: deps.cwd }),
       monitor,
       logger,
     });
@@ -168,13 +145,13 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
       });
       started.push(polling);
     }
-    const withWebhook = tenants.filter((tenant) => tenant.webhook.enable);
+    const withWebhook = webhookTenants(tenants);
     const webhooks =
       withWebhook.length === 0
         ? undefined
         : createWebhookHandler(
             createWebhookReceiver({
-              tenants: withWebhook.map((tenant) => ({ name: tenant.name, secret: tenant.webhook.secret })),
+              tenants: withWebhook,
               intake,
               monitor,
               logger,
@@ -207,27 +184,6 @@ function showCloudAlerts(status: StatusBoard | undefined, alerts: AlertDispatche
       const key = totalsKey(destination.name, kind);
       status.set("alertDestinations", key, () => alerts.totals(key));
     }
-}
-
-/** Every run's log line, point and alert (core/qlik-cloud/cloud-run-outputs.ts). */
-function runOutputs(
-  deps: QlikCloudInputDeps,
-  tenants: ReadonlyMap<string, CloudTenantOutputs>,
-  logger: Logger,
-): CloudRunHandler {
-  const { config } = deps;
-  const series = writesCloudRunPoints(config)
-    ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig, { cwd: deps.cwd }), {
-        logger: logger.child("timeseriesdb"),
-      })
-    : undefined;
-  return createCloudRunOutputs({
-    log: createCloudRunLog(logger),
-    tenants,
-    alerts: deps.alerts ?? { dispatch: async () => ({}), destinations: [] },
-    points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
-    logger,
-  });
 }
 
 async function stopIntake(intake: CloudRunIntake, clock: Clock, logger: Logger): Promise<void> {

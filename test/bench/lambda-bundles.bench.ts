@@ -7,13 +7,15 @@
  * The first requests reach real stand-ins (dynalite for DynamoDB, local-aws-sqs for SQS) through
  * `AWS_ENDPOINT_URL_*`, so SDK client set-up and the first signed call count: ingest POSTs an
  * event (rate limit + SendMessage), REST lists key-value namespaces (rate limit + Query); the
- * consumer takes an empty batch. Median, fastest and slowest of `BENCH_RUNS` (default 7)
+ * consumer takes an empty batch; the Qlik Cloud webhook takes a new signed failed-reload event of
+ * a simulated tenant (conditional PutItem, log line, embedded metrics) and the Qlik Cloud poll
+ * polls that tenant for a slot of its own (lease, OAuth token, reloads and audits, cursors). Median, fastest and slowest of `BENCH_RUNS` (default 7)
  * processes; the load average is printed, as other work on the machine slows every figure.
  * `BENCH_NODE=/path/to/node` runs the cold starts on that Node (e.g. 24, Lambda's runtime)
  * instead of this one. Bundles and metafiles are written to dist/lambda/<variant>/<function>/.
  *
  * Targets (docs/aws.md, "Runtime, bundles and cold start"): ingest and REST ≤ 1 MB and init ≤ 150 ms;
- * consumer ≤ 3 MB.
+ * consumer ≤ 3 MB; the Qlik Cloud functions ≤ 1.5 MB.
  */
 import { execFile } from "node:child_process";
 import type { Server } from "node:http";
@@ -25,10 +27,14 @@ import { promisify } from "node:util";
 import { CreateQueueCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsServer } from "local-aws-sqs";
 import { RATE_LIMIT_TABLE_KEY } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";
+import { reloadEventBody } from "../../local/simulated-cloud/reload-event-bodies.ts";
+import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
+import { startSimulatedCloud } from "../../local/simulated-cloud/start-simulated-cloud.ts";
 import { apiGatewayEvent } from "../helpers/api-gateway-event.ts";
 import { validEnvelope } from "../helpers/audit-envelopes.ts";
 import { startDynalite } from "../helpers/dynalite-server.ts";
 import { bundleLambda, type LambdaBundleOptions } from "../helpers/lambda-bundle.ts";
+import { signedDelivery } from "../helpers/qlik-cloud-functions.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NODE = process.env.BENCH_NODE || process.execPath;
@@ -38,6 +44,7 @@ const MB = 1_000_000;
 interface LambdaFunction {
   name: string;
   entry: string;
+  /** The first request's event, or a maker of a new one for every cold start. */
   event: unknown;
   maxBytes: number;
   maxInitMs?: number;
@@ -80,6 +87,33 @@ const functions: LambdaFunction[] = [
 ];
 
 /** The first is what infra/functions.ts deploys and is judged against the targets. */
+/** The simulated tenant the Qlik Cloud functions take events from and poll (started by `run`). */
+let tenant: SimulatedTenant | undefined;
+/** Each poll's slot is a new one, so that every cold start polls rather than finding the slot taken. */
+let pollSlot = Date.UTC(2026, 0, 1);
+
+functions.push(
+  {
+    name: "qlik-cloud-webhook",
+    entry: "functions/qlik-cloud/webhook-function.ts",
+    event: () => {
+      const reload = tenant!.finishReload({ status: "FAILED" });
+      const body = JSON.stringify(reloadEventBody(tenant!.fixture, reload, "cloudevents"));
+      return signedDelivery(tenant!.fixture.name, body, tenant!.fixture.webhookSecret);
+    },
+    maxBytes: 1.5 * MB,
+  },
+  {
+    name: "qlik-cloud-poll",
+    entry: "functions/qlik-cloud/poll-function.ts",
+    event: () => {
+      pollSlot += 10 * 60_000;
+      return { time: new Date(pollSlot).toISOString() };
+    },
+    maxBytes: 1.5 * MB,
+  },
+);
+
 const VARIANTS: Array<LambdaBundleOptions & { name: string; dir: string }> = [
   { name: "deployed (SDK bundled, split)", dir: "deployed", sdk: "bundled", splitting: true },
   { name: "SDK bundled, one file", dir: "one-file", sdk: "bundled", splitting: false },
@@ -115,7 +149,11 @@ const kb = (bytes: number) => `${(bytes / 1000).toFixed(0)} kB`;
 async function coldStart(file: string, event: unknown, env: Record<string, string>): Promise<Timing> {
   const { stdout } = await promisify(execFile)(NODE, ["--input-type=module", "-e", CHILD], {
     cwd: path.dirname(file),
-    env: { ...env, BENCH_BUNDLE: pathToFileURL(file).href, BENCH_EVENT: JSON.stringify(event) },
+    env: {
+      ...env,
+      BENCH_BUNDLE: pathToFileURL(file).href,
+      BENCH_EVENT: JSON.stringify(typeof event === "function" ? event() : event),
+    },
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Timing;
 }
@@ -135,6 +173,9 @@ export async function run(): Promise<void> {
   await dynamo.createTable("rate-limit", RATE_LIMIT_TABLE_KEY);
   await dynamo.createTable("key-values", "pk", "sk");
   await dynamo.createTable("schedules", "id");
+  await dynamo.createTable("qlik-cloud", "pk", "sk");
+  const cloud = await startSimulatedCloud({ tenants: 1 });
+  [tenant] = cloud.tenants;
 
   const link = (value: Record<string, string>) => JSON.stringify(value);
   // What Lambda and SST give a function: the region, credentials, the links.
@@ -149,14 +190,21 @@ export async function run(): Promise<void> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     SST_RESOURCE_App: link({ name: "steward", stage: "bench" }),
     SST_RESOURCE_StewardConfig: link({
-      value:
+      value: [
         "Service:\n  logLevel: warn\n  auditEvents:\n    enable: true\n    apiToken: tok\n  restServer:\n    apiToken: tok\n",
+        "  qlikCloud:\n    enable: true\n    tenants:\n",
+        `      - name: ${tenant!.fixture.name}\n        url: ${tenant!.url}\n`,
+        `        auth: { oauth: { clientId: ${tenant!.fixture.clientId}, clientSecret: ${tenant!.fixture.clientSecret} } }\n`,
+        `        webhook: { enable: true, secret: ${tenant!.fixture.webhookSecret} }\n`,
+        "        poll: { enable: true, initialHours: 1 }\n",
+      ].join(""),
     }),
     SST_RESOURCE_AuditEventQueue: link({ url: queueUrl }),
     SST_RESOURCE_RateLimitTable: link({ name: "rate-limit" }),
     SST_RESOURCE_KeyValueTable: link({ name: "key-values" }),
     SST_RESOURCE_ScheduleTable: link({ name: "schedules" }),
     SST_RESOURCE_AuditEventsBucket: link({ name: "audit-events" }),
+    SST_RESOURCE_QlikCloudTable: link({ name: "qlik-cloud" }),
   };
 
   const { stdout: nodeVersion } = await promisify(execFile)(NODE, ["--version"]);
@@ -205,6 +253,7 @@ export async function run(): Promise<void> {
   } finally {
     sqs.destroy();
     await dynamo.close();
+    await cloud.stop();
     await new Promise<void>((resolve) => sqsServer.close(() => resolve()));
   }
 }

@@ -29,6 +29,8 @@ export interface ColdStartRun {
   results: LambdaResult[];
   /** The process's stderr, one entry per line. */
   stderrLines: string[];
+  /** What the process wrote to stdout before the results (its INFO lines, embedded metrics), one entry per line. */
+  stdoutLines: string[];
 }
 
 export async function coldStart(
@@ -68,8 +70,10 @@ export async function coldStartRun(
       },
     },
   );
+  const lines = stdout.trim().split("\n");
   return {
-    results: JSON.parse(stdout.trim().split("\n").at(-1) as string) as LambdaResult[],
+    results: JSON.parse(lines.at(-1) as string) as LambdaResult[],
     stderrLines: stderr.split("\n").filter((line) => line !== ""),
+    stdoutLines: lines.slice(0, -1).filter((line) => line !== ""),
   };
 }

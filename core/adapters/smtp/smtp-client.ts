@@ -8,14 +8,18 @@
  * connection (TCP, greeting, EHLO, STARTTLS, login) per message cost more than the message; the
  * pool also bounds how many messages are built and sent at once, whatever the number of runs in
  * flight. A quiet site holds no connection between alerts, and the alerts part closes the pool at
- * stop.
+ * stop. In a cloud function, a connection the server closed while the function was frozen fails
+ * on its next use, and the pool sends the message again on a new connection.
  *
  * With authentication but neither `secure` nor `tls.requireTLS`, the password is sent in clear
  * whenever the server offers no STARTTLS, and anyone on the path can strip that offer from the
  * server's greeting: said once at WARN when the first sender of these settings is made (at start;
  * task and licence alerts share the settings, so it is said once for both).
+ *
+ * nodemailer (about 250 kB) is imported when the client is made, not when this file is: a Lambda
+ * function that carries the alert channels (the Qlik Cloud functions) then neither reads nor
+ * compiles it at a cold start while email is off (infra/functions.ts, code splitting).
  */
-import nodemailer from "nodemailer";
 import type { EmailClient, OutgoingEmail } from "../../alerts/index.ts";
 import type { EmailNotificationConfig } from "../../config/index.ts";
 import type { Logger } from "../../ports.ts";
@@ -49,28 +53,32 @@ export function createSmtpClient(smtp: SmtpConfig, options: { logger?: Logger } 
     );
   }
   const timeoutMs = smtp.timeoutSeconds * 1000;
-  const transport = nodemailer.createTransport({
-    pool: true,
-    maxConnections: POOL_CONNECTIONS,
-    // Below the socket time limit, so that an idle connection is closed by us, never timed out.
-    idleTimeout: Math.min(POOL_IDLE_MS, timeoutMs / 2),
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    ignoreTLS: smtp.tls.ignoreTLS,
-    requireTLS: smtp.tls.requireTLS,
-    tls: {
-      rejectUnauthorized: smtp.tls.rejectUnauthorized,
-      ...(smtp.tls.serverName === "" ? {} : { servername: smtp.tls.serverName }),
-    },
-    ...(smtp.auth.enable ? { auth: { user: smtp.auth.user, pass: smtp.auth.password } } : {}),
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  const transport = import("nodemailer").then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      pool: true,
+      maxConnections: POOL_CONNECTIONS,
+      // Below the socket time limit, so that an idle connection is closed by us, never timed out.
+      idleTimeout: Math.min(POOL_IDLE_MS, timeoutMs / 2),
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      ignoreTLS: smtp.tls.ignoreTLS,
+      requireTLS: smtp.tls.requireTLS,
+      tls: {
+        rejectUnauthorized: smtp.tls.rejectUnauthorized,
+        ...(smtp.tls.serverName === "" ? {} : { servername: smtp.tls.serverName }),
+      },
+      ...(smtp.auth.enable ? { auth: { user: smtp.auth.user, pass: smtp.auth.password } } : {}),
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    }),
+  );
+  // A failed import fails each send; unawaited until then, it is not an unhandled rejection.
+  transport.catch(() => undefined);
   return {
     async send(email: OutgoingEmail) {
-      await transport.sendMail({
+      await (await transport).sendMail({
         from: email.from,
         to: email.to,
         subject: email.subject,
@@ -80,7 +88,10 @@ export function createSmtpClient(smtp: SmtpConfig, options: { logger?: Logger } 
       });
     },
     close() {
-      transport.close();
+      void transport.then(
+        (made) => made.close(),
+        () => undefined,
+      );
     },
   };
 }

@@ -91,7 +91,7 @@ export function createChatDestination(
       if (messages === undefined)
         return { outcome: "skipped", reason: `${format.name} has no ${alert.kind} alerts` };
       const settings = messages.settings(config, alert.kind);
-      const admitted = admission.admit(
+      const admitted = await admission.admit(
         [messages.rateKey(alert, format.name)],
         settings.rateLimit,
         messages.suppressed(settings),

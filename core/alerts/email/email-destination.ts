@@ -110,7 +110,7 @@ export function createEmailDestination(
       if (decision.recipients.length === 0) return { outcome: "skipped", reason: "no recipient" };
 
       const keyOf = (to: string) => messages.rateKey(alert, to);
-      const admitted = admission.admit(
+      const admitted = await admission.admit(
         decision.recipients.map(keyOf),
         settings.rateLimit,
         messages.suppressed(settings),

@@ -121,7 +121,7 @@ export function createObsPlatformDestination(
     const targets = serviceTargets(settings, alert.kind);
     const keyOf = (target: Target) =>
       `${target}|${alert.kind}|${JSON.stringify([alert.host, alert.service])}`;
-    const admitted = admission.admit(
+    const admitted = await admission.admit(
       targets.map(keyOf),
       settings.rateLimit,
       `this service had an alert within ${settings.rateLimit} s`,
@@ -169,7 +169,7 @@ export function createObsPlatformDestination(
       const targets = targetsOf(kind);
       // Events and log entries have each their own key, so a log entry left out never holds back an event.
       const keyOf = (target: Target) => `${target}|${kind}|${alert.event.taskId}`;
-      const admitted = admission.admit(
+      const admitted = await admission.admit(
         targets.map(keyOf),
         windowSeconds,
         `this task had an alert within ${windowSeconds} s`,

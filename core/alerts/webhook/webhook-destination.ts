@@ -47,7 +47,11 @@ export function createWebhookDestination(
         return { outcome: "skipped", reason: `webhooks have no ${alert.kind} alerts` };
       const list = messages.list(config, alert.kind);
       if (list.webhooks.length === 0) return { outcome: "skipped", reason: "no webhook" };
-      const admitted = admission.admit([messages.rateKey(alert)], list.rateLimit, messages.suppressed(list));
+      const admitted = await admission.admit(
+        [messages.rateKey(alert)],
+        list.rateLimit,
+        messages.suppressed(list),
+      );
       if ("refused" in admitted) return admitted.refused;
       return callWebhookList(list.webhooks, messages.payload(alert, deps.view), {
         client: deps.client,

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { buildAlertDestinations, OBS_PLATFORM_ALERT_DESTINATION } from "../../../core/alerts/index.ts";
 import { parseConfig } from "../../../core/config/index.ts";
 import { systemClock } from "../../../core/system-clock.ts";
-import { openAlertClients } from "../../../local/agent/alerts/alert-clients.ts";
+import { openAlertClients } from "../../../functions/alerts/alert-clients.ts";
 import { admitted } from "../../helpers/admitted-destination.ts";
 import { recordingLogger } from "../../helpers/recording-logger.ts";
 import { captureServerForSuite } from "../../helpers/suite-capture-server.ts";

@@ -17,7 +17,7 @@ describe("infra/limits.ts", () => {
     vi.unstubAllEnvs();
   });
 
-  it("by default reserves 20 ingest, 10 REST and 5 consumer instances", async () => {
+  it("by default reserves 20 ingest, 10 REST, 5 consumer, 10 Qlik Cloud webhook and 2 Qlik Cloud polling instances", async () => {
     // Act
     stub = await deployWith({});
 
@@ -30,6 +30,8 @@ describe("infra/limits.ts", () => {
       AuditIngest: { reserved: 20 },
       Rest: { reserved: 10 },
       AuditConsumer: { reserved: 5 },
+      QlikCloudWebhook: { reserved: 10 },
+      QlikCloudPoll: { reserved: 2 },
     });
   });
 
@@ -63,6 +65,7 @@ describe("infra/limits.ts", () => {
     ["STEWARD_REST_CONCURRENCY", "-1", "from 1 to 1000"],
     // The queue's event source mapping polls with 2 batches at once or more.
     ["STEWARD_CONSUMER_CONCURRENCY", "1", "from 2 to 1000"],
+    ["STEWARD_QLIK_CLOUD_WEBHOOK_CONCURRENCY", "0", "from 1 to 1000"],
   ])("stops the deploy when %s is %j, naming the variable and its range", async (name, value, range) => {
     // Act
     const deploy = deployWith({ [name]: value });

@@ -33,9 +33,15 @@ describe("sst.config.ts", () => {
     expect(ofKind("aws.ApiGatewayV2")).toEqual([api]);
   });
 
-  it("declares three functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM with code splitting, logs kept a month", () => {
+  it("declares five functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM with code splitting, logs kept a month", () => {
     const functions = ofKind("aws.Function");
-    expect(functions.map((fn) => fn.name)).toEqual(["Rest", "AuditIngest", "AuditConsumer"]);
+    expect(functions.map((fn) => fn.name)).toEqual([
+      "Rest",
+      "AuditIngest",
+      "AuditConsumer",
+      "QlikCloudWebhook",
+      "QlikCloudPoll",
+    ]);
     for (const fn of functions) {
       expect(fn.args).toMatchObject({
         runtime: "nodejs24.x",
@@ -105,7 +111,7 @@ describe("sst.config.ts", () => {
   });
 
   it("alarms on the errors of each function", () => {
-    for (const name of ["AuditIngest", "Rest", "AuditConsumer"]) {
+    for (const name of ["AuditIngest", "Rest", "AuditConsumer", "QlikCloudWebhook", "QlikCloudPoll"]) {
       expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${name}ErrorsAlarm`).args).toMatchObject({
         namespace: "AWS/Lambda",
         metricName: "Errors",
@@ -115,7 +121,7 @@ describe("sst.config.ts", () => {
         comparisonOperator: "GreaterThanThreshold",
       });
     }
-    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(8);
+    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(13);
   });
 
   it("creates no alarm topic unless asked for one: the alarms have no actions", () => {

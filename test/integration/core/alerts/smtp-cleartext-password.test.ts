@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { openAlertClients } from "../../../../local/agent/alerts/alert-clients.ts";
+import { openAlertClients } from "../../../../functions/alerts/alert-clients.ts";
 import { emailConfig, newRelicConfig } from "../../../helpers/alert-configs.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 

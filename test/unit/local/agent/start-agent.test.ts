@@ -12,8 +12,8 @@ import { declareHttpRefusedMetric } from "../../../../core/monitoring/http-refus
 import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
 import { declareRateLimitedMetric } from "../../../../core/ratelimit/rate-limited-metric.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
+import { noAlerts } from "../../../../functions/alerts/alerts-part.ts";
 import type { AgentPart } from "../../../../local/agent/agent-part.ts";
-import { noAlerts } from "../../../../local/agent/alerts/alerts-part.ts";
 import { startAgentParts } from "../../../../local/agent/start-agent.ts";
 import { startInOrder } from "../../../../local/start-in-order.ts";
 import { scratchDirectory } from "../../../helpers/per-test-environment.ts";

@@ -11,7 +11,7 @@ import { createSmtpClient } from "../../../../core/adapters/smtp/smtp-client.ts"
 import { createAlertDispatcher, LICENCE_STATUS_KIND, totalsKey } from "../../../../core/alerts/index.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { startAlerts } from "../../../../local/agent/alerts/alerts-part.ts";
+import { startAlerts } from "../../../../functions/alerts/alerts-part.ts";
 import { expiringLicence } from "../../../helpers/licence-alerts.ts";
 import { parsePrometheusText, sampleValue } from "../../../helpers/prometheus-text.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../../core/config/index.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
-import { startAlerts } from "../../../../local/agent/alerts/alerts-part.ts";
+import { startAlerts } from "../../../../functions/alerts/alerts-part.ts";
 import { slackMessageProblems, teamsMessageProblems } from "../../../helpers/chat-payload-checks.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { startSmtpCapture } from "../../../helpers/smtp-capture.ts";

@@ -5,13 +5,13 @@
  * its own headers) when it is on. `close` releases them once, in the reverse order of their
  * making; the SMTP client is the one that holds anything.
  */
-import { createChatWebhookClient } from "../../../core/adapters/http-clients/chat-webhook-client.ts";
-import { createWebhookClient } from "../../../core/adapters/http-clients/webhook-client.ts";
-import { observabilityClientFor } from "../../../core/adapters/observability-client-for.ts";
-import { createSmtpClient } from "../../../core/adapters/smtp/smtp-client.ts";
-import type { AlertClients, EmailClient } from "../../../core/alerts/index.ts";
-import type { Config } from "../../../core/config/index.ts";
-import type { Clock, Logger } from "../../../core/ports.ts";
+import { createChatWebhookClient } from "../../core/adapters/http-clients/chat-webhook-client.ts";
+import { createWebhookClient } from "../../core/adapters/http-clients/webhook-client.ts";
+import { observabilityClientFor } from "../../core/adapters/observability-client-for.ts";
+import { createSmtpClient } from "../../core/adapters/smtp/smtp-client.ts";
+import type { AlertClients, EmailClient } from "../../core/alerts/index.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
 
 export interface OpenAlertClients extends AlertClients {
   /** Releases every client, once, in the reverse order of their making. */

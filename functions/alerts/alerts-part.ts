@@ -1,6 +1,9 @@
 /**
  * The alerts part: one for every producer of alerts (reload-task events, the licence monitor's
- * server licence, the Qlik Cloud tenants' reloads), on while one of them is. It opens the clients once (alert-clients.ts), builds
+ * server licence, the Qlik Cloud tenants' reloads, the Windows services watched), on while one of
+ * them is. Both runtimes start it: the local process (local/wiring.ts) and the Qlik Cloud
+ * functions (functions/qlik-cloud/cloud-function-parts.ts), so it lives beside the functions,
+ * which the local process already builds on. It opens the clients once (alert-clients.ts), builds
  * the destinations of the channels switched on once (core/alerts/alert-channels.ts), with one
  * budget of alerts per minute per destination whatever the kind, and its dispatcher is what the
  * producers are handed in their deps (`alerts`). local/wiring.ts starts it before the agent's
@@ -14,18 +17,27 @@ import {
   buildAlertDestinations,
   createAlertBudget,
   createAlertDispatcher,
+  createSharedAlertRateLimit,
   type EmailClient,
-} from "../../../core/alerts/index.ts";
-import type { Config } from "../../../core/config/index.ts";
-import type { Clock, Logger, MetricsRegistry, Stoppable } from "../../../core/ports.ts";
-import { SERVICE_VERSION } from "../../../core/version.ts";
+} from "../../core/alerts/index.ts";
+import type { Config } from "../../core/config/index.ts";
+import type { Clock, Logger, MetricsRegistry, RateLimitStore, Stoppable } from "../../core/ports.ts";
+import { SERVICE_VERSION } from "../../core/version.ts";
 import { openAlertClients } from "./alert-clients.ts";
 
-/** Whether a producer of alerts is on: reload-task events, the licence monitor reading the server licence, or Qlik Cloud tenants. */
-export function alertsOn(config: Pick<Config, "taskEvents" | "licenseMonitor" | "qlikCloud">): boolean {
+/**
+ * Whether a producer of alerts is on: reload-task events, the licence monitor reading the server
+ * licence, Qlik Cloud tenants, or the Windows service monitor.
+ */
+export function alertsOn(
+  config: Pick<Config, "taskEvents" | "licenseMonitor" | "qlikCloud" | "serviceMonitor">,
+): boolean {
   const licences = config.licenseMonitor;
   return (
-    config.taskEvents.enable || (licences.enable && licences.serverLicense.enable) || config.qlikCloud.enable
+    config.taskEvents.enable ||
+    (licences.enable && licences.serverLicense.enable) ||
+    config.qlikCloud.enable ||
+    config.serviceMonitor.enable
   );
 }
 
@@ -38,6 +50,8 @@ export interface AlertsOptions {
   readonly metrics?: MetricsRegistry | undefined;
   /** The SMTP client of the settings; nodemailer's by default. */
   readonly emailClient?: ((smtp: Config["emailNotification"]["smtp"]) => EmailClient) | undefined;
+  /** Where the rate limits' windows are kept when several processes share them (the cloud functions); in this process without it. */
+  readonly sharedRateLimits?: RateLimitStore | undefined;
 }
 
 export interface Alerts extends Stoppable {
@@ -64,6 +78,7 @@ export async function startAlerts(options: AlertsOptions): Promise<Alerts> {
     logger: own,
     metrics: options.metrics,
     budget: createAlertBudget({ limits: alertBudgetLimits(config), clock, logger: own }),
+    sharedRateLimit: sharedRateLimitOf(options.sharedRateLimits, clock, own),
   });
   let stopped = false;
   return {
@@ -74,6 +89,12 @@ export async function startAlerts(options: AlertsOptions): Promise<Alerts> {
       clients.close();
     },
   };
+}
+
+function sharedRateLimitOf(store: RateLimitStore | undefined, clock: Clock, logger: Logger) {
+  if (store === undefined) return undefined;
+  return (destination: string) =>
+    createSharedAlertRateLimit({ store, destination, now: () => clock.now(), logger });
 }
 
 /** The dispatcher while no producer of alerts is on: no destination. */

@@ -1,0 +1,103 @@
+/**
+ * The Qlik Cloud inputs as the cloud functions run them, built once per cold start of the webhook
+ * and the polling function from the same core pieces as the local process
+ * (local/qlik-cloud/qlik-cloud-input.ts), with what lasts between invocations in DynamoDB:
+ * - the runs' inbox is the Qlik Cloud table (core/adapters/aws/dynamo-cloud-run-inbox.ts): a
+ *   webhook's run is stored there before its 2xx, and a run is new to exactly one invocation,
+ *   whichever instance and input took it;
+ * - every run goes to the same CloudRunHandler as locally (tenant-wiring.ts: its log line, its
+ *   point when the time-series database is on, its alert to the dispatcher the function built
+ *   from the same alert sections of the configuration);
+ * - the inputs' counts and cursor lag, which the local process serves on `/metrics`, are written
+ *   as CloudWatch embedded metrics at the end of every invocation.
+ * A function cannot work after it answered (Lambda freezes it), so `settle` waits for the runs
+ * being handed on; a run whose handing failed, or outlasted the function, stays pending in the
+ * table and the next polling invocation hands it on (PENDING_AFTER_MS after it was written).
+ * With `qlikCloud.enable` off, no tenant is taken.
+ */
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { createDynamoCloudRunInbox } from "../../core/adapters/aws/dynamo-cloud-run-inbox.ts";
+import type { EmbeddedMetricsRegistry } from "../../core/adapters/aws/embedded-metrics-registry.ts";
+import type { AlertDispatcher } from "../../core/alerts/index.ts";
+import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import type { CloudTenantOutputs } from "../../core/qlik-cloud/index.ts";
+import {
+  type CloudInputMonitor,
+  type CloudRunIntake,
+  createCloudInputMonitor,
+  createCloudRunIntake,
+} from "../../core/qlik-cloud/index.ts";
+import { cloudRunOutputsOf, tenantClients } from "./tenant-wiring.ts";
+
+/**
+ * How long a pending run is left to the invocation that took it: longer than the webhook
+ * function's time limit (infra/functions.ts, 20 s) with room to spare.
+ */
+export const PENDING_AFTER_MS = 60_000;
+
+export interface CloudQlikInputDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly dynamo: DynamoDBClient;
+  /** The linked Qlik Cloud table's name. */
+  readonly qlikCloudTable: string;
+  /** Where the failed and canceled runs' alerts go. */
+  readonly alerts: Pick<AlertDispatcher, "dispatch" | "destinations">;
+  readonly metrics: EmbeddedMetricsRegistry;
+  /** Relative paths of the settings resolve from here (a Lambda's task directory). */
+  readonly cwd?: string;
+}
+
+export interface CloudQlikInput {
+  /** The configured tenants, none while `qlikCloud.enable` is off. */
+  readonly tenants: readonly QlikCloudTenantConfig[];
+  readonly clients: ReadonlyMap<string, CloudTenantOutputs>;
+  readonly intake: CloudRunIntake;
+  readonly monitor: CloudInputMonitor;
+  readonly logger: Logger;
+  /** Waits for the runs being handed on, then writes the invocation's metrics. */
+  settle(): Promise<void>;
+}
+
+export function createCloudQlikInput(deps: CloudQlikInputDeps): CloudQlikInput {
+  const { config, clock, metrics } = deps;
+  const logger = deps.logger.child("qlik-cloud");
+  const tenants = config.qlikCloud.enable ? config.qlikCloud.tenants : [];
+  const monitor = createCloudInputMonitor(metrics, clock);
+  const clients = tenantClients(tenants, clock, monitor);
+  for (const tenant of tenants)
+    monitor.declareTenant(tenant.name, [
+      ...(tenant.webhook.enable ? (["webhook"] as const) : []),
+      ...(tenant.poll.enable ? (["poll"] as const) : []),
+    ]);
+  const intake = createCloudRunIntake({
+    inbox: createDynamoCloudRunInbox({
+      client: deps.dynamo,
+      tableName: deps.qlikCloudTable,
+      clock,
+      pendingAfterMs: PENDING_AFTER_MS,
+    }),
+    handler: cloudRunOutputsOf({
+      config,
+      tenants: clients,
+      alerts: deps.alerts,
+      logger,
+      cwd: deps.cwd ?? process.cwd(),
+    }),
+    monitor,
+    logger,
+  });
+  return {
+    tenants,
+    clients,
+    intake,
+    monitor,
+    logger,
+    async settle() {
+      await intake.settled();
+      metrics.flush();
+    },
+  };
+}

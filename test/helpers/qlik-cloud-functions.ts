@@ -1,0 +1,80 @@
+/**
+ * The Qlik Cloud functions (functions/qlik-cloud/) as their entry points build them, against
+ * local stand-ins: each function's parts from a StewardConfig text, on a dynalite table, with the
+ * embedded metrics each invocation writes kept for the test; a signed delivery as API Gateway
+ * hands it to the webhook function; and the counts the metrics lines carry.
+ */
+import { stringify } from "yaml";
+import { signWebhookBody } from "../../core/qlik-cloud/webhook-signature.ts";
+import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
+import { apiGatewayEvent } from "./api-gateway-event.ts";
+
+/** The StewardConfig of a stack taking `tenants`, alerting failed reloads to `hookUrl` and writing their points to InfluxDB 1.x. */
+export function cloudFunctionConfig(
+  tenants: readonly SimulatedTenant[],
+  outputs: {
+    readonly hookUrl: string;
+    readonly influxPort: number;
+    readonly database: string;
+    /** The outgoing webhook's rate limit (default 0: none). */
+    readonly rateLimitSeconds?: number;
+  },
+): string {
+  return stringify({
+    Service: {
+      logLevel: "warn",
+      webhookNotification: {
+        enable: true,
+        reloadTaskFailure: {
+          rateLimit: outputs.rateLimitSeconds ?? 0,
+          webhooks: [{ webhookURL: outputs.hookUrl, httpMethod: "POST" }],
+        },
+      },
+      timeseriesdbConfig: {
+        enable: true,
+        version: 1,
+        host: "127.0.0.1",
+        port: outputs.influxPort,
+        v1Config: { dbName: outputs.database },
+      },
+      qlikCloud: {
+        enable: true,
+        tenants: tenants.map((tenant) => ({
+          name: tenant.fixture.name,
+          url: tenant.url,
+          auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
+          webhook: { enable: true, secret: tenant.fixture.webhookSecret },
+          poll: { enable: true, initialHours: 1 },
+        })),
+      },
+    },
+  });
+}
+
+/** A delivery of `body` to `tenant`'s webhook route, signed with `secret`, as API Gateway passes it on. */
+export function signedDelivery(
+  tenant: string,
+  body: string,
+  secret: string,
+  options: { readonly base64?: boolean } = {},
+) {
+  const event = apiGatewayEvent({
+    method: "POST",
+    path: `/api/v1/qlik-cloud/webhooks/${tenant}`,
+    headers: { "content-type": "application/json", "qlik-signature": signWebhookBody(body, secret) },
+    body: options.base64 === true ? Buffer.from(body, "utf8").toString("base64") : body,
+  });
+  return { ...event, isBase64Encoded: options.base64 === true };
+}
+
+/** The sum of `metric` over the embedded-metrics lines whose dimensions include `labels`. */
+export function emfCount(lines: readonly string[], metric: string, labels: Record<string, string>): number {
+  let total = 0;
+  for (const line of lines) {
+    const document = JSON.parse(line) as Record<string, unknown>;
+    if (typeof document[metric] !== "number") continue;
+    if (Object.entries(labels).every(([name, value]) => document[name] === value))
+      total += document[metric] as number;
+  }
+  return total;
+}
