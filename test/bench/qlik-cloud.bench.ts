@@ -2,8 +2,12 @@
  * `npm run bench -- qlik-cloud`: signed webhook deliveries of one simulated Qlik Cloud tenant to
  * the real `steward start` (bundled, as `npm start` runs it): BENCH_CLOUD_DELIVERIES (1,000)
  * finished reloads, each its own run, delivered at an even pace over BENCH_CLOUD_SECONDS (10),
- * each request timed from send to answer. Verdicts: every delivery acknowledged (2xx), p99 of
- * the answers ≤ 50 ms, every run handed on exactly once (counted `processed`, one log line each),
+ * each request timed from send to answer. Before them, BENCH_CLOUD_WARMUP (50) deliveries at the
+ * same pace warm the receiver up: the first answers of a fresh process pay for compiling the code
+ * they run (on Node 24 the first five took 50–80 ms on 2026-12-06), which is start-up, not the
+ * steady pace the target is about; their slowest answer is reported apart, and their runs must be
+ * handed on like the others. Verdicts: every delivery acknowledged (2xx), p99 of the measured
+ * answers ≤ 50 ms, every run handed on exactly once (counted `processed`, one log line each),
  * none lost, no duplicate. Beside it, in the same run, a trivial `node:http` receiver that checks
  * the signature and appends each body to a file with its own fdatasync before answering: the
  * least a receiver that answers only once an event is durable must do. Steward's peak RSS is
@@ -31,6 +35,9 @@ import { cpuSeconds, loadAverage1, memoryMb } from "./process-stats.ts";
 
 const DELIVERIES = Number(process.env.BENCH_CLOUD_DELIVERIES ?? 1000);
 const SECONDS = Number(process.env.BENCH_CLOUD_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_CLOUD_WARMUP ?? 50);
+/** Milliseconds between two deliveries, warm-up included. */
+const PACE_MS = (SECONDS * 1000) / DELIVERIES;
 const P99_TARGET_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,7 +52,7 @@ async function deliver(url: string, bodies: readonly string[], secret: string): 
   const started = performance.now();
   const pending: Promise<{ status: number; ms: number }>[] = [];
   for (const [i, body] of bodies.entries()) {
-    const due = started + (i * SECONDS * 1000) / bodies.length;
+    const due = started + i * PACE_MS;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     pending.push(
@@ -69,8 +76,8 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** Fresh runs of the tenant (failed and succeeded in turn), as the exact bodies Qlik would send. */
-function bodies(tenant: SimulatedTenant): string[] {
-  return Array.from({ length: DELIVERIES }, (_, i) => {
+function bodies(tenant: SimulatedTenant, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
     const reload = tenant.finishReload({ status: i % 2 === 0 ? "FAILED" : "SUCCEEDED", appIndex: i % 3 });
     return JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents"));
   });
@@ -87,11 +94,9 @@ async function stewardRun(tenant: SimulatedTenant) {
   try {
     const idleRssMb = memoryMb(pid).rss;
     const cpuBefore = cpuSeconds(pid);
-    const sent = await deliver(
-      webhookUrl(ports.ingest, tenant.fixture.name),
-      bodies(tenant),
-      tenant.fixture.webhookSecret,
-    );
+    const url = webhookUrl(ports.ingest, tenant.fixture.name);
+    const warmup = await deliver(url, bodies(tenant, WARMUP), tenant.fixture.webhookSecret);
+    const sent = await deliver(url, bodies(tenant, DELIVERIES), tenant.fixture.webhookSecret);
     const count = async (outcome: string) =>
       sampleValue(await scrape(ports.scrape), "steward_cloud_events_total", {
         tenant: tenant.fixture.name,
@@ -99,13 +104,14 @@ async function stewardRun(tenant: SimulatedTenant) {
         outcome,
       }) ?? 0;
     const deadline = Date.now() + 30_000;
-    while ((await count("processed")) < DELIVERIES && Date.now() < deadline) await sleep(50);
+    while ((await count("processed")) < WARMUP + DELIVERIES && Date.now() < deadline) await sleep(50);
     await sleep(1000); // anything handed on twice would be counted by now
     const lines = steward
       .output()
       .split("\n")
       .filter((line) => line.includes("Qlik Cloud reload")).length;
     return {
+      warmup,
       sent,
       processed: await count("processed"),
       duplicate: await count("duplicate"),
@@ -144,11 +150,9 @@ async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
-    return await deliver(
-      `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-      bodies(tenant),
-      secret,
-    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    await deliver(url, bodies(tenant, WARMUP), secret);
+    return await deliver(url, bodies(tenant, DELIVERIES), secret);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -163,7 +167,7 @@ const summary = (sent: Sent) =>
 
 export async function run(): Promise<unknown> {
   console.log(
-    `Qlik Cloud webhook benchmark: ${DELIVERIES} signed deliveries of one tenant over ${SECONDS} s, load ${loadAverage1()}`,
+    `Qlik Cloud webhook benchmark: ${DELIVERIES} signed deliveries of one tenant over ${SECONDS} s after ${WARMUP} to warm up, load ${loadAverage1()}`,
   );
   const cloud = await startSimulatedCloud({ tenants: 1 });
   try {
@@ -171,6 +175,7 @@ export async function run(): Promise<unknown> {
     const steward = await stewardRun(tenant);
     const trivial = await trivialRun(tenant);
     console.log(`  steward: ${summary(steward.sent)}`);
+    console.log(`    warm-up: ${summary(steward.warmup)}`);
     console.log(
       `    handed on ${steward.processed} (log lines ${steward.lines}), duplicate ${steward.duplicate}, failed ${steward.failed}`,
     );
@@ -179,9 +184,12 @@ export async function run(): Promise<unknown> {
     );
     console.log(`  trivial receiver (signature, append, fdatasync): ${summary(trivial)}`);
     const verdicts = {
-      "every delivery acknowledged": steward.sent.statuses.every((status) => status === 202),
+      "every delivery acknowledged": [...steward.warmup.statuses, ...steward.sent.statuses].every(
+        (status) => status === 202,
+      ),
       [`p99 ≤ ${P99_TARGET_MS} ms`]: percentile(steward.sent.latencies, 99) <= P99_TARGET_MS,
-      "every run handed on once, none lost": steward.processed === DELIVERIES && steward.lines === DELIVERIES,
+      "every run handed on once, none lost":
+        steward.processed === WARMUP + DELIVERIES && steward.lines === WARMUP + DELIVERIES,
       "no duplicate, no failure": steward.duplicate === 0 && steward.failed === 0,
     };
     for (const [verdict, ok] of Object.entries(verdicts))
