@@ -14,7 +14,6 @@
  * reading that fails is logged, error-tracked and shown on the status page; the others still go
  * out.
  */
-import { createEventDestinations } from "../../../core/agent-destinations/index.ts";
 import {
   type AlertDispatcher,
   type DispatchAlert,
@@ -51,6 +50,7 @@ import { parseRecurrence } from "../../../core/shared/recurrence.ts";
 import { openLicenseSource } from "../../open-platform-client.ts";
 import type { WritingPartDeps } from "../agent-connections.ts";
 import type { WritingAgentPart } from "../agent-part.ts";
+import { startMonitorDestinations } from "../monitor-destinations.ts";
 import { readLicences } from "./licence-readings.ts";
 import { declareReleaseCounter, logReleaseSummary, releaseTypes } from "./licence-release.ts";
 
@@ -88,17 +88,11 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
   const recurrence = parseRecurrence(settings.frequency);
   const source = deps.source ?? (await openLicenseSource(config, { clock, cwd: deps.cwd }));
   const writesTo = licenseMonitorDestinations(config);
-  const destinations = createEventDestinations({
-    maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-    series: writesTo.timeseriesdb ? connections.series : undefined,
-    broker: writesTo.mqtt ? connections.broker : undefined,
-    clock,
-    logger,
-    onWriteError: connections.recordWriteError,
-    stopTimeoutMs: 2000,
-  });
-  connections.addStats(() => destinations.stats());
-  const destinationsAtShutdown = connections.stopWithinBudget("license-monitor", destinations);
+  const { destinations, atShutdown: destinationsAtShutdown } = startMonitorDestinations(
+    "license-monitor",
+    writesTo,
+    { config, clock, connections, logger },
+  );
   const staticTags: StaticTags = Object.fromEntries(
     settings.timeseriesdb.tag.static.map((t) => [t.name, t.value]),
   );

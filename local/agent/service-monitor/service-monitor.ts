@@ -21,7 +21,6 @@
  */
 
 import { createScServiceStateReader } from "../../../core/adapters/local/sc-service-state-reader.ts";
-import { createEventDestinations } from "../../../core/agent-destinations/index.ts";
 import {
   type DispatchAlert,
   SERVICE_STATE_ALERT_KINDS,
@@ -49,6 +48,7 @@ import type { Point } from "../../../core/shared/line-protocol.ts";
 import { parseRecurrence } from "../../../core/shared/recurrence.ts";
 import type { WritingPartDeps } from "../agent-connections.ts";
 import type { WritingAgentPart } from "../agent-part.ts";
+import { startMonitorDestinations } from "../monitor-destinations.ts";
 import { declareServiceMonitorMetrics } from "./service-monitor-metrics.ts";
 
 export interface ServiceMonitorDeps
@@ -118,17 +118,11 @@ export async function startServiceMonitor(deps: ServiceMonitorDeps): Promise<Ser
   const logger = deps.logger.child("service-monitor");
   const reader = deps.reader ?? createScServiceStateReader({ timeoutMs: settings.timeoutSeconds * 1000 });
   const writesTo = serviceMonitorDestinations(config);
-  const destinations = createEventDestinations({
-    maxBatchSize: config.timeseriesdbConfig.maxBatchSize,
-    series: writesTo.timeseriesdb ? connections.series : undefined,
-    broker: writesTo.mqtt ? connections.broker : undefined,
-    clock,
-    logger,
-    onWriteError: connections.recordWriteError,
-    stopTimeoutMs: 2000,
-  });
-  connections.addStats(() => destinations.stats());
-  const destinationsAtShutdown = connections.stopWithinBudget("service-monitor", destinations);
+  const { destinations, atShutdown: destinationsAtShutdown } = startMonitorDestinations(
+    "service-monitor",
+    writesTo,
+    { config, clock, connections, logger },
+  );
   const watch = createServiceWatch();
   const services = watchedServices(config);
   const statuses: WatchedServiceStatus[] = services.map((watched) => ({
