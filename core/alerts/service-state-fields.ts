@@ -50,11 +50,14 @@ export interface ServiceTemplateFields {
   readonly genericUrls: AlertLinks["genericUrls"];
 }
 
-export function serviceTemplateFields(alert: ServiceStateAlert, links: AlertLinks): ServiceTemplateFields {
+/**
+ * What every message of a service's change says of it, in Butler's field names: the template
+ * fields start with these, and the webhook payload is these alone.
+ */
+export function serviceFacts(alert: ServiceStateAlert) {
   return {
     event: SERVICE_EVENT[alert.change],
     message: serviceSentence(alert),
-    serviceNotRunning: alert.state !== "RUNNING",
     host: alert.host,
     serviceName: alert.service,
     serviceDisplayName: alert.displayName,
@@ -63,8 +66,15 @@ export function serviceTemplateFields(alert: ServiceStateAlert, links: AlertLink
     servicePrevStatus: alert.previous,
     serviceStartType: alert.startType,
     serviceExePath: alert.exePath,
-    serviceDependencies: alert.dependencies.join(", "),
     alertTime: alert.at,
+  };
+}
+
+export function serviceTemplateFields(alert: ServiceStateAlert, links: AlertLinks): ServiceTemplateFields {
+  return {
+    ...serviceFacts(alert),
+    serviceNotRunning: alert.state !== "RUNNING",
+    serviceDependencies: alert.dependencies.join(", "),
     qlikSenseQMC: links.qlikSenseUrls.qmc,
     qlikSenseHub: links.qlikSenseUrls.hub,
     genericUrls: links.genericUrls,

@@ -8,24 +8,12 @@
  * others.
  */
 import { SERVICE_STATE_ALERT_KINDS, type ServiceStateAlert } from "../service-state-alert.ts";
-import { SERVICE_EVENT, serviceSentence } from "../service-state-fields.ts";
+import { serviceFacts } from "../service-state-fields.ts";
 import type { WebhookValue } from "./webhook-client.ts";
 import type { WebhookMessages } from "./webhook-messages.ts";
 
 export function serviceStatePayload(alert: ServiceStateAlert): Record<string, WebhookValue> {
-  return {
-    event: SERVICE_EVENT[alert.change],
-    message: serviceSentence(alert),
-    host: alert.host,
-    serviceName: alert.service,
-    serviceDisplayName: alert.displayName,
-    serviceFriendlyName: alert.friendlyName,
-    serviceStatus: alert.state,
-    servicePrevStatus: alert.previous,
-    serviceStartType: alert.startType,
-    serviceExePath: alert.exePath,
-    alertTime: alert.at,
-  };
+  return serviceFacts(alert);
 }
 
 export const serviceStateWebhook: WebhookMessages<ServiceStateAlert> = {
