@@ -72,7 +72,10 @@ function setUp(folderName: string, alerted: boolean, keepFiles = true) {
     log: async () => undefined,
     tenants: new Map([["eu", { url: tenant.url, client, tags: [] }]]),
     alerts: {
-      dispatch: async (alert) => void dispatched.push(alert) ?? {},
+      dispatch: async (alert) => {
+        dispatched.push(alert);
+        return {};
+      },
       destinations: alerted ? [{ name: "email", handles: () => true }] : [],
     },
     logger: recordingLogger(),
