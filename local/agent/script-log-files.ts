@@ -9,7 +9,8 @@
  *
  * The Qlik Cloud input starts its own (`qlikCloud.scriptLogFiles`, the same settings in a
  * directory of its own): counted under `steward_qlik_cloud_script_logs_total` and
- * `steward_qlik_cloud_script_logs_removed_total`, shown under `qlikCloud.scriptLogFiles`.
+ * `steward_qlik_cloud_script_logs_removed_total`, shown under `scriptLogFiles.qlikCloud` (the
+ * status board's `qlikCloud` section holds one entry per tenant).
  */
 import { createScriptLogFolder } from "../../core/adapters/local/script-log-folder.ts";
 import type { TaskEventsConfig } from "../../core/config/index.ts";
@@ -88,7 +89,12 @@ export async function startScriptLogFiles(
     afterWrite: (bytes) => retention.added(bytes),
   });
   await retention.start();
-  deps.status?.set(owner, "scriptLogFiles", () => ({ ...files.stats(), kept: retention.stats() }));
+  // The Qlik Cloud section of the status board is keyed by tenant: its files go in a section of their own.
+  const [section, key] =
+    owner === "taskEvents"
+      ? (["taskEvents", "scriptLogFiles"] as const)
+      : (["scriptLogFiles", owner] as const);
+  deps.status?.set(section, key, () => ({ ...files.stats(), kept: retention.stats() }));
   logger.info(`script logs of failed reloads are kept on disk (${owner}.scriptLogFiles)`, {
     directory: folder.directory,
     retentionDays: settings.retentionDays,

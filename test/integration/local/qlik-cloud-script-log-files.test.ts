@@ -68,8 +68,10 @@ describe("a Qlik Cloud tenant's script logs on disk", () => {
     const metrics = await scrape(ports.scrape);
     expect(sampleValue(metrics, "steward_qlik_cloud_script_logs_total", { outcome: "written" })).toBe(1);
     const status = (await (await fetch(`http://127.0.0.1:${ports.ui}/status`)).json()) as {
-      qlikCloud: { scriptLogFiles: { written: number; directory: string } };
+      qlikCloud: Record<string, unknown>;
+      scriptLogFiles: { qlikCloud: { written: number; directory: string } };
     };
-    expect(status.qlikCloud.scriptLogFiles).toMatchObject({ written: 1, directory: root });
+    expect(status.scriptLogFiles.qlikCloud).toMatchObject({ written: 1, directory: root });
+    expect(Object.keys(status.qlikCloud)).toEqual([tenant.fixture.name]);
   });
 });
