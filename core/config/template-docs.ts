@@ -671,6 +671,10 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     "Write a reload_task_failed point for every failed reload of a tenant (needs timeseriesdbConfig.enable).",
   "qlikCloud.timeseriesdb.reloadSuccess.enable":
     "Write a reload_task_success point for every successful reload of a tenant (one per reload: a tenant may reload often).",
+  "qlikCloud.scriptLogFiles":
+    "The full script log of each failed run of a tenant kept on disk as <directory>/<YYYY-MM-DD>/<tenant>-<appId>-<reloadId>.log (UTC date of the run), Butler's scriptLog.storeOnDisk.qsCloud; the settings of taskEvents.scriptLogFiles, in a directory of its own. Here so that a site with tenants only need not turn taskEvents on; local process only (the cloud functions keep no files).",
+  "qlikCloud.scriptLogFiles.enable":
+    "Keep the script log of every failed run of the tenants (canceled runs are not kept, as in Butler), written from the download the alert makes.",
 
   // ---- Windows services ----
   serviceMonitor:

@@ -18,6 +18,8 @@ export const STATUS_SECTIONS = [
   "alertDestinations",
   "licenses",
   "qlikCloud",
+  // Kept script logs other than the site's (`scriptLogFiles.qlikCloud`): `qlikCloud` holds tenants only.
+  "scriptLogFiles",
   "serviceMonitor",
 ] as const;
 export type StatusSection = (typeof STATUS_SECTIONS)[number];
@@ -135,6 +137,7 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
         alertDestinations: read("alertDestinations"),
         licenses: read("licenses"),
         qlikCloud: read("qlikCloud"),
+        scriptLogFiles: read("scriptLogFiles"),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

@@ -60,6 +60,12 @@ export function scriptLogOf(text: string): ScriptLog {
   return { lines, lineCount: lines.length, characters: text.length };
 }
 
+/** The run's script log, downloaded as text; "not available" with the reason when the call fails. */
+export function cloudScriptLog(run: CloudReloadRun, client: TenantClient): Promise<Enriched<ScriptLog>> {
+  const path = `/api/v1/apps/${encodeURIComponent(run.appId)}/reloads/logs/${encodeURIComponent(run.reloadId)}`;
+  return lookUp(async () => scriptLogOf(await client.text({ path })));
+}
+
 export async function cloudRunAlert(
   run: CloudReloadRun,
   tenant: { readonly name: string; readonly url: string },
@@ -69,9 +75,7 @@ export async function cloudRunAlert(
   if (kind === undefined) return undefined;
   const appPath = `/api/v1/apps/${encodeURIComponent(run.appId)}`;
   const attributes = lookUp(async () => record(record(await client.json({ path: appPath })).attributes));
-  const scriptLog = lookUp(async () =>
-    scriptLogOf(await client.text({ path: `${appPath}/reloads/logs/${encodeURIComponent(run.reloadId)}` })),
-  );
+  const scriptLog = cloudScriptLog(run, client);
   const app = await attributes;
   const found = app.available ? app.value : {};
   const spaceId = run.spaceId ?? (textOf(found.spaceId) || undefined);

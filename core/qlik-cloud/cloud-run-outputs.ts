@@ -5,14 +5,19 @@
  * client (cloud-run-alert.ts) and handed to the alerts' dispatcher, which applies the rate limits
  * and the per-destination budget and counts each outcome as for the site's alerts. The lookups
  * are made only when a destination takes the kind. A run of a new tenant's first look-back
- * (`firstLookBack`, tenant-polling.ts) is recorded but not alerted. A point the database did not take is logged
+ * (`firstLookBack`, tenant-polling.ts) is recorded but not alerted. With `qlikCloud.scriptLogFiles`
+ * on, a failed run's script log is also kept on disk (cloud-script-log-file.ts): the one the
+ * alert downloaded, or, when no alert is made (no destination takes the kind, or a first
+ * look-back's run), the log alone. A point the database did not take is logged
  * at WARN and not retried by handing the run on again, which would alert twice.
  */
 import type { AlertDispatcher } from "../alerts/index.ts";
 import type { CloudRunHandler, Logger, TenantClient, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
-import { cloudAlertKind, cloudRunAlert } from "./cloud-run-alert.ts";
+import type { ScriptLogFiles } from "../task-events/index.ts";
+import { cloudAlertKind, cloudRunAlert, cloudScriptLog } from "./cloud-run-alert.ts";
 import { type CloudPointsConfig, cloudRunPoint } from "./cloud-run-points.ts";
+import { cloudScriptLogEntry, keepsCloudScriptLog } from "./cloud-script-log-file.ts";
 
 export interface CloudTenantOutputs {
   readonly url: string;
@@ -30,6 +35,8 @@ export interface CloudRunOutputsDeps {
   /** There when the time-series database is on. */
   readonly points?: { readonly config: CloudPointsConfig; readonly series: TimeseriesClient } | undefined;
   readonly logger: Logger;
+  /** There when `qlikCloud.scriptLogFiles` is on (local process only). */
+  readonly scriptLogFiles?: Pick<ScriptLogFiles, "store"> | undefined;
 }
 
 export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandler {
@@ -51,10 +58,18 @@ export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandle
   async function alert(run: Parameters<CloudRunHandler>[0]): Promise<void> {
     const kind = cloudAlertKind(run);
     const tenant = deps.tenants.get(run.tenant);
-    if (kind === undefined || tenant === undefined || run.firstLookBack === true) return;
-    if (!deps.alerts.destinations.some((destination) => destination.handles(kind))) return;
+    if (kind === undefined || tenant === undefined) return;
+    const files = keepsCloudScriptLog(run) ? deps.scriptLogFiles : undefined;
+    const alerted =
+      run.firstLookBack !== true && deps.alerts.destinations.some((destination) => destination.handles(kind));
+    if (!alerted) {
+      if (files !== undefined)
+        await files.store(cloudScriptLogEntry(run, await cloudScriptLog(run, tenant.client)));
+      return;
+    }
     const made = await cloudRunAlert(run, { name: run.tenant, url: tenant.url }, tenant.client);
-    if (made !== undefined) await deps.alerts.dispatch(made);
+    if (made === undefined) return;
+    await Promise.all([deps.alerts.dispatch(made), files?.store(cloudScriptLogEntry(run, made.scriptLog))]);
   }
   return async function cloudRunOutputs(run) {
     await deps.log(run);

@@ -11,7 +11,11 @@ export { type CloudInputMonitor, createCloudInputMonitor } from "./cloud-input-m
 export { type CloudReloadRun, HANDLED_EVENT_TYPES } from "./cloud-reload-run.ts";
 export { type CloudRunInbox, createCloudRunInbox, SEEN_FOR_MS } from "./cloud-run-inbox.ts";
 export { type CloudRunIntake, createCloudRunIntake } from "./cloud-run-intake.ts";
-export { type CloudTenantOutputs, createCloudRunOutputs } from "./cloud-run-outputs.ts";
+export {
+  type CloudRunOutputsDeps,
+  type CloudTenantOutputs,
+  createCloudRunOutputs,
+} from "./cloud-run-outputs.ts";
 export { writesCloudRunPoints } from "./cloud-run-points.ts";
 export { createCloudRunLog } from "./log-cloud-run.ts";
 export { qlikErrorOf, TenantApiError } from "./tenant-api-error.ts";

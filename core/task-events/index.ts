@@ -11,7 +11,7 @@ export { DEFAULT_ENRICHMENT_OPTIONS, type EnrichmentOptions, enrichTaskEvent } f
 export { executionStatusText } from "./execution-status.ts";
 export { createMqttTaskDestination } from "./mqtt-task-destination.ts";
 export { createRecentTaskEvents, type RecentTaskEvents } from "./recent-task-events.ts";
-export { createScriptLogFiles, type ScriptLogFiles } from "./script-log-files.ts";
+export { createScriptLogFiles, type ScriptLogEntry, type ScriptLogFiles } from "./script-log-files.ts";
 export { createScriptLogRetention } from "./script-log-retention.ts";
 export { createTaskDeduplication } from "./task-deduplication.ts";
 export { createTaskEventCounts, type TaskEventCounts } from "./task-event-counts.ts";

@@ -17,7 +17,7 @@
  * the count since the last line. After each write the size cap is checked (script-log-retention.ts).
  */
 
-import { foundValue, type TaskAlert } from "../alerts/index.ts";
+import { type Enriched, foundValue, type ScriptLog, type TaskAlert } from "../alerts/index.ts";
 import { windowsNameProblem } from "../files/windows-names.ts";
 import { createLogThrottle } from "../logging/index.ts";
 import type { Clock, Logger, MetricsRegistry, ScriptLogFolder } from "../ports.ts";
@@ -42,11 +42,23 @@ export interface ScriptLogFilesDeps {
   readonly metrics?: MetricsRegistry | undefined;
   /** Called after each file written with its size (the size cap's check). */
   readonly afterWrite?: (bytes: number) => void;
+  /** The counter's name; the Qlik Cloud runs' files are counted apart from the site's. */
+  readonly metricName?: string;
+}
+
+/** One run's log to keep: its date folder, its file name, the log and the fields its log lines carry. */
+export interface ScriptLogEntry {
+  readonly date: string;
+  readonly name: string;
+  readonly scriptLog: Enriched<ScriptLog>;
+  readonly fields: Readonly<Record<string, string>>;
 }
 
 export interface ScriptLogFiles {
   /** Writes the alert's script log when it is a failed reload's; resolves once done, never rejects. */
   keep(alert: TaskAlert): Promise<ScriptLogOutcome | undefined>;
+  /** Writes one run's log (a Qlik Cloud run's); resolves once done, never rejects. */
+  store(entry: ScriptLogEntry): Promise<ScriptLogOutcome>;
   stats(): ScriptLogFileStats;
 }
 
@@ -71,9 +83,9 @@ export function createScriptLogFiles(deps: ScriptLogFilesDeps): ScriptLogFiles {
   const stats: ScriptLogFileStats = { directory: folder.directory, written: 0, notAvailable: 0, failed: 0 };
   const counts = new Map<ScriptLogOutcome, number>(SCRIPT_LOG_OUTCOMES.map((outcome) => [outcome, 0]));
   deps.metrics?.counter({
-    name: "steward_script_logs_total",
+    name: deps.metricName ?? "steward_script_logs_total",
     help:
-      "Script logs of failed reloads kept on disk (taskEvents.scriptLogFiles): written, not_available " +
+      "Script logs of failed reloads kept on disk (taskEvents.scriptLogFiles, qlikCloud.scriptLogFiles): written, not_available " +
       "(the log could not be downloaded, nothing written), failed (the write failed: full disk, permissions)",
     labelNames: ["outcome"],
     collect: () => [...counts].map(([outcome, value]) => ({ labels: { outcome }, value })),
@@ -88,12 +100,12 @@ export function createScriptLogFiles(deps: ScriptLogFilesDeps): ScriptLogFiles {
     return outcome;
   }
 
-  function failed(alert: TaskAlert, file: string, error: unknown): ScriptLogOutcome {
+  function failed(entry: ScriptLogEntry, file: string, error: unknown): ScriptLogOutcome {
     const message = describeError(error);
     stats.lastError = { at: new Date(clock.now()).toISOString(), message };
     const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "other";
     const since = warnings.admit(code, clock.now());
-    const fields = { task: alert.event.taskName, file, directory: folder.directory, error: message };
+    const fields = { ...entry.fields, file, directory: folder.directory, error: message };
     const text =
       "the script log of a failed reload could not be kept on disk (the alert went out all the same)";
     if (since === undefined) logger.debug(text, fields);
@@ -101,33 +113,41 @@ export function createScriptLogFiles(deps: ScriptLogFilesDeps): ScriptLogFiles {
     return count("failed");
   }
 
+  async function store(entry: ScriptLogEntry): Promise<ScriptLogOutcome> {
+    const { date, name } = entry;
+    const file = `${date}/${name}`;
+    if (!entry.scriptLog.available) {
+      logger.info("the script log of a failed reload is not available: no file written", {
+        ...entry.fields,
+        reason: entry.scriptLog.reason,
+      });
+      return count("not_available");
+    }
+    const problem = windowsNameProblem(name);
+    if (problem !== undefined) return failed(entry, file, new Error(`the file name ${name} ${problem}`));
+    const { lines } = entry.scriptLog.value;
+    const text = lines.length === 0 ? "" : `${lines.join("\r\n")}\r\n`;
+    try {
+      await folder.write(date, name, text);
+    } catch (error) {
+      return failed(entry, file, error);
+    }
+    logger.verbose("script log of a failed reload kept", { ...entry.fields, file });
+    deps.afterWrite?.(Buffer.byteLength(text));
+    return count("written");
+  }
+
   return {
     async keep(alert) {
       if (alert.kind !== "reloadTaskFailure") return undefined;
-      const date = runDate(alert);
-      const name = scriptLogFileName(alert);
-      const file = `${date}/${name}`;
-      if (!alert.scriptLog.available) {
-        logger.info("the script log of a failed reload is not available: no file written", {
-          task: alert.event.taskName,
-          executionId: alert.event.executionId,
-          reason: alert.scriptLog.reason,
-        });
-        return count("not_available");
-      }
-      const problem = windowsNameProblem(name);
-      if (problem !== undefined) return failed(alert, file, new Error(`the file name ${name} ${problem}`));
-      const { lines } = alert.scriptLog.value;
-      const text = lines.length === 0 ? "" : `${lines.join("\r\n")}\r\n`;
-      try {
-        await folder.write(date, name, text);
-      } catch (error) {
-        return failed(alert, file, error);
-      }
-      logger.verbose("script log of a failed reload kept", { task: alert.event.taskName, file });
-      deps.afterWrite?.(Buffer.byteLength(text));
-      return count("written");
+      return store({
+        date: runDate(alert),
+        name: scriptLogFileName(alert),
+        scriptLog: alert.scriptLog,
+        fields: { task: alert.event.taskName, executionId: alert.event.executionId },
+      });
     },
+    store,
     stats: () => ({ ...stats }),
   };
 }

@@ -32,6 +32,8 @@ export interface ScriptLogRetentionDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics?: MetricsRegistry | undefined;
+  /** The counter's name; the Qlik Cloud runs' files are counted apart from the site's. */
+  readonly metricName?: string;
 }
 
 export interface ScriptLogRetention {
@@ -80,7 +82,7 @@ export function createScriptLogRetention(deps: ScriptLogRetentionDeps): ScriptLo
   const { folder, settings, clock, logger } = deps;
   const removed = { age: 0, size: 0 };
   deps.metrics?.counter({
-    name: "steward_script_logs_removed_total",
+    name: deps.metricName ?? "steward_script_logs_removed_total",
     help: "Kept script logs removed by age (retentionDays) or by size (maxTotalBytes, oldest first)",
     labelNames: ["reason"],
     collect: () => Object.entries(removed).map(([reason, value]) => ({ labels: { reason }, value })),

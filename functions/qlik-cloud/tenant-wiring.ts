@@ -18,6 +18,7 @@ import { ensuringDatabase } from "../../core/destinations/index.ts";
 import type { Clock, CloudRunHandler, Logger } from "../../core/ports.ts";
 import type { TenantCallEvents, WebhookTenant } from "../../core/qlik-cloud/index.ts";
 import {
+  type CloudRunOutputsDeps,
   type CloudTenantOutputs,
   createCloudRunLog,
   createCloudRunOutputs,
@@ -63,6 +64,11 @@ export interface RunOutputsDeps {
   readonly logger: Logger;
   /** Relative paths of the time-series settings (certificates) resolve from here. */
   readonly cwd: string;
+  /**
+   * Where failed runs' script logs are kept (`qlikCloud.scriptLogFiles`): given by the local
+   * process only; the cloud functions keep no files (a function's disk is gone with it).
+   */
+  readonly scriptLogFiles?: CloudRunOutputsDeps["scriptLogFiles"];
 }
 
 /** Every run's log line, point and alert (core/qlik-cloud/cloud-run-outputs.ts). */
@@ -79,5 +85,6 @@ export function cloudRunOutputsOf(deps: RunOutputsDeps): CloudRunHandler {
     alerts: deps.alerts ?? { dispatch: async () => ({}), destinations: [] },
     points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
     logger,
+    scriptLogFiles: deps.scriptLogFiles,
   });
 }

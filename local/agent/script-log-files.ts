@@ -6,6 +6,11 @@
  * rounds (at start, then hourly). A directory that cannot be written does not refuse the start:
  * a full or read-only disk is reported by each write (WARN, counted, status page) and the alerts
  * go out all the same. On the status page under `taskEvents.scriptLogFiles`.
+ *
+ * The Qlik Cloud input starts its own (`qlikCloud.scriptLogFiles`, the same settings in a
+ * directory of its own): counted under `steward_qlik_cloud_script_logs_total` and
+ * `steward_qlik_cloud_script_logs_removed_total`, shown under `scriptLogFiles.qlikCloud` (the
+ * status board's `qlikCloud` section holds one entry per tenant).
  */
 import { createScriptLogFolder } from "../../core/adapters/local/script-log-folder.ts";
 import type { TaskEventsConfig } from "../../core/config/index.ts";
@@ -18,8 +23,18 @@ import {
   type ScriptLogFiles,
 } from "../../core/task-events/index.ts";
 
+/** Whose files: the site's (`taskEvents`) or the Qlik Cloud tenants' (`qlikCloud`). */
+export type ScriptLogOwner = "taskEvents" | "qlikCloud";
+
+const METRIC_PREFIX: Record<ScriptLogOwner, string> = {
+  taskEvents: "steward_script_logs",
+  qlikCloud: "steward_qlik_cloud_script_logs",
+};
+
 export interface ScriptLogFilesPartDeps {
   readonly settings: TaskEventsConfig["scriptLogFiles"];
+  /** Default `taskEvents`. */
+  readonly owner?: ScriptLogOwner;
   readonly cwd: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -39,9 +54,10 @@ export function scriptLogDirectory(
   directory: string,
   cwd: string,
   platform: NodeJS.Platform = process.platform,
+  owner: ScriptLogOwner = "taskEvents",
 ): string {
   const rules = pathRulesFor(platform, () => cwd);
-  return normalisePath(directory, "taskEvents.scriptLogFiles.directory", rules);
+  return normalisePath(directory, `${owner}.scriptLogFiles.directory`, rules);
 }
 
 /** Undefined when switched off. */
@@ -50,19 +66,36 @@ export async function startScriptLogFiles(
 ): Promise<RunningScriptLogFiles | undefined> {
   const { settings, clock, metrics } = deps;
   if (!settings.enable) return undefined;
+  const owner = deps.owner ?? "taskEvents";
+  const prefix = METRIC_PREFIX[owner];
   const logger = deps.logger.child("script-logs");
-  const folder = createScriptLogFolder(scriptLogDirectory(settings.directory, deps.cwd));
-  const retention = createScriptLogRetention({ folder, settings, clock, logger, metrics });
+  const folder = createScriptLogFolder(
+    scriptLogDirectory(settings.directory, deps.cwd, process.platform, owner),
+  );
+  const retention = createScriptLogRetention({
+    folder,
+    settings,
+    clock,
+    logger,
+    metrics,
+    metricName: `${prefix}_removed_total`,
+  });
   const files = createScriptLogFiles({
     folder,
     clock,
     logger,
     metrics,
+    metricName: `${prefix}_total`,
     afterWrite: (bytes) => retention.added(bytes),
   });
   await retention.start();
-  deps.status?.set("taskEvents", "scriptLogFiles", () => ({ ...files.stats(), kept: retention.stats() }));
-  logger.info("script logs of failed reloads are kept on disk", {
+  // The Qlik Cloud section of the status board is keyed by tenant: its files go in a section of their own.
+  const [section, key] =
+    owner === "taskEvents"
+      ? (["taskEvents", "scriptLogFiles"] as const)
+      : (["scriptLogFiles", owner] as const);
+  deps.status?.set(section, key, () => ({ ...files.stats(), kept: retention.stats() }));
+  logger.info(`script logs of failed reloads are kept on disk (${owner}.scriptLogFiles)`, {
     directory: folder.directory,
     retentionDays: settings.retentionDays,
     maxTotalBytes: settings.maxTotalBytes,

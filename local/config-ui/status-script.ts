@@ -167,14 +167,14 @@ export const STATUS_SCRIPT = `"use strict";
           { text: num(d.overBudget), cls: d.overBudget ? "error" : "" }, num(d.skipped),
           { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
       }), "none switched on"),
-    ].concat(scriptLogSection(doc.taskEvents.scriptLogFiles));
+    ].concat(scriptLogSection(doc.taskEvents.scriptLogFiles, "Script logs on disk"));
   }
 
   /** Failed reloads' script logs kept on disk, when they are: what was written, failed, and is kept. */
-  function scriptLogSection(k) {
+  function scriptLogSection(k, title) {
     if (!k) return [];
     var last = k.lastError, kept = k.kept || {};
-    return [table("Script logs on disk", ["directory", "written", "not available", "failed", "kept", "last error"], [
+    return [table(title, ["directory", "written", "not available", "failed", "kept", "last error"], [
       { cls: k.failed ? "warn" : "", cells: [k.directory, num(k.written), num(k.notAvailable), { text: num(k.failed), cls: k.failed ? "error" : "" },
         num(kept.files) + " files, " + bytes(kept.bytes || 0), { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }] },
     ])];
@@ -222,6 +222,7 @@ ${STATUS_CLOUD_SCRIPT}
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
     if (doc.licenses && doc.licenses.monitor) parts.push(licencesSection(doc.licenses.monitor, doc.now, alerts));
     if (doc.qlikCloud) parts.push.apply(parts, cloudSections(doc.qlikCloud, doc.now, alerts));
+    if (doc.scriptLogFiles) parts.push.apply(parts, scriptLogSection(doc.scriptLogFiles.qlikCloud, "Qlik Cloud script logs on disk"));
     parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "refused", "buffered", "last refusal", "last error"], entries(doc.destinations).map(function (e) {
       var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()], refusal = d.lastRefusal;
       // Refused: written nowhere and never retried; the count by reason and the latest one's words.

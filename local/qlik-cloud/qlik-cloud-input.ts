@@ -12,6 +12,9 @@
  *   build it, functions/qlik-cloud/tenant-wiring.ts: its log line, its point in the time-series
  *   database when `timeseriesdbConfig.enable`, and its alert to the alerts part's dispatcher);
  *   what an earlier start took and did not hand on is handed on first;
+ * - with `qlikCloud.scriptLogFiles` on, the failed runs' script logs kept on disk
+ *   (local/agent/script-log-files.ts: the site's writer and retention, in a directory of its
+ *   own); only this process keeps them, the cloud functions keep no files;
  * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts); the
  *   cloud alerts' totals per destination beside the site's (`alertDestinations`, `email
  *   (qlikCloudReloadFailure)`, ...), as `steward_alerts_total{kind}` counts them.
@@ -44,6 +47,7 @@ import {
   webhookTenants,
 } from "../../functions/qlik-cloud/tenant-wiring.ts";
 import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
+import { startScriptLogFiles } from "../agent/script-log-files.ts";
 
 /** Where the inputs keep their files, under the working directory. */
 export const QLIK_CLOUD_DIRECTORY = "data/qlik-cloud";
@@ -108,11 +112,28 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     const monitor = createCloudInputMonitor(deps.metrics, clock);
     const tenants = config.qlikCloud.tenants;
     const clients = tenantClients(tenants, clock, monitor);
+    const scriptLogFiles = await startScriptLogFiles({
+      settings: config.qlikCloud.scriptLogFiles,
+      owner: "qlikCloud",
+      cwd: deps.cwd,
+      clock,
+      logger,
+      metrics: deps.metrics,
+      status: deps.status,
+    });
+    if (scriptLogFiles !== undefined) started.push(scriptLogFiles);
     const intake = createCloudRunIntake({
       inbox: createCloudRunInbox(store),
       handler:
         deps.handler ??
-        cloudRunOutputsOf({ config, tenants: clients, alerts: deps.alerts, logger, cwd: deps.cwd }),
+        cloudRunOutputsOf({
+          config,
+          tenants: clients,
+          alerts: deps.alerts,
+          logger,
+          cwd: deps.cwd,
+          scriptLogFiles: scriptLogFiles?.files,
+        }),
       monitor,
       logger,
     });

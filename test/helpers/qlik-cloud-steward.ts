@@ -32,6 +32,8 @@ export interface CloudConfigOptions {
   readonly logLevel?: string;
   /** Alerts of failed reloads by email, Teams and an outgoing webhook, and reload points to InfluxDB 1.x. */
   readonly outputs?: CloudOutputs;
+  /** `qlikCloud.scriptLogFiles.directory`, switched on; absent: off. */
+  readonly scriptLogDirectory?: string;
 }
 
 export interface CloudOutputs {
@@ -89,6 +91,9 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
       configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },
       qlikCloud: {
         enable: true,
+        ...(options.scriptLogDirectory === undefined
+          ? {}
+          : { scriptLogFiles: { enable: true, directory: options.scriptLogDirectory } }),
         tenants: options.tenants.map((tenant) => ({
           name: tenant.fixture.name,
           url: tenant.url,

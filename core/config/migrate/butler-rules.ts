@@ -52,7 +52,9 @@ const taskEventRules: [string, MigrationRule][] = [
 
 /**
  * Butler's disk copies of failed reloads' script logs: the platform's (`clientManaged`) become
- * `taskEvents.scriptLogFiles`, which writes them from the download the alerts already make.
+ * `taskEvents.scriptLogFiles`, which writes them from the download the alerts already make; the
+ * Qlik Cloud apps' (`qsCloud.appReloadFailure`) become `qlikCloud.scriptLogFiles`, written from
+ * the download a tenant's failed run's alert makes.
  */
 const scriptLogRules: [string, MigrationRule][] = [
   ["scriptLog", lift],
@@ -60,12 +62,9 @@ const scriptLogRules: [string, MigrationRule][] = [
   ["scriptLog.storeOnDisk.clientManaged", lift],
   ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure", move("taskEvents.scriptLogFiles")],
   ["scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.logDirectory", rename("directory")],
-  [
-    "scriptLog.storeOnDisk.qsCloud",
-    drop(
-      "Steward keeps disk copies of the platform's script logs only (taskEvents.scriptLogFiles), not of Qlik Cloud reloads",
-    ),
-  ],
+  ["scriptLog.storeOnDisk.qsCloud", lift],
+  ["scriptLog.storeOnDisk.qsCloud.appReloadFailure", move("qlikCloud.scriptLogFiles")],
+  ["scriptLog.storeOnDisk.qsCloud.appReloadFailure.logDirectory", rename("directory")],
 ];
 
 const connectionRules: [string, MigrationRule][] = [

@@ -19,6 +19,7 @@ import {
   str,
 } from "./primitives.ts";
 import { scheduleExpression } from "./self-monitoring.ts";
+import { scriptLogFilesSection } from "./task-events.ts";
 
 /**
  * A tenant's name: its `tenant` tag and label, part of the webhook's path
@@ -71,4 +72,15 @@ export const qlikCloudSchema = section({
     reloadFailure: section({ enable: bool(true) }),
     reloadSuccess: section({ enable: bool(false) }),
   }),
+  /**
+   * The full script log of each failed run of every tenant kept on disk, Butler's
+   * `scriptLog.storeOnDisk.qsCloud`: `<directory>/<YYYY-MM-DD>/<tenant>-<appId>-<reloadId>.log`.
+   * Its own section here rather than a switch under `taskEvents.scriptLogFiles`, because a site
+   * with Qlik Cloud tenants only does not turn `taskEvents` on (that starts the site's UDP
+   * listener), and a user looks for a tenant's settings under `qlikCloud`. The settings are those
+   * of `taskEvents.scriptLogFiles` (the same writer, retention and size cap); the default directory
+   * is a separate one, so each size cap counts only the files it keeps. Only the local process
+   * writes these files: the cloud functions keep no files.
+   */
+  scriptLogFiles: scriptLogFilesSection("./data/qlik-cloud-script-logs"),
 });

@@ -93,12 +93,13 @@ export const TASK_TOPIC_KEYS = Object.keys(sendToMqttSchema.wrapped.entries).fil
  * runs it. 1 GiB and 30 days by default: a script log is rarely above a few megabytes, so that
  * keeps a month of a site that fails a few hundred reloads a day.
  */
-const scriptLogFilesSchema = section({
-  enable: bool(false),
-  directory: nonEmptyStr("./data/script-logs"),
-  retentionDays: int(30, 1, 3650),
-  maxTotalBytes: int(1024 * 1024 * 1024, 1024 * 1024),
-});
+export const scriptLogFilesSection = (directory = "./data/script-logs") =>
+  section({
+    enable: bool(false),
+    directory: nonEmptyStr(directory),
+    retentionDays: int(30, 1, 3650),
+    maxTotalBytes: int(1024 * 1024 * 1024, 1024 * 1024),
+  });
 
 export const taskEventsSchema = section({
   enable: bool(false),
@@ -109,5 +110,5 @@ export const taskEventsSchema = section({
   }),
   timeseriesdb: timeseriesdbSchema,
   sendToMQTT: sendToMqttSchema,
-  scriptLogFiles: scriptLogFilesSchema,
+  scriptLogFiles: scriptLogFilesSection(),
 });

@@ -43,6 +43,12 @@ describe("qlikCloud settings", () => {
       enable: false,
       tenants: [],
       timeseriesdb: { reloadFailure: { enable: true }, reloadSuccess: { enable: false } },
+      scriptLogFiles: {
+        enable: false,
+        directory: "./data/qlik-cloud-script-logs",
+        retentionDays: 30,
+        maxTotalBytes: 1024 * 1024 * 1024,
+      },
     });
     expect(problemsOf({ qlikCloud: { enable: false, tenants: [{ name: "<Name>" }] } })).toEqual([]);
   });

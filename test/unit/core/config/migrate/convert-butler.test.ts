@@ -127,6 +127,9 @@ const CONVERTED: [string, string][] = [
     "scriptLog.storeOnDisk.clientManaged.reloadTaskFailure.logDirectory",
     "taskEvents.scriptLogFiles.directory",
   ],
+  // The Qlik Cloud apps' script logs on disk: the same, under qlikCloud.
+  ["scriptLog.storeOnDisk.qsCloud.appReloadFailure.enable", "qlikCloud.scriptLogFiles.enable"],
+  ["scriptLog.storeOnDisk.qsCloud.appReloadFailure.logDirectory", "qlikCloud.scriptLogFiles.directory"],
   ["qlikSenseUrls", "qlikSenseUrls"],
   ["genericUrls", "genericUrls"],
   ["cert", "cert"],
@@ -206,7 +209,6 @@ const CONVERTED: [string, string][] = [
 const LEFT_OUT = [
   "Butler.uptimeMonitor.storeNewRelic.url",
   "Butler.uptimeMonitor.storeNewRelic.header",
-  "Butler.scriptLog.storeOnDisk.qsCloud",
   // SIGNL4, which Steward has no destination for.
   "Butler.incidentTool.signl4",
   "Butler.mqttConfig.azureEventGrid",
@@ -288,9 +290,7 @@ describe("migrate-config on a Butler file: where each section lands", () => {
 
   it("names Butler, the source and the left-out keys in the header", () => {
     expect(result.text).toMatch(/^# Butler configuration butler\.yaml\.$/m);
-    expect(result.text).toMatch(
-      /^# {3}Butler\.scriptLog\.storeOnDisk\.qsCloud: Steward keeps disk copies of the platform's script logs only/m,
-    );
+    expect(result.text).toMatch(/^# {3}Butler\.restServerConfig\.backgroundServerPort: .*one listener/m);
   });
 });
 
