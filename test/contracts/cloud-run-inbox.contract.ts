@@ -1,0 +1,61 @@
+/**
+ * What every CloudRunInbox must do, whichever store keeps the runs (the local process's key-value
+ * store, a DynamoDB table shared by the cloud functions' instances): a run is new once, a run
+ * that comes again (by the other input, or the same delivery twice) is a duplicate and one a poll
+ * reads again is "seen"; deliveries of one run arriving together make one new run; a run taken
+ * and not handed on is pending with its content, and once handed on it is remembered without it.
+ */
+import { describe, expect, it } from "vitest";
+import type { CloudReloadRun, CloudRunInbox } from "../../core/qlik-cloud/index.ts";
+
+export function cloudRun(reloadId: string, overrides: Partial<CloudReloadRun> = {}): CloudReloadRun {
+  return {
+    tenant: "sim-a",
+    reloadId,
+    appId: "app-1",
+    kind: "reloadTaskFailure",
+    status: "FAILED",
+    finishedAt: "2026-12-05T08:15:42.000Z",
+    source: "webhook",
+    input: "webhook",
+    receivedAt: "2026-12-05T08:15:43.000Z",
+    ...overrides,
+  };
+}
+
+const asPoll = (run: CloudReloadRun): CloudReloadRun => ({ ...run, source: "poll", input: "reloads" });
+
+export function describeCloudRunInboxContract(name: string, make: () => Promise<CloudRunInbox>): void {
+  describe(`CloudRunInbox contract: ${name}`, () => {
+    it("takes a run as new once; again by webhook it is a duplicate, by the other input too, and a poll reading it again finds it seen", async () => {
+      const inbox = await make();
+      const run = cloudRun("reload-1");
+      expect(await inbox.take(run)).toBe("new");
+      expect(await inbox.take(run)).toBe("duplicate");
+      expect(await inbox.take(asPoll(run))).toBe("duplicate");
+      expect(await inbox.take(asPoll(run))).toBe("seen");
+    });
+
+    it("makes one new run of deliveries of it arriving together", async () => {
+      const inbox = await make();
+      const run = cloudRun("reload-2");
+      const outcomes = await Promise.all(Array.from({ length: 5 }, () => inbox.take(run)));
+      expect(outcomes.filter((outcome) => outcome === "new")).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === "duplicate")).toHaveLength(4);
+    });
+
+    it("lists a run taken and not handed on as pending, with its content, and remembers it handed on without", async () => {
+      const inbox = await make();
+      const run = cloudRun("reload-3");
+      const other = cloudRun("reload-3", { tenant: "sim-b" });
+      await inbox.take(run);
+      await inbox.take(other);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await inbox.pending("sim-a")).toEqual([run]);
+      await inbox.handed(run);
+      expect(await inbox.pending("sim-a")).toEqual([]);
+      expect(await inbox.pending("sim-b")).toEqual([other]);
+      expect(await inbox.take(run)).toBe("duplicate");
+    });
+  });
+}
