@@ -7,21 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CloudReloadRun, CloudRunInbox } from "../../core/qlik-cloud/index.ts";
-
-export function cloudRun(reloadId: string, overrides: Partial<CloudReloadRun> = {}): CloudReloadRun {
-  return {
-    tenant: "sim-a",
-    reloadId,
-    appId: "app-1",
-    kind: "reloadTaskFailure",
-    status: "FAILED",
-    finishedAt: "2026-12-05T08:15:42.000Z",
-    source: "webhook",
-    input: "webhook",
-    receivedAt: "2026-12-05T08:15:43.000Z",
-    ...overrides,
-  };
-}
+import { cloudRun } from "../helpers/cloud-reload-run.ts";
 
 const asPoll = (run: CloudReloadRun): CloudReloadRun => ({ ...run, source: "poll", input: "reloads" });
 

@@ -12,6 +12,7 @@ import { createCloudInputMonitor } from "../../../../core/qlik-cloud/cloud-input
 import type { CloudReloadRun } from "../../../../core/qlik-cloud/cloud-reload-run.ts";
 import { createCloudRunInbox, SEEN_FOR_MS } from "../../../../core/qlik-cloud/cloud-run-inbox.ts";
 import { createCloudRunIntake } from "../../../../core/qlik-cloud/cloud-run-intake.ts";
+import { cloudRun as run } from "../../../helpers/cloud-reload-run.ts";
 import { until } from "../../../helpers/eventually.ts";
 import { createManualClock, type ManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
@@ -19,21 +20,6 @@ import { recordingLogger } from "../../../helpers/recording-logger.ts";
 import { suiteScratchDirectory } from "../../../helpers/suite-scratch-directory.ts";
 
 const scratch = suiteScratchDirectory("steward-cloud-intake-");
-
-function run(reloadId: string, overrides: Partial<CloudReloadRun> = {}): CloudReloadRun {
-  return {
-    tenant: "sim-a",
-    reloadId,
-    appId: "app-1",
-    kind: "reloadTaskFailure",
-    status: "FAILED",
-    finishedAt: "2026-12-05T08:15:42.000Z",
-    source: "webhook",
-    input: "webhook",
-    receivedAt: "2026-12-05T08:15:43.000Z",
-    ...overrides,
-  };
-}
 
 /** An intake over a store file in `file`, handing runs to `handled` (or to `handler`). */
 async function openIntake(

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoCloudCursorStore } from "../../../../../core/adapters/aws/dynamo-cloud-cursor-store.ts";
 import { createDynamoCloudRunInbox } from "../../../../../core/adapters/aws/dynamo-cloud-run-inbox.ts";
 import type { Clock } from "../../../../../core/ports.ts";
-import type { CloudReloadRun } from "../../../../../core/qlik-cloud/cloud-reload-run.ts";
 import { SEEN_FOR_MS } from "../../../../../core/qlik-cloud/cloud-run-inbox.ts";
+import { cloudRun as run } from "../../../../helpers/cloud-reload-run.ts";
 import { type DynaliteServer, startDynalite } from "../../../../helpers/dynalite-server.ts";
 import { createManualClock } from "../../../../helpers/manual-clock.ts";
 
@@ -26,21 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dynamo?.close();
 });
-
-function run(reloadId: string, overrides: Partial<CloudReloadRun> = {}): CloudReloadRun {
-  return {
-    tenant: "sim-a",
-    reloadId,
-    appId: "app-1",
-    kind: "reloadTaskFailure",
-    status: "FAILED",
-    finishedAt: "2026-12-05T08:15:42.000Z",
-    source: "webhook",
-    input: "webhook",
-    receivedAt: "2026-12-05T08:15:43.000Z",
-    ...overrides,
-  };
-}
 
 const inboxAt = (clock: Clock) =>
   createDynamoCloudRunInbox({
