@@ -17,6 +17,12 @@ export default defineConfig({
     exclude: ["test/bench/**", "node_modules/**"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Under CI a failed test is run once more. The CI machine has 2 cores and runs real servers,
+    // Chromium and Steward processes side by side, and a stall of the whole machine can push one
+    // test past its time limit. A test that passes on its retry does not fail CI, but CI names it
+    // (RETRIED, with the error of the failed attempt) at the end of its output, so a flaky test is
+    // seen and fixed; a test that fails twice fails CI. Developers' runs do not retry.
+    retry: process.env.CI === "true" ? 1 : 0,
     pool: "forks",
     projects: [
       // The archives' tests run after `npm run package` (vitest.package.config.ts).
