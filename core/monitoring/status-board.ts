@@ -30,7 +30,8 @@ export interface DestinationError {
   message: string;
 }
 
-export interface StatusDocument {
+/** The document: every section of STATUS_SECTIONS, described below where it needs a word. */
+export interface StatusDocument extends Record<StatusSection, Record<string, unknown>> {
   version: string;
   startedAt: string;
   now: string;
@@ -54,6 +55,10 @@ export interface StatusDocument {
   licenses: Record<string, unknown>;
   /** Per Qlik Cloud tenant: its inputs, last run, cursors, token expiry and last error. */
   qlikCloud: Record<string, unknown>;
+  /** Script logs kept on disk other than the site's (`qlikCloud`): written, failed, kept. */
+  scriptLogFiles: Record<string, unknown>;
+  /** The Windows service monitor (`monitor`): each watched service's state and last reading. */
+  serviceMonitor: Record<string, unknown>;
   lastErrors: Record<string, DestinationError>;
   errors: unknown;
 }
@@ -126,18 +131,12 @@ export function createStatusBoard(options: StatusBoardOptions): StatusBoard {
           const value = safely(total);
           return typeof value === "number" ? sum + value : sum;
         }, 0),
-        listeners: read("listeners"),
-        pollers: read("pollers"),
-        udpQueues: read("udpQueues"),
         eventCounts: safely(eventCounts) as Record<string, number>,
-        audit: read("audit"),
-        destinations: read("destinations"),
-        stores: read("stores"),
-        taskEvents: read("taskEvents"),
-        alertDestinations: read("alertDestinations"),
-        licenses: read("licenses"),
-        qlikCloud: read("qlikCloud"),
-        scriptLogFiles: read("scriptLogFiles"),
+        // Every section, from the one list: a section a part registers is always in the document.
+        ...(Object.fromEntries(STATUS_SECTIONS.map((section) => [section, read(section)])) as Record<
+          StatusSection,
+          Record<string, unknown>
+        >),
         lastErrors: Object.fromEntries(lastErrors),
         errors: safely(errors),
       };

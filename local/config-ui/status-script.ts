@@ -11,10 +11,12 @@
  * did and what the repository could not tell, each destination's counts and last error, and the
  * failed reloads' script logs kept on disk (written, failed, kept, the last error). The
  * licence monitor's last run is shown when it runs (status-licences-script.ts), and each Qlik
- * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts).
+ * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts), and the Windows services the
+ * service monitor watches when it runs (status-services-script.ts).
  */
 import { STATUS_CLOUD_SCRIPT } from "./status-cloud-script.ts";
 import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
+import { STATUS_SERVICES_SCRIPT } from "./status-services-script.ts";
 
 export const STATUS_REFRESH_MS = 2000;
 
@@ -182,6 +184,7 @@ export const STATUS_SCRIPT = `"use strict";
 
 ${STATUS_LICENCES_SCRIPT}
 ${STATUS_CLOUD_SCRIPT}
+${STATUS_SERVICES_SCRIPT}
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {
     var box = document.getElementById("status-alerts");
@@ -221,6 +224,7 @@ ${STATUS_CLOUD_SCRIPT}
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
     if (doc.licenses && doc.licenses.monitor) parts.push(licencesSection(doc.licenses.monitor, doc.now, alerts));
+    if (doc.serviceMonitor && doc.serviceMonitor.monitor) parts.push(servicesSection(doc.serviceMonitor.monitor, doc.now, alerts));
     if (doc.qlikCloud) parts.push.apply(parts, cloudSections(doc.qlikCloud, doc.now, alerts));
     if (doc.scriptLogFiles) parts.push.apply(parts, scriptLogSection(doc.scriptLogFiles.qlikCloud, "Qlik Cloud script logs on disk"));
     parts.push(table("Destinations", ["destination", "written", "failed writes", "dropped", "refused", "buffered", "last refusal", "last error"], entries(doc.destinations).map(function (e) {

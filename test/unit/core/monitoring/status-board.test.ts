@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStatusBoard } from "../../../../core/monitoring/status-board.ts";
+import { createStatusBoard, STATUS_SECTIONS } from "../../../../core/monitoring/status-board.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 
 describe("status board", () => {
@@ -39,5 +39,15 @@ describe("status board", () => {
       throw new Error("broken");
     });
     expect(board.document().pollers).toEqual({ health: { error: "broken" } });
+  });
+
+  it("shows what a part registered in every section, the service monitor's and the kept script logs' too", () => {
+    const board = createStatusBoard({ version: "15.0.0", clock: createManualClock(0) });
+    for (const section of STATUS_SECTIONS) board.set(section, "part", () => ({ from: section }));
+
+    const doc = board.document() as unknown as Record<string, unknown>;
+
+    for (const section of STATUS_SECTIONS) expect(doc[section], section).toEqual({ part: { from: section } });
+    expect(doc.serviceMonitor).toEqual({ part: { from: "serviceMonitor" } });
   });
 });
