@@ -118,6 +118,8 @@ describe.skipIf(skip)("status page: Windows services in Chromium", () => {
       sc.answer("query", SERVICES.proxy, "query-unreachable-1722.txt", 1722);
       clock.advance(30_000);
       await until(() => monitor.status().polls >= 2, 10_000);
+      // Stopped, so that no later reading changes what the page shows while the clock moves on.
+      await monitor.stop();
       clock.advance(60_000);
 
       // Act
