@@ -12,6 +12,12 @@
  * the signature and appends each body to a file with its own fdatasync before answering: the
  * least a receiver that answers only once an event is durable must do. Steward's peak RSS is
  * reported from /proc.
+ *
+ * The simulated tenant runs in a process of its own (qlik-cloud-tenant.ts), which makes the runs
+ * and answers Steward's calls, so that nothing but sending and timing runs in this process: how
+ * late this process's event loop ran while it sent is reported beside each p99 (a late loop
+ * delays the clock of the answers, not the answers), with the slowest answers by their place in
+ * the run and how many calls the tenant got meanwhile.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
@@ -19,18 +25,21 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reloadEventBody } from "../../local/simulated-cloud/reload-event-bodies.ts";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { bundle } from "../../bin/bundle.mjs";
 import { sendSignedEvent } from "../../local/simulated-cloud/signed-event-sender.ts";
-import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
-import { startSimulatedCloud } from "../../local/simulated-cloud/start-simulated-cloud.ts";
 import { sampleValue } from "../helpers/prometheus-text.ts";
 import {
+  type CloudTenant,
   freeCloudStewardPorts,
   scrape,
   webhookUrl,
   writeCloudConfig,
 } from "../helpers/qlik-cloud-steward.ts";
 import { spawnSteward } from "../helpers/steward-process.ts";
+import { ask, type Child, message, spawnChild, stopChild } from "./bench-children.ts";
+import { type CpuWaitSampler, startCpuWaitSampler } from "./cpu-wait-sampler.ts";
 import { cpuSeconds, loadAverage1, memoryMb } from "./process-stats.ts";
 
 const DELIVERIES = Number(process.env.BENCH_CLOUD_DELIVERIES ?? 1000);
@@ -44,17 +53,30 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Sent {
   readonly statuses: number[];
   readonly latencies: number[];
+  /** When each was sent (`performance.now()`). */
+  readonly sentAt: number[];
   readonly ms: number;
+  /** How late this process's event loop ran while it sent and timed (p99 and max, ms). */
+  readonly loopDelay: { readonly p99: number; readonly max: number };
+}
+
+/** The simulated tenant, in its own process (qlik-cloud-tenant.ts). */
+interface BenchTenant extends CloudTenant {
+  readonly child: Child;
 }
 
 /** Sends every body to `url` at an even pace, without waiting for one answer before the next send. */
 async function deliver(url: string, bodies: readonly string[], secret: string): Promise<Sent> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const started = performance.now();
   const pending: Promise<{ status: number; ms: number }>[] = [];
+  const sentAt: number[] = [];
   for (const [i, body] of bodies.entries()) {
     const due = started + i * PACE_MS;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
+    sentAt.push(performance.now());
     pending.push(
       sendSignedEvent({ url, body, secret }).then((outcome) => ({
         status: outcome.status ?? 0,
@@ -63,10 +85,13 @@ async function deliver(url: string, bodies: readonly string[], secret: string): 
     );
   }
   const answers = await Promise.all(pending);
+  delay.disable();
   return {
     statuses: answers.map((a) => a.status),
     latencies: answers.map((a) => a.ms),
+    sentAt,
     ms: performance.now() - started,
+    loopDelay: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
   };
 }
 
@@ -76,14 +101,31 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** Fresh runs of the tenant (failed and succeeded in turn), as the exact bodies Qlik would send. */
-function bodies(tenant: SimulatedTenant, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const reload = tenant.finishReload({ status: i % 2 === 0 ? "FAILED" : "SUCCEEDED", appIndex: i % 3 });
-    return JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents"));
-  });
+async function bodies(tenant: BenchTenant, count: number): Promise<string[]> {
+  return (await ask<{ bodies: string[] }>(tenant.child, { finish: count }, "bodies")).bodies;
 }
 
-async function stewardRun(tenant: SimulatedTenant) {
+/** The API and token calls the tenant got so far. */
+async function tenantCalls(tenant: BenchTenant): Promise<number> {
+  const { calls, tokenCalls } = await ask<{ calls: number; tokenCalls: number }>(
+    tenant.child,
+    "calls",
+    "calls",
+  );
+  return calls + tokenCalls;
+}
+
+async function startTenant(): Promise<BenchTenant> {
+  const child = spawnChild([fileURLToPath(bundle("test/bench/qlik-cloud-tenant.ts"))], { ipc: true });
+  const ready = await message(
+    child,
+    (received) => (received as { ready?: CloudTenant }).ready,
+    "simulated tenant start",
+  );
+  return { ...ready, child };
+}
+
+async function stewardRun(tenant: BenchTenant) {
   const dir = mkdtempSync(join(tmpdir(), "steward-bench-cloud-"));
   const ports = await freeCloudStewardPorts();
   // Polling off: the deliveries alone are measured (the tenant's reloads API would find them too).
@@ -95,8 +137,13 @@ async function stewardRun(tenant: SimulatedTenant) {
     const idleRssMb = memoryMb(pid).rss;
     const cpuBefore = cpuSeconds(pid);
     const url = webhookUrl(ports.ingest, tenant.fixture.name);
-    const warmup = await deliver(url, bodies(tenant, WARMUP), tenant.fixture.webhookSecret);
-    const sent = await deliver(url, bodies(tenant, DELIVERIES), tenant.fixture.webhookSecret);
+    const warmup = await deliver(url, await bodies(tenant, WARMUP), tenant.fixture.webhookSecret);
+    const measured = await bodies(tenant, DELIVERIES);
+    const callsBefore = await tenantCalls(tenant);
+    const waits = startCpuWaitSampler(pid);
+    const sent = await deliver(url, measured, tenant.fixture.webhookSecret);
+    waits.stop();
+    const callsDuring = (await tenantCalls(tenant)) - callsBefore;
     const count = async (outcome: string) =>
       sampleValue(await scrape(ports.scrape), "steward_cloud_events_total", {
         tenant: tenant.fixture.name,
@@ -117,6 +164,8 @@ async function stewardRun(tenant: SimulatedTenant) {
       duplicate: await count("duplicate"),
       failed: await count("failed"),
       lines,
+      tenantCalls: callsDuring,
+      waits: cpuWaits(sent, waits),
       cpuSeconds: Number((cpuSeconds(pid) - cpuBefore).toFixed(2)),
       idleRssMb: Number(idleRssMb.toFixed(1)),
       peakRssMb: Number(memoryMb(pid).peak.toFixed(1)),
@@ -129,7 +178,7 @@ async function stewardRun(tenant: SimulatedTenant) {
 }
 
 /** The trivial receiver: signature, an appended line and its fdatasync, then 202. */
-async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
+async function trivialRun(tenant: BenchTenant): Promise<Sent> {
   const dir = mkdtempSync(join(tmpdir(), "steward-bench-cloud-trivial-"));
   const fd = openSync(join(dir, "events.log"), "a");
   const secret = tenant.fixture.webhookSecret;
@@ -151,8 +200,8 @@ async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    await deliver(url, bodies(tenant, WARMUP), secret);
-    return await deliver(url, bodies(tenant, DELIVERIES), secret);
+    await deliver(url, await bodies(tenant, WARMUP), secret);
+    return await deliver(url, await bodies(tenant, DELIVERIES), secret);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -163,19 +212,54 @@ async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
 
 const summary = (sent: Sent) =>
   `p50 ${percentile(sent.latencies, 50).toFixed(1)} ms, p99 ${percentile(sent.latencies, 99).toFixed(1)} ms, ` +
-  `max ${Math.max(...sent.latencies).toFixed(1)} ms; ${sent.statuses.filter((s) => s >= 200 && s < 300).length} acknowledged in ${(sent.ms / 1000).toFixed(1)} s`;
+  `max ${Math.max(...sent.latencies).toFixed(1)} ms; ${sent.statuses.filter((s) => s >= 200 && s < 300).length} acknowledged in ${(sent.ms / 1000).toFixed(1)} s; ` +
+  `the sender's event loop late by p99 ${sent.loopDelay.p99.toFixed(1)}, max ${sent.loopDelay.max.toFixed(1)} ms`;
+
+/** The `count` slowest answers, by their place in the run: where a burst was. */
+const slowest = (sent: Sent, count: number) =>
+  sent.latencies
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .sort((a, b) => a.i - b.i);
+
+/**
+ * How long Steward's and this process's main threads waited for a CPU over the whole run and
+ * while each of the ten slowest answers was awaited, and how late this process's loop ran then.
+ */
+function cpuWaits(sent: Sent, sampler: CpuWaitSampler) {
+  const end = Math.max(...sent.sentAt.map((at, i) => at + (sent.latencies[i] ?? 0)));
+  const span = (startMs: number, endMs: number) => {
+    const { watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
+    return `Steward waited ${watchedMs.toFixed(0)}, sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}`;
+  };
+  return {
+    run: span(sent.sentAt[0] ?? 0, end),
+    slowest: slowest(sent, 10).map(({ ms, i }) => {
+      const at = sent.sentAt[i] ?? 0;
+      return `#${i} ${ms.toFixed(0)} ms: ${span(at, at + ms)}`;
+    }),
+  };
+}
 
 export async function run(): Promise<unknown> {
   console.log(
     `Qlik Cloud webhook benchmark: ${DELIVERIES} signed deliveries of one tenant over ${SECONDS} s after ${WARMUP} to warm up, load ${loadAverage1()}`,
   );
-  const cloud = await startSimulatedCloud({ tenants: 1 });
+  const tenant = await startTenant();
   try {
-    const tenant = cloud.tenants[0] as SimulatedTenant;
     const steward = await stewardRun(tenant);
     const trivial = await trivialRun(tenant);
     console.log(`  steward: ${summary(steward.sent)}`);
+    console.log(`    waits for a CPU over the run (ms): ${steward.waits.run}`);
+    console.log(
+      "    the slowest answers, by their place in the run, and the waits for a CPU meanwhile (ms):",
+    );
+    for (const line of steward.waits.slowest) console.log(`      ${line}`);
     console.log(`    warm-up: ${summary(steward.warmup)}`);
+    console.log(
+      `    calls the tenant (its own process) got while the measured ones were sent: ${steward.tenantCalls}`,
+    );
     console.log(
       `    handed on ${steward.processed} (log lines ${steward.lines}), duplicate ${steward.duplicate}, failed ${steward.failed}`,
     );
@@ -197,7 +281,7 @@ export async function run(): Promise<unknown> {
     if (Object.values(verdicts).includes(false)) process.exitCode = 1;
     return { steward, trivial: { p99: percentile(trivial.latencies, 99) } };
   } finally {
-    await cloud.stop();
+    await stopChild(tenant.child);
   }
 }
 
