@@ -1,15 +1,18 @@
 /**
  * Where a slow answer's time went, on Linux: every few milliseconds this process notes how long
- * the main thread of a watched process (Steward) and its own main thread have waited for a CPU so
- * far (the run-queue wait the kernel counts, second field of /proc/<pid>/schedstat) and how late
- * its own timer fired (its event loop busy, or waiting for a CPU). For a span of time it then
- * tells how long each waited for a CPU within it and how late this process's loop ran: an answer
- * that was slow while Steward waited for a CPU was slowed by the machine, not by Steward's work.
- * Off Linux (no /proc) the waits read as 0.
+ * the main thread of a watched process (Steward) has run and waited for a CPU so far, how long its
+ * own main thread has waited (the times the kernel counts in /proc/<pid>/schedstat: on a CPU, then
+ * in the run queue) and how late its own timer fired (its event loop busy, or waiting for a CPU).
+ * For a span of time it then tells how long Steward ran and each waited for a CPU within it, and
+ * how late this process's loop ran: an answer that was slow while Steward waited for a CPU was
+ * slowed by the machine; while Steward ran, by Steward's own work (its code, its collector).
+ * Off Linux (no /proc) the times read as 0.
  */
 import { readFileSync } from "node:fs";
 
 export interface SpanWaits {
+  /** The watched process's main thread ran this long, ms. */
+  readonly watchedRanMs: number;
   /** The watched process's main thread waited this long for a CPU, ms. */
   readonly watchedMs: number;
   /** This process's main thread waited this long for a CPU, ms. */
@@ -26,23 +29,28 @@ export interface CpuWaitSampler {
 
 interface Sample {
   readonly at: number;
+  readonly watchedRanNs: number;
   readonly watchedNs: number;
   readonly selfNs: number;
   readonly lateMs: number;
 }
 
-function runQueueNs(pid: number | "self"): number {
+/** Nanoseconds on a CPU and in the run queue of `pid`'s main thread so far. */
+function schedstat(pid: number | "self"): [number, number] {
   try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1] ?? 0);
+    const [ran, waited] = readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return [ran ?? 0, waited ?? 0];
   } catch {
-    return 0;
+    return [0, 0];
   }
 }
 
 export function startCpuWaitSampler(pid: number, everyMs = 5): CpuWaitSampler {
   const samples: Sample[] = [];
-  const take = (lateMs: number) =>
-    samples.push({ at: performance.now(), watchedNs: runQueueNs(pid), selfNs: runQueueNs("self"), lateMs });
+  const take = (lateMs: number) => {
+    const [watchedRanNs, watchedNs] = schedstat(pid);
+    samples.push({ at: performance.now(), watchedRanNs, watchedNs, selfNs: schedstat("self")[1], lateMs });
+  };
   take(0);
   let due = performance.now() + everyMs;
   const timer = setInterval(() => {
@@ -59,6 +67,7 @@ export function startCpuWaitSampler(pid: number, everyMs = 5): CpuWaitSampler {
       const to = samples[after === -1 ? samples.length - 1 : after] as Sample;
       const inside = samples.slice(Math.max(0, first) + 1, (after === -1 ? samples.length - 1 : after) + 1);
       return {
+        watchedRanMs: (to.watchedRanNs - from.watchedRanNs) / 1e6,
         watchedMs: (to.watchedNs - from.watchedNs) / 1e6,
         selfMs: (to.selfNs - from.selfNs) / 1e6,
         lateMs: Math.max(0, ...inside.map((sample) => sample.lateMs)),

@@ -17,10 +17,21 @@
  * and answers Steward's calls, so that nothing but sending and timing runs in this process: how
  * late this process's event loop ran while it sent is reported beside each p99 (a late loop
  * delays the clock of the answers, not the answers), with the slowest answers by their place in
- * the run and how many calls the tenant got meanwhile.
+ * the run and how many calls the tenant got meanwhile. BENCH_CLOUD_NODE_ARGS adds node options
+ * to the Steward process (a CPU profile, a GC trace); BENCH_CLOUD_PROBE=1 records Steward's own
+ * event loop and collections (steward-loop-probe.ts) and adds them to the slowest answers.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -48,6 +59,10 @@ const WARMUP = Number(process.env.BENCH_CLOUD_WARMUP ?? 50);
 /** Milliseconds between two deliveries, warm-up included. */
 const PACE_MS = (SECONDS * 1000) / DELIVERIES;
 const P99_TARGET_MS = 50;
+/** BENCH_CLOUD_PROBE=1: Steward's own event loop and collections are recorded (steward-loop-probe.ts). */
+const PROBE = process.env.BENCH_CLOUD_PROBE === "1";
+/** BENCH_CLOUD_NODE_ARGS: node options for the Steward process only (`--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`). */
+const NODE_ARGS = (process.env.BENCH_CLOUD_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sent {
@@ -130,9 +145,15 @@ async function stewardRun(tenant: BenchTenant) {
   const ports = await freeCloudStewardPorts();
   // Polling off: the deliveries alone are measured (the tenant's reloads API would find them too).
   writeCloudConfig(dir, { tenants: [tenant], ports, poll: false, logLevel: "verbose" });
-  const steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+  const probeFile = PROBE ? join(dir, "loop-probe.json") : undefined;
+  const steward = spawnSteward(["start", "--config", "steward.yaml"], {
+    cwd: dir,
+    nodeArgs: [...(PROBE ? ["--import", bundle("test/bench/steward-loop-probe.ts")] : []), ...NODE_ARGS],
+    ...(probeFile === undefined ? {} : { env: { STEWARD_LOOP_PROBE_FILE: probeFile } }),
+  });
   await steward.waitFor(/steward ready/, 30_000);
   const pid = steward.child.pid as number;
+  let probe: ProbeEvent[] = [];
   try {
     const idleRssMb = memoryMb(pid).rss;
     const cpuBefore = cpuSeconds(pid);
@@ -160,12 +181,13 @@ async function stewardRun(tenant: BenchTenant) {
     return {
       warmup,
       sent,
+      sampler: waits,
+      probe: () => probe,
       processed: await count("processed"),
       duplicate: await count("duplicate"),
       failed: await count("failed"),
       lines,
       tenantCalls: callsDuring,
-      waits: cpuWaits(sent, waits),
       cpuSeconds: Number((cpuSeconds(pid) - cpuBefore).toFixed(2)),
       idleRssMb: Number(idleRssMb.toFixed(1)),
       peakRssMb: Number(memoryMb(pid).peak.toFixed(1)),
@@ -173,6 +195,8 @@ async function stewardRun(tenant: BenchTenant) {
   } finally {
     steward.child.kill("SIGTERM");
     await steward.exited(15_000).catch(() => steward.child.kill("SIGKILL"));
+    if (probeFile !== undefined && existsSync(probeFile))
+      probe = JSON.parse(readFileSync(probeFile, "utf8")) as ProbeEvent[];
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -223,18 +247,35 @@ const slowest = (sent: Sent, count: number) =>
     .slice(0, count)
     .sort((a, b) => a.i - b.i);
 
+/** A garbage collection or a late timer in Steward's process (steward-loop-probe.ts). */
+type ProbeEvent = [kind: "gc" | "late", startEpochMs: number, ms: number];
+
+/** What Steward's probe saw between two of this process's `performance.now()` times. */
+function probed(probe: readonly ProbeEvent[], startMs: number, endMs: number): string {
+  const [from, to] = [performance.timeOrigin + startMs, performance.timeOrigin + endMs];
+  const inside = probe.filter(([, at, ms]) => at < to && at + ms > from);
+  const total = (kind: string) =>
+    inside.filter(([each]) => each === kind).reduce((sum, [, , ms]) => sum + ms, 0);
+  const late = Math.max(0, ...inside.filter(([kind]) => kind === "late").map(([, , ms]) => ms));
+  return `Steward's loop late ${late.toFixed(0)}, collecting ${total("gc").toFixed(0)}`;
+}
+
 /**
- * How long Steward's and this process's main threads waited for a CPU over the whole run and
- * while each of the ten slowest answers was awaited, and how late this process's loop ran then.
+ * How long Steward's main thread ran and waited for a CPU, and this process's waited, over the
+ * whole run and while each of the ten slowest answers was awaited, and how late this process's
+ * loop ran then.
  */
-function cpuWaits(sent: Sent, sampler: CpuWaitSampler) {
+function cpuWaits(sent: Sent, sampler: CpuWaitSampler, probe: readonly ProbeEvent[]) {
   const end = Math.max(...sent.sentAt.map((at, i) => at + (sent.latencies[i] ?? 0)));
   const span = (startMs: number, endMs: number) => {
-    const { watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
-    return `Steward waited ${watchedMs.toFixed(0)}, sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}`;
+    const { watchedRanMs, watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
+    return (
+      `Steward ran ${watchedRanMs.toFixed(0)}, waited ${watchedMs.toFixed(0)}; sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}` +
+      (PROBE ? `; ${probed(probe, startMs, endMs)}` : "")
+    );
   };
   return {
-    run: span(sent.sentAt[0] ?? 0, end),
+    run: `from ${new Date(performance.timeOrigin + (sent.sentAt[0] ?? 0)).toISOString()}: ${span(sent.sentAt[0] ?? 0, end)}`,
     slowest: slowest(sent, 10).map(({ ms, i }) => {
       const at = sent.sentAt[i] ?? 0;
       return `#${i} ${ms.toFixed(0)} ms: ${span(at, at + ms)}`;
@@ -250,12 +291,11 @@ export async function run(): Promise<unknown> {
   try {
     const steward = await stewardRun(tenant);
     const trivial = await trivialRun(tenant);
+    const waits = cpuWaits(steward.sent, steward.sampler, steward.probe());
     console.log(`  steward: ${summary(steward.sent)}`);
-    console.log(`    waits for a CPU over the run (ms): ${steward.waits.run}`);
-    console.log(
-      "    the slowest answers, by their place in the run, and the waits for a CPU meanwhile (ms):",
-    );
-    for (const line of steward.waits.slowest) console.log(`      ${line}`);
+    console.log(`    main threads on and waiting for a CPU over the run (ms): ${waits.run}`);
+    console.log("    the slowest answers, by their place in the run, and the main threads meanwhile (ms):");
+    for (const line of waits.slowest) console.log(`      ${line}`);
     console.log(`    warm-up: ${summary(steward.warmup)}`);
     console.log(
       `    calls the tenant (its own process) got while the measured ones were sent: ${steward.tenantCalls}`,
