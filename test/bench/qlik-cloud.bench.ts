@@ -19,7 +19,8 @@
  * delays the clock of the answers, not the answers), with the slowest answers by their place in
  * the run and how many calls the tenant got meanwhile. BENCH_CLOUD_NODE_ARGS adds node options
  * to the Steward process (a CPU profile, a GC trace); BENCH_CLOUD_PROBE=1 records Steward's own
- * event loop and collections (steward-loop-probe.ts) and adds them to the slowest answers.
+ * event loop and collections (steward-loop-probe.ts) and adds them to the slowest answers;
+ * BENCH_CLOUD_OUTPUT=FILE keeps Steward's output (its log lines, a trace) in FILE.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import {
@@ -30,6 +31,7 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { createServer } from "node:http";
@@ -61,6 +63,8 @@ const PACE_MS = (SECONDS * 1000) / DELIVERIES;
 const P99_TARGET_MS = 50;
 /** BENCH_CLOUD_PROBE=1: Steward's own event loop and collections are recorded (steward-loop-probe.ts). */
 const PROBE = process.env.BENCH_CLOUD_PROBE === "1";
+/** BENCH_CLOUD_OUTPUT=FILE: Steward's whole output is written there (its log, a `--trace-opt`). */
+const OUTPUT_FILE = process.env.BENCH_CLOUD_OUTPUT;
 /** BENCH_CLOUD_NODE_ARGS: node options for the Steward process only (`--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`). */
 const NODE_ARGS = (process.env.BENCH_CLOUD_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -195,6 +199,7 @@ async function stewardRun(tenant: BenchTenant) {
   } finally {
     steward.child.kill("SIGTERM");
     await steward.exited(15_000).catch(() => steward.child.kill("SIGKILL"));
+    if (OUTPUT_FILE !== undefined) writeFileSync(OUTPUT_FILE, steward.output());
     if (probeFile !== undefined && existsSync(probeFile))
       probe = JSON.parse(readFileSync(probeFile, "utf8")) as ProbeEvent[];
     rmSync(dir, { recursive: true, force: true });
@@ -268,9 +273,9 @@ function probed(probe: readonly ProbeEvent[], startMs: number, endMs: number): s
 function cpuWaits(sent: Sent, sampler: CpuWaitSampler, probe: readonly ProbeEvent[]) {
   const end = Math.max(...sent.sentAt.map((at, i) => at + (sent.latencies[i] ?? 0)));
   const span = (startMs: number, endMs: number) => {
-    const { watchedRanMs, watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
+    const { watchedRanMs, watchedThreadsRanMs, watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
     return (
-      `Steward ran ${watchedRanMs.toFixed(0)}, waited ${watchedMs.toFixed(0)}; sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}` +
+      `Steward ran ${watchedRanMs.toFixed(0)} (all threads ${watchedThreadsRanMs.toFixed(0)}), waited ${watchedMs.toFixed(0)}; sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}` +
       (PROBE ? `; ${probed(probe, startMs, endMs)}` : "")
     );
   };
