@@ -30,7 +30,7 @@
  * Targets: a health round of 200 servers ≤ 2 s with bounded concurrency, ≤ 25 % of one core,
  * peak RSS ≤ 150 MB; `GET /metrics` with 200 servers' series ≤ 20 ms p99.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { Agent, request } from "node:http";
@@ -47,6 +47,7 @@ import { freePort } from "../helpers/free-port.ts";
 import { type Influxd, influxdAvailable, startInfluxd } from "../helpers/influxd.ts";
 import { type Mosquitto, mosquittoAvailable, startMosquitto } from "../helpers/mosquitto.ts";
 import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../helpers/prometheus-text.ts";
+import { ask, type Child, children, message, spawnChild, stopChild } from "./bench-children.ts";
 import { cpuSeconds, loadAverages, memoryMb as processMemoryMb } from "./process-stats.ts";
 
 const SERVERS = Number(process.env.BENCH_POLLING_SERVERS ?? 200);
@@ -115,80 +116,6 @@ function memoryMb(pid: number): { rss: number; peak: number } {
 const peakRssMb = (pid: number): number => memoryMb(pid).peak;
 
 const loadAverage = (): string => loadAverages().join(" ");
-
-// ---------------------------------------------------------------------------------------------
-// Child processes
-
-interface Child {
-  process: ChildProcess;
-  output(): string;
-}
-
-const children = new Set<ChildProcess>();
-
-/** Kills what is still running when this process ends before the clean-up ran (a crash). */
-process.once("exit", () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-});
-
-function spawnChild(args: string[], options: { cwd?: string; ipc?: boolean } = {}): Child {
-  const child = spawn(process.execPath, args, {
-    cwd: options.cwd ?? ROOT,
-    stdio: ["ignore", "pipe", "pipe", ...(options.ipc ? (["ipc"] as const) : [])],
-  });
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  let output = "";
-  const append = (chunk: Buffer) => {
-    // Keep the start and the latest part: enough to show why it did not start or what it said.
-    output = (output + chunk.toString("utf8")).slice(-64_000);
-  };
-  child.stdout?.on("data", append);
-  child.stderr?.on("data", append);
-  return { process: child, output: () => output };
-}
-
-/** The first IPC message that `accept` takes, or an error with the child's output. */
-function message<T>(child: Child, accept: (message: unknown) => T | undefined, what: string, ms = 30_000) {
-  return new Promise<T>((resolve, reject) => {
-    const done = (error?: Error, value?: T) => {
-      clearTimeout(timer);
-      child.process.off("message", onMessage);
-      child.process.off("exit", onExit);
-      if (error) reject(error);
-      else resolve(value as T);
-    };
-    const onMessage = (received: unknown) => {
-      const value = accept(received);
-      if (value !== undefined) done(undefined, value);
-    };
-    const onExit = (code: number | null) =>
-      done(new Error(`${what}: the process exited (${code}) first:\n${child.output()}`));
-    const timer = setTimeout(() => done(new Error(`${what}: no answer in ${ms} ms:\n${child.output()}`)), ms);
-    child.process.on("message", onMessage);
-    child.process.once("exit", onExit);
-  });
-}
-
-function ask<T>(child: Child, question: string, key: string): Promise<T> {
-  const answer = message<T>(
-    child,
-    (received) =>
-      typeof received === "object" && received !== null && key in received ? (received as T) : undefined,
-    `"${question}"`,
-  );
-  child.process.send(question);
-  return answer;
-}
-
-async function stopChild(child: Child | undefined): Promise<void> {
-  if (child === undefined || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.process.once("exit", resolve));
-  child.process.kill("SIGTERM");
-  const killer = setTimeout(() => child.process.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(killer);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Steward's configuration

@@ -12,25 +12,47 @@
  * the signature and appends each body to a file with its own fdatasync before answering: the
  * least a receiver that answers only once an event is durable must do. Steward's peak RSS is
  * reported from /proc.
+ *
+ * The simulated tenant runs in a process of its own (qlik-cloud-tenant.ts), which makes the runs
+ * and answers Steward's calls, so that nothing but sending and timing runs in this process: how
+ * late this process's event loop ran while it sent is reported beside each p99 (a late loop
+ * delays the clock of the answers, not the answers), with the slowest answers by their place in
+ * the run and how many calls the tenant got meanwhile. BENCH_CLOUD_NODE_ARGS adds node options
+ * to the Steward process (a CPU profile, a GC trace); BENCH_CLOUD_PROBE=1 records Steward's own
+ * event loop and collections (steward-loop-probe.ts) and adds them to the slowest answers;
+ * BENCH_CLOUD_OUTPUT=FILE keeps Steward's output (its log lines, a trace) in FILE.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reloadEventBody } from "../../local/simulated-cloud/reload-event-bodies.ts";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { bundle } from "../../bin/bundle.mjs";
 import { sendSignedEvent } from "../../local/simulated-cloud/signed-event-sender.ts";
-import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
-import { startSimulatedCloud } from "../../local/simulated-cloud/start-simulated-cloud.ts";
 import { sampleValue } from "../helpers/prometheus-text.ts";
 import {
+  type CloudTenant,
   freeCloudStewardPorts,
   scrape,
   webhookUrl,
   writeCloudConfig,
 } from "../helpers/qlik-cloud-steward.ts";
 import { spawnSteward } from "../helpers/steward-process.ts";
+import { ask, type Child, message, spawnChild, stopChild } from "./bench-children.ts";
+import { type CpuWaitSampler, startCpuWaitSampler } from "./cpu-wait-sampler.ts";
 import { cpuSeconds, loadAverage1, memoryMb } from "./process-stats.ts";
 
 const DELIVERIES = Number(process.env.BENCH_CLOUD_DELIVERIES ?? 1000);
@@ -39,22 +61,41 @@ const WARMUP = Number(process.env.BENCH_CLOUD_WARMUP ?? 50);
 /** Milliseconds between two deliveries, warm-up included. */
 const PACE_MS = (SECONDS * 1000) / DELIVERIES;
 const P99_TARGET_MS = 50;
+/** BENCH_CLOUD_PROBE=1: Steward's own event loop and collections are recorded (steward-loop-probe.ts). */
+const PROBE = process.env.BENCH_CLOUD_PROBE === "1";
+/** BENCH_CLOUD_OUTPUT=FILE: Steward's whole output is written there (its log, a `--trace-opt`). */
+const OUTPUT_FILE = process.env.BENCH_CLOUD_OUTPUT;
+/** BENCH_CLOUD_NODE_ARGS: node options for the Steward process only (`--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`). */
+const NODE_ARGS = (process.env.BENCH_CLOUD_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sent {
   readonly statuses: number[];
   readonly latencies: number[];
+  /** When each was sent (`performance.now()`). */
+  readonly sentAt: number[];
   readonly ms: number;
+  /** How late this process's event loop ran while it sent and timed (p99 and max, ms). */
+  readonly loopDelay: { readonly p99: number; readonly max: number };
+}
+
+/** The simulated tenant, in its own process (qlik-cloud-tenant.ts). */
+interface BenchTenant extends CloudTenant {
+  readonly child: Child;
 }
 
 /** Sends every body to `url` at an even pace, without waiting for one answer before the next send. */
 async function deliver(url: string, bodies: readonly string[], secret: string): Promise<Sent> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const started = performance.now();
   const pending: Promise<{ status: number; ms: number }>[] = [];
+  const sentAt: number[] = [];
   for (const [i, body] of bodies.entries()) {
     const due = started + i * PACE_MS;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
+    sentAt.push(performance.now());
     pending.push(
       sendSignedEvent({ url, body, secret }).then((outcome) => ({
         status: outcome.status ?? 0,
@@ -63,10 +104,13 @@ async function deliver(url: string, bodies: readonly string[], secret: string): 
     );
   }
   const answers = await Promise.all(pending);
+  delay.disable();
   return {
     statuses: answers.map((a) => a.status),
     latencies: answers.map((a) => a.ms),
+    sentAt,
     ms: performance.now() - started,
+    loopDelay: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
   };
 }
 
@@ -76,27 +120,55 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** Fresh runs of the tenant (failed and succeeded in turn), as the exact bodies Qlik would send. */
-function bodies(tenant: SimulatedTenant, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const reload = tenant.finishReload({ status: i % 2 === 0 ? "FAILED" : "SUCCEEDED", appIndex: i % 3 });
-    return JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents"));
-  });
+async function bodies(tenant: BenchTenant, count: number): Promise<string[]> {
+  return (await ask<{ bodies: string[] }>(tenant.child, { finish: count }, "bodies")).bodies;
 }
 
-async function stewardRun(tenant: SimulatedTenant) {
+/** The API and token calls the tenant got so far. */
+async function tenantCalls(tenant: BenchTenant): Promise<number> {
+  const { calls, tokenCalls } = await ask<{ calls: number; tokenCalls: number }>(
+    tenant.child,
+    "calls",
+    "calls",
+  );
+  return calls + tokenCalls;
+}
+
+async function startTenant(): Promise<BenchTenant> {
+  const child = spawnChild([fileURLToPath(bundle("test/bench/qlik-cloud-tenant.ts"))], { ipc: true });
+  const ready = await message(
+    child,
+    (received) => (received as { ready?: CloudTenant }).ready,
+    "simulated tenant start",
+  );
+  return { ...ready, child };
+}
+
+async function stewardRun(tenant: BenchTenant) {
   const dir = mkdtempSync(join(tmpdir(), "steward-bench-cloud-"));
   const ports = await freeCloudStewardPorts();
   // Polling off: the deliveries alone are measured (the tenant's reloads API would find them too).
   writeCloudConfig(dir, { tenants: [tenant], ports, poll: false, logLevel: "verbose" });
-  const steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+  const probeFile = PROBE ? join(dir, "loop-probe.json") : undefined;
+  const steward = spawnSteward(["start", "--config", "steward.yaml"], {
+    cwd: dir,
+    nodeArgs: [...(PROBE ? ["--import", bundle("test/bench/steward-loop-probe.ts")] : []), ...NODE_ARGS],
+    ...(probeFile === undefined ? {} : { env: { STEWARD_LOOP_PROBE_FILE: probeFile } }),
+  });
   await steward.waitFor(/steward ready/, 30_000);
   const pid = steward.child.pid as number;
+  let probe: ProbeEvent[] = [];
   try {
     const idleRssMb = memoryMb(pid).rss;
     const cpuBefore = cpuSeconds(pid);
     const url = webhookUrl(ports.ingest, tenant.fixture.name);
-    const warmup = await deliver(url, bodies(tenant, WARMUP), tenant.fixture.webhookSecret);
-    const sent = await deliver(url, bodies(tenant, DELIVERIES), tenant.fixture.webhookSecret);
+    const warmup = await deliver(url, await bodies(tenant, WARMUP), tenant.fixture.webhookSecret);
+    const measured = await bodies(tenant, DELIVERIES);
+    const callsBefore = await tenantCalls(tenant);
+    const waits = startCpuWaitSampler(pid);
+    const sent = await deliver(url, measured, tenant.fixture.webhookSecret);
+    waits.stop();
+    const callsDuring = (await tenantCalls(tenant)) - callsBefore;
     const count = async (outcome: string) =>
       sampleValue(await scrape(ports.scrape), "steward_cloud_events_total", {
         tenant: tenant.fixture.name,
@@ -113,10 +185,13 @@ async function stewardRun(tenant: SimulatedTenant) {
     return {
       warmup,
       sent,
+      sampler: waits,
+      probe: () => probe,
       processed: await count("processed"),
       duplicate: await count("duplicate"),
       failed: await count("failed"),
       lines,
+      tenantCalls: callsDuring,
       cpuSeconds: Number((cpuSeconds(pid) - cpuBefore).toFixed(2)),
       idleRssMb: Number(idleRssMb.toFixed(1)),
       peakRssMb: Number(memoryMb(pid).peak.toFixed(1)),
@@ -124,12 +199,15 @@ async function stewardRun(tenant: SimulatedTenant) {
   } finally {
     steward.child.kill("SIGTERM");
     await steward.exited(15_000).catch(() => steward.child.kill("SIGKILL"));
+    if (OUTPUT_FILE !== undefined) writeFileSync(OUTPUT_FILE, steward.output());
+    if (probeFile !== undefined && existsSync(probeFile))
+      probe = JSON.parse(readFileSync(probeFile, "utf8")) as ProbeEvent[];
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** The trivial receiver: signature, an appended line and its fdatasync, then 202. */
-async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
+async function trivialRun(tenant: BenchTenant): Promise<Sent> {
   const dir = mkdtempSync(join(tmpdir(), "steward-bench-cloud-trivial-"));
   const fd = openSync(join(dir, "events.log"), "a");
   const secret = tenant.fixture.webhookSecret;
@@ -151,8 +229,8 @@ async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    await deliver(url, bodies(tenant, WARMUP), secret);
-    return await deliver(url, bodies(tenant, DELIVERIES), secret);
+    await deliver(url, await bodies(tenant, WARMUP), secret);
+    return await deliver(url, await bodies(tenant, DELIVERIES), secret);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -163,19 +241,70 @@ async function trivialRun(tenant: SimulatedTenant): Promise<Sent> {
 
 const summary = (sent: Sent) =>
   `p50 ${percentile(sent.latencies, 50).toFixed(1)} ms, p99 ${percentile(sent.latencies, 99).toFixed(1)} ms, ` +
-  `max ${Math.max(...sent.latencies).toFixed(1)} ms; ${sent.statuses.filter((s) => s >= 200 && s < 300).length} acknowledged in ${(sent.ms / 1000).toFixed(1)} s`;
+  `max ${Math.max(...sent.latencies).toFixed(1)} ms; ${sent.statuses.filter((s) => s >= 200 && s < 300).length} acknowledged in ${(sent.ms / 1000).toFixed(1)} s; ` +
+  `the sender's event loop late by p99 ${sent.loopDelay.p99.toFixed(1)}, max ${sent.loopDelay.max.toFixed(1)} ms`;
+
+/** The `count` slowest answers, by their place in the run: where a burst was. */
+const slowest = (sent: Sent, count: number) =>
+  sent.latencies
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .sort((a, b) => a.i - b.i);
+
+/** A garbage collection or a late timer in Steward's process (steward-loop-probe.ts). */
+type ProbeEvent = [kind: "gc" | "late", startEpochMs: number, ms: number];
+
+/** What Steward's probe saw between two of this process's `performance.now()` times. */
+function probed(probe: readonly ProbeEvent[], startMs: number, endMs: number): string {
+  const [from, to] = [performance.timeOrigin + startMs, performance.timeOrigin + endMs];
+  const inside = probe.filter(([, at, ms]) => at < to && at + ms > from);
+  const total = (kind: string) =>
+    inside.filter(([each]) => each === kind).reduce((sum, [, , ms]) => sum + ms, 0);
+  const late = Math.max(0, ...inside.filter(([kind]) => kind === "late").map(([, , ms]) => ms));
+  return `Steward's loop late ${late.toFixed(0)}, collecting ${total("gc").toFixed(0)}`;
+}
+
+/**
+ * How long Steward's main thread ran and waited for a CPU, and this process's waited, over the
+ * whole run and while each of the ten slowest answers was awaited, and how late this process's
+ * loop ran then.
+ */
+function cpuWaits(sent: Sent, sampler: CpuWaitSampler, probe: readonly ProbeEvent[]) {
+  const end = Math.max(...sent.sentAt.map((at, i) => at + (sent.latencies[i] ?? 0)));
+  const span = (startMs: number, endMs: number) => {
+    const { watchedRanMs, watchedThreadsRanMs, watchedMs, selfMs, lateMs } = sampler.within(startMs, endMs);
+    return (
+      `Steward ran ${watchedRanMs.toFixed(0)} (all threads ${watchedThreadsRanMs.toFixed(0)}), waited ${watchedMs.toFixed(0)}; sender waited ${selfMs.toFixed(0)}, sender's loop late ${lateMs.toFixed(0)}` +
+      (PROBE ? `; ${probed(probe, startMs, endMs)}` : "")
+    );
+  };
+  return {
+    run: `from ${new Date(performance.timeOrigin + (sent.sentAt[0] ?? 0)).toISOString()}: ${span(sent.sentAt[0] ?? 0, end)}`,
+    slowest: slowest(sent, 10).map(({ ms, i }) => {
+      const at = sent.sentAt[i] ?? 0;
+      return `#${i} ${ms.toFixed(0)} ms: ${span(at, at + ms)}`;
+    }),
+  };
+}
 
 export async function run(): Promise<unknown> {
   console.log(
     `Qlik Cloud webhook benchmark: ${DELIVERIES} signed deliveries of one tenant over ${SECONDS} s after ${WARMUP} to warm up, load ${loadAverage1()}`,
   );
-  const cloud = await startSimulatedCloud({ tenants: 1 });
+  const tenant = await startTenant();
   try {
-    const tenant = cloud.tenants[0] as SimulatedTenant;
     const steward = await stewardRun(tenant);
     const trivial = await trivialRun(tenant);
+    const waits = cpuWaits(steward.sent, steward.sampler, steward.probe());
     console.log(`  steward: ${summary(steward.sent)}`);
+    console.log(`    main threads on and waiting for a CPU over the run (ms): ${waits.run}`);
+    console.log("    the slowest answers, by their place in the run, and the main threads meanwhile (ms):");
+    for (const line of waits.slowest) console.log(`      ${line}`);
     console.log(`    warm-up: ${summary(steward.warmup)}`);
+    console.log(
+      `    calls the tenant (its own process) got while the measured ones were sent: ${steward.tenantCalls}`,
+    );
     console.log(
       `    handed on ${steward.processed} (log lines ${steward.lines}), duplicate ${steward.duplicate}, failed ${steward.failed}`,
     );
@@ -197,7 +326,7 @@ export async function run(): Promise<unknown> {
     if (Object.values(verdicts).includes(false)) process.exitCode = 1;
     return { steward, trivial: { p99: percentile(trivial.latencies, 99) } };
   } finally {
-    await cloud.stop();
+    await stopChild(tenant.child);
   }
 }
 

@@ -6,47 +6,25 @@
  */
 import { stringify } from "yaml";
 import { signWebhookBody } from "../../core/qlik-cloud/webhook-signature.ts";
-import type { SimulatedTenant } from "../../local/simulated-cloud/simulated-tenant.ts";
 import { apiGatewayEvent } from "./api-gateway-event.ts";
+import {
+  type CloudOutputs,
+  type CloudTenant,
+  cloudOutputSections,
+  cloudTenantEntries,
+} from "./qlik-cloud-steward.ts";
 
-/** The StewardConfig of a stack taking `tenants`, alerting failed reloads to `hookUrl` and writing their points to InfluxDB 1.x. */
-export function cloudFunctionConfig(
-  tenants: readonly SimulatedTenant[],
-  outputs: {
-    readonly hookUrl: string;
-    readonly influxPort: number;
-    readonly database: string;
-    /** The outgoing webhook's rate limit (default 0: none). */
-    readonly rateLimitSeconds?: number;
-  },
-): string {
+/**
+ * The StewardConfig of a stack taking `tenants` (webhook and polling on), alerting failed reloads
+ * by Teams, an outgoing webhook and, with `outputs.smtpPort`, email, and writing their points to
+ * InfluxDB 1.x: the same sections as `steward start`'s configuration in the tests.
+ */
+export function cloudFunctionConfig(tenants: readonly CloudTenant[], outputs: CloudOutputs): string {
   return stringify({
     Service: {
       logLevel: "warn",
-      webhookNotification: {
-        enable: true,
-        reloadTaskFailure: {
-          rateLimit: outputs.rateLimitSeconds ?? 0,
-          webhooks: [{ webhookURL: outputs.hookUrl, httpMethod: "POST" }],
-        },
-      },
-      timeseriesdbConfig: {
-        enable: true,
-        version: 1,
-        host: "127.0.0.1",
-        port: outputs.influxPort,
-        v1Config: { dbName: outputs.database },
-      },
-      qlikCloud: {
-        enable: true,
-        tenants: tenants.map((tenant) => ({
-          name: tenant.fixture.name,
-          url: tenant.url,
-          auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
-          webhook: { enable: true, secret: tenant.fixture.webhookSecret },
-          poll: { enable: true, initialHours: 1 },
-        })),
-      },
+      ...cloudOutputSections(outputs),
+      qlikCloud: { enable: true, tenants: cloudTenantEntries(tenants, { enable: true }) },
     },
   });
 }

@@ -2,7 +2,10 @@
  * `steward start` taking in simulated Qlik Cloud tenants: the configuration (the ingest API's
  * listener for the webhooks, the scrape endpoint and the status page, every tenant with its OAuth
  * client, webhook secret and polling), each tenant's webhook registered to that listener, and the
- * counts and status the inputs publish; with `outputs`, where the failed reloads' alerts and points go. No test runner imports: the benchmarks use it too.
+ * counts and status the inputs publish; with `outputs`, where the failed reloads' alerts and
+ * points go. The output sections and tenant entries make the cloud functions' StewardConfig too
+ * (qlik-cloud-functions.ts), so both runtimes are tested with one configuration. No test runner
+ * imports: the benchmarks use it too.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +26,7 @@ export async function freeCloudStewardPorts(): Promise<CloudStewardPorts> {
 }
 
 export interface CloudConfigOptions {
-  readonly tenants: readonly SimulatedTenant[];
+  readonly tenants: readonly CloudTenant[];
   readonly ports: CloudStewardPorts;
   /** `poll.interval` of every tenant (default "every 5 seconds"). */
   readonly pollInterval?: string;
@@ -36,35 +39,46 @@ export interface CloudConfigOptions {
   readonly scriptLogDirectory?: string;
 }
 
+/** What a configuration needs of a simulated tenant: its fixture (name, credentials, webhook secret) and its URL. */
+export type CloudTenant = Pick<SimulatedTenant, "fixture" | "url">;
+
 export interface CloudOutputs {
-  readonly smtpPort: number;
+  /** The SMTP server email alerts go to; absent: no email. */
+  readonly smtpPort?: number;
   /** A capture server: Teams posts to `/teams`, the outgoing webhook calls `/hook`. */
   readonly captureUrl: string;
   readonly influxPort: number;
   readonly database: string;
+  /** Every channel's `rateLimit` of failed reloads, seconds (default 0: none). */
+  readonly rateLimitSeconds?: number;
 }
 
 /** The sections that send the failed reloads' alerts and write their points. */
-function outputSections(outputs: CloudOutputs) {
+export function cloudOutputSections(outputs: CloudOutputs) {
+  const rateLimit = outputs.rateLimitSeconds ?? 0;
   return {
-    emailNotification: {
-      enable: true,
-      smtp: { host: "127.0.0.1", port: outputs.smtpPort },
-      reloadTaskFailure: {
-        enable: true,
-        fromAddress: "steward@example.com",
-        recipients: ["ops@example.com"],
-        rateLimit: 0,
-      },
-    },
+    ...(outputs.smtpPort === undefined
+      ? {}
+      : {
+          emailNotification: {
+            enable: true,
+            smtp: { host: "127.0.0.1", port: outputs.smtpPort },
+            reloadTaskFailure: {
+              enable: true,
+              fromAddress: "steward@example.com",
+              recipients: ["ops@example.com"],
+              rateLimit,
+            },
+          },
+        }),
     teamsNotification: {
       enable: true,
-      reloadTaskFailure: { enable: true, webhookURL: `${outputs.captureUrl}/teams`, rateLimit: 0 },
+      reloadTaskFailure: { enable: true, webhookURL: `${outputs.captureUrl}/teams`, rateLimit },
     },
     webhookNotification: {
       enable: true,
       reloadTaskFailure: {
-        rateLimit: 0,
+        rateLimit,
         webhooks: [{ webhookURL: `${outputs.captureUrl}/hook`, httpMethod: "POST" }],
       },
     },
@@ -78,6 +92,20 @@ function outputSections(outputs: CloudOutputs) {
   };
 }
 
+/** Each tenant's entry of `qlikCloud.tenants`: its OAuth client, its webhook with the secret, and `poll` (an hour's look-back). */
+export function cloudTenantEntries(
+  tenants: readonly CloudTenant[],
+  poll: { readonly enable: boolean; readonly interval?: string },
+) {
+  return tenants.map((tenant) => ({
+    name: tenant.fixture.name,
+    url: tenant.url,
+    auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
+    webhook: { enable: true, secret: tenant.fixture.webhookSecret },
+    poll: { ...poll, initialHours: 1 },
+  }));
+}
+
 /** Writes `steward.yaml` into `dir`. */
 export function writeCloudConfig(dir: string, options: CloudConfigOptions): void {
   const { ports } = options;
@@ -85,7 +113,7 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
     Service: {
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       restServer: { enable: false },
-      ...(options.outputs === undefined ? {} : outputSections(options.outputs)),
+      ...(options.outputs === undefined ? {} : cloudOutputSections(options.outputs)),
       auditEvents: { enable: true, host: "127.0.0.1", port: ports.ingest, destination: { enable: false } },
       scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
       configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },
@@ -94,17 +122,10 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
         ...(options.scriptLogDirectory === undefined
           ? {}
           : { scriptLogFiles: { enable: true, directory: options.scriptLogDirectory } }),
-        tenants: options.tenants.map((tenant) => ({
-          name: tenant.fixture.name,
-          url: tenant.url,
-          auth: { oauth: { clientId: tenant.fixture.clientId, clientSecret: tenant.fixture.clientSecret } },
-          webhook: { enable: true, secret: tenant.fixture.webhookSecret },
-          poll: {
-            enable: options.poll ?? true,
-            interval: options.pollInterval ?? "every 5 seconds",
-            initialHours: 1,
-          },
-        })),
+        tenants: cloudTenantEntries(options.tenants, {
+          enable: options.poll ?? true,
+          interval: options.pollInterval ?? "every 5 seconds",
+        }),
       },
     },
   };

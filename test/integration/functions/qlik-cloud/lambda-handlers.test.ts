@@ -133,7 +133,7 @@ let poll: PollLambda;
 async function firstInstances(): Promise<void> {
   if (webhook !== undefined) return;
   config = cloudFunctionConfig(tenants, {
-    hookUrl: `${capture.url}/hook`,
+    captureUrl: capture.url,
     influxPort: influxd.port,
     database: DATABASE,
   });
@@ -298,7 +298,7 @@ describe.skipIf(skip)("Qlik Cloud functions when an instance stops short, and ag
   it("alerts two failed runs of one app taken by two instances within the rate limit's window once", async () => {
     const [, tenant] = tenants as [SimulatedTenant, SimulatedTenant];
     const limited = cloudFunctionConfig(tenants, {
-      hookUrl: `${capture.url}/hook`,
+      captureUrl: capture.url,
       influxPort: influxd.port,
       database: DATABASE,
       rateLimitSeconds: 3600,
