@@ -17,6 +17,12 @@ export {
   createCloudRunOutputs,
 } from "./cloud-run-outputs.ts";
 export { writesCloudRunPoints } from "./cloud-run-points.ts";
+export {
+  LICENCES_CURSOR,
+  type LicenceReadingOutcome,
+  licencesDue,
+  readLicencesWhenDue,
+} from "./licences-when-due.ts";
 export { createCloudRunLog } from "./log-cloud-run.ts";
 export { qlikErrorOf, TenantApiError } from "./tenant-api-error.ts";
 export { IGNORED_CALL_EVENTS, type TenantCallEvents } from "./tenant-call-events.ts";

@@ -11,8 +11,10 @@
  * did and what the repository could not tell, each destination's counts and last error, and the
  * failed reloads' script logs kept on disk (written, failed, kept, the last error). The
  * licence monitor's last run is shown when it runs (status-licences-script.ts), and each Qlik
- * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts).
+ * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts), with its licences when they are
+ * read (status-cloud-licences-script.ts).
  */
+import { STATUS_CLOUD_LICENCES_SCRIPT } from "./status-cloud-licences-script.ts";
 import { STATUS_CLOUD_SCRIPT } from "./status-cloud-script.ts";
 import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
 
@@ -182,6 +184,7 @@ export const STATUS_SCRIPT = `"use strict";
 
 ${STATUS_LICENCES_SCRIPT}
 ${STATUS_CLOUD_SCRIPT}
+${STATUS_CLOUD_LICENCES_SCRIPT}
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {
     var box = document.getElementById("status-alerts");
