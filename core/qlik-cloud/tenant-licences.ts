@@ -117,7 +117,8 @@ export function createTenantLicences(deps: TenantLicencesDeps): TenantLicences {
       ]);
       reading = readCloudLicences(overview, status, atMs);
     } catch (error) {
-      failed(name, error, atMs);
+      // Given up at stop: not an outage of the tenant's.
+      if (!signal.aborted) failed(name, error, atMs);
       return false;
     }
     if (failing.delete(name)) logger.info("A Qlik Cloud tenant's licences are read again", { tenant: name });
