@@ -96,6 +96,10 @@ describe.skipIf(skip)("Qlik Cloud tenants' licences through `steward start`", ()
       ["analyzer_time", 300, 242, 58, 100],
       ["professional", 200, 15, 185, null],
     ]);
+    // With the site's licence monitor off, the tenants' licences keep its default schedule.
+    expect(steward.output()).toContain(
+      `Reading the Qlik Cloud tenants' licences tenants="sim-a,sim-b" frequency="every 6 hours"`,
+    );
     const server = await influxd.query(
       `SELECT expiry_date, license_expired FROM qlik_sense_server_license WHERE tenant = '${name}' ORDER BY time DESC LIMIT 1`,
       DATABASE,
