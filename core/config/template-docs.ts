@@ -661,7 +661,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
     'Schedule (UTC): later.js text such as "every 5 minutes" or 5/6-field cron such as "*/5 * * * *".',
   "qlikCloud.tenants[].poll.initialHours":
     "How many hours back the first poll reads (0 to 2160); later polls go on from the cursor.",
-  "qlikCloud.tenants[].licences.enable": "Read the tenant's licence overview (not read yet by this version).",
+  "qlikCloud.tenants[].licences.enable":
+    "Read the tenant's licences (/api/v1/licenses/overview and /status) on licenseMonitor.frequency, to qlik_sense_license points tagged with the tenant, the steward_license_access_* gauges and the status page (docs/qlik-cloud.md#licences). Every 6 hours while licenseMonitor.enable is off.",
   "qlikCloud.tenants[].tags.static": "Tags added to everything the tenant's runs become.",
   "qlikCloud.tenants[].tags.static[].name": "Tag name, e.g. qs_env.",
   "qlikCloud.tenants[].tags.static[].value": "Tag value, e.g. prod.",

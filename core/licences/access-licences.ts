@@ -19,9 +19,13 @@ export const ACCESS_LICENCE_TYPES = [
 ] as const;
 export type AccessLicenceType = (typeof ACCESS_LICENCE_TYPES)[number];
 
-/** One access type's counts by field name (the stored field names: `allocated`, `used_minutes`, ...). */
+/**
+ * One access type's counts by field name (the stored field names: `allocated`, `used_minutes`, ...).
+ * The type is one of ACCESS_LICENCE_TYPES for the site, or a Qlik Cloud allotment's name
+ * (`professional`, `analyzer`, `analyzer_time`: cloud-licences.ts).
+ */
 export interface AccessLicenceReading {
-  readonly type: AccessLicenceType;
+  readonly type: AccessLicenceType | (string & {});
   readonly counts: Readonly<Record<string, number>>;
 }
 

@@ -6,7 +6,10 @@
  * a boolean and every text a string, on every database version: the types Butler's points had,
  * so that a database Butler wrote to takes Steward's points into the same fields. Every point
  * carries the section's static tags (`qs_env`, which the dashboards filter on, among them); a
- * static tag never replaces a tag the point itself sets.
+ * static tag never replaces a tag the point itself sets. A Qlik Cloud tenant's licence points
+ * (cloud-licences.ts) are written by the same functions with its `tenant` tag (the tenant's
+ * `name`) and its own static tags; the site's carry no `tenant` tag, so the dashboards' tenant
+ * variable shows the site's at "All" beside every tenant's.
  */
 import {
   booleanField,
@@ -29,14 +32,19 @@ export type StaticTags = Readonly<Record<string, string>>;
 
 const withTags = (staticTags: StaticTags, own: Record<string, string> = {}) => ({ ...staticTags, ...own });
 
+/** `{tenant}` for a Qlik Cloud tenant's points, nothing for the site's. */
+const tenantTag = (tenant: string | undefined): Record<string, string> =>
+  tenant === undefined ? {} : { tenant };
+
 export function accessLicencePoints(
   readings: readonly AccessLicenceReading[],
   staticTags: StaticTags,
   atMs: number,
+  tenant?: string,
 ): Point[] {
   return readings.map((reading) => ({
     measurement: LICENSE_MEASUREMENT,
-    tags: withTags(staticTags, { license_type: reading.type }),
+    tags: withTags(staticTags, { license_type: reading.type, ...tenantTag(tenant) }),
     fields: Object.fromEntries(
       Object.entries(reading.counts).map(([name, value]) => [name, floatField(value)]),
     ),
@@ -49,11 +57,17 @@ export function serverLicencePoint(
   reading: ServerLicenceReading,
   staticTags: StaticTags,
   atMs: number,
+  tenant?: string,
 ): Point {
   const fields: Record<string, FieldValue> = { license_expired: booleanField(reading.expired) };
   if (reading.expiryDate !== undefined) fields.expiry_date = stringField(reading.expiryDate);
   if (reading.daysUntilExpiry !== undefined) fields.days_until_expiry = floatField(reading.daysUntilExpiry);
-  return { measurement: SERVER_LICENSE_MEASUREMENT, tags: withTags(staticTags), fields, timestampMs: atMs };
+  return {
+    measurement: SERVER_LICENSE_MEASUREMENT,
+    tags: withTags(staticTags, tenantTag(tenant)),
+    fields,
+    timestampMs: atMs,
+  };
 }
 
 export function versionPoint(reading: VersionReading, staticTags: StaticTags, atMs: number): Point {

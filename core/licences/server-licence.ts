@@ -25,7 +25,7 @@ export class ServerLicenceError extends Error {
 }
 
 /** `2027-01-31`, `2027-01-31T12:00:00Z`, `2027-01-31 12:00`, `2027/01/31`: the date part as `YYYY-MM-DD`. */
-function datePart(text: string): string | undefined {
+export function datePart(text: string): string | undefined {
   const match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:$|[T ])/.exec(text.trim());
   if (match === null) return undefined;
   const [, year, month, day] = match as unknown as [string, string, string, string];

@@ -5,8 +5,11 @@
  * licences released (`qlik_sense_license_release`). The points carry no server tag (the
  * licences are the site's), so the queries filter on the environment; the access licence panels
  * also on the tenant (`qlik_sense_license` points of a Qlik Cloud tenant carry its `tenant` tag,
- * the site's none, so "All" shows both, each its own series), while the server licence, version and release are the
- * site's alone.
+ * the site's none, so "All" shows both, each its own series). A tenant's allotments are `total`,
+ * `used` and `available` (no `allocated`), its time-based analyzer allotment `analyzer_time` in
+ * minutes, shown beside the site's analyzer capacity. A tenant's licence validity goes to
+ * `qlik_sense_server_license` with its `tenant` tag too, so the server licence table keeps to the
+ * points without one (`"tenant" = ''`), the site's; the version and release are the site's alone.
  */
 import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardRow } from "./dashboard-row.ts";
@@ -18,6 +21,8 @@ const WHERE = `WHERE $timeFilter AND ${ENVIRONMENT}`;
 const SEATS = `"license_type" =~ /^(professional|analyzer)$/`;
 /** The access licences' points: the site's and the Qlik Cloud tenants' chosen. */
 const ACCESS = `${WHERE} AND ${TENANT}`;
+/** The site's points of a measurement a tenant also writes to: those without a `tenant` tag. */
+const SITE = `${WHERE} AND "tenant" = ''`;
 
 export function licenceRows(): DashboardRow[] {
   return [
@@ -49,10 +54,13 @@ export function licenceRows(): DashboardRow[] {
         lines({
           title: "Analyzer capacity minutes",
           description:
-            "Analyzer capacity minutes allocated and used at each licence monitor run (measurement qlik_sense_license, license_type analyzer_capacity).",
+            "Analyzer capacity minutes allocated and used at each licence monitor run (measurement qlik_sense_license, license_type analyzer_capacity), and a Qlik Cloud tenant's analyzer time minutes, its total and used (license_type analyzer_time).",
           targets: [
             influxql(
               `SELECT last("allocated_minutes") AS "allocated", last("used_minutes") AS "used" FROM "qlik_sense_license" ${ACCESS} AND "license_type" = 'analyzer_capacity' GROUP BY time($__interval), "tenant" fill(none)`,
+            ).alias("$col $tag_tenant"),
+            influxql(
+              `SELECT last("total") AS "allocated", last("used") AS "used" FROM "qlik_sense_license" ${ACCESS} AND "license_type" = 'analyzer_time' GROUP BY time($__interval), "tenant" fill(none)`,
             ).alias("$col $tag_tenant"),
           ],
           width: 8,
@@ -63,7 +71,7 @@ export function licenceRows(): DashboardRow[] {
             "The server licence's last valid day, days until it (negative after it) and whether the platform says it has expired, at the last run (measurement qlik_sense_server_license).",
           targets: [
             influxql(
-              `SELECT last("expiry_date") AS "expiry date", last("days_until_expiry") AS "days until expiry", last("license_expired") AS "expired" FROM "qlik_sense_server_license" ${WHERE}`,
+              `SELECT last("expiry_date") AS "expiry date", last("days_until_expiry") AS "days until expiry", last("license_expired") AS "expired" FROM "qlik_sense_server_license" ${SITE}`,
             ).table(),
           ],
           width: 8,

@@ -4,7 +4,8 @@
  * and what the licence release did. The gauges hold the last run's values; a count the platform
  * does not give has no series. The access licence gauges of a Qlik Cloud tenant carry its
  * `tenant` label, the site's none: the tenant variable narrows them, and "All" shows both, each
- * its own series; the server licence and the release are the site's alone.
+ * its own series (a tenant's time-based analyzer allotment, `analyzer_time`, beside the site's
+ * analyzer capacity); the server licence and the release are the site's alone.
  */
 import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardRow } from "./dashboard-row.ts";
@@ -38,10 +39,16 @@ export function prometheusLicenceRows(): DashboardRow[] {
         }),
         lines({
           title: "Analyzer capacity minutes",
-          description: "Analyzer capacity minutes allocated and used at each licence monitor run.",
+          description:
+            "Analyzer capacity minutes allocated and used at each licence monitor run, and a Qlik Cloud tenant's analyzer time minutes (license_type analyzer_time), its total and used.",
           targets: [
             promql(`steward_license_access_allocated_minutes{${TENANT}}`, "allocated {{tenant}}"),
             promql(`steward_license_access_used_minutes{${TENANT}}`, "used {{tenant}}"),
+            promql(
+              `steward_license_access_total{${TENANT}, license_type="analyzer_time"}`,
+              "allocated {{tenant}}",
+            ),
+            promql(`steward_license_access_used{${TENANT}, license_type="analyzer_time"}`, "used {{tenant}}"),
           ],
           width: 8,
         }),

@@ -8,6 +8,9 @@
  * - every run goes to the same CloudRunHandler as locally (tenant-wiring.ts: its log line, its
  *   point when the time-series database is on, its alert to the dispatcher the function built
  *   from the same alert sections of the configuration);
+ * - the licences of the tenants whose `licences.enable` is on, read by the polling function when
+ *   due on `licenseMonitor.frequency` (poll-lambda.ts), to the same points as locally; the cloud
+ *   has no `/metrics`, so no licence gauges;
  * - the inputs' counts and cursor lag, which the local process serves on `/metrics`, are written
  *   as CloudWatch embedded metrics at the end of every invocation.
  * A function cannot work after it answered (Lambda freezes it), so `settle` waits for the runs
@@ -21,14 +24,15 @@ import type { EmbeddedMetricsRegistry } from "../../core/adapters/aws/embedded-m
 import type { AlertDispatcher } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
-import type { CloudTenantOutputs } from "../../core/qlik-cloud/index.ts";
+import type { CloudTenantOutputs, TenantLicences } from "../../core/qlik-cloud/index.ts";
 import {
   type CloudInputMonitor,
   type CloudRunIntake,
   createCloudInputMonitor,
   createCloudRunIntake,
 } from "../../core/qlik-cloud/index.ts";
-import { cloudRunOutputsOf, tenantClients } from "./tenant-wiring.ts";
+import { parseRecurrence, type Recurrence } from "../../core/shared/recurrence.ts";
+import { cloudRunOutputsOf, tenantClients, tenantLicencesOf } from "./tenant-wiring.ts";
 
 /**
  * How long a pending run is left to the invocation that took it: longer than the webhook
@@ -57,6 +61,8 @@ export interface CloudQlikInput {
   readonly intake: CloudRunIntake;
   readonly monitor: CloudInputMonitor;
   readonly logger: Logger;
+  /** The tenants' licence reading and its schedule; undefined when no tenant's licences are read. */
+  readonly licences: { readonly reading: TenantLicences; readonly recurrence: Recurrence } | undefined;
   /** Waits for the runs being handed on, then writes the invocation's metrics. */
   settle(): Promise<void>;
 }
@@ -89,12 +95,23 @@ export function createCloudQlikInput(deps: CloudQlikInputDeps): CloudQlikInput {
     monitor,
     logger,
   });
+  const reading = tenantLicencesOf({
+    config,
+    tenants: clients,
+    clock,
+    logger,
+    cwd: deps.cwd ?? process.cwd(),
+  });
   return {
     tenants,
     clients,
     intake,
     monitor,
     logger,
+    licences:
+      reading === undefined
+        ? undefined
+        : { reading, recurrence: parseRecurrence(config.licenseMonitor.frequency) },
     async settle() {
       await intake.settled();
       metrics.flush();

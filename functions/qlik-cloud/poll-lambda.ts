@@ -12,12 +12,23 @@
  * passes over; invocations of consecutive slots never overlap, because the function's time limit
  * is shorter than a slot. The schedule is the stack's
  * (`STEWARD_QLIK_CLOUD_POLL_MINUTES`); `poll.interval` is the local process's.
+ *
+ * The same invocation reads the licences of a tenant whose `licences.enable` is on when they are
+ * due on `licenseMonitor.frequency` (core/qlik-cloud/licences-when-due.ts: the last reading's time
+ * kept beside the tenant's cursors), beside its polling rather than after it, so that a slow
+ * licence call delays none of the tenant's runs. A tenant whose polling is off is still claimed
+ * for its licences.
  */
 
 import type { QlikCloudTenantConfig } from "../../core/config/index.ts";
 import type { Clock, CloudCursorStore, ScheduleLease } from "../../core/ports.ts";
 import type { CloudTenantOutputs } from "../../core/qlik-cloud/index.ts";
-import { createTenantPollRound, firstLookBackSince, POLLED_INPUTS } from "../../core/qlik-cloud/index.ts";
+import {
+  createTenantPollRound,
+  firstLookBackSince,
+  POLLED_INPUTS,
+  readLicencesWhenDue,
+} from "../../core/qlik-cloud/index.ts";
 import { describeError } from "../../core/shared/describe-error.ts";
 import type { CloudQlikInput } from "./cloud-qlik-input.ts";
 
@@ -60,6 +71,11 @@ export function createPollLambda(deps: PollLambdaDeps): PollLambda {
       });
       return "passed";
     }
+    await Promise.all([tenant.poll.enable ? pollRounds(tenant) : undefined, licencesWhenDue(tenant.name)]);
+    return "polled";
+  }
+
+  async function pollRounds(tenant: QlikCloudTenantConfig): Promise<void> {
     // A tenant with no cursor yet is new: its first look-back is recorded, not alerted.
     const newSinceMs = await firstLookBackSince(tenant.name, cursors, monitor, clock);
     const resumed = await intake.resume(tenant.name);
@@ -78,13 +94,26 @@ export function createPollLambda(deps: PollLambdaDeps): PollLambda {
       newSinceMs,
     });
     for (const each of POLLED_INPUTS) await round(each);
-    return "polled";
+  }
+
+  async function licencesWhenDue(tenant: string): Promise<void> {
+    const licences = input.licences;
+    if (licences === undefined || !licences.reading.names.includes(tenant)) return;
+    await readLicencesWhenDue({
+      licences: licences.reading,
+      tenant,
+      cursors,
+      recurrence: licences.recurrence,
+      clock,
+      signal: new AbortController().signal,
+    });
   }
 
   return async function qlikCloudPollLambda(event) {
     const due = Date.parse(event?.time ?? "");
     const slot = Math.round((Number.isFinite(due) ? due : clock.now()) / deps.slotMs) * deps.slotMs;
-    const polled = input.tenants.filter((tenant) => tenant.poll.enable);
+    const licensed = input.licences?.reading.names ?? [];
+    const polled = input.tenants.filter((tenant) => tenant.poll.enable || licensed.includes(tenant.name));
     const outcomes = await Promise.all(
       polled.map(async (tenant) => {
         try {

@@ -4,7 +4,9 @@
  * (its credential, its calls reported to the inputs' monitor), the webhook secrets of the tenants
  * whose webhook is on, and the CloudRunHandler of every run (core/qlik-cloud/cloud-run-outputs.ts:
  * its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through a
- * client of its own, and its alert to the alerts' dispatcher). Used by
+ * client of its own, and its alert to the alerts' dispatcher), and the reading of the licences of
+ * the tenants whose `licences.enable` is on (core/qlik-cloud/tenant-licences.ts: its points
+ * written when `timeseriesdbConfig.enable`, through a client of its own). Used by
  * local/qlik-cloud/qlik-cloud-input.ts and functions/qlik-cloud/cloud-qlik-input.ts.
  */
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";
@@ -15,13 +17,15 @@ import {
 import type { AlertDispatcher } from "../../core/alerts/index.ts";
 import type { Config, QlikCloudTenantConfig } from "../../core/config/index.ts";
 import { ensuringDatabase } from "../../core/destinations/index.ts";
-import type { Clock, CloudRunHandler, Logger } from "../../core/ports.ts";
-import type { TenantCallEvents, WebhookTenant } from "../../core/qlik-cloud/index.ts";
+import { licenceGaugesOf } from "../../core/licences/index.ts";
+import type { Clock, CloudRunHandler, Logger, MetricsRegistry } from "../../core/ports.ts";
+import type { TenantCallEvents, TenantLicences, WebhookTenant } from "../../core/qlik-cloud/index.ts";
 import {
   type CloudRunOutputsDeps,
   type CloudTenantOutputs,
   createCloudRunLog,
   createCloudRunOutputs,
+  createTenantLicences,
   writesCloudRunPoints,
 } from "../../core/qlik-cloud/index.ts";
 
@@ -86,5 +90,43 @@ export function cloudRunOutputsOf(deps: RunOutputsDeps): CloudRunHandler {
     points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
     logger,
     scriptLogFiles: deps.scriptLogFiles,
+  });
+}
+
+export interface TenantLicencesWiring {
+  readonly config: Config;
+  readonly tenants: ReadonlyMap<string, CloudTenantOutputs>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly cwd: string;
+  /** Where the licence gauges are (the local process's scrape endpoint); the cloud functions have none. */
+  readonly gauges?: MetricsRegistry | undefined;
+}
+
+/**
+ * The licence reading of the tenants whose `licences.enable` is on; undefined when there is none
+ * (or `qlikCloud.enable` is off).
+ */
+export function tenantLicencesOf(deps: TenantLicencesWiring): TenantLicences | undefined {
+  const { config, logger } = deps;
+  if (!config.qlikCloud.enable) return undefined;
+  const licensed = config.qlikCloud.tenants.flatMap((tenant) => {
+    const outputs = deps.tenants.get(tenant.name);
+    return tenant.licences.enable && outputs !== undefined
+      ? [{ name: tenant.name, client: outputs.client, tags: outputs.tags }]
+      : [];
+  });
+  if (licensed.length === 0) return undefined;
+  const series = config.timeseriesdbConfig.enable
+    ? ensuringDatabase(createTimeseriesClient(config.timeseriesdbConfig, { cwd: deps.cwd }), {
+        logger: logger.child("timeseriesdb"),
+      })
+    : undefined;
+  return createTenantLicences({
+    tenants: licensed,
+    write: series === undefined ? undefined : (points) => series.write(points),
+    gauges: deps.gauges === undefined ? undefined : licenceGaugesOf(deps.gauges),
+    clock: deps.clock,
+    logger,
   });
 }

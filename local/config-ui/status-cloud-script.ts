@@ -6,6 +6,7 @@
  * API errors by status with the last error, and the runs each way in took by outcome. A cursor
  * behind by more than LAG_WARN_SECONDS (the StewardQlikCloudPollingBehind rule's threshold) is
  * marked and listed in the alerts at the top, as are failed token fetches and signatures refused.
+ * A tenant whose licences are read has their table after its own.
  * The status document holds no secret (the credential is named by its kind only), and the page
  * shows only what the document holds, as text.
  */
@@ -70,7 +71,12 @@ export const STATUS_CLOUD_SCRIPT = `
     shown.insertBefore(el("p", [t.url, t.credential, "webhook " + t.webhook, "polling " + t.poll].join(" · "), "muted"), shown.children[1]);
     return shown;
   }
+  /** Each tenant's table, and its licences' after it when they are read (status-cloud-licences-script.ts). */
   function cloudSections(cloud, now, alerts) {
-    return entries(cloud).map(function (e) { return cloudTenant(e[0], e[1] || {}, now, alerts); });
+    return entries(cloud).flatMap(function (e) {
+      var t = e[1] || {}, shown = [cloudTenant(e[0], t, now, alerts)];
+      if (t.licences) shown.push(cloudLicences(e[0], t.licences, now, alerts));
+      return shown;
+    });
   }
 `;

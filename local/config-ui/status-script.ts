@@ -11,9 +11,11 @@
  * did and what the repository could not tell, each destination's counts and last error, and the
  * failed reloads' script logs kept on disk (written, failed, kept, the last error). The
  * licence monitor's last run is shown when it runs (status-licences-script.ts), and each Qlik
- * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts), and the Windows services the
- * service monitor watches when it runs (status-services-script.ts).
+ * Cloud tenant when `qlikCloud` is on (status-cloud-script.ts), with its licences when they are
+ * read (status-cloud-licences-script.ts), and the Windows services the service monitor watches
+ * when it runs (status-services-script.ts).
  */
+import { STATUS_CLOUD_LICENCES_SCRIPT } from "./status-cloud-licences-script.ts";
 import { STATUS_CLOUD_SCRIPT } from "./status-cloud-script.ts";
 import { STATUS_LICENCES_SCRIPT } from "./status-licences-script.ts";
 import { STATUS_SERVICES_SCRIPT } from "./status-services-script.ts";
@@ -184,6 +186,7 @@ export const STATUS_SCRIPT = `"use strict";
 
 ${STATUS_LICENCES_SCRIPT}
 ${STATUS_CLOUD_SCRIPT}
+${STATUS_CLOUD_LICENCES_SCRIPT}
 ${STATUS_SERVICES_SCRIPT}
   /** What needs an operator, at the top of the status section. */
   function showAlerts(alerts) {

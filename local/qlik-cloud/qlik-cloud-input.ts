@@ -15,6 +15,9 @@
  * - with `qlikCloud.scriptLogFiles` on, the failed runs' script logs kept on disk
  *   (local/agent/script-log-files.ts: the site's writer and retention, in a directory of its
  *   own); only this process keeps them, the cloud functions keep no files;
+ * - the licences of the tenants whose `licences.enable` is on, read on the licence monitor's
+ *   schedule (tenant-licence-schedule.ts) to points, the `steward_license_access_*{tenant}`
+ *   gauges and the tenant's status board entry (`licences`);
  * - metrics and, per tenant, a status board entry (core/qlik-cloud/cloud-input-monitor.ts); the
  *   cloud alerts' totals per destination beside the site's (`alertDestinations`, `email
  *   (qlikCloudReloadFailure)`, ...), as `steward_alerts_total{kind}` counts them.
@@ -29,7 +32,7 @@ import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../..
 import { type Config, maskUrl, type QlikCloudTenantConfig } from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/index.ts";
 import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
-import type { CloudTenantOutputs } from "../../core/qlik-cloud/index.ts";
+import type { CloudTenantOutputs, TenantLicences } from "../../core/qlik-cloud/index.ts";
 import {
   type CloudInputMonitor,
   type CloudRunIntake,
@@ -44,10 +47,12 @@ import { settlesWithin } from "../../core/shared/settles-within.ts";
 import {
   cloudRunOutputsOf,
   tenantClients,
+  tenantLicencesOf,
   webhookTenants,
 } from "../../functions/qlik-cloud/tenant-wiring.ts";
 import { createWebhookHandler, type WebhookHandler } from "../../functions/qlik-cloud/webhook-handler.ts";
 import { startScriptLogFiles } from "../agent/script-log-files.ts";
+import { startTenantLicenceSchedule } from "./tenant-licence-schedule.ts";
 
 /** Where the inputs keep their files, under the working directory. */
 export const QLIK_CLOUD_DIRECTORY = "data/qlik-cloud";
@@ -77,19 +82,22 @@ export interface QlikCloudInput extends Stoppable {
 
 /**
  * The tenant's entry on the status board: its settings (no secret; the address masked as the
- * configuration view masks a URL) and what its inputs report.
+ * configuration view masks a URL), what its inputs report and, when they are read, its licences.
  */
 function showTenant(
   status: StatusBoard | undefined,
   tenant: QlikCloudTenantConfig,
   monitor: CloudInputMonitor,
+  licences: TenantLicences | undefined,
 ) {
+  const read = licences?.names.includes(tenant.name) === true ? licences : undefined;
   status?.set("qlikCloud", tenant.name, () => ({
     url: maskUrl(tenant.url),
     webhook: tenant.webhook.enable ? "on" : "off",
     poll: tenant.poll.enable ? tenant.poll.interval : "off",
     credential: tenant.auth.apiKey !== "" ? "API key" : "OAuth client",
     ...monitor.status(tenant.name),
+    ...(read === undefined ? {} : { licences: read.status(tenant.name) }),
   }));
 }
 
@@ -112,6 +120,14 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     const monitor = createCloudInputMonitor(deps.metrics, clock);
     const tenants = config.qlikCloud.tenants;
     const clients = tenantClients(tenants, clock, monitor);
+    const licences = tenantLicencesOf({
+      config,
+      tenants: clients,
+      clock,
+      logger,
+      cwd: deps.cwd,
+      gauges: deps.metrics,
+    });
     const scriptLogFiles = await startScriptLogFiles({
       settings: config.qlikCloud.scriptLogFiles,
       owner: "qlikCloud",
@@ -145,7 +161,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
         ...(tenant.webhook.enable ? (["webhook"] as const) : []),
         ...(tenant.poll.enable ? (["poll"] as const) : []),
       ]);
-      showTenant(deps.status, tenant, monitor);
+      showTenant(deps.status, tenant, monitor, licences);
       const resumed = await intake.resume(tenant.name);
       if (resumed > 0)
         logger.info("Handing on Qlik Cloud runs taken before the last stop", {
@@ -166,6 +182,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
       });
       started.push(polling);
     }
+    if (licences !== undefined) started.push(startTenantLicenceSchedule({ licences, config, clock, logger }));
     const withWebhook = webhookTenants(tenants);
     const webhooks =
       withWebhook.length === 0

@@ -3,9 +3,11 @@
  * the status, consumption and assignments, in the shapes and with the example values Qlik
  * publishes. Assignments are paged by `page`, and their `links.next.href` points at Qlik's
  * internal host (`http://license/v1/...`), as Qlik's own example does: a client must take the page
- * number from it and ask the tenant, never fetch the href.
+ * number from it and ask the tenant, never fetch the href. A test changes the professional seats
+ * in use (`state.licences.professionalUsed`), or makes every licence route answer 404 "License not
+ * found" (`state.licences.missing`), as Qlik answers for a tenant without a licence.
  */
-import { json, limitOf, type RouteAnswer, type RouteRequest } from "./route-answers.ts";
+import { json, limitOf, problem, type RouteAnswer, type RouteRequest } from "./route-answers.ts";
 import type { TenantState } from "./tenant-state.ts";
 
 function overview(state: TenantState): RouteAnswer {
@@ -20,7 +22,12 @@ function overview(state: TenantState): RouteAnswer {
     secondaryNumber: "0",
     updated: "2026-06-01T00:00:00.000Z",
     allotments: [
-      { name: "professional", units: 200, unitsUsed: 15, usageClass: "assigned" },
+      {
+        name: "professional",
+        units: 200,
+        unitsUsed: state.licences.professionalUsed,
+        usageClass: "assigned",
+      },
       { name: "analyzer", units: 500, unitsUsed: 120, usageClass: "assigned" },
       { name: "analyzer_time", units: 300, overage: 100, unitsUsed: 242, usageClass: "time" },
     ],
@@ -51,6 +58,7 @@ function assignments(request: RouteRequest): RouteAnswer {
 /** The answer of a licence route, or undefined when none matches. */
 export function answerLicenseRoute(state: TenantState, request: RouteRequest): RouteAnswer | undefined {
   if (request.method !== "GET" || !request.path.startsWith("/api/v1/licenses/")) return undefined;
+  if (state.licences.missing) return problem(404, "LICENSES-404", "License not found");
   switch (request.path.slice("/api/v1/licenses/".length)) {
     case "overview":
       return overview(state);

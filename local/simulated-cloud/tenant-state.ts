@@ -83,7 +83,16 @@ export interface TenantState {
   tokenLifetimeSeconds: number;
   /** False: `/api/core/webhooks` does not exist (a tenant before the core API), so clients fall back to v1. */
   coreWebhooks: boolean;
+  /** What the licence API answers (cloud-license-routes.ts). */
+  readonly licences: SimulatedLicences;
   readonly now: () => number;
+}
+
+export interface SimulatedLicences {
+  /** Professional seats assigned (the overview's `unitsUsed` of `professional`). */
+  professionalUsed: number;
+  /** While true, the licence routes answer 404 "License not found", as a tenant without a licence does. */
+  missing: boolean;
 }
 
 export function createTenantState(fixture: TenantFixture, now: () => number = Date.now): TenantState {
@@ -98,6 +107,7 @@ export function createTenantState(fixture: TenantFixture, now: () => number = Da
     faults: { rateLimited: 0, retryAfterSeconds: 1, serverErrors: 0, stalled: false },
     tokenLifetimeSeconds: 3600,
     coreWebhooks: true,
+    licences: { professionalUsed: 15, missing: false },
     now,
   };
 }

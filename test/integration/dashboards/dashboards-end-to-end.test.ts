@@ -2,8 +2,9 @@
  * The shipped dashboards and alert rules against a running site: `steward start` polling the
  * simulated platform (two servers that answer, one that does not), fed UDP user, log and
  * reload-task events and audit events, and polling two simulated Qlik Cloud tenants (a failed and a
- * successful run each, points tagged with the tenant; licence points of both tenants are written
- * beside the site's as a tenant's licence points are tagged), writing to Debian's InfluxDB 1.x and
+ * successful run each, points tagged with the tenant, and their licences read, points and gauges
+ * tagged with the tenant; access licence points of both tenants in the site's shape are written
+ * too, so the site's panels are tried with tenants' series), writing to Debian's InfluxDB 1.x and
  * scraped every second by Debian's Prometheus loaded with dashboards/prometheus/steward-rules.yml. Every query of every panel of
  * both dashboards runs against the server it targets, with Grafana's macros and the variables
  * at "All" expanded as Grafana does, and must return data; so must the variables' own queries.
@@ -358,6 +359,10 @@ describe.skipIf(skip)("the tenant variable of the shipped dashboards, with two Q
     expect(await influxTenants(available, ["sim-a"])).toEqual(new Set(["sim-a"]));
     const capacity = "Analyzer capacity minutes / A";
     expect(await influxTenants(capacity, ["sim-b"])).toEqual(new Set(["sim-b"]));
+    // What Steward read of the tenants' licences: their time-based analyzer allotment.
+    const analyzerTime = "Analyzer capacity minutes / B";
+    expect(await influxTenants(analyzerTime, "$__all")).toEqual(new Set(TENANTS));
+    expect(await influxTenants(analyzerTime, ["sim-b"])).toEqual(new Set(["sim-b"]));
     for (const name of ["Reloads per interval / A", "Reloads per interval / B"]) {
       const text = expandMacros(
         panelQuery(INFLUXDB_DASHBOARD, name).text,
@@ -367,13 +372,18 @@ describe.skipIf(skip)("the tenant variable of the shipped dashboards, with two Q
     }
   });
 
-  it("shows at All the site's task events beside both tenants' runs, and one tenant's alone when chosen (Prometheus)", async () => {
+  it("shows at All the site's task events and licences beside both tenants', and one tenant's alone when chosen (Prometheus)", async () => {
     const runs = "Qlik Cloud runs, by tenant and outcome / A";
     expect(await prometheusTenants(runs, "$__all")).toEqual(new Set(TENANTS));
     expect(await prometheusTenants(runs, ["sim-a"])).toEqual(new Set(["sim-a"]));
     expect(await prometheusTenants("Qlik Cloud polling lag, by tenant / A", ["sim-b"])).toEqual(
       new Set(["sim-b"]),
     );
+    // The licence gauges: the site's (no tenant label) beside both tenants' at All.
+    const available = "Access licences available / A";
+    expect(await prometheusTenants(available, "$__all")).toEqual(new Set(["", ...TENANTS]));
+    expect(await prometheusTenants(available, ["sim-a"])).toEqual(new Set(["sim-a"]));
+    expect(await prometheusTenants("Analyzer capacity minutes / C", "$__all")).toEqual(new Set(TENANTS));
     const taskEvents = panelQuery(PROMETHEUS_DASHBOARD, "Reload-task events, by kind and outcome / A");
     const site = await promqlValues(prometheus.api, taskEvents, withTenant(PROMETHEUS_DASHBOARD, "$__all"));
     expect(hasData(site), "the site's task events at All").toBe(true);

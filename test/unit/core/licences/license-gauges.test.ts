@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { declareLicenceGauges, type LicenceReadings } from "../../../../core/licences/license-gauges.ts";
+import {
+  declareLicenceGauges,
+  type LicenceReadings,
+  licenceGaugesOf,
+} from "../../../../core/licences/license-gauges.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 
 function scrape(readings: LicenceReadings) {
@@ -53,5 +57,36 @@ describe("declareLicenceGauges", () => {
     expect(firstRun("steward_license_server_expired")).toEqual([]);
     expect(noDate("steward_license_server_days_until_expiry")).toEqual([]);
     expect(noDate("steward_license_server_expired")).toEqual([{ labels: {}, value: 0 }]);
+  });
+});
+
+describe("licenceGaugesOf", () => {
+  it("shows a Qlik Cloud tenant's allotments with its tenant label beside the site's, which have none", () => {
+    const registry = createMemoryMetricsRegistry();
+    declareLicenceGauges(registry, () => ({
+      access: [{ type: "professional", counts: { total: 50, used: 10 } }],
+      server: { expired: false, expiryDate: "2027-01-31", daysUntilExpiry: 40 },
+    }));
+    licenceGaugesOf(registry).show("acme-eu", () => ({
+      access: [
+        { type: "professional", counts: { total: 200, used: 15, available: 185 } },
+        { type: "analyzer_time", counts: { total: 300, used: 242, available: 58, overage: -1 } },
+      ],
+      server: { expired: true, expiryDate: "2020-01-01", daysUntilExpiry: -9 },
+    }));
+    const metrics = registry.scrape();
+    const samples = (name: string) => metrics.find((metric) => metric.name === name)?.samples;
+
+    expect(samples("steward_license_access_total")).toEqual([
+      { labels: { license_type: "professional" }, value: 50 },
+      { labels: { license_type: "professional", tenant: "acme-eu" }, value: 200 },
+      { labels: { license_type: "analyzer_time", tenant: "acme-eu" }, value: 300 },
+    ]);
+    expect(samples("steward_license_access_overage")).toEqual([
+      { labels: { license_type: "analyzer_time", tenant: "acme-eu" }, value: -1 },
+    ]);
+    // The server licence gauges are the site's: the expiry rules read them as its licence.
+    expect(samples("steward_license_server_days_until_expiry")).toEqual([{ labels: {}, value: 40 }]);
+    expect(samples("steward_license_server_expired")).toEqual([{ labels: {}, value: 0 }]);
   });
 });
