@@ -34,6 +34,8 @@ interface Setup {
   dir: string;
   url: string;
   database: string;
+  /** The config UI's `GET /status`. */
+  statusUrl: string;
 }
 
 async function setUp(
@@ -42,15 +44,22 @@ async function setUp(
 ): Promise<Setup> {
   const dir = scratchDirectory(prefix);
   const ports = { ingest: await freePort(), rest: await freePort() };
+  const ui = await freePort();
   const database = `steward_${prefix.replace(/\W/g, "_")}${Date.now()}`;
   writeAuditLoadConfig(dir, {
     ports,
+    ui,
     type: "timeseriesdb",
     influx: { port: influxd.port, database },
     ...(options.durable === undefined ? {} : { durable: options.durable }),
     ...(options.batchSize === undefined ? {} : { timeseriesdbBatchSize: options.batchSize }),
   });
-  return { dir, url: `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`, database };
+  return {
+    dir,
+    url: `http://127.0.0.1:${ports.ingest}/api/v1/audit-event`,
+    database,
+    statusUrl: `http://127.0.0.1:${ui}/status`,
+  };
 }
 
 /** Posts one event per id; every one must get its 202. */
@@ -59,10 +68,21 @@ async function postAll(url: string, ids: readonly string[]): Promise<void> {
 }
 
 /** Starts Steward, posts `ids` and waits until InfluxDB has them (the database exists then). */
+/** How many events Steward counts written to InfluxDB (`GET /status`). */
+async function writtenToInflux(setup: Setup): Promise<number | undefined> {
+  const document = (await (await fetch(setup.statusUrl)).json()) as {
+    destinations: Record<string, { written?: number } | undefined>;
+  };
+  return document.destinations["audit.timeseriesdb"]?.written;
+}
+
 async function warmUp(setup: Setup, ids: readonly string[]): Promise<StewardProcess> {
   const steward = await startStewardIn(setup.dir);
   await postAll(setup.url, ids);
   await until(async () => (await influxEventIds(influxd, setup.database)).size === ids.length, 15_000, 100);
+  // InfluxDB answers a query with the points before Steward has read the answer to its write: wait
+  // until Steward counts them written too, so that stopping InfluxDB next cannot make them unwritten.
+  await until(async () => (await writtenToInflux(setup)) === ids.length, 15_000, 100);
   return steward;
 }
 
