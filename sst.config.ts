@@ -16,7 +16,9 @@ export default $config({
     await import("./infra/audit-ingest.ts");
     const { auditConsumerFunction } = await import("./infra/consumer.ts");
     const { auditEventQueue, auditEventDlq } = await import("./infra/queue.ts");
-    await import("./infra/qlik-cloud.ts");
+    const { qlikCloudRunQueue, qlikCloudRunDlq, qlikCloudHandOnFunction } = await import(
+      "./infra/qlik-cloud.ts"
+    );
     await import("./infra/alarms.ts");
     // `npx sst dev`: the on-prem agent runs beside the live functions, on the dev stage's stores.
     await import("./infra/dev.ts");
@@ -27,6 +29,10 @@ export default $config({
       deadLetterQueueUrl: auditEventDlq.url,
       deadLetterQueueArn: auditEventDlq.arn,
       consumerFunction: auditConsumerFunction.name,
+      qlikCloudRunQueueArn: qlikCloudRunQueue.arn,
+      qlikCloudDeadLetterQueueUrl: qlikCloudRunDlq.url,
+      qlikCloudDeadLetterQueueArn: qlikCloudRunDlq.arn,
+      qlikCloudHandOnFunction: qlikCloudHandOnFunction.name,
     };
   },
 });

@@ -645,3 +645,12 @@ export interface CloudCursorStore {
  * leaves it to be handed again at the next start.
  */
 export type CloudRunHandler = (run: CloudReloadRun) => Promise<void>;
+
+/**
+ * Where a runtime that hands runs on elsewhere sends the key of each new run it stored (the
+ * cloud's webhook function: an SQS queue that the hand-on function consumes). Resolves once the
+ * queue has the message; rejects when it could not be sent.
+ */
+export interface CloudRunQueue {
+  send(run: CloudReloadRun): Promise<void>;
+}

@@ -1,7 +1,8 @@
 /**
  * CloudWatch alarms of a stack in production (docs/aws.md, "Alarms and runbooks"):
- * - the dead-letter queue holds a message: an event failed 5 receives and waits to be inspected
- *   and redriven (nothing else tells anyone it is there, and it is deleted after 14 days);
+ * - a dead-letter queue holds a message: an audit event, or a Qlik Cloud run's key, failed 5
+ *   receives and waits to be inspected and redriven (nothing else tells anyone it is there, and it
+ *   is deleted after 14 days);
  * - a function reports errors: an unhandled failure of the ingest or REST function (an answer
  *   the app gives, 4xx or 5xx, is not one) or a consumer batch that failed as a whole (a bad
  *   configuration, a crash; single failed records are partial batch failures and retry);
@@ -22,7 +23,12 @@ import { api } from "./api.ts";
 import { auditIngestFunction } from "./audit-ingest.ts";
 import { auditConsumerFunction } from "./consumer.ts";
 import { qlikCloudPollMinutes } from "./limits.ts";
-import { qlikCloudPollFunction, qlikCloudWebhookFunction } from "./qlik-cloud.ts";
+import {
+  qlikCloudHandOnFunction,
+  qlikCloudPollFunction,
+  qlikCloudRunDlq,
+  qlikCloudWebhookFunction,
+} from "./qlik-cloud.ts";
 import { auditEventDlq } from "./queue.ts";
 import { restFunction } from "./rest.ts";
 
@@ -61,6 +67,18 @@ export const deadLetterAlarm = new aws.cloudwatch.MetricAlarm("AuditEventDlqAlar
   ...aboveZero,
 });
 
+export const qlikCloudDeadLetterAlarm = new aws.cloudwatch.MetricAlarm("QlikCloudRunDlqAlarm", {
+  alarmDescription:
+    "Qlik Cloud runs' keys failed 5 receives and wait in the dead-letter queue: read the " +
+    "QlikCloudHandOn function's log (docs/qlik-cloud.md, runbook 'Runs in the dead-letter queue').",
+  namespace: "AWS/SQS",
+  metricName: "ApproximateNumberOfMessagesVisible",
+  dimensions: { QueueName: qlikCloudRunDlq.nodes.queue.name },
+  statistic: "Maximum",
+  period: 60,
+  ...aboveZero,
+});
+
 export const apiServerErrorsAlarm = new aws.cloudwatch.MetricAlarm("ApiServerErrorsAlarm", {
   alarmDescription:
     "The API answered 5xx: a 503 whose message names a token setting means the StewardConfig " +
@@ -79,6 +97,7 @@ const functions = [
   { name: "AuditConsumer", fn: auditConsumerFunction },
   { name: "QlikCloudWebhook", fn: qlikCloudWebhookFunction },
   { name: "QlikCloudPoll", fn: qlikCloudPollFunction },
+  { name: "QlikCloudHandOn", fn: qlikCloudHandOnFunction },
 ];
 
 /** One alarm per function on the Lambda metric `metricName` ("<Function><metricName>Alarm"). */

@@ -9,7 +9,9 @@
  * - `handed` keeps the record without the run's content, so that it is recognised until it
  *   expires SEEN_FOR_MS after it was last written: Qlik keeps a webhook's deliveries for a week
  *   and may resend them, so records live a day longer; older ones go, and the store stays bounded;
- * - `pending` lists the runs taken but not handed on when the process stopped, for the next start.
+ * - `pending` lists the runs taken but not handed on when the process stopped, for the next start;
+ * - `claim` gives one run by its key while it is still pending (where another runtime hands on what
+ *   an input took: the cloud's queue consumer), and nothing once it was handed on.
  * Takes of one run are made one after the other, so two deliveries arriving together cannot both
  * be new.
  */
@@ -30,6 +32,12 @@ export interface CloudRunInbox {
   take(run: CloudReloadRun): Promise<TakeOutcome>;
   handed(run: CloudReloadRun): Promise<void>;
   pending(tenant: string): Promise<CloudReloadRun[]>;
+  /**
+   * The run `reloadId` of `tenant` when it was taken and not handed on yet; undefined when it was
+   * handed on, or is unknown or expired. A store shared by several instances also starts the
+   * run's pending time again, so that a sweep of `pending` leaves it to the caller for a while.
+   */
+  claim(tenant: string, reloadId: string): Promise<CloudReloadRun | undefined>;
 }
 
 /** The store's namespace of a tenant's runs. */
@@ -89,6 +97,10 @@ export function createCloudRunInbox(store: KeyValueStore): CloudRunInbox {
         if (stored?.state === "pending" && stored.run !== undefined) runs.push(stored.run);
       }
       return runs.sort((x, y) => Date.parse(x.receivedAt) - Date.parse(y.receivedAt));
+    },
+    async claim(tenant, reloadId) {
+      const stored = parse(await store.get(inboxNamespace(tenant), reloadId));
+      return stored?.state === "pending" ? stored.run : undefined;
     },
   };
 }

@@ -8,10 +8,17 @@
  * again at the next start (`resume`), as is whatever a stop left pending. A runtime that may not
  * work after it answered (a cloud function, frozen between invocations) waits for `settled`
  * before it answers.
+ *
+ * An intake given a queue instead of a handler (the cloud's webhook function) hands nothing on
+ * itself: a new run's key is sent to the queue once the run is durable, and `handOnStored` of the
+ * intake on the other side (the hand-on function) takes the run from the inbox and hands it on. A
+ * run whose key could not be sent is still taken, since it is durable: the failure is logged
+ * (WARN) and kept as the tenant's last error, and the run stays pending in the inbox for the
+ * next `resume`.
  */
 
 import { type ConcurrencyLimit, createConcurrencyLimit } from "../agent-destinations/index.ts";
-import type { CloudRunHandler, Logger } from "../ports.ts";
+import type { CloudRunHandler, CloudRunQueue, Logger } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { CloudInputMonitor } from "./cloud-input-monitor.ts";
 import type { CloudReloadRun } from "./cloud-reload-run.ts";
@@ -27,23 +34,36 @@ export interface CloudRunIntake {
   take(run: CloudReloadRun): Promise<TakeOutcome>;
   /** Hands on the tenant's runs that an earlier start took but did not hand on; answers how many. */
   resume(tenant: string): Promise<number>;
+  /**
+   * Hands on the run `reloadId` of `tenant` that an input took, if it is still pending in the
+   * inbox, and resolves once it was: "handed", "already" (handed on before, or unknown), "failed"
+   * (the handler refused it; it stays pending). Rejects when the inbox could not be read.
+   */
+  handOnStored(tenant: string, reloadId: string): Promise<HandOnOutcome>;
   /** Resolves once no run is being handed on, including those taken while it waits; takes on. */
   settled(): Promise<void>;
   /** Takes no more runs and waits for those being handed on. */
   stop(): Promise<void>;
 }
 
-export interface CloudRunIntakeDeps {
+export type HandOnOutcome = "handed" | "already" | "failed";
+
+export type CloudRunIntakeDeps = {
   readonly inbox: CloudRunInbox;
-  readonly handler: CloudRunHandler;
   readonly monitor: CloudInputMonitor;
   readonly logger: Logger;
-}
+} & (
+  | { readonly handler: CloudRunHandler }
+  /** Where new runs' keys go, for another runtime to hand them on. */
+  | { readonly queue: CloudRunQueue }
+);
 
 export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
-  const { inbox, handler, monitor, logger } = deps;
+  const { inbox, monitor, logger } = deps;
+  const handler = "handler" in deps ? deps.handler : undefined;
+  const queue = "queue" in deps ? deps.queue : undefined;
   const limits = new Map<string, ConcurrencyLimit>();
-  const handing = new Set<Promise<void>>();
+  const handing = new Set<Promise<unknown>>();
   let stopping = false;
 
   const limitOf = (tenant: string) => {
@@ -55,10 +75,11 @@ export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
     return limit;
   };
 
-  async function handOn(run: CloudReloadRun): Promise<void> {
+  async function handOn(run: CloudReloadRun): Promise<boolean> {
     // Stopping: left pending in the inbox, handed on at the next start.
-    if (stopping) return;
+    if (stopping) return false;
     try {
+      if (handler === undefined) throw new Error("this intake sends runs to a queue, it hands none on");
       await handler(run);
     } catch (error) {
       monitor.event(run.tenant, run.source, "failed");
@@ -71,7 +92,7 @@ export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
           error: describeError(error),
         },
       );
-      return;
+      return false;
     }
     monitor.event(run.tenant, run.source, "processed");
     monitor.handedOn(run);
@@ -85,13 +106,27 @@ export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
         error: describeError(error),
       });
     }
+    return true;
   }
 
-  function schedule(run: CloudReloadRun): void {
+  function schedule(run: CloudReloadRun): Promise<boolean> {
     const done = limitOf(run.tenant)
       .run(() => handOn(run))
       .finally(() => handing.delete(done));
     handing.add(done);
+    return done;
+  }
+
+  async function send(to: CloudRunQueue, run: CloudReloadRun): Promise<void> {
+    try {
+      await to.send(run);
+    } catch (error) {
+      monitor.error(run.tenant, `queueing reload ${run.reloadId} failed: ${describeError(error)}`);
+      logger.warn(
+        "A Qlik Cloud reload run was stored but could not be queued to be handed on; it stays pending and the next poll hands it on",
+        { tenant: run.tenant, reloadId: run.reloadId, error: describeError(error) },
+      );
+    }
   }
 
   return {
@@ -106,8 +141,14 @@ export function createCloudRunIntake(deps: CloudRunIntakeDeps): CloudRunIntake {
         throw error;
       }
       if (outcome === "duplicate") monitor.event(run.tenant, run.source, "duplicate");
-      if (outcome === "new") schedule(run);
+      if (outcome === "new" && queue !== undefined) await send(queue, run);
+      else if (outcome === "new") schedule(run);
       return outcome;
+    },
+    async handOnStored(tenant, reloadId) {
+      const run = await inbox.claim(tenant, reloadId);
+      if (run === undefined) return "already";
+      return (await schedule(run)) ? "handed" : "failed";
     },
     async resume(tenant) {
       const runs = await inbox.pending(tenant);

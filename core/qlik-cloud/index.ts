@@ -10,7 +10,13 @@
 export { type CloudInputMonitor, createCloudInputMonitor } from "./cloud-input-monitor.ts";
 export { type CloudReloadRun, HANDLED_EVENT_TYPES } from "./cloud-reload-run.ts";
 export { type CloudRunInbox, createCloudRunInbox, SEEN_FOR_MS } from "./cloud-run-inbox.ts";
-export { type CloudRunIntake, createCloudRunIntake } from "./cloud-run-intake.ts";
+export { type CloudRunIntake, createCloudRunIntake, type HandOnOutcome } from "./cloud-run-intake.ts";
+export {
+  type CloudRunKey,
+  type CloudRunMessageReading,
+  cloudRunMessage,
+  readCloudRunMessage,
+} from "./cloud-run-message.ts";
 export {
   type CloudRunOutputsDeps,
   type CloudTenantOutputs,

@@ -1,11 +1,11 @@
 /**
- * What both Qlik Cloud functions build once per cold start from the StewardConfig secret: the
- * configuration and logger (lambda-runtime.ts), the alerts' dispatcher from the same alert
- * sections as the local process (email, Teams, Slack, outgoing webhooks, the observability
- * platform; each off until configured; their rate-limit windows in the rate-limit table, shared by
- * every instance), the embedded-metrics registry, and the Qlik Cloud input
- * on the linked table. Separate from the entry points so that tests build the same parts against
- * local stand-ins.
+ * What the Qlik Cloud functions that hand runs on (polling, hand-on) build once per cold start
+ * from the StewardConfig secret: the configuration and logger (lambda-runtime.ts), the alerts'
+ * dispatcher from the same alert sections as the local process (email, Teams, Slack, outgoing
+ * webhooks, the observability platform; each off until configured; their rate-limit windows in
+ * the rate-limit table, shared by every instance), the embedded-metrics registry, and the Qlik
+ * Cloud input on the linked table. The webhook function builds less (webhook-function-parts.ts).
+ * Separate from the entry points so that tests build the same parts against local stand-ins.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { createDynamoRateLimitStore } from "../../core/adapters/aws/dynamo-rate-limit-store.ts";

@@ -5,5 +5,6 @@ import "sst";
 declare module "sst" {
   export interface Resource {
     QlikCloudTable: { type: "sst.aws.Dynamo"; name: string };
+    QlikCloudRunQueue: { type: "sst.aws.Queue"; url: string };
   }
 }

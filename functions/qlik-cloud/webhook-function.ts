@@ -4,16 +4,18 @@
  * `qlikCloud.enable` off, or a tenant whose webhook is off, deliveries are answered 404.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SQSClient } from "@aws-sdk/client-sqs";
 import { Resource } from "sst";
+import { createSqsCloudRunQueue } from "../../core/adapters/aws/sqs-cloud-run-queue.ts";
 import { systemClock } from "../../core/system-clock.ts";
-import { cloudFunctionParts } from "./cloud-function-parts.ts";
+import { webhookFunctionParts } from "./webhook-function-parts.ts";
 import { createWebhookLambda } from "./webhook-lambda.ts";
 
-const { input } = await cloudFunctionParts({
+const { input } = webhookFunctionParts({
   configText: Resource.StewardConfig.value,
   dynamo: new DynamoDBClient({}),
   qlikCloudTable: Resource.QlikCloudTable.name,
-  rateLimitTable: Resource.RateLimitTable.name,
+  queue: createSqsCloudRunQueue({ client: new SQSClient({}), queueUrl: Resource.QlikCloudRunQueue.url }),
   clock: systemClock,
 });
 

@@ -5,11 +5,13 @@
  * signed: API Gateway hands a body it does not take for text as base64 (`isBase64Encoded`), which
  * is decoded before the signature is checked; a text body is its UTF-8 bytes. The whole body is
  * there at once, so the 1 MiB limit is checked on its length (API Gateway itself takes at most
- * 10 MB). The answer waits for the run to be handed on (cloud-qlik-input.ts, `settle`).
+ * 10 MB). A run is answered 202 once it is stored in the table and its key was sent to the runs'
+ * queue (or could not be: the run is durable, and the poll hands it on); it is handed on by the
+ * hand-on function, never here, so the answer waits for no tenant lookup and no alert.
  */
 import type { Clock } from "../../core/ports.ts";
 import { createWebhookReceiver } from "../../core/qlik-cloud/index.ts";
-import type { CloudQlikInput } from "./cloud-qlik-input.ts";
+import type { CloudWebhookInput } from "./cloud-qlik-input.ts";
 import { webhookTenants } from "./tenant-wiring.ts";
 import { createWebhookHandler, type WebhookHttpRequest } from "./webhook-handler.ts";
 
@@ -51,7 +53,7 @@ function requestOf(event: HttpApiEvent): WebhookHttpRequest {
   };
 }
 
-export function createWebhookLambda(input: CloudQlikInput, clock: Clock): WebhookLambda {
+export function createWebhookLambda(input: CloudWebhookInput, clock: Clock): WebhookLambda {
   const { intake, monitor, logger } = input;
   const handle = createWebhookHandler(
     createWebhookReceiver({ tenants: webhookTenants(input.tenants), intake, monitor, logger, clock }),

@@ -8,7 +8,8 @@
  * `AWS_ENDPOINT_URL_*`, so SDK client set-up and the first signed call count: ingest POSTs an
  * event (rate limit + SendMessage), REST lists key-value namespaces (rate limit + Query); the
  * consumer takes an empty batch; the Qlik Cloud webhook takes a new signed failed-reload event of
- * a simulated tenant (conditional PutItem, log line, embedded metrics) and the Qlik Cloud poll
+ * a simulated tenant (conditional PutItem, SendMessage of the run's key, embedded metrics), the
+ * Qlik Cloud hand-on function an empty batch, and the Qlik Cloud poll
  * polls that tenant for a slot of its own (lease, OAuth token, reloads and audits, cursors). Median, fastest and slowest of `BENCH_RUNS` (default 7)
  * processes; the load average is printed, as other work on the machine slows every figure.
  * `BENCH_NODE=/path/to/node` runs the cold starts on that Node (e.g. 24, Lambda's runtime)
@@ -101,6 +102,12 @@ functions.push(
       const body = JSON.stringify(reloadEventBody(tenant!.fixture, reload, "cloudevents"));
       return signedDelivery(tenant!.fixture.name, body, tenant!.fixture.webhookSecret);
     },
+    maxBytes: 1.5 * MB,
+  },
+  {
+    name: "qlik-cloud-hand-on",
+    entry: "functions/qlik-cloud/hand-on-function.ts",
+    event: { Records: [] },
     maxBytes: 1.5 * MB,
   },
   {
@@ -205,6 +212,8 @@ export async function run(): Promise<void> {
     SST_RESOURCE_ScheduleTable: link({ name: "schedules" }),
     SST_RESOURCE_AuditEventsBucket: link({ name: "audit-events" }),
     SST_RESOURCE_QlikCloudTable: link({ name: "qlik-cloud" }),
+    // The audit queue stands in for the runs' queue: nothing consumes either here.
+    SST_RESOURCE_QlikCloudRunQueue: link({ url: queueUrl }),
   };
 
   const { stdout: nodeVersion } = await promisify(execFile)(NODE, ["--version"]);

@@ -3,7 +3,8 @@
  * store, a DynamoDB table shared by the cloud functions' instances): a run is new once, a run
  * that comes again (by the other input, or the same delivery twice) is a duplicate and one a poll
  * reads again is "seen"; deliveries of one run arriving together make one new run; a run taken
- * and not handed on is pending with its content, and once handed on it is remembered without it.
+ * and not handed on is pending with its content, and once handed on it is remembered without it;
+ * a run is claimed by its key while pending, and not once handed on or when unknown.
  */
 import { describe, expect, it } from "vitest";
 import type { CloudReloadRun, CloudRunInbox } from "../../core/qlik-cloud/index.ts";
@@ -41,6 +42,20 @@ export function describeCloudRunInboxContract(name: string, make: () => Promise<
       await inbox.handed(run);
       expect(await inbox.pending("sim-a")).toEqual([]);
       expect(await inbox.pending("sim-b")).toEqual([other]);
+      expect(await inbox.take(run)).toBe("duplicate");
+    });
+
+    it("gives a pending run by its key when claimed, and nothing once it was handed on or for an unknown one", async () => {
+      const inbox = await make();
+      const run = cloudRun("reload-4");
+      await inbox.take(run);
+
+      expect(await inbox.claim("sim-a", "reload-4")).toEqual(run);
+      expect(await inbox.claim("sim-a", "reload-4")).toEqual(run);
+      await inbox.handed(run);
+      expect(await inbox.claim("sim-a", "reload-4")).toBeUndefined();
+      expect(await inbox.claim("sim-a", "no-such-reload")).toBeUndefined();
+      expect(await inbox.claim("sim-b", "reload-4")).toBeUndefined();
       expect(await inbox.take(run)).toBe("duplicate");
     });
   });

@@ -25,7 +25,8 @@ export interface LocalSqs {
   close(): Promise<void>;
 }
 
-export async function startLocalSqs(): Promise<LocalSqs> {
+/** local-aws-sqs on a free port with one queue, `queueName` (the audit events' by default). */
+export async function startLocalSqs(queueName = "audit-events"): Promise<LocalSqs> {
   const server = await createSqsServer({ port: 0, hostname: "127.0.0.1" });
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
@@ -34,7 +35,7 @@ export async function startLocalSqs(): Promise<LocalSqs> {
     region: "us-east-1",
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
   });
-  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: "audit-events" }));
+  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: queueName }));
   const queueUrl = QueueUrl!;
   const attributes = (clientIp: string, receivedAt: string) => ({
     clientIp: { DataType: "String", StringValue: clientIp },
@@ -55,7 +56,7 @@ export async function startLocalSqs(): Promise<LocalSqs> {
       if (Messages === undefined || Messages.length === 0) break;
       messages.push(...Messages);
     }
-    return messages.map(toLambdaRecord);
+    return messages.map((message) => toLambdaRecord(message, queueName));
   }
   return {
     client,
@@ -90,7 +91,7 @@ export async function startLocalSqs(): Promise<LocalSqs> {
   };
 }
 
-function toLambdaRecord(message: Message): SQSRecord {
+function toLambdaRecord(message: Message, queueName: string): SQSRecord {
   return {
     messageId: message.MessageId!,
     receiptHandle: message.ReceiptHandle!,
@@ -110,7 +111,7 @@ function toLambdaRecord(message: Message): SQSRecord {
     ),
     md5OfBody: message.MD5OfBody ?? "",
     eventSource: "aws:sqs",
-    eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:audit-events",
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queueName}`,
     awsRegion: "us-east-1",
   };
 }

@@ -13,7 +13,11 @@
  *   DynamoDB's TTL deletes it;
  * - `pending` lists the tenant's runs taken but not handed on, left alone for `pendingAfterMs`
  *   after they were written: an invocation may still be handing them on until its time limit,
- *   and a run handed on twice would be alerted twice.
+ *   and a run handed on twice would be alerted twice;
+ * - `claim` gives a run still pending by its key and writes `writtenAtMs` again in the same
+ *   conditional update (on condition that the item is live and pending), so that `pending` leaves
+ *   it to the claiming invocation for another `pendingAfterMs`; a run handed on, unknown or
+ *   expired fails the condition and is answered undefined, without a write.
  */
 import {
   type AttributeValue,
@@ -36,10 +40,12 @@ export interface DynamoCloudRunInboxOptions {
   readonly pendingAfterMs: number;
 }
 
-const runKey = (run: CloudReloadRun) => ({
-  pk: { S: `run#${run.tenant}` },
-  sk: { S: run.reloadId },
+const keyOf = (tenant: string, reloadId: string) => ({
+  pk: { S: `run#${tenant}` },
+  sk: { S: reloadId },
 });
+
+const runKey = (run: CloudReloadRun) => keyOf(run.tenant, run.reloadId);
 
 async function guard<T>(what: string, action: () => Promise<T>): Promise<T> {
   try {
@@ -147,6 +153,32 @@ export function createDynamoCloudRunInbox(options: DynamoCloudRunInboxOptions): 
             },
           }),
         );
+      }),
+
+    claim: (tenant, reloadId) =>
+      guard(`claim of reload ${reloadId}`, async () => {
+        const { now, written } = stamps();
+        try {
+          const answer = await client.send(
+            new UpdateItemCommand({
+              TableName: tableName,
+              Key: keyOf(tenant, reloadId),
+              UpdateExpression: "SET #written = :written",
+              ConditionExpression: "#state = :pending AND expiresAt >= :now",
+              ExpressionAttributeNames: { "#state": "state", "#written": "writtenAtMs" },
+              ExpressionAttributeValues: {
+                ":written": written,
+                ":pending": { S: "pending" },
+                ":now": { N: String(Math.floor(now / 1000)) },
+              },
+              ReturnValues: "ALL_NEW",
+            }),
+          );
+          return answer.Attributes === undefined ? undefined : parseRun(answer.Attributes);
+        } catch (error) {
+          if (conditionFailed(error)) return undefined;
+          throw error;
+        }
       }),
 
     pending: (tenant) =>

@@ -36,7 +36,7 @@ describe("infra/alarms.ts", () => {
       protocol: "email",
       endpoint: "ops@example.com",
     });
-    expect(alarms(stub)).toHaveLength(13);
+    expect(alarms(stub)).toHaveLength(16);
     for (const alarm of alarms(stub)) {
       expect(alarm.args).toMatchObject({
         alarmActions: ["aws.SnsTopic:Alarms.arn"],
@@ -48,7 +48,14 @@ describe("infra/alarms.ts", () => {
   it("alarms when a function is throttled (its reserved concurrency reached)", async () => {
     stub = await evaluateAlarms({});
 
-    for (const name of ["AuditIngest", "Rest", "AuditConsumer", "QlikCloudWebhook", "QlikCloudPoll"]) {
+    for (const name of [
+      "AuditIngest",
+      "Rest",
+      "AuditConsumer",
+      "QlikCloudWebhook",
+      "QlikCloudPoll",
+      "QlikCloudHandOn",
+    ]) {
       expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${name}ThrottlesAlarm`).args).toMatchObject({
         namespace: "AWS/Lambda",
         metricName: "Throttles",

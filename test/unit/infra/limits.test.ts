@@ -17,7 +17,7 @@ describe("infra/limits.ts", () => {
     vi.unstubAllEnvs();
   });
 
-  it("by default reserves 20 ingest, 10 REST, 5 consumer, 10 Qlik Cloud webhook and 2 Qlik Cloud polling instances", async () => {
+  it("by default reserves 20 ingest, 10 REST, 5 consumer, 10 Qlik Cloud webhook, 2 Qlik Cloud hand-on and 2 Qlik Cloud polling instances", async () => {
     // Act
     stub = await deployWith({});
 
@@ -31,6 +31,7 @@ describe("infra/limits.ts", () => {
       Rest: { reserved: 10 },
       AuditConsumer: { reserved: 5 },
       QlikCloudWebhook: { reserved: 10 },
+      QlikCloudHandOn: { reserved: 2 },
       QlikCloudPoll: { reserved: 2 },
     });
   });

@@ -20,6 +20,7 @@ const RESOURCE_OF_ADAPTER: Record<string, string> = {
   "core/adapters/aws/dynamo-schedule-store.ts": "aws.Dynamo:ScheduleTable.arn",
   "core/adapters/aws/dynamo-schedule-lease.ts": "aws.Dynamo:ScheduleTable.arn",
   "core/adapters/aws/sqs-event-queue.ts": "aws.Queue:AuditEventQueue.arn",
+  "core/adapters/aws/sqs-cloud-run-queue.ts": "aws.Queue:QlikCloudRunQueue.arn",
   "core/adapters/aws/dynamo-cloud-run-inbox.ts": "aws.Dynamo:QlikCloudTable.arn",
   "core/adapters/aws/dynamo-cloud-cursor-store.ts": "aws.Dynamo:QlikCloudTable.arn",
   // Objects, not the bucket: the store only reads and writes keys.
@@ -93,7 +94,7 @@ describe("IAM grants of each function", () => {
       .sort();
   }
 
-  it.each(["AuditIngest", "Rest", "AuditConsumer", "QlikCloudWebhook", "QlikCloudPoll"])(
+  it.each(["AuditIngest", "Rest", "AuditConsumer", "QlikCloudWebhook", "QlikCloudPoll", "QlikCloudHandOn"])(
     "%s may do exactly what its code sends, on the resources it sends it to",
     (name) => {
       const fn = stub.find("aws.Function", name);

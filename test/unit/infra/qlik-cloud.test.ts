@@ -1,10 +1,13 @@
 /**
  * infra/qlik-cloud.ts: the Qlik Cloud table, the webhook function on its route of the shared
- * API, the polling function on an EventBridge schedule that hands it EventBridge's own event,
+ * API, linked to the table and the runs' queue, the hand-on function subscribed to that queue (a
+ * dead-letter queue after 5 receives, partial batch responses, a time limit shorter than the time
+ * a claimed run is left to it, and a visibility timeout six times it), the polling function on an EventBridge schedule that hands it EventBridge's own event,
  * with a time limit shorter than the shortest slot, and the schedule's period from the deploy's
  * environment.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PENDING_AFTER_MS } from "../../../functions/qlik-cloud/cloud-qlik-input.ts";
 import { componentLabel, type RecordedResource, runSstConfig, type SstStub } from "../../helpers/sst-stub.ts";
 
 async function deployWith(env: Record<string, string>): Promise<SstStub> {
@@ -34,7 +37,7 @@ describe("infra/qlik-cloud.ts", () => {
     });
   });
 
-  it("routes the tenants' webhook deliveries to the webhook function, linked to its table and the rate-limit table", async () => {
+  it("routes the tenants' webhook deliveries to the webhook function, linked to its table and the runs' queue", async () => {
     stub = await deployWith({});
     const api = stub.find("aws.ApiGatewayV2", "Api");
     const routes = new Map(
@@ -44,6 +47,40 @@ describe("infra/qlik-cloud.ts", () => {
 
     expect(routes.get("POST /api/v1/qlik-cloud/webhooks/{tenant}")).toBe("aws.Function:QlikCloudWebhook.arn");
     expect(fn.args).toMatchObject({ handler: "functions/qlik-cloud/webhook-function.handler" });
+    expect((fn.args as { link: RecordedResource[] }).link.map(componentLabel)).toEqual([
+      "Secret StewardConfig",
+      "aws.Dynamo QlikCloudTable",
+      "aws.Queue QlikCloudRunQueue",
+    ]);
+  });
+
+  it("subscribes the hand-on function to the runs' queue in batches with partial batch responses, a dead-letter queue after 5 receives, within the time a claimed run is left to it", async () => {
+    stub = await deployWith({});
+    const queue = stub.find("aws.Queue", "QlikCloudRunQueue");
+    const dlq = stub.find("aws.Queue", "QlikCloudRunDlq");
+    const fn = stub.find("aws.Function", "QlikCloudHandOn");
+    const subscriptions = queue.calls.filter((call) => call.method === "subscribe");
+
+    expect(subscriptions.map((call) => call.args)).toEqual([
+      [
+        "aws.Function:QlikCloudHandOn.arn",
+        {
+          batch: { size: 10, partialResponses: true },
+          transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 2 } } },
+        },
+      ],
+    ]);
+    expect(queue.args).toMatchObject({ dlq: { queue: "aws.Queue:QlikCloudRunDlq.arn", retry: 5 } });
+    expect(dlq.args).toEqual({ transform: { queue: { messageRetentionSeconds: 14 * 24 * 60 * 60 } } });
+    expect(fn.args).toMatchObject({
+      handler: "functions/qlik-cloud/hand-on-function.handler",
+      concurrency: { reserved: 2 },
+    });
+    const timeout = seconds((fn.args as { timeout: string }).timeout);
+    expect(timeout * 1000).toBeLessThan(PENDING_AFTER_MS);
+    expect(seconds((queue.args as { visibilityTimeout: string }).visibilityTimeout)).toBeGreaterThanOrEqual(
+      6 * timeout,
+    );
     expect((fn.args as { link: RecordedResource[] }).link.map(componentLabel)).toEqual([
       "Secret StewardConfig",
       "aws.Dynamo QlikCloudTable",

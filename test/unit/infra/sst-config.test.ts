@@ -33,13 +33,14 @@ describe("sst.config.ts", () => {
     expect(ofKind("aws.ApiGatewayV2")).toEqual([api]);
   });
 
-  it("declares five functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM with code splitting, logs kept a month", () => {
+  it("declares six functions, each on Node 24 (nodejs24.x), arm64, bundled as minified ESM with code splitting, logs kept a month", () => {
     const functions = ofKind("aws.Function");
     expect(functions.map((fn) => fn.name)).toEqual([
       "Rest",
       "AuditIngest",
       "AuditConsumer",
       "QlikCloudWebhook",
+      "QlikCloudHandOn",
       "QlikCloudPoll",
     ]);
     for (const fn of functions) {
@@ -71,13 +72,17 @@ describe("sst.config.ts", () => {
     expect(declared.length).toBe(new Set(declared).size);
   });
 
-  it("outputs what the dead-letter runbook needs: both queue ARNs, the dead-letter URL and the consumer", () => {
+  it("outputs what the dead-letter runbooks need: each queue's and dead-letter queue's ARNs, the dead-letter URLs and the consumers", () => {
     expect(outputs).toEqual({
       api: "aws.ApiGatewayV2:Api.url",
       queueArn: "aws.Queue:AuditEventQueue.arn",
       deadLetterQueueUrl: "aws.Queue:AuditEventDlq.url",
       deadLetterQueueArn: "aws.Queue:AuditEventDlq.arn",
       consumerFunction: "aws.Function:AuditConsumer.name",
+      qlikCloudRunQueueArn: "aws.Queue:QlikCloudRunQueue.arn",
+      qlikCloudDeadLetterQueueUrl: "aws.Queue:QlikCloudRunDlq.url",
+      qlikCloudDeadLetterQueueArn: "aws.Queue:QlikCloudRunDlq.arn",
+      qlikCloudHandOnFunction: "aws.Function:QlikCloudHandOn.name",
     });
   });
 
@@ -98,20 +103,29 @@ describe("sst.config.ts", () => {
     ]);
   });
 
-  it("alarms on a visible message in the dead-letter queue", () => {
-    expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", "AuditEventDlqAlarm").args).toMatchObject({
-      namespace: "AWS/SQS",
-      metricName: "ApproximateNumberOfMessagesVisible",
-      dimensions: { QueueName: "aws.Queue:AuditEventDlq.nodes.queue.name" },
-      statistic: "Maximum",
-      threshold: 0,
-      comparisonOperator: "GreaterThanThreshold",
-      treatMissingData: "notBreaching",
-    });
+  it("alarms on a visible message in each dead-letter queue", () => {
+    for (const queue of ["AuditEventDlq", "QlikCloudRunDlq"]) {
+      expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${queue}Alarm`).args).toMatchObject({
+        namespace: "AWS/SQS",
+        metricName: "ApproximateNumberOfMessagesVisible",
+        dimensions: { QueueName: `aws.Queue:${queue}.nodes.queue.name` },
+        statistic: "Maximum",
+        threshold: 0,
+        comparisonOperator: "GreaterThanThreshold",
+        treatMissingData: "notBreaching",
+      });
+    }
   });
 
   it("alarms on the errors of each function", () => {
-    for (const name of ["AuditIngest", "Rest", "AuditConsumer", "QlikCloudWebhook", "QlikCloudPoll"]) {
+    for (const name of [
+      "AuditIngest",
+      "Rest",
+      "AuditConsumer",
+      "QlikCloudWebhook",
+      "QlikCloudPoll",
+      "QlikCloudHandOn",
+    ]) {
       expect(stub.find("pulumi.aws.cloudwatch.MetricAlarm", `${name}ErrorsAlarm`).args).toMatchObject({
         namespace: "AWS/Lambda",
         metricName: "Errors",
@@ -121,7 +135,7 @@ describe("sst.config.ts", () => {
         comparisonOperator: "GreaterThanThreshold",
       });
     }
-    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(13);
+    expect(ofKind("pulumi.aws.cloudwatch.MetricAlarm")).toHaveLength(16);
   });
 
   it("creates no alarm topic unless asked for one: the alarms have no actions", () => {

@@ -1,26 +1,31 @@
 /**
- * The Qlik Cloud webhook and polling functions through their Lambda handlers, as their entry
- * points build them, against two simulated tenants, dynalite for the Qlik Cloud and schedule
- * tables, a capture server for the outgoing webhook and InfluxDB 1.x for the points. For each
- * tenant: a signed failed-reload event is answered 202 once it is stored and handed on, with one
- * webhook call and one point tagged with the tenant; the same event again (from another instance,
- * base64-encoded by the gateway) adds nothing; a bad signature is 401, sends nothing and is
+ * The Qlik Cloud webhook, hand-on and polling functions through their Lambda handlers, as their
+ * entry points build them, against two simulated tenants, dynalite for the Qlik Cloud and schedule
+ * tables, local-aws-sqs for the runs' queue, a capture server for the outgoing webhook and
+ * InfluxDB 1.x for the points. For each tenant: a signed failed-reload event is answered 202 once
+ * it is stored and its key queued, before any alert; the hand-on function, given the queue's
+ * message, makes one webhook call and one point tagged with the tenant; the same event again
+ * (from another instance, base64-encoded by the gateway) queues and adds nothing, and neither does
+ * the message delivered again; a bad signature is 401, sends nothing and is
  * counted; polling hands on once a run whose delivery was missed, and adds nothing for a run the
  * webhook took; two invocations for one schedule slot poll a tenant once; a run an instance
  * stored but did not hand on (its time ran out) is handed on once by the next poll. Hostile or
  * unlucky deliveries: an unknown tenant 404, another method 405, a body over 1 MiB 413, a run
  * DynamoDB did not store 503 with Retry-After, each sending nothing. The alerts' rate limit holds
- * across instances: two failed runs of one app, taken by two instances within the window, are
- * alerted once.
+ * across instances: two failed runs of one app, handed on by two instances within the window,
+ * are alerted once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoCloudCursorStore } from "../../../../core/adapters/aws/dynamo-cloud-cursor-store.ts";
 import { createDynamoCloudRunInbox } from "../../../../core/adapters/aws/dynamo-cloud-run-inbox.ts";
 import { createDynamoScheduleLease } from "../../../../core/adapters/aws/dynamo-schedule-lease.ts";
+import { createSqsCloudRunQueue } from "../../../../core/adapters/aws/sqs-cloud-run-queue.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { cloudFunctionParts } from "../../../../functions/qlik-cloud/cloud-function-parts.ts";
 import { PENDING_AFTER_MS } from "../../../../functions/qlik-cloud/cloud-qlik-input.ts";
+import { createHandOnLambda, type HandOnLambda } from "../../../../functions/qlik-cloud/hand-on-lambda.ts";
 import { createPollLambda, type PollLambda } from "../../../../functions/qlik-cloud/poll-lambda.ts";
+import { webhookFunctionParts } from "../../../../functions/qlik-cloud/webhook-function-parts.ts";
 import { createWebhookLambda, type WebhookLambda } from "../../../../functions/qlik-cloud/webhook-lambda.ts";
 import { reloadEventBody } from "../../../../local/simulated-cloud/reload-event-bodies.ts";
 import type { SimulatedTenant } from "../../../../local/simulated-cloud/simulated-tenant.ts";
@@ -32,7 +37,13 @@ import type { SimulatedReload } from "../../../../local/simulated-cloud/tenant-s
 import { type CaptureServer, startCaptureServer } from "../../../helpers/capture-server.ts";
 import { type DynaliteServer, startDynalite } from "../../../helpers/dynalite-server.ts";
 import { until } from "../../../helpers/eventually.ts";
-import { cloudFunctionConfig, emfCount, signedDelivery } from "../../../helpers/qlik-cloud-functions.ts";
+import {
+  cloudFunctionConfig,
+  consumeQueued,
+  emfCount,
+  signedDelivery,
+} from "../../../helpers/qlik-cloud-functions.ts";
+import { type LocalSqs, startLocalSqs } from "../../../helpers/sqs-records.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 
 const DATABASE = "steward_cloud_functions";
@@ -46,6 +57,7 @@ let cloud: SimulatedCloud;
 let tenants: readonly SimulatedTenant[];
 let capture: CaptureServer;
 let dynamo: DynaliteServer;
+let sqs: LocalSqs;
 let config: string;
 /** Embedded-metrics lines written by every function instance. */
 const metricLines: string[] = [];
@@ -58,11 +70,13 @@ beforeAll(async () => {
   await dynamo.createTable(TABLE, "pk", "sk");
   await dynamo.createTable(SCHEDULES, "id");
   await dynamo.createTable(RATE_LIMITS, "pk");
+  sqs = await startLocalSqs("qlik-cloud-runs");
 });
 afterAll(async () => {
   await cloud?.stop();
   await capture?.stop();
   await dynamo?.close();
+  await sqs?.close();
 });
 
 /** One instance of a function: its parts built as at a cold start. */
@@ -77,16 +91,28 @@ async function instance() {
   });
 }
 
-async function webhookInstance(table = TABLE, configText = config): Promise<WebhookLambda> {
-  const parts = await cloudFunctionParts({
-    configText,
+async function webhookInstance(table = TABLE): Promise<WebhookLambda> {
+  const parts = webhookFunctionParts({
+    configText: config,
     dynamo: dynamo.client,
     qlikCloudTable: table,
-    rateLimitTable: RATE_LIMITS,
+    queue: createSqsCloudRunQueue({ client: sqs.client, queueUrl: sqs.queueUrl }),
     clock: systemClock,
     writeMetrics: (line) => void metricLines.push(line.trim()),
   });
   return createWebhookLambda(parts.input, systemClock);
+}
+
+async function handOnInstance(configText = config): Promise<HandOnLambda> {
+  const parts = await cloudFunctionParts({
+    configText,
+    dynamo: dynamo.client,
+    qlikCloudTable: TABLE,
+    rateLimitTable: RATE_LIMITS,
+    clock: systemClock,
+    writeMetrics: (line) => void metricLines.push(line.trim()),
+  });
+  return createHandOnLambda(parts.input);
 }
 
 async function pollInstance(owner: string): Promise<PollLambda> {
@@ -127,6 +153,7 @@ const eventCount = (tenant: string, source: string, outcome: string) =>
   emfCount(metricLines, "steward_cloud_events_total", { tenant, source, outcome });
 
 let webhook: WebhookLambda;
+let handOn: HandOnLambda;
 let poll: PollLambda;
 
 /** The configuration and the first instance of each function, once for the file's suites. */
@@ -138,6 +165,7 @@ async function firstInstances(): Promise<void> {
     database: DATABASE,
   });
   webhook = await webhookInstance();
+  handOn = await handOnInstance();
   poll = await pollInstance("poll instance 1");
   // Each tenant is polled once before the tests' runs finish, in a slot of its own: a tenant's
   // first poll records what it reads back without alerting it (its first look-back), and these
@@ -151,8 +179,9 @@ describe.skipIf(skip)("Qlik Cloud functions through their Lambda handlers", () =
 
   beforeAll(firstInstances);
 
-  it("answers a signed failed-reload event of each tenant 202 with one webhook call and one point, and the same event again from another instance with nothing more", async () => {
+  it("answers a signed failed-reload event of each tenant 202 before any alert, hands it on from the queue with one webhook call and one point, and the same event again from another instance, or the message again, with nothing more", async () => {
     const other = await webhookInstance();
+    const otherHandOn = await handOnInstance();
     for (const tenant of tenants) {
       const name = tenant.fixture.name;
       const reload = tenant.finishReload({ status: "FAILED" });
@@ -162,12 +191,20 @@ describe.skipIf(skip)("Qlik Cloud functions through their Lambda handlers", () =
       const first = await webhook(signedDelivery(name, body, tenant.fixture.webhookSecret));
       expect(first.statusCode).toBe(202);
       expect(JSON.parse(first.body)).toEqual({ status: "accepted", outcome: "stored" });
+      expect(hooksOf(reload)).toEqual([]);
+      const { records, failed } = await consumeQueued(sqs, handOn);
+      expect(records.map((record) => JSON.parse(record.body))).toEqual([
+        { tenant: name, reloadId: reload.id },
+      ]);
+      expect(failed).toEqual([]);
       await expectOutputsOnce(tenant, reload);
 
       const legacy = JSON.stringify(reloadEventBody(tenant.fixture, reload, "legacy"));
       const again = await other(signedDelivery(name, legacy, tenant.fixture.webhookSecret, { base64: true }));
       expect(again.statusCode).toBe(200);
       expect(JSON.parse(again.body)).toEqual({ status: "accepted", outcome: "duplicate" });
+      expect(await sqs.receive(1)).toEqual([]);
+      expect(await otherHandOn({ Records: records })).toEqual({ batchItemFailures: [] });
       await new Promise((resolve) => setTimeout(resolve, 300));
       await expectOutputsOnce(tenant, reload);
       expect(eventCount(name, "webhook", "processed")).toBe(1);
@@ -291,11 +328,12 @@ describe.skipIf(skip)("Qlik Cloud functions when an instance stops short, and ag
     expect(notStored.headers["retry-after"]).toBe("30");
     expect(notStored.body).not.toContain("no-such-table");
     await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await sqs.receive(1)).toEqual([]);
     expect(hooksOf(reload)).toEqual([]);
     expect(await pointTenants(reload)).toEqual([]);
   });
 
-  it("alerts two failed runs of one app taken by two instances within the rate limit's window once", async () => {
+  it("alerts two failed runs of one app handed on by two instances within the rate limit's window once", async () => {
     const [, tenant] = tenants as [SimulatedTenant, SimulatedTenant];
     const limited = cloudFunctionConfig(tenants, {
       captureUrl: capture.url,
@@ -303,23 +341,29 @@ describe.skipIf(skip)("Qlik Cloud functions when an instance stops short, and ag
       database: DATABASE,
       rateLimitSeconds: 3600,
     });
-    const [one, two] = [await webhookInstance(TABLE, limited), await webhookInstance(TABLE, limited)];
+    const [one, two] = [await handOnInstance(limited), await handOnInstance(limited)];
     const reloads = [0, 1].map(() => tenant.finishReload({ status: "FAILED", appIndex: 2 }));
-    const deliver = (lambda: WebhookLambda, reload: SimulatedReload) =>
-      lambda(
+    const deliver = async (lambda: HandOnLambda, reload: SimulatedReload) => {
+      const answer = await webhook(
         signedDelivery(
           tenant.fixture.name,
           JSON.stringify(reloadEventBody(tenant.fixture, reload, "cloudevents")),
           tenant.fixture.webhookSecret,
         ),
       );
+      const { records, failed } = await consumeQueued(sqs, lambda);
+      return [answer.statusCode, records.length, failed.length];
+    };
 
     const answers = [
       await deliver(one, reloads[0] as SimulatedReload),
       await deliver(two, reloads[1] as SimulatedReload),
     ];
 
-    expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202]);
+    expect(answers).toEqual([
+      [202, 1, 0],
+      [202, 1, 0],
+    ]);
     expect(hooksOf(reloads[0] as SimulatedReload)).toHaveLength(1);
     expect(hooksOf(reloads[1] as SimulatedReload)).toEqual([]);
     expect(

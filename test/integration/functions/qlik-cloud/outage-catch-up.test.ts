@@ -8,15 +8,17 @@
  * with the cursors it reads from DynamoDB, catches up both tenants: each failed run is alerted
  * once by email, Teams and the webhook and written once as a `reload_task_failed` point with its
  * tenant, and a successful one is handed on without an alert. The late deliveries of the same
- * runs (Qlik's resend of the very bodies that failed) are answered as duplicates and add nothing,
- * and neither does the poll after.
+ * runs (Qlik's resend of the very bodies that failed) are answered as duplicates and add nothing
+ * (no message to the runs' queue, local-aws-sqs), and neither does the poll after.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoCloudCursorStore } from "../../../../core/adapters/aws/dynamo-cloud-cursor-store.ts";
 import { createDynamoScheduleLease } from "../../../../core/adapters/aws/dynamo-schedule-lease.ts";
+import { createSqsCloudRunQueue } from "../../../../core/adapters/aws/sqs-cloud-run-queue.ts";
 import { systemClock } from "../../../../core/system-clock.ts";
 import { cloudFunctionParts } from "../../../../functions/qlik-cloud/cloud-function-parts.ts";
 import { createPollLambda, type PollLambda } from "../../../../functions/qlik-cloud/poll-lambda.ts";
+import { webhookFunctionParts } from "../../../../functions/qlik-cloud/webhook-function-parts.ts";
 import { createWebhookLambda, type WebhookLambda } from "../../../../functions/qlik-cloud/webhook-lambda.ts";
 import type { SimulatedTenant } from "../../../../local/simulated-cloud/simulated-tenant.ts";
 import {
@@ -33,6 +35,7 @@ import { type DynaliteServer, startDynalite } from "../../../helpers/dynalite-se
 import { until } from "../../../helpers/eventually.ts";
 import { cloudFunctionConfig, emfCount, signedDelivery } from "../../../helpers/qlik-cloud-functions.ts";
 import { type SmtpCapture, startSmtpCapture } from "../../../helpers/smtp-capture.ts";
+import { type LocalSqs, startLocalSqs } from "../../../helpers/sqs-records.ts";
 import { influxdForSuite } from "../../../helpers/suite-influxd.ts";
 
 const DATABASE = "steward_cloud_catch_up";
@@ -49,6 +52,7 @@ let capture: CaptureServer;
 /** The stack's API while the functions are down: every delivery is answered 503. */
 let gateway: CaptureServer;
 let dynamo: DynaliteServer;
+let sqs: LocalSqs;
 let config: string;
 /** Embedded-metrics lines written by every function instance. */
 const metricLines: string[] = [];
@@ -64,6 +68,7 @@ beforeAll(async () => {
   await dynamo.createTable(TABLE, "pk", "sk");
   await dynamo.createTable(SCHEDULES, "id");
   await dynamo.createTable(RATE_LIMITS, "pk");
+  sqs = await startLocalSqs("qlik-cloud-runs");
   for (const tenant of tenants)
     addWebhook(tenant.state, `${gateway.url}/api/v1/qlik-cloud/webhooks/${tenant.fixture.name}`);
 });
@@ -73,6 +78,7 @@ afterAll(async () => {
   await capture?.stop();
   await gateway?.stop();
   await dynamo?.close();
+  await sqs?.close();
 });
 
 /** A function's parts as a cold start builds them. */
@@ -96,8 +102,18 @@ async function pollColdStart(owner: string): Promise<PollLambda> {
   });
 }
 
-const webhookColdStart = async (): Promise<WebhookLambda> =>
-  createWebhookLambda((await coldStart()).input, systemClock);
+const webhookColdStart = (): WebhookLambda =>
+  createWebhookLambda(
+    webhookFunctionParts({
+      configText: config,
+      dynamo: dynamo.client,
+      qlikCloudTable: TABLE,
+      queue: createSqsCloudRunQueue({ client: sqs.client, queueUrl: sqs.queueUrl }),
+      clock: systemClock,
+      writeMetrics: (line) => void metricLines.push(line.trim()),
+    }).input,
+    systemClock,
+  );
 
 /** The scheduled event of the slot `slots` after now's. */
 const scheduled = (slots: number) => ({
@@ -209,7 +225,7 @@ describe.skipIf(skip)("Qlik Cloud functions catching up after an outage", () => 
   });
 
   it("adds nothing when the late deliveries of the same runs arrive", async () => {
-    const webhook = await webhookColdStart();
+    const webhook = webhookColdStart();
 
     for (const { tenant, delivery } of missed) {
       const name = tenant.fixture.name;
@@ -219,6 +235,7 @@ describe.skipIf(skip)("Qlik Cloud functions catching up after an outage", () => 
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
 
+    expect(await sqs.receive(1)).toEqual([]);
     for (const { reload } of missed)
       expect(await outputCounts(reload)).toEqual(reload.status === "FAILED" ? [1, 1, 1, 1] : [0, 0, 0, 0]);
     for (const tenant of tenants) {

@@ -2,7 +2,9 @@
  * The runs' inbox and intake on the local file store: a run is durable before `take` resolves,
  * taken once however often and by whichever input it comes, handed to the handler once, counted,
  * remembered across a restart for eight days, and handed on at the next start when a stop (or a
- * failing handler) left it pending.
+ * failing handler) left it pending. An intake given a queue sends a new run's key there and hands
+ * nothing on, keeping the run pending when the key could not be sent; the intake on the other
+ * side hands a stored run on by its key once.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -135,5 +137,85 @@ describe("taking Qlik Cloud runs", () => {
 
     expect(handled).toEqual([]);
     expect(count("failed")).toBe(1);
+  });
+});
+
+/**
+ * Over one store: an intake that sends new runs' keys to a queue (recorded in `sent`, after `send`
+ * when given), and one that hands them on (recorded in `handled`, refused while `refusing(true)`).
+ */
+async function openQueuedIntakes(send?: () => Promise<void>) {
+  const clock = createManualClock();
+  const store = await openFileKeyValueStore({
+    file: join(scratch.fresh(), "runs.json"),
+    clock,
+    maxKeysPerNamespace: 1000,
+  });
+  const monitor = createCloudInputMonitor(createMemoryMetricsRegistry(), clock);
+  const logger = recordingLogger();
+  const inbox = createCloudRunInbox(store);
+  const sent: string[] = [];
+  const queue = {
+    async send(taken: CloudReloadRun) {
+      await send?.();
+      sent.push(taken.reloadId);
+    },
+  };
+  const receiving = createCloudRunIntake({ inbox, queue, monitor, logger });
+  const handled: string[] = [];
+  let refuse = false;
+  const handing = createCloudRunIntake({
+    inbox,
+    handler: async (taken) => {
+      if (refuse) throw new Error("the alert could not be sent");
+      handled.push(taken.reloadId);
+    },
+    monitor,
+    logger,
+  });
+  const refusing = (on: boolean) => {
+    refuse = on;
+  };
+  return { store, inbox, monitor, logger, sent, receiving, handing, handled, refusing };
+}
+
+describe("taking Qlik Cloud runs for another runtime to hand on", () => {
+  it("sends a new run's key to the queue once it is stored and hands nothing on; the other side hands it on once", async () => {
+    const { store, sent, receiving, handing, handled, refusing } = await openQueuedIntakes();
+
+    expect(await receiving.take(run("r1"))).toBe("new");
+    expect(await receiving.take(run("r1"))).toBe("duplicate");
+    expect(sent).toEqual(["r1"]);
+    await receiving.settled();
+    expect(handled).toEqual([]);
+
+    refusing(true);
+    expect(await handing.handOnStored("sim-a", "r1")).toBe("failed");
+    refusing(false);
+    expect(await handing.handOnStored("sim-a", "r1")).toBe("handed");
+    expect(await handing.handOnStored("sim-a", "r1")).toBe("already");
+    expect(await handing.handOnStored("sim-a", "unknown")).toBe("already");
+    expect(handled).toEqual(["r1"]);
+    await store.close();
+  });
+
+  it("takes a stored run whose key could not be queued, logs it and keeps it pending for the next resume", async () => {
+    const { store, inbox, monitor, logger, receiving } = await openQueuedIntakes(async () => {
+      throw new Error("SQS is unavailable");
+    });
+
+    expect(await receiving.take(run("r2"))).toBe("new");
+
+    expect(logger.at("warn").map((entry) => [entry.message, entry.fields?.reloadId])).toEqual([
+      [
+        "A Qlik Cloud reload run was stored but could not be queued to be handed on; it stays pending and the next poll hands it on",
+        "r2",
+      ],
+    ]);
+    expect(monitor.status("sim-a").lastError?.message).toBe(
+      "queueing reload r2 failed: Error: SQS is unavailable",
+    );
+    expect((await inbox.pending("sim-a")).map((pending) => pending.reloadId)).toEqual(["r2"]);
+    await store.close();
   });
 });

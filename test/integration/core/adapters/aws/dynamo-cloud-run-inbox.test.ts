@@ -3,7 +3,8 @@
  * use them: of deliveries of one run arriving together in several instances exactly one is new;
  * a run found again by the other input is a duplicate, by the same poll "seen"; a run handed on
  * is remembered without its content; a pending run is listed only once the invocation that took
- * it has had its time; a record past its eight days is new again; cursors read what was written.
+ * it has had its time, and a claim gives that time again; a run past its eight days is neither
+ * claimed nor known, and taken as new again; cursors read what was written.
  */
 import { GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +74,23 @@ describe("the Qlik Cloud inbox on DynamoDB", () => {
     expect(item.Item?.state?.S).toBe("handed");
     expect(item.Item?.run).toBeUndefined();
     expect(await inbox.take(taken)).toBe("duplicate");
+  });
+
+  it("leaves a claimed run to its claimer for another while before listing it pending, and claims none past its eight days", async () => {
+    const clock = createManualClock(Date.parse("2026-12-06T09:00:00Z"));
+    const inbox = inboxAt(clock);
+    const taken = run("claimed", { tenant: "sim-c" });
+    await inbox.take(taken);
+    clock.advance(PENDING_AFTER_MS);
+    expect(await inbox.pending("sim-c")).toEqual([taken]);
+
+    expect(await inbox.claim("sim-c", "claimed")).toEqual(taken);
+    expect(await inbox.pending("sim-c")).toEqual([]);
+    clock.advance(PENDING_AFTER_MS);
+    expect(await inbox.pending("sim-c")).toEqual([taken]);
+    clock.advance(SEEN_FOR_MS);
+    expect(await inbox.claim("sim-c", "claimed")).toBeUndefined();
+    expect(await inbox.take(taken)).toBe("new");
   });
 
   it("takes a run again as new once its record is past its eight days", async () => {
