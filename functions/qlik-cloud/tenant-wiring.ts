@@ -65,6 +65,11 @@ export interface RunOutputsDeps {
   readonly tenants: ReadonlyMap<string, CloudTenantOutputs>;
   /** The alerts' dispatcher; none: runs are logged and written, not alerted. */
   readonly alerts?: Pick<AlertDispatcher, "dispatch" | "destinations"> | undefined;
+  /**
+   * The broker's records of the runs (`taskEvents.sendToMQTT`): given by the local process only;
+   * the cloud functions have no broker connection.
+   */
+  readonly records?: CloudRunOutputsDeps["records"];
   readonly logger: Logger;
   /** Relative paths of the time-series settings (certificates) resolve from here. */
   readonly cwd: string;
@@ -87,6 +92,7 @@ export function cloudRunOutputsOf(deps: RunOutputsDeps): CloudRunHandler {
     log: createCloudRunLog(logger),
     tenants: deps.tenants,
     alerts: deps.alerts ?? { dispatch: async () => ({}), destinations: [] },
+    records: deps.records,
     points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
     logger,
     scriptLogFiles: deps.scriptLogFiles,
