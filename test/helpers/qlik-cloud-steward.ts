@@ -37,6 +37,8 @@ export interface CloudConfigOptions {
   readonly outputs?: CloudOutputs;
   /** `qlikCloud.scriptLogFiles.directory`, switched on; absent: off. */
   readonly scriptLogDirectory?: string;
+  /** Further sections of `Service` (the observability platform, the broker, ...). */
+  readonly extra?: Record<string, unknown>;
 }
 
 /** What a configuration needs of a simulated tenant: its fixture (name, credentials, webhook secret) and its URL. */
@@ -114,6 +116,7 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       restServer: { enable: false },
       ...(options.outputs === undefined ? {} : cloudOutputSections(options.outputs)),
+      ...options.extra,
       auditEvents: { enable: true, host: "127.0.0.1", port: ports.ingest, destination: { enable: false } },
       scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
       configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },
