@@ -4,7 +4,8 @@
  * (its credential, its calls reported to the inputs' monitor), the webhook secrets of the tenants
  * whose webhook is on, and the CloudRunHandler of every run (core/qlik-cloud/cloud-run-outputs.ts:
  * its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through a
- * client of its own, and its alert to the alerts' dispatcher), and the reading of the licences of
+ * client of its own, its alert to the alerts' dispatcher and, in the local process, to the
+ * broker's records of runs), and the reading of the licences of
  * the tenants whose `licences.enable` is on (core/qlik-cloud/tenant-licences.ts: its points
  * written when `timeseriesdbConfig.enable`, through a client of its own). Used by
  * local/qlik-cloud/qlik-cloud-input.ts and functions/qlik-cloud/cloud-qlik-input.ts.
