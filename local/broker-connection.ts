@@ -16,6 +16,7 @@ import { createMqttBrokerClient, type MqttBrokerClient } from "../core/adapters/
 import { mqttBrokerClientOptions } from "../core/adapters/mqtt-options.ts";
 import {
   type Config,
+  cloudRunsPublish,
   licenseMonitorDestinations,
   logEventsEnabled,
   pipelineDestinations,
@@ -42,7 +43,8 @@ const BROKER_CONNECT_WAIT_MS = 3000;
  * True when some part of the agent publishes to the broker: a UDP pipeline that writes there,
  * platform polling (whose answers go to the broker whenever it is on), task events with their
  * broker messages on or with their listener's status topic set, or the licence monitor with
- * `sendToMQTT` on, as those parts decide it.
+ * `sendToMQTT` on, or the Qlik Cloud tenants' runs with `taskEvents.sendToMQTT` on, as those
+ * parts decide it.
  */
 export function agentPublishes(config: Config): boolean {
   if (!config.mqttConfig.enable) return false;
@@ -51,6 +53,7 @@ export function agentPublishes(config: Config): boolean {
     (logEventsEnabled(config) && pipelineDestinations(config, config.logEvents).mqtt) ||
     platformPollingEnabled(config) ||
     taskEventsPublish(config) ||
+    cloudRunsPublish(config) ||
     taskEventsServerStatus(config) !== undefined ||
     licenseMonitorDestinations(config).mqtt ||
     serviceMonitorDestinations(config).mqtt

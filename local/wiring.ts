@@ -109,10 +109,22 @@ export async function startLocal(
       ? (await parts.add({ name: "alerts", start: () => startAlerts({ config, logger, clock, metrics }) }))
           .dispatcher
       : noAlerts(clock, logger.child("alerts"));
+    // Started before the Qlik Cloud inputs, the REST API and the agent, so it stops after all of
+    // them have flushed, and the runs an earlier start left are published when handed on.
+    if (broker !== undefined) await parts.add(broker.part);
     // Before the ingest API's listener, which serves the tenants' webhooks, so it stops after it.
     const qlikCloud = config.qlikCloud.enable
       ? await parts.start("qlik-cloud", () =>
-          startQlikCloudInput({ config, logger, clock, cwd, metrics, status, alerts }),
+          startQlikCloudInput({
+            config,
+            logger,
+            clock,
+            cwd,
+            metrics,
+            status,
+            alerts,
+            broker: broker?.client,
+          }),
         )
       : undefined;
     const audit = await startAuditParts(config, logger, {
@@ -127,8 +139,6 @@ export async function startLocal(
         : {}),
       qlikCloudWebhooks: qlikCloud?.webhooks,
     });
-    // Started before the REST API and the agent, so it stops after both have flushed.
-    if (broker !== undefined) await parts.add(broker.part);
     const rest = await startRestApi(config, logger, {
       clock,
       cwd,

@@ -60,6 +60,15 @@ const HEADINGS: Readonly<Record<CloudReloadAlertKind, string>> = {
   qlikCloudReloadAborted: "Qlik Cloud reload canceled",
 };
 
+/** The tenant's host (`eu-sales.eu.qlikcloud.com`): what the site's messages name as `hostName`. */
+export function tenantHostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /** `{part: reason}` of every part a lookup could not tell. */
 export function cloudUnavailableParts(alert: CloudReloadAlert): Record<string, string> {
   const parts = {

@@ -36,7 +36,11 @@ export {
   type CloudUser,
   isCloudReloadAlertKind,
 } from "./cloud-reload-alert.ts";
-export { type CloudReloadTemplateFields, cloudReloadTemplateFields } from "./cloud-reload-fields.ts";
+export {
+  type CloudReloadTemplateFields,
+  cloudReloadTemplateFields,
+  tenantHostOf,
+} from "./cloud-reload-fields.ts";
 export {
   type AlertDestinationTotals,
   type AlertDispatcher,

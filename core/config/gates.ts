@@ -138,6 +138,19 @@ export const CUSTOM_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
     "logEvents",
     { isActive: (_own, a) => a.logEvents, decidingFlags: LOG_EVENT_SOURCES.map((s) => `source.${s}.enable`) },
   ],
+  [
+    "taskEvents",
+    // Its broker switch and topics also serve the Qlik Cloud tenants' reloads, which need no listener.
+    {
+      flagKey: "enable",
+      isActive: (own, _a, root) =>
+        own ||
+        (flagOn(root, "qlikCloud.enable") &&
+          flagOn(root, "mqttConfig.enable") &&
+          flagOn(root, "taskEvents.sendToMQTT.enable")),
+      decidingFlags: ["sendToMQTT.enable"],
+    },
+  ],
   ["cert", { isActive: (_own, a) => a.certNeeded }],
   ["chat", { isActive: (_own, a) => a.endpoint("chatPostMessage") }],
   ["appNames", { flagKey: "enableAppNameExtract", isActive: (own) => own }],

@@ -74,6 +74,7 @@ export {
 } from "./schema-walk.ts";
 export { documentationOf, renderTemplate } from "./template.ts";
 export {
+  cloudRunsPublish,
   logEventsEnabled,
   type PipelineDestinations,
   pipelineDestinations,

@@ -192,7 +192,8 @@ export const settingDocs = (): Readonly<Record<string, string>> => ({
   "taskEvents.timeseriesdb.distributeTaskSuccess.enable": "Write successful distribute tasks.",
   "taskEvents.timeseriesdb.preloadTaskFailure.enable": "Write failed preload tasks.",
   "taskEvents.timeseriesdb.preloadTaskSuccess.enable": "Write successful preload tasks.",
-  "taskEvents.sendToMQTT.enable": "Publish failed and aborted reloads to the message broker (mqttConfig).",
+  "taskEvents.sendToMQTT.enable":
+    "Publish failed and aborted reloads to the message broker (mqttConfig), the Qlik Cloud tenants' too (read with qlikCloud on, even while taskEvents is off).",
   "sendToMQTT.taskFailureTopic": "Topic of a failed reload's task name.",
   "sendToMQTT.taskFailureFullTopic": "Topic of a failed reload's full JSON.",
   "sendToMQTT.taskFailureSendFull": "Also publish the full JSON of failed reloads.",

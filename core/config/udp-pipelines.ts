@@ -64,6 +64,16 @@ export function taskEventsPublish(config: Pick<Config, "taskEvents" | "mqttConfi
 }
 
 /**
+ * True when the Qlik Cloud tenants' failed and canceled reloads are published to the broker
+ * (local process only): the tenants on, the broker's master switch and `taskEvents.sendToMQTT`
+ * on. The one switch of reload messages serves the site's and the cloud's, as the topics do;
+ * the site's task-event listener need not run.
+ */
+export function cloudRunsPublish(config: Pick<Config, "qlikCloud" | "taskEvents" | "mqttConfig">): boolean {
+  return config.qlikCloud.enable && config.mqttConfig.enable && config.taskEvents.sendToMQTT.enable;
+}
+
+/**
  * The topic of the task-event listener's status (`start`, `error`), as Butler published it: task
  * events and the broker on and `mqttConfig.taskFailureServerStatusTopic` set; otherwise undefined.
  */

@@ -8,10 +8,12 @@
  * (`firstLookBack`, tenant-polling.ts) is recorded but not alerted. With `qlikCloud.scriptLogFiles`
  * on, a failed run's script log is also kept on disk (cloud-script-log-file.ts): the one the
  * alert downloaded, or, when no alert is made (no destination takes the kind, or a first
- * look-back's run), the log alone. A point the database did not take is logged
+ * look-back's run), the log alone. The records of runs (`records`: the broker's messages, in the
+ * local process) take the alert beside the alert channels, each through its own dispatcher, so
+ * a run that no channel alerts is still published. A point the database did not take is logged
  * at WARN and not retried by handing the run on again, which would alert twice.
  */
-import type { AlertDispatcher } from "../alerts/index.ts";
+import type { AlertDispatcher, CloudReloadAlert } from "../alerts/index.ts";
 import type { CloudRunHandler, Logger, TenantClient, TimeseriesClient } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
 import type { ScriptLogFiles } from "../task-events/index.ts";
@@ -32,6 +34,8 @@ export interface CloudRunOutputsDeps {
   /** Each configured tenant by name: its URL and client. */
   readonly tenants: ReadonlyMap<string, CloudTenantOutputs>;
   readonly alerts: Pick<AlertDispatcher, "dispatch" | "destinations">;
+  /** The records of runs that take the alert besides the channels (the broker's messages); none by default. */
+  readonly records?: Pick<AlertDispatcher<CloudReloadAlert>, "dispatch" | "destinations"> | undefined;
   /** There when the time-series database is on. */
   readonly points?: { readonly config: CloudPointsConfig; readonly series: TimeseriesClient } | undefined;
   readonly logger: Logger;
@@ -60,8 +64,14 @@ export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandle
     const tenant = deps.tenants.get(run.tenant);
     if (kind === undefined || tenant === undefined) return;
     const files = keepsCloudScriptLog(run) ? deps.scriptLogFiles : undefined;
-    const alerted =
-      run.firstLookBack !== true && deps.alerts.destinations.some((destination) => destination.handles(kind));
+    const dispatchers: Pick<AlertDispatcher<CloudReloadAlert>, "dispatch" | "destinations">[] = [
+      deps.alerts,
+      ...(deps.records === undefined ? [] : [deps.records]),
+    ];
+    const takers = dispatchers.filter((dispatcher) =>
+      dispatcher.destinations.some((destination) => destination.handles(kind)),
+    );
+    const alerted = run.firstLookBack !== true && takers.length > 0;
     if (!alerted) {
       if (files !== undefined)
         await files.store(cloudScriptLogEntry(run, await cloudScriptLog(run, tenant.client)));
@@ -69,7 +79,10 @@ export function createCloudRunOutputs(deps: CloudRunOutputsDeps): CloudRunHandle
     }
     const made = await cloudRunAlert(run, { name: run.tenant, url: tenant.url }, tenant.client);
     if (made === undefined) return;
-    await Promise.all([deps.alerts.dispatch(made), files?.store(cloudScriptLogEntry(run, made.scriptLog))]);
+    await Promise.all([
+      ...takers.map((dispatcher) => dispatcher.dispatch(made)),
+      files?.store(cloudScriptLogEntry(run, made.scriptLog)),
+    ]);
   }
   return async function cloudRunOutputs(run) {
     await deps.log(run);

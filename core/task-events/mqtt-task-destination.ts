@@ -3,11 +3,20 @@
  * connection: not an alert channel, as the records of every run belong to task events, but sent
  * through the same dispatcher, so that each is counted and shown as the alert channels are. Every
  * message of a run is published; when one fails (the broker is away, it did not acknowledge), the
- * send fails with the topic and reason, and the dispatcher counts and shows it.
+ * send fails with the topic and reason, and the dispatcher counts and shows it. A Qlik Cloud
+ * reload's alert (cloud-mqtt-messages.ts) is published the same way, on the same topics, by the
+ * destination the Qlik Cloud inputs hand their runs to.
  */
 
-import { type AlertDestination, AlertSendError, type TaskAlert } from "../alerts/index.ts";
+import {
+  type AlertDestination,
+  AlertSendError,
+  type CloudReloadAlert,
+  isCloudReloadAlertKind,
+  type TaskAlert,
+} from "../alerts/index.ts";
 import type { BrokerClient } from "../ports.ts";
+import { cloudMqttMessages, publishesCloudMessages } from "./cloud-mqtt-messages.ts";
 import { publishesTaskMessages, type TaskMqttConfig, taskMqttMessages } from "./task-mqtt-messages.ts";
 
 /** The destination's name in metrics, logs and the status page. */
@@ -16,13 +25,15 @@ export const MQTT_ALERT_DESTINATION = "mqtt";
 export function createMqttTaskDestination(options: {
   readonly config: TaskMqttConfig;
   readonly broker: BrokerClient;
-}): AlertDestination<TaskAlert> {
+}): AlertDestination<TaskAlert | CloudReloadAlert> {
   const { config, broker } = options;
   return {
     name: MQTT_ALERT_DESTINATION,
-    handles: (kind) => publishesTaskMessages(kind, config),
+    handles: (kind) => publishesTaskMessages(kind, config) || publishesCloudMessages(kind, config),
     async send(alert) {
-      const messages = taskMqttMessages(alert, config);
+      const messages = isCloudReloadAlertKind(alert.kind)
+        ? cloudMqttMessages(alert as CloudReloadAlert, config)
+        : taskMqttMessages(alert as TaskAlert, config);
       if (messages.length === 0)
         return { outcome: "skipped", reason: `${alert.kind} has no broker messages` };
       const results = await Promise.allSettled(

@@ -4,7 +4,8 @@
  * (its credential, its calls reported to the inputs' monitor), the webhook secrets of the tenants
  * whose webhook is on, and the CloudRunHandler of every run (core/qlik-cloud/cloud-run-outputs.ts:
  * its log line, its point in the time-series database when `timeseriesdbConfig.enable`, through a
- * client of its own, and its alert to the alerts' dispatcher), and the reading of the licences of
+ * client of its own, its alert to the alerts' dispatcher and, in the local process, to the
+ * broker's records of runs), and the reading of the licences of
  * the tenants whose `licences.enable` is on (core/qlik-cloud/tenant-licences.ts: its points
  * written when `timeseriesdbConfig.enable`, through a client of its own). Used by
  * local/qlik-cloud/qlik-cloud-input.ts and functions/qlik-cloud/cloud-qlik-input.ts.
@@ -65,6 +66,11 @@ export interface RunOutputsDeps {
   readonly tenants: ReadonlyMap<string, CloudTenantOutputs>;
   /** The alerts' dispatcher; none: runs are logged and written, not alerted. */
   readonly alerts?: Pick<AlertDispatcher, "dispatch" | "destinations"> | undefined;
+  /**
+   * The broker's records of the runs (`taskEvents.sendToMQTT`): given by the local process only;
+   * the cloud functions have no broker connection.
+   */
+  readonly records?: CloudRunOutputsDeps["records"];
   readonly logger: Logger;
   /** Relative paths of the time-series settings (certificates) resolve from here. */
   readonly cwd: string;
@@ -87,6 +93,7 @@ export function cloudRunOutputsOf(deps: RunOutputsDeps): CloudRunHandler {
     log: createCloudRunLog(logger),
     tenants: deps.tenants,
     alerts: deps.alerts ?? { dispatch: async () => ({}), destinations: [] },
+    records: deps.records,
     points: series === undefined ? undefined : { config: config.qlikCloud.timeseriesdb, series },
     logger,
     scriptLogFiles: deps.scriptLogFiles,

@@ -12,6 +12,9 @@
  *   build it, functions/qlik-cloud/tenant-wiring.ts: its log line, its point in the time-series
  *   database when `timeseriesdbConfig.enable`, and its alert to the alerts part's dispatcher);
  *   what an earlier start took and did not hand on is handed on first;
+ * - with `taskEvents.sendToMQTT` and the broker on (cloudRunsPublish), the failed and canceled
+ *   runs' broker messages on the site's reload topics, on the process's one broker connection,
+ *   through a dispatcher of their own (counted under `mqtt` as the site's records are);
  * - with `qlikCloud.scriptLogFiles` on, the failed runs' script logs kept on disk
  *   (local/agent/script-log-files.ts: the site's writer and retention, in a directory of its
  *   own); only this process keeps them, the cloud functions keep no files;
@@ -28,10 +31,28 @@ import { join, resolve } from "node:path";
 import { openCloudCursorFiles } from "../../core/adapters/local/cloud-cursor-files.ts";
 import { openFileKeyValueStore } from "../../core/adapters/local/file-key-value-store.ts";
 import { makePrivateDirectory } from "../../core/adapters/local/private-files.ts";
-import { type AlertDispatcher, CLOUD_RELOAD_ALERT_KINDS, totalsKey } from "../../core/alerts/index.ts";
-import { type Config, maskUrl, type QlikCloudTenantConfig } from "../../core/config/index.ts";
+import {
+  type AlertDispatcher,
+  CLOUD_RELOAD_ALERT_KINDS,
+  type CloudReloadAlert,
+  createAlertDispatcher,
+  totalsKey,
+} from "../../core/alerts/index.ts";
+import {
+  type Config,
+  cloudRunsPublish,
+  maskUrl,
+  type QlikCloudTenantConfig,
+} from "../../core/config/index.ts";
 import type { StatusBoard } from "../../core/monitoring/index.ts";
-import type { Clock, CloudRunHandler, Logger, MetricsRegistry, Stoppable } from "../../core/ports.ts";
+import type {
+  BrokerClient,
+  Clock,
+  CloudRunHandler,
+  Logger,
+  MetricsRegistry,
+  Stoppable,
+} from "../../core/ports.ts";
 import type { CloudTenantOutputs, TenantLicences } from "../../core/qlik-cloud/index.ts";
 import {
   type CloudInputMonitor,
@@ -44,6 +65,7 @@ import {
 } from "../../core/qlik-cloud/index.ts";
 import { parseRecurrence } from "../../core/shared/recurrence.ts";
 import { settlesWithin } from "../../core/shared/settles-within.ts";
+import { createMqttTaskDestination } from "../../core/task-events/index.ts";
 import {
   cloudRunOutputsOf,
   tenantClients,
@@ -71,6 +93,8 @@ export interface QlikCloudInputDeps {
   readonly status?: StatusBoard | undefined;
   /** Where the failed and canceled runs' alerts go: the alerts part's dispatcher. */
   readonly alerts?: AlertDispatcher | undefined;
+  /** The process's one broker connection, when there is one. */
+  readonly broker?: BrokerClient | undefined;
   /** What every run is handed to (default: its log line, point and alert). */
   readonly handler?: CloudRunHandler;
 }
@@ -138,6 +162,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
       status: deps.status,
     });
     if (scriptLogFiles !== undefined) started.push(scriptLogFiles);
+    const records = brokerRecords(deps);
     const intake = createCloudRunIntake({
       inbox: createCloudRunInbox(store),
       handler:
@@ -146,6 +171,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
           config,
           tenants: clients,
           alerts: deps.alerts,
+          records,
           logger,
           cwd: deps.cwd,
           scriptLogFiles: scriptLogFiles?.files,
@@ -155,6 +181,7 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
     });
     started.push({ stop: () => stopIntake(intake, clock, logger) });
     showCloudAlerts(deps.status, deps.alerts);
+    showCloudAlerts(deps.status, records);
     for (const tenant of tenants) {
       const client = (clients.get(tenant.name) as CloudTenantOutputs).client;
       monitor.declareTenant(tenant.name, [
@@ -214,8 +241,23 @@ export async function startQlikCloudInput(deps: QlikCloudInputDeps): Promise<Qli
   }
 }
 
+/** The dispatcher of the runs' broker messages, when they are published (cloudRunsPublish). */
+function brokerRecords(deps: QlikCloudInputDeps): AlertDispatcher<CloudReloadAlert> | undefined {
+  const { config, broker } = deps;
+  if (!cloudRunsPublish(config) || broker === undefined) return undefined;
+  return createAlertDispatcher<CloudReloadAlert>({
+    destinations: [createMqttTaskDestination({ config: config.taskEvents.sendToMQTT, broker })],
+    clock: deps.clock,
+    logger: deps.logger.child("qlik-cloud"),
+    metrics: deps.metrics,
+  });
+}
+
 /** The cloud alerts' totals of every destination that takes them, under their totals keys. */
-function showCloudAlerts(status: StatusBoard | undefined, alerts: AlertDispatcher | undefined): void {
+function showCloudAlerts(
+  status: StatusBoard | undefined,
+  alerts: Pick<AlertDispatcher<CloudReloadAlert>, "destinations" | "totals"> | undefined,
+): void {
   if (status === undefined || alerts === undefined) return;
   for (const kind of CLOUD_RELOAD_ALERT_KINDS)
     for (const destination of alerts.destinations.filter((each) => each.handles(kind))) {

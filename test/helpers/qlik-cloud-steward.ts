@@ -37,6 +37,8 @@ export interface CloudConfigOptions {
   readonly outputs?: CloudOutputs;
   /** `qlikCloud.scriptLogFiles.directory`, switched on; absent: off. */
   readonly scriptLogDirectory?: string;
+  /** Further sections of `Service` (the observability platform, the broker, ...). */
+  readonly extra?: Record<string, unknown>;
 }
 
 /** What a configuration needs of a simulated tenant: its fixture (name, credentials, webhook secret) and its URL. */
@@ -51,12 +53,41 @@ export interface CloudOutputs {
   readonly database: string;
   /** Every channel's `rateLimit` of failed reloads, seconds (default 0: none). */
   readonly rateLimitSeconds?: number;
+  /**
+   * Failed reloads also to the observability platform, account `Ops`: events to the capture
+   * server's `/obs/v1/accounts/1111/events`, log entries to `/obs-log/v1`.
+   */
+  readonly obsPlatform?: boolean;
+}
+
+/** The observability platform's sections of `outputs.obsPlatform`. */
+function obsPlatformSections(outputs: CloudOutputs, rateLimit: number) {
+  const sendTo = { always: { enable: true, account: ["Ops"] } };
+  return {
+    thirdPartyToolsCredentials: {
+      obsPlatform: [{ accountName: "Ops", insertApiKey: "NRII-ops-secret", accountId: 1111 }],
+    },
+    incidentTool: {
+      newRelic: {
+        enable: true,
+        url: { event: `${outputs.captureUrl}/obs/`, log: `${outputs.captureUrl}/obs-log/v1` },
+        reloadTaskFailure: {
+          sharedSettings: { rateLimit },
+          destination: {
+            event: { enable: true, sendToAccount: sendTo },
+            log: { enable: true, sendToAccount: sendTo },
+          },
+        },
+      },
+    },
+  };
 }
 
 /** The sections that send the failed reloads' alerts and write their points. */
 export function cloudOutputSections(outputs: CloudOutputs) {
   const rateLimit = outputs.rateLimitSeconds ?? 0;
   return {
+    ...(outputs.obsPlatform === true ? obsPlatformSections(outputs, rateLimit) : {}),
     ...(outputs.smtpPort === undefined
       ? {}
       : {
@@ -114,6 +145,7 @@ export function writeCloudConfig(dir: string, options: CloudConfigOptions): void
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       restServer: { enable: false },
       ...(options.outputs === undefined ? {} : cloudOutputSections(options.outputs)),
+      ...options.extra,
       auditEvents: { enable: true, host: "127.0.0.1", port: ports.ingest, destination: { enable: false } },
       scrapeEndpoint: { enable: true, host: "127.0.0.1", port: ports.scrape },
       configVisualisation: { enable: true, host: "127.0.0.1", port: ports.ui },

@@ -6,7 +6,8 @@
  * destination's budget of alerts per minute counts one per alert. A watched Windows service's
  * change (service-obs-platform.ts) goes the same way under `serviceMonitor`, one rate limit per
  * service and target, posted with the headers of `reloadTaskFailure` (the service block has none
- * of its own). An account
+ * of its own). A failed or canceled Qlik Cloud reload (cloud-obs-platform.ts) goes as the
+ * site's failed or aborted one, under the same block, one rate limit per tenant and app. An account
  * name that is not in `thirdPartyToolsCredentials.obsPlatform` is logged and the other accounts
  * are still served; one account that fails never stops the others. Errors name accounts, never
  * their insert API keys.
@@ -21,6 +22,7 @@ import type {
   ObservabilityLogBatchClient,
 } from "../../ports.ts";
 import type { AlertView } from "../alert-view.ts";
+import { CLOUD_RELOAD_BLOCKS, type CloudReloadAlert, isCloudReloadAlertKind } from "../cloud-reload-alert.ts";
 import { isServiceStateAlertKind, type ServiceStateAlert } from "../service-state-alert.ts";
 import { isTaskAlertKind, type TaskAlert } from "../task-alert.ts";
 import {
@@ -29,6 +31,7 @@ import {
   AlertSendError,
   type AlertSendResult,
 } from "../types.ts";
+import { cloudObsPlatformEvent, cloudObsPlatformLog } from "./cloud-obs-platform.ts";
 import { accountNamesFor } from "./obs-platform-accounts.ts";
 import { serviceObsPlatformEvent, serviceObsPlatformLog, serviceTargets } from "./service-obs-platform.ts";
 import {
@@ -59,8 +62,46 @@ interface Post {
 
 const TARGETS: readonly Target[] = ["event", "log"];
 
+/** What names the reload in a log line: the site's task, or the cloud's tenant and app. */
+const aboutReload = (reload: { readonly alert: TaskAlert | CloudReloadAlert }) =>
+  "event" in reload.alert
+    ? { taskId: reload.alert.event.taskId }
+    : { tenant: reload.alert.tenant.name, appId: reload.alert.run.appId };
+
 /** The client's message (it names the account and the status, never the key), with URL secrets masked. */
 const messageOf = (error: unknown) => redactText(error instanceof Error ? error.message : String(error));
+
+/** A site's or a cloud's reload alert, with the block of the settings that switches its kind. */
+type ReloadAlert =
+  | { readonly alert: TaskAlert; readonly block: ObsPlatformKind }
+  | { readonly alert: CloudReloadAlert; readonly block: ObsPlatformKind; readonly cloud: true };
+
+/** The event or the log entry of a reload alert, to one account, with its kind's headers. */
+function postReload(
+  config: NewRelicIncidentConfig,
+  deps: ObsPlatformDestinationDeps,
+  reload: ReloadAlert,
+  { target, account }: Post,
+): Promise<void> {
+  const { block } = reload;
+  const settings = config[block];
+  const base = {
+    shared: settings.sharedSettings.attribute.static,
+    own: settings.destination[target].attribute,
+    version: deps.view.version,
+  };
+  const client = deps.clientFor(block);
+  const tailLines = settings.destination.log.tailScriptLogLines;
+  if ("cloud" in reload)
+    return target === "event"
+      ? client.postEvents([cloudObsPlatformEvent(reload.alert, base)], account)
+      : client.postLogs([cloudObsPlatformLog(reload.alert, { ...base, tailLines })], account);
+  if (target === "event") return client.postEvents([obsPlatformEvent(reload.alert, block, base)], account);
+  return client.postLogs(
+    [obsPlatformLog(reload.alert, block, deps.view.links, { ...base, tailLines })],
+    account,
+  );
+}
 
 export function createObsPlatformDestination(
   config: NewRelicIncidentConfig,
@@ -68,25 +109,13 @@ export function createObsPlatformDestination(
 ): AlertDestination {
   const targetsOf = (kind: ObsPlatformKind) => TARGETS.filter((t) => config[kind].destination[t].enable);
 
-  function post(alert: TaskAlert, kind: ObsPlatformKind, { target, account }: Post): Promise<void> {
-    const settings = config[kind];
-    const base = {
-      shared: settings.sharedSettings.attribute.static,
-      own: settings.destination[target].attribute,
-      version: deps.view.version,
-    };
-    const client = deps.clientFor(kind);
-    if (target === "event") return client.postEvents([obsPlatformEvent(alert, kind, base)], account);
-    const tailLines = settings.destination.log.tailScriptLogLines;
-    return client.postLogs([obsPlatformLog(alert, kind, deps.view.links, { ...base, tailLines })], account);
-  }
-
   /** The posts of the targets that passed their rate limit; unknown account names are logged. */
-  function postsFor(alert: TaskAlert, kind: ObsPlatformKind, targets: readonly Target[]): Post[] {
+  function postsFor(reload: ReloadAlert, targets: readonly Target[]): Post[] {
+    const { alert, block } = reload;
     const posts: Post[] = [];
     const unknown = new Set<string>();
     for (const target of targets) {
-      const sendTo = config[kind].destination[target].sendToAccount;
+      const sendTo = config[block].destination[target].sendToAccount;
       const names = accountNamesFor(alert, sendTo, config.destinationAccount[target]);
       const picked = selectAccounts(deps.accounts, names);
       for (const name of picked.unknown) unknown.add(name);
@@ -95,7 +124,7 @@ export function createObsPlatformDestination(
     if (unknown.size > 0)
       deps.logger.warn(
         "Reload alert accounts not defined in thirdPartyToolsCredentials.obsPlatform are skipped; the others are still sent to",
-        { kind, taskId: alert.event.taskId, accounts: [...unknown].join(", ") },
+        { kind: alert.kind, ...aboutReload(reload), accounts: [...unknown].join(", ") },
       );
     return posts;
   }
@@ -152,35 +181,53 @@ export function createObsPlatformDestination(
     return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
   }
 
+  /**
+   * A reload alert's event and log entry, each target under its own rate limit: per task for the
+   * site's, per tenant and app for the cloud's (as the other channels key a cloud alert).
+   */
+  async function sendReload(reload: ReloadAlert, admission: AlertAdmission): Promise<AlertSendResult> {
+    const { alert, block } = reload;
+    const windowSeconds = config[block].sharedSettings.rateLimit;
+    const targets = targetsOf(block);
+    const subject =
+      "cloud" in reload
+        ? `cloud|${reload.alert.tenant.name}|${reload.alert.run.appId}`
+        : reload.alert.event.taskId;
+    // Events and log entries have each their own key, so a log entry left out never holds back an event.
+    const keyOf = (target: Target) => `${target}|${alert.kind}|${subject}`;
+    const admitted = await admission.admit(
+      targets.map(keyOf),
+      windowSeconds,
+      "cloud" in reload
+        ? `this app had an alert within ${windowSeconds} s`
+        : `this task had an alert within ${windowSeconds} s`,
+    );
+    if ("refused" in admitted) return admitted.refused;
+    const open = targets.filter((target) => admitted.admitted.includes(keyOf(target)));
+    const posts = postsFor(reload, open);
+    if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
+    await postAll(posts, (p) => postReload(config, deps, reload, p));
+    const suppressed = targets.length - open.length;
+    return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
+  }
+
   return {
     name: OBS_PLATFORM_ALERT_DESTINATION,
     handles: (kind) =>
       config.enable &&
       ((isObsPlatformKind(kind) && targetsOf(kind).length > 0) ||
+        (isCloudReloadAlertKind(kind) && targetsOf(CLOUD_RELOAD_BLOCKS[kind]).length > 0) ||
         (isServiceStateAlertKind(kind) && serviceTargets(config.serviceMonitor, kind).length > 0)),
     async send(anyAlert, admission): Promise<AlertSendResult> {
       if (isServiceStateAlertKind(anyAlert.kind))
         return sendService(anyAlert as ServiceStateAlert, admission);
+      if (isCloudReloadAlertKind(anyAlert.kind)) {
+        const cloud = anyAlert as CloudReloadAlert;
+        return sendReload({ alert: cloud, block: CLOUD_RELOAD_BLOCKS[cloud.kind], cloud: true }, admission);
+      }
       if (!isTaskAlertKind(anyAlert.kind) || !isObsPlatformKind(anyAlert.kind))
         return { outcome: "skipped", reason: `the observability platform gets no ${anyAlert.kind} alerts` };
-      const alert = anyAlert as TaskAlert;
-      const kind = anyAlert.kind;
-      const windowSeconds = config[kind].sharedSettings.rateLimit;
-      const targets = targetsOf(kind);
-      // Events and log entries have each their own key, so a log entry left out never holds back an event.
-      const keyOf = (target: Target) => `${target}|${kind}|${alert.event.taskId}`;
-      const admitted = await admission.admit(
-        targets.map(keyOf),
-        windowSeconds,
-        `this task had an alert within ${windowSeconds} s`,
-      );
-      if ("refused" in admitted) return admitted.refused;
-      const open = targets.filter((target) => admitted.admitted.includes(keyOf(target)));
-      const posts = postsFor(alert, kind, open);
-      if (posts.length === 0) return { outcome: "skipped", reason: "no known observability account" };
-      await postAll(posts, (p) => post(alert, kind, p));
-      const suppressed = targets.length - open.length;
-      return { outcome: "sent", messages: posts.length, ...(suppressed > 0 ? { suppressed } : {}) };
+      return sendReload({ alert: anyAlert as TaskAlert, block: anyAlert.kind }, admission);
     },
   };
 }

@@ -19,12 +19,12 @@ export type ObsPlatformKind = "reloadTaskFailure" | "reloadTaskAborted";
 export const isObsPlatformKind = (kind: string): kind is ObsPlatformKind =>
   kind === "reloadTaskFailure" || kind === "reloadTaskAborted";
 
-const EVENT_TYPES: Readonly<Record<ObsPlatformKind, string>> = {
+export const EVENT_TYPES: Readonly<Record<ObsPlatformKind, string>> = {
   reloadTaskFailure: "qs_reloadTaskFailedEvent",
   reloadTaskAborted: "qs_reloadTaskAbortedEvent",
 };
 
-const LOG_TYPES: Readonly<Record<ObsPlatformKind, string>> = {
+export const LOG_TYPES: Readonly<Record<ObsPlatformKind, string>> = {
   reloadTaskFailure: "qs_reloadTaskFailedLog",
   reloadTaskAborted: "qs_reloadTaskAbortedLog",
 };
@@ -32,7 +32,7 @@ const LOG_TYPES: Readonly<Record<ObsPlatformKind, string>> = {
 export const NO_SCRIPT_LOG = "Script log not available for this reload task.";
 
 /** Separates the execution details from the script log's tail in a log entry's message. */
-const SEPARATOR = "\r\n-------------------------------\r\n\r\n";
+export const SEPARATOR = "\r\n-------------------------------\r\n\r\n";
 
 /** The attributes a target (event or log) adds: its static ones and whether tags become attributes. */
 export interface AttributeSettings {

@@ -128,6 +128,10 @@ async function pollInstance(owner: string): Promise<PollLambda> {
 const hooksOf = (reload: SimulatedReload) =>
   capture.requests.filter((request) => request.path === "/hook" && request.body.includes(reload.id));
 
+/** The observability platform's event and log posts of `reload`. */
+const obsPostsOf = (reload: SimulatedReload) =>
+  capture.requests.filter((request) => request.path.startsWith("/obs") && request.body.includes(reload.id));
+
 async function pointTenants(reload: SimulatedReload): Promise<unknown[]> {
   const answer = await influxd.query(
     `SELECT execution_id, tenant FROM reload_task_failed WHERE execution_id = '${reload.id}'`,
@@ -142,6 +146,14 @@ async function expectOutputsOnce(tenant: SimulatedTenant, reload: SimulatedReloa
   expect(await pointTenants(reload)).toEqual([tenant.fixture.name]);
   const hooks = hooksOf(reload);
   expect(hooks).toHaveLength(1);
+  await until(() => obsPostsOf(reload).length >= 2, 5000, 50);
+  expect(obsPostsOf(reload).map((request) => request.path)).toEqual(
+    expect.arrayContaining(["/obs/v1/accounts/1111/events", "/obs-log/v1"]),
+  );
+  expect(obsPostsOf(reload)).toHaveLength(2);
+  expect(
+    obsPostsOf(reload).every((request) => request.body.includes(`"qs_tenant":"${tenant.fixture.name}"`)),
+  ).toBe(true);
   expect(JSON.parse(hooks[0]?.body ?? "{}")).toMatchObject({
     event: "Qlik Cloud reload failed",
     tenantName: tenant.fixture.name,
@@ -163,6 +175,7 @@ async function firstInstances(): Promise<void> {
     captureUrl: capture.url,
     influxPort: influxd.port,
     database: DATABASE,
+    obsPlatform: true,
   });
   webhook = await webhookInstance();
   handOn = await handOnInstance();

@@ -7,7 +7,6 @@
 import { describe, expect, it } from "vitest";
 import {
   type AlertChannelDeps,
-  available,
   buildAlertDestinations,
   type CloudReloadAlert,
   createAlertDispatcher,
@@ -16,33 +15,12 @@ import {
   type WebhookCall,
 } from "../../../../core/alerts/index.ts";
 import { parseConfig } from "../../../../core/config/index.ts";
+import { CLOUD_FAILED_ALERT } from "../../../helpers/cloud-reload-alert-fixture.ts";
 import { createManualClock } from "../../../helpers/manual-clock.ts";
 import { createMemoryMetricsRegistry } from "../../../helpers/memory-metrics-registry.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
-const FAILED: CloudReloadAlert = {
-  kind: "qlikCloudReloadFailure",
-  tenant: { name: "eu", url: "https://eu.example.qlikcloud.com" },
-  run: {
-    reloadId: "r-1",
-    appId: "app-1",
-    status: "FAILED",
-    finishedAt: "2026-12-05T10:00:05Z",
-    errorCode: "EngineError",
-    errorMessage: "Field not found: <Amount>",
-    startTime: "2026-12-05T10:00:00Z",
-    endTime: "2026-12-05T10:00:05Z",
-  },
-  app: available({ name: "Sales" }),
-  space: available({ id: "s-1", name: "Finance" }),
-  owner: available({ id: "u-1", name: "Ada Owner", email: "ada@example.com" }),
-  reloadedBy: available({ id: "u-2", name: "Bob Reloader", email: "" }),
-  scriptLog: available({
-    lines: ["first line", "middle", "Field not found: <Amount>"],
-    lineCount: 3,
-    characters: 40,
-  }),
-};
+const FAILED = CLOUD_FAILED_ALERT;
 
 const ON = {
   emailNotification: {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cloudRunsPublish } from "../../../../core/config/index.ts";
 import { parseOk, problemsOf } from "./helpers.ts";
 
 describe("disabled sections: values are not validated, key names are", () => {
@@ -256,5 +257,44 @@ describe("the observability platform section", () => {
 
   it("is not validated when nothing uses it", () => {
     expect(problemsOf({ obsPlatform: { enable: false, metric: { url: "<metric url>" } } })).toEqual([]);
+  });
+});
+
+describe("the task events section's broker messages, which serve the Qlik Cloud tenants too", () => {
+  const tenants = [
+    {
+      name: "eu",
+      url: "https://eu.example.qlikcloud.com",
+      auth: { apiKey: "api-key-1" },
+      webhook: { enable: true, secret: "webhook-secret-0123456789abcdef-xyz" },
+    },
+  ];
+  const broker = { enable: true, brokerHost: "127.0.0.1", brokerPort: 1883 };
+  const sendToMQTT = { enable: true, taskFailureTopic: "cloud/failed" };
+
+  it("keeps taskEvents.sendToMQTT with the tenants and the broker on, while the task-event listener is off", () => {
+    // Act
+    const config = parseOk({
+      qlikCloud: { enable: true, tenants },
+      mqttConfig: broker,
+      taskEvents: { enable: false, sendToMQTT },
+    });
+
+    // Assess
+    expect(config.taskEvents.enable).toBe(false);
+    expect(config.taskEvents.sendToMQTT).toMatchObject(sendToMQTT);
+    expect(cloudRunsPublish(config)).toBe(true);
+  });
+
+  it("takes its defaults, unchecked, when neither the listener nor the tenants are on", () => {
+    // Act
+    const config = parseOk({
+      mqttConfig: broker,
+      taskEvents: { enable: false, sendToMQTT: { enable: true, taskFailureTopic: 42 } },
+    });
+
+    // Assess
+    expect(config.taskEvents.sendToMQTT.enable).toBe(false);
+    expect(cloudRunsPublish(config)).toBe(false);
   });
 });

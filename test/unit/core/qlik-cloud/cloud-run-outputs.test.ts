@@ -29,7 +29,8 @@ afterAll(() => cloud?.stop());
 
 const POINTS = { reloadFailure: { enable: true }, reloadSuccess: { enable: false } };
 
-function setUp() {
+/** `records`: the kinds a records dispatcher (the broker's messages) takes besides the channels. */
+function setUp(records: readonly string[] = []) {
   const [tenant] = cloud.tenants;
   if (tenant === undefined) throw new Error("no tenant");
   const client = createTenantHttpClient({
@@ -40,6 +41,7 @@ function setUp() {
     events: createCloudInputMonitor(createMemoryMetricsRegistry(), systemClock),
   });
   const alerts: Alert[] = [];
+  const recorded: Alert[] = [];
   const written: Point[] = [];
   const handler = createCloudRunOutputs({
     log: async () => undefined,
@@ -55,9 +57,16 @@ function setUp() {
       config: POINTS,
       series: { write: async (points: readonly Point[]) => void written.push(...points) } as never,
     },
+    records: {
+      dispatch: async (alert) => {
+        recorded.push(alert);
+        return {};
+      },
+      destinations: [{ name: "mqtt", handles: (kind) => records.includes(kind) }],
+    },
     logger: recordingLogger(),
   });
-  return { tenant, handler, alerts, written };
+  return { tenant, handler, alerts, recorded, written };
 }
 
 function runOf(
@@ -125,6 +134,25 @@ describe("a tenant's run handed on", () => {
     expect(
       cloudRunPoint(runOf(reload, "reloadTaskSuccess"), { ...POINTS, reloadSuccess: { enable: true } }),
     ).toMatchObject({ measurement: "reload_task_success", tags: { tenant: "eu" } });
+  });
+
+  it("goes to the records of runs (the broker) as well, also when no alert channel takes its kind", async () => {
+    const { tenant, handler, alerts, recorded } = setUp(["qlikCloudReloadFailure", "qlikCloudReloadAborted"]);
+    const failed = tenant.finishReload({ status: "FAILED" });
+    await handler(runOf(failed, "reloadTaskFailure"));
+    const canceled = tenant.finishReload({ status: "CANCELED" });
+    await handler(runOf(canceled, "reloadTaskAborted"));
+    expect(alerts.map((alert) => alert.kind)).toEqual(["qlikCloudReloadFailure"]);
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        kind: "qlikCloudReloadFailure",
+        run: expect.objectContaining({ reloadId: failed.id }),
+      }),
+      expect.objectContaining({
+        kind: "qlikCloudReloadAborted",
+        run: expect.objectContaining({ reloadId: canceled.id }),
+      }),
+    ]);
   });
 
   it("of a new tenant's first look-back is written as a point and not alerted", async () => {
