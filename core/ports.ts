@@ -429,7 +429,11 @@ export interface TableFileMeta {
 export interface TableFileEncoder {
   /** File name extension without the dot: `parquet`, `qvd`. */
   extension: string;
-  encode(rows: readonly AuditRow[], meta: TableFileMeta): Uint8Array;
+  /**
+   * The file's bytes. Asynchronous so that an encoder can give way to waiting requests between
+   * pieces of a large batch (shared/next-turn.ts).
+   */
+  encode(rows: readonly AuditRow[], meta: TableFileMeta): Promise<Uint8Array>;
 }
 
 /**

@@ -108,13 +108,34 @@ export function toAuditRow(facts: AuditFacts, tags: Record<string, string> | nul
   };
 }
 
+const DAY_MS = 86_400_000;
+/** The furthest instant from 1970 that a Date holds, either way. */
+const DATE_LIMIT_MS = 8.64e15;
+
+/**
+ * The last UTC day formatted, as its first millisecond and both forms: a batch's events nearly
+ * all fall on one day, and formatting a Date for each of them cost the table-file destinations
+ * about a tenth of their time.
+ */
+let lastDay = { startMs: Number.NaN, iso: "", compact: "" };
+
+function utcDay(epochMs: number): typeof lastDay {
+  const startMs = Math.floor(epochMs / DAY_MS) * DAY_MS;
+  if (startMs !== lastDay.startMs || Math.abs(epochMs) > DATE_LIMIT_MS) {
+    // Throws a RangeError for an instant a Date cannot hold, as before (NaN never equals itself).
+    const iso = new Date(epochMs).toISOString().slice(0, 10);
+    lastDay = { startMs, iso, compact: iso.replaceAll("-", "") };
+  }
+  return lastDay;
+}
+
 /** `YYYY-MM-DD` of an epoch-ms instant in UTC: the `date=` partition of the event files. */
 export function isoUtcDate(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
+  return utcDay(epochMs).iso;
 }
 
 function compactUtcDate(epochMs: number): string {
-  return isoUtcDate(epochMs).replaceAll("-", "");
+  return utcDay(epochMs).compact;
 }
 
 function integerOrNull(value: number | null): number | null {

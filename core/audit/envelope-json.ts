@@ -8,6 +8,12 @@
  */
 import type { AcceptedEvent, AuditEnvelope } from "./accepted-event.ts";
 
+/**
+ * A `\u` escape of a letter of "__proto__" (`_` `o` `p` `r` `t`, hex digits in either case). An
+ * escaped backslash followed by "u005f" matches too, which costs only the search.
+ */
+const PROTO_LETTER_ESCAPE = /\\u00(?:5f|6f|7[024])/i;
+
 /** `bodyText` when it encodes exactly `envelope` (parsed as `body`), else undefined. */
 export function envelopeJsonOf(
   body: unknown,
@@ -16,10 +22,11 @@ export function envelopeJsonOf(
 ): string | undefined {
   if (bodyText === undefined || !isRecord(body)) return undefined;
   // A "__proto__" member parses as an own member of the text but not of the copy validation made.
-  // Its name may be spelled with escapes ("__proto\u005f_"), so a text holding any escape is
-  // searched member by member too (rare: JSON.stringify escapes only control characters and
-  // lone surrogates, so a browser's events seldom hold one).
-  if ((bodyText.includes("__proto__") || bodyText.includes("\\u")) && hasProtoMember(body)) return undefined;
+  // Its name may be spelled with escapes ("__proto\u005f_"), so a text holding an escape of one of
+  // its letters is searched member by member too. Only those escapes count: a Windows user name
+  // ("DOMAIN\\user" in JSON) holds a backslash before a "u" whenever the name begins with one.
+  if ((bodyText.includes("__proto__") || PROTO_LETTER_ESCAPE.test(bodyText)) && hasProtoMember(body))
+    return undefined;
   if (memberCount(body) !== memberCount(envelope)) return undefined;
   if (envelope.source !== undefined && memberCount(body.source) !== memberCount(envelope.source))
     return undefined;

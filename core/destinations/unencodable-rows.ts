@@ -23,18 +23,18 @@ export interface EncodedRows {
   readonly unencodable: readonly UnencodableRow[];
 }
 
-export function encodeRowsApart<R>(
+export async function encodeRowsApart<R>(
   rows: readonly R[],
-  encode: (rows: readonly R[]) => Uint8Array,
-): EncodedRows {
+  encode: (rows: readonly R[]) => Promise<Uint8Array>,
+): Promise<EncodedRows> {
   let firstError: unknown;
   try {
-    return { bytes: encode(rows), unencodable: [] };
+    return { bytes: await encode(rows), unencodable: [] };
   } catch (error) {
     firstError = error;
   }
   const unencodable: UnencodableRow[] = [];
-  findUnencodable(
+  await findUnencodable(
     rows.map((_, index) => index),
     firstError,
     (indices) => encode(indices.map((index) => rows[index] as R)),
@@ -42,16 +42,16 @@ export function encodeRowsApart<R>(
   );
   const bad = new Set(unencodable.map((row) => row.index));
   const rest = rows.filter((_, index) => !bad.has(index));
-  return { bytes: rest.length === 0 ? undefined : encode(rest), unencodable };
+  return { bytes: rest.length === 0 ? undefined : await encode(rest), unencodable };
 }
 
 /** Adds to `found` the rows among `indices` (which failed together with `error`) that fail alone. */
-function findUnencodable(
+async function findUnencodable(
   indices: readonly number[],
   error: unknown,
-  encode: (indices: readonly number[]) => Uint8Array,
+  encode: (indices: readonly number[]) => Promise<Uint8Array>,
   found: UnencodableRow[],
-): void {
+): Promise<void> {
   const [only] = indices;
   if (indices.length === 1 && only !== undefined) {
     found.push({ index: only, error });
@@ -60,9 +60,9 @@ function findUnencodable(
   const middle = Math.ceil(indices.length / 2);
   for (const half of [indices.slice(0, middle), indices.slice(middle)]) {
     try {
-      encode(half);
+      await encode(half);
     } catch (halfError) {
-      findUnencodable(half, halfError, encode, found);
+      await findUnencodable(half, halfError, encode, found);
     }
   }
 }

@@ -9,7 +9,8 @@
  * measured in the same run, on the same disk (under ./data/). Last, when `wrk` is installed, each
  * of the trivial, in-memory and durable servers runs fresh under `wrk -t1 -c50` (a client that
  * drives it harder than autocannon), for the peak RSS at the highest rate it sustains
- * (`BENCH_WRK_S`, default 10 s).
+ * (`BENCH_WRK_S`, default 10 s), and then `steward start` itself runs under wrk with no destination
+ * and with Parquet selected, against the trivial server (ingest-steward-rounds.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
 import { NODE_FLAGS } from "../../bin/node-flags.mjs";
+import { printStewardRounds, type StewardRoundsFigures, stewardRounds } from "./ingest-steward-rounds.ts";
 import { peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
@@ -63,6 +65,8 @@ export interface IngestBenchFigures {
   fsyncPreallocatedP99Ms: number;
   /** Each server fresh, loaded by wrk (when installed) at the highest rate it reaches. */
   wrk?: Record<"trivial" | "ingest" | "durable", WrkResult & { peakRssMb: number }>;
+  /** `steward start` with no destination and with Parquet selected, under wrk (when installed). */
+  steward?: StewardRoundsFigures;
 }
 
 /**
@@ -295,6 +299,7 @@ export async function run(): Promise<IngestBenchFigures> {
     fsyncPreallocatedP99Ms: fsyncPreallocated.p99,
   };
   if (wrkAvailable()) figures.wrk = await wrkRounds();
+  if (wrkAvailable()) figures.steward = await stewardRounds(stewardLoad());
   console.log(
     `ingest benchmark (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${roundSeconds} s, ${benchEnvelope().length}-byte envelope; medians)`,
   );
@@ -335,7 +340,25 @@ export async function run(): Promise<IngestBenchFigures> {
       `    peak RSS target <= 120 MB: in-memory ${ingest.peakRssMb <= 120 ? "met" : "NOT met"}, durable ${durable.peakRssMb <= 120 ? "met" : "NOT met"}`,
     );
   }
+  if (figures.steward !== undefined) printStewardRounds(figures.steward);
   return figures;
+}
+
+/** What `steward start` is loaded with, beside a fresh trivial server. */
+function stewardLoad() {
+  return {
+    token: TOKEN,
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${TOKEN}`,
+      "x-audit-client-version": "0.3.2",
+    },
+    body: benchEnvelope(),
+    startTrivial: async () => {
+      const child = await startChild("trivial");
+      return { url: `http://127.0.0.1:${child.port}/`, stop: () => stopChild(child) };
+    },
+  };
 }
 
 /** Each server fresh, loaded by wrk for WRK_S seconds after a 2 s warm-up; VmHWM read after. */

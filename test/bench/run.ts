@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every test/bench/*.bench.ts (each exports `run(): Promise<unknown>` that
  * measures against a trivial Node server in the same run and prints its figures), one after the
- * other so they do not compete for the CPU. `npm run bench -- ingest` runs only matching files.
+ * other so they do not compete for the CPU. `npm run bench -- ingest` runs only matching files
+ * (`e2e` is end-to-end).
  * The benchmarks start Steward and their reference servers with the node that runs this file
  * (`process.execPath`), which `npm run bench` takes from the first `node` on PATH: put the pinned
  * Node 24 first (`PATH="$(npx tsx bin/pinned-node.ts):$PATH"`) to measure on it. The first line
@@ -12,7 +13,9 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const filter = process.argv.slice(2);
+/** Short names a reader may type for a benchmark. */
+const ALIASES: Readonly<Record<string, string>> = { e2e: "end-to-end" };
+const filter = process.argv.slice(2).map((word) => ALIASES[word] ?? word);
 const directory = import.meta.dirname;
 const files = readdirSync(directory)
   .filter((name) => name.endsWith(".bench.ts"))

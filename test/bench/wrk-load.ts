@@ -1,8 +1,8 @@
 /**
  * Load from `wrk` (Debian's package: a C client on one thread that drives a Node server harder
  * than autocannon, which shares its core with JavaScript): POSTs `body` to `url` over
- * `connections` keep-alive connections for `seconds`, and reads back the request rate, the p99
- * latency and the non-2xx count. Absent `wrk`, `wrkAvailable()` is false and the caller reports
+ * `connections` keep-alive connections for `seconds`, and reads back the request rate, the p50
+ * and p99 latency and the non-2xx count. Absent `wrk`, `wrkAvailable()` is false and the caller reports
  * that instead.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 
 export interface WrkResult {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
 }
@@ -68,10 +69,11 @@ export async function wrkPost(options: {
       options.url,
     ]);
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+    const p50 = durationMs(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? "");
     const p99 = durationMs(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? "");
     const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
     if (!Number.isFinite(rps)) throw new Error(`unexpected wrk output:\n${stdout}`);
-    return { requestsPerSecond: Math.round(rps), p99Ms: p99, non2xx };
+    return { requestsPerSecond: Math.round(rps), p50Ms: p50, p99Ms: p99, non2xx };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import type { QvdValue } from "./qvd-symbols.ts";
 
 export const auditQvdEncoder: TableFileEncoder = {
   extension: "qvd",
-  encode(rows, meta) {
+  async encode(rows, meta) {
     return encodeQvd({
       tableName: "audit_events",
       createdAt: meta.flushedAt,

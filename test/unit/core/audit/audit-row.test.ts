@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractAuditFacts, parseTimestamp } from "../../../../core/audit/audit-facts.ts";
-import { AUDIT_COLUMNS, toAuditRow } from "../../../../core/audit/audit-row.ts";
+import { AUDIT_COLUMNS, isoUtcDate, toAuditRow } from "../../../../core/audit/audit-row.ts";
 import { acceptedEvent, objectDataEvent, oddEvents } from "../../../helpers/audit-events.ts";
 
 describe("toAuditRow", () => {
@@ -99,5 +99,31 @@ describe("parseTimestamp", () => {
     ["not a time", null],
   ])("parses %j", (raw, expected) => {
     expect(parseTimestamp(raw)).toBe(expected);
+  });
+});
+
+describe("isoUtcDate", () => {
+  it("gives each instant its own UTC day, in any order, across midnight and before 1970", () => {
+    const instants = [
+      "2026-03-08T23:59:59.999Z",
+      "2026-03-09T00:00:00.000Z",
+      "2026-03-08T00:00:00.000Z",
+      "2026-03-09T00:00:00.000Z",
+      "1969-12-31T23:59:59.999Z",
+      "1970-01-01T00:00:00.000Z",
+      "1969-12-31T00:00:00.001Z",
+    ];
+
+    expect(instants.map((instant) => isoUtcDate(Date.parse(instant)))).toEqual(
+      instants.map((instant) => instant.slice(0, 10)),
+    );
+  });
+
+  it("throws a RangeError for an instant a Date cannot hold, right after the last day it can", () => {
+    const lastMs = 8.64e15;
+
+    expect(() => isoUtcDate(lastMs)).not.toThrow();
+    expect(() => isoUtcDate(lastMs + 1)).toThrow(RangeError);
+    expect(() => isoUtcDate(Number.NaN)).toThrow(RangeError);
   });
 });

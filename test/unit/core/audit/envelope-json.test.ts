@@ -54,20 +54,25 @@ describe("acceptedEventJson", () => {
 });
 
 describe("envelopeJsonOf with a __proto__ member spelled with escapes", () => {
-  it.each(['"__proto\\u005f_"', '"\\u005f\\u005fproto__"', '"__pr\\u006fto__"'])(
-    "encodes again when the payload holds %s, so the stored text is the validated envelope",
-    (name) => {
-      const base = validEnvelope();
-      const text = JSON.stringify(base).replace('"payload":{', `"payload":{${name}:{"x":1},"a":1,`);
-      const { parsed, envelope } = submitted(base, text);
+  it.each([
+    '"__proto\\u005f_"',
+    '"\\u005F\\u005fproto__"',
+    '"__pr\\u006fto__"',
+    '"__\\u0070roto__"',
+    '"__p\\u0072oto__"',
+    '"__pro\\u0074o__"',
+    '"__prot\\u006F__"',
+  ])("encodes again when the payload holds %s, so the stored text is the validated envelope", (name) => {
+    const base = validEnvelope();
+    const text = JSON.stringify(base).replace('"payload":{', `"payload":{${name}:{"x":1},"a":1,`);
+    const { parsed, envelope } = submitted(base, text);
 
-      const stored = envelopeJsonOf(parsed, text, envelope);
-      const event: AcceptedEvent = { envelope, receivedAt: "2026-11-24T08:00:00.000Z", clientIp: "::1" };
+    const stored = envelopeJsonOf(parsed, text, envelope);
+    const event: AcceptedEvent = { envelope, receivedAt: "2026-11-24T08:00:00.000Z", clientIp: "::1" };
 
-      expect(stored).toBeUndefined();
-      expect(JSON.parse(acceptedEventJson(event, stored)).envelope).toEqual(envelope);
-    },
-  );
+    expect(stored).toBeUndefined();
+    expect(JSON.parse(acceptedEventJson(event, stored)).envelope).toEqual(envelope);
+  });
 
   it("still reuses a text whose escapes spell no __proto__ member", () => {
     const { text, parsed, envelope } = submitted(
@@ -75,6 +80,13 @@ describe("envelopeJsonOf with a __proto__ member spelled with escapes", () => {
     );
 
     expect(text).toContain("\\u0001");
+    expect(envelopeJsonOf(parsed, text, envelope)).toBe(text);
+  });
+
+  it("reuses the text of a Windows user whose name begins with a u", () => {
+    const { text, parsed, envelope } = submitted(validEnvelope({ correlationId: "DOMAIN\\user" }));
+
+    expect(text).toContain("DOMAIN\\\\user");
     expect(envelopeJsonOf(parsed, text, envelope)).toBe(text);
   });
 });

@@ -1,0 +1,200 @@
+/**
+ * The ingest benchmark's rounds of `steward start` itself, as users run it (bin/steward.js: the
+ * bundle, Steward's node options), in the two configurations a user meets, against a trivial
+ * `node:http` server in the same run:
+ *
+ * - no destination selected: nothing logged, nothing written;
+ * - Parquet selected: every 202 after the durable log's fdatasync, and Parquet files written from
+ *   the log (batches of 1000).
+ *
+ * The three servers run side by side and are loaded by `wrk -t1` in alternating rounds (the order
+ * reversed every round, `BENCH_STEWARD_ROUNDS` rounds of `BENCH_STEWARD_ROUND_S` s), first over 50
+ * connections, then over 4: with 50 a server is saturated and most of an answer's time is spent
+ * queued behind the other 49 requests; with 4 the answer time is mostly the server's own, and a
+ * thread held by other work (a batch being written) shows in the p99. Reported for each: the
+ * median of the per-round ratios with their spread, p50 and p99 (medians of the rounds), and the
+ * load average after each round; peak RSS (VmHWM) after all rounds. Targets (at 50 connections):
+ * no destination ≥ 0.6×; Parquet selected ≥ 0.5×, p99 ≤ 10 ms, peak RSS ≤ 130 MB.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../helpers/free-port.ts";
+import { type StewardProcess, spawnSteward } from "../helpers/steward-process.ts";
+import { loadAverage1, peakRssMb } from "./process-stats.ts";
+import { type WrkResult, wrkPost } from "./wrk-load.ts";
+
+const ROUNDS = Number(process.env.BENCH_STEWARD_ROUNDS ?? 4);
+const ROUND_S = Number(process.env.BENCH_STEWARD_ROUND_S ?? 5);
+/** Saturating, then light. */
+const CONNECTION_COUNTS = [50, 4] as const;
+
+type Configuration = "none" | "parquet";
+
+export interface StewardConfigurationFigures {
+  requestsPerSecond: number;
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+/** The rounds over one number of connections. */
+export interface StewardLoadFigures {
+  connections: number;
+  trivial: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  none: StewardConfigurationFigures;
+  parquet: StewardConfigurationFigures;
+  loadAverages: number[];
+}
+
+export interface StewardRoundsFigures {
+  loads: StewardLoadFigures[];
+  /** After all rounds. */
+  peakRssMb: Record<Configuration, number>;
+}
+
+/** What the rounds post, and the trivial server to compare with (started and stopped here). */
+export interface StewardRoundsLoad {
+  token: string;
+  headers: Record<string, string>;
+  body: string;
+  startTrivial(): Promise<{ url: string; stop(): Promise<void> }>;
+}
+
+function config(configuration: Configuration, token: string, port: number, restPort: number): string {
+  const destination =
+    configuration === "none"
+      ? "      enable: false\n"
+      : "      enable: true\n      type: parquet\n      parquet:\n        exportDirectory: ./out/parquet\n";
+  return `Service:
+  auditEvents:
+    port: ${port}
+    apiToken: ${token}
+    rateLimit:
+      enable: false
+    queue:
+      durable: ${configuration === "parquet"}
+      directory: ./queue
+    destination:
+${destination}  restServer:
+    port: ${restPort}
+`;
+}
+
+interface Started {
+  steward: StewardProcess;
+  url: string;
+  directory: string;
+}
+
+async function startSteward(configuration: Configuration, token: string): Promise<Started> {
+  const directory = mkdtempSync(join(tmpdir(), `steward-bench-ingest-${configuration}-`));
+  const port = await freePort();
+  writeFileSync(join(directory, "steward.yaml"), config(configuration, token, port, await freePort()));
+  const steward = spawnSteward(["start", "--config", "steward.yaml"], { cwd: directory });
+  await steward.waitFor(/steward ready/, 60_000);
+  return { steward, url: `http://127.0.0.1:${port}/api/v1/audit-event`, directory };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Milliseconds to two decimals. */
+const ms = (value: number): number => Number(value.toFixed(2));
+
+function summary(results: WrkResult[], trivial: WrkResult[]): StewardConfigurationFigures {
+  const ratios = results.map(
+    (result, i) => result.requestsPerSecond / (trivial[i] as WrkResult).requestsPerSecond,
+  );
+  return {
+    requestsPerSecond: Math.round(median(results.map((r) => r.requestsPerSecond))),
+    ratio: Number(median(ratios).toFixed(3)),
+    ratioMin: Number(Math.min(...ratios).toFixed(3)),
+    ratioMax: Number(Math.max(...ratios).toFixed(3)),
+    p50Ms: ms(median(results.map((r) => r.p50Ms))),
+    p99Ms: ms(median(results.map((r) => r.p99Ms))),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
+export async function stewardRounds(load: StewardRoundsLoad): Promise<StewardRoundsFigures> {
+  const trivial = await load.startTrivial();
+  const started: Partial<Record<Configuration, Started>> = {};
+  try {
+    started.none = await startSteward("none", load.token);
+    started.parquet = await startSteward("parquet", load.token);
+    const urls = { trivial: trivial.url, none: started.none.url, parquet: started.parquet.url };
+    const loads: StewardLoadFigures[] = [];
+    for (const connections of CONNECTION_COUNTS) loads.push(await roundsOver(connections, urls, load));
+    const rss = (name: Configuration) =>
+      Number(peakRssMb(started[name]?.steward.child.pid as number).toFixed(1));
+    return { loads, peakRssMb: { none: rss("none"), parquet: rss("parquet") } };
+  } finally {
+    await trivial.stop();
+    for (const { steward, directory } of Object.values(started)) {
+      steward.child.kill("SIGTERM");
+      await steward.exited(20_000).catch(() => steward.child.kill("SIGKILL"));
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+}
+
+type Urls = Record<"trivial" | Configuration, string>;
+
+async function roundsOver(
+  connections: number,
+  urls: Urls,
+  load: StewardRoundsLoad,
+): Promise<StewardLoadFigures> {
+  const wrk = (url: string, seconds: number) =>
+    wrkPost({ url, headers: load.headers, body: load.body, seconds, connections });
+  for (const url of Object.values(urls)) await wrk(url, 2);
+  const results: Record<keyof Urls, WrkResult[]> = { trivial: [], none: [], parquet: [] };
+  const loadAverages: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = (["trivial", "none", "parquet"] as const).slice();
+    if (round % 2 === 1) order.reverse();
+    for (const name of order) results[name].push(await wrk(urls[name], ROUND_S));
+    loadAverages.push(loadAverage1());
+  }
+  return {
+    connections,
+    trivial: {
+      requestsPerSecond: Math.round(median(results.trivial.map((r) => r.requestsPerSecond))),
+      p50Ms: ms(median(results.trivial.map((r) => r.p50Ms))),
+      p99Ms: ms(median(results.trivial.map((r) => r.p99Ms))),
+    },
+    none: summary(results.none, results.trivial),
+    parquet: summary(results.parquet, results.trivial),
+    loadAverages,
+  };
+}
+
+export function printStewardRounds(figures: StewardRoundsFigures): void {
+  for (const { connections, trivial, none, parquet, loadAverages } of figures.loads) {
+    console.log(
+      `  steward start, wrk -t1 -c${connections}, ${ROUNDS} alternating rounds of ${ROUND_S} s (medians; load average after each round ${loadAverages.map((l) => l.toFixed(1)).join(", ")}):`,
+    );
+    console.log(
+      `    trivial node:http 202: ${trivial.requestsPerSecond} req/s, p50 ${trivial.p50Ms} ms, p99 ${trivial.p99Ms} ms`,
+    );
+    const line = (name: string, f: StewardConfigurationFigures, target: string) =>
+      console.log(
+        `    ${name}: ${f.requestsPerSecond} req/s, ${f.ratio}x (rounds ${f.ratioMin}-${f.ratioMax}), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, non-2xx ${f.non2xx}${connections === 50 ? ` (target ${target})` : ""}`,
+      );
+    line("no destination selected", none, ">= 0.6x");
+    line("Parquet selected (durable log + Parquet files)", parquet, ">= 0.5x, p99 <= 10 ms");
+  }
+  const { none, parquet } = figures.peakRssMb;
+  console.log(
+    `    peak RSS after all rounds: no destination ${none} MB, Parquet selected ${parquet} MB (target <= 130 MB)`,
+  );
+}
