@@ -169,7 +169,11 @@ export async function startSteward(
       },
     },
   });
-  const process = spawnSteward(["start", "--config", "steward.yaml"], { cwd: dir });
+  const process = spawnSteward(["start", "--config", "steward.yaml"], {
+    cwd: dir,
+    // BENCH_TASK_NODE_ARGS: options for Steward's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+    nodeArgs: (globalThis.process.env.BENCH_TASK_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== ""),
+  });
   await process.waitFor(/steward ready/, 30_000);
   return {
     process,
