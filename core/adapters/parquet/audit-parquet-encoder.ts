@@ -57,6 +57,8 @@ export const auditParquetEncoder: TableFileEncoder = {
       repetition_type: "OPTIONAL",
       logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" },
     };
+    // The columns took a piece of their own.
+    await nextTurn();
     try {
       const schema = schemaFromColumnData({ columnData, schemaOverrides: { timestamp: timestampElement } });
       const writer = new YieldingByteWriter();

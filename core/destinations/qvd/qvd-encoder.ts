@@ -4,7 +4,11 @@
  * field's symbol table, then the bit-stuffed index table: `RecordByteSize` bytes per row, each
  * field's stored index at its `BitOffset`/`BitWidth`, little-endian, read as `stored + Bias`.
  * A field holding NULLs gets Bias -2 so that stored 0 reads as -2, Qlik's NULL.
+ *
+ * The encoder gives way to waiting requests after every FIELDS_PER_TURN fields of each pass (why:
+ * shared/next-turn.ts): 1,000 audit rows took 9.4 ms in one piece on a quiet 2-core machine.
  */
+import { nextTurn } from "../../shared/next-turn.ts";
 import { QvdEncodeError } from "./qvd-encode-error.ts";
 import { buildSymbolTable, type QvdValue, type SymbolTable } from "./qvd-symbols.ts";
 
@@ -24,6 +28,14 @@ export interface QvdTable {
   lineage: string;
 }
 
+/** Five of the audit table's 25 fields: about 2 ms of a 1,000-row batch on a quiet machine. */
+const FIELDS_PER_TURN = 5;
+
+/** Gives way after every FIELDS_PER_TURN fields, `done` being how many are done. */
+async function afterField(done: number): Promise<void> {
+  if (done % FIELDS_PER_TURN === 0) await nextTurn();
+}
+
 interface FieldLayout {
   name: string;
   symbols: SymbolTable;
@@ -33,7 +45,7 @@ interface FieldLayout {
   offset: number;
 }
 
-export function encodeQvd(table: QvdTable): Uint8Array {
+export async function encodeQvd(table: QvdTable): Promise<Uint8Array> {
   const rowCount = table.columns[0]?.values.length ?? 0;
   if (table.columns.some((column) => column.values.length !== rowCount)) {
     throw new QvdEncodeError("QVD columns differ in length");
@@ -49,9 +61,10 @@ export function encodeQvd(table: QvdTable): Uint8Array {
     fields.push({ name: column.name, symbols, bitOffset, bitWidth, bias, offset: symbolOffset });
     bitOffset += bitWidth;
     symbolOffset += symbols.bytes.length;
+    await afterField(fields.length);
   }
   const recordByteSize = Math.ceil(bitOffset / 8);
-  const index = packIndexTable(fields, rowCount, recordByteSize);
+  const index = await packIndexTable(fields, rowCount, recordByteSize);
   const header = new TextEncoder().encode(
     headerXml(table, fields, { recordByteSize, rowCount, offset: symbolOffset, length: index.length }),
   );
@@ -66,14 +79,17 @@ export function encodeQvd(table: QvdTable): Uint8Array {
   return out;
 }
 
-function packIndexTable(
+async function packIndexTable(
   fields: readonly FieldLayout[],
   rowCount: number,
   recordByteSize: number,
-): Uint8Array {
+): Promise<Uint8Array> {
   const out = new Uint8Array(rowCount * recordByteSize);
+  let packed = 0;
   for (const field of fields) {
     if (field.bitWidth === 0) continue;
+    packed += 1;
+    await afterField(packed);
     const { indexes } = field.symbols;
     for (let row = 0; row < rowCount; row += 1) {
       const symbol = indexes[row];

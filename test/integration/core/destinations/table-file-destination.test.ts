@@ -146,40 +146,46 @@ describe("parquet destination: a batch of 1,200 events", () => {
     expect(parquetMetadata(file).row_groups.map((group) => Number(group.num_rows))).toEqual([500, 500, 200]);
     expect((await parquetEventIds(directory)).sort()).toEqual(events.map((e) => e.envelope.eventId).sort());
   });
-
-  it("gives way to the event loop between pieces of the work, before the file is stored", async () => {
-    const events = Array.from({ length: 1200 }, () => acceptedEvent());
-    const { store } = destinationInto("parquet");
-    // A chain of turns, as requests waiting on the loop would take them; counted up to the put.
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns += 1;
-      if (running) setImmediate(tick);
-    };
-    let turnsAtPut: number | undefined;
-    const counting: ObjectStore = {
-      ...store,
-      put: async (key, body) => {
-        turnsAtPut ??= turns;
-        await store.put(key, body);
-      },
-    };
-    const destination = createTableFileDestination({
-      name: "parquet",
-      store: counting,
-      encoder: auditParquetEncoder,
-      staticTags: STATIC_TAGS,
-    });
-
-    setImmediate(tick);
-    await destination.write({ id: "2b3c4d5e", flushedAt, events });
-    running = false;
-
-    // Rows in pieces of 250 (four turns between five pieces), the encoding in three row groups.
-    expect(turnsAtPut).toBeGreaterThanOrEqual(6);
-  });
 });
+
+describe.each(["parquet", "tablefile"] as const)(
+  "%s destination: writing a batch of 1,200 events",
+  (name) => {
+    it("gives way to the event loop between pieces of the work, before the file is stored", async () => {
+      const events = Array.from({ length: 1200 }, () => acceptedEvent());
+      const { store } = destinationInto(name);
+      // A chain of turns, as requests waiting on the loop would take them; counted up to the put.
+      let turns = 0;
+      let running = true;
+      const tick = () => {
+        turns += 1;
+        if (running) setImmediate(tick);
+      };
+      let turnsAtPut: number | undefined;
+      const counting: ObjectStore = {
+        ...store,
+        put: async (key, body) => {
+          turnsAtPut ??= turns;
+          await store.put(key, body);
+        },
+      };
+      const destination = createTableFileDestination({
+        name,
+        store: counting,
+        encoder: name === "parquet" ? auditParquetEncoder : auditQvdEncoder,
+        staticTags: STATIC_TAGS,
+      });
+
+      setImmediate(tick);
+      await destination.write({ id: "2b3c4d5e", flushedAt, events });
+      running = false;
+
+      // Rows in pieces of 250 (four turns between five pieces); Parquet in three row groups, QVD
+      // five fields at a time.
+      expect(turnsAtPut).toBeGreaterThanOrEqual(6);
+    });
+  },
+);
 
 describe("tablefile destination", () => {
   it("writes QVD files that qvdrs reads back with every value, nulls, unicode and booleans as -1/0", async () => {

@@ -46,7 +46,7 @@ const table = (columns: { name: string; values: (string | number | null)[] }[]) 
 
 describe("encodeQvd", () => {
   it("writes ints, doubles, big integers, unicode, empty strings and nulls that qvdrs reads back", async () => {
-    const bytes = table([
+    const bytes = await table([
       { name: "n", values: [1, null, -1, 0, 1772988386181, 2.5] },
       { name: "s", values: ["x", "", null, "東京 📈 <&>", "x", "y"] },
       { name: "allNull", values: [null, null, null, null, null, null] },
@@ -67,7 +67,7 @@ describe("encodeQvd", () => {
   });
 
   it("writes an empty table that qvdrs reads as zero rows", async () => {
-    const read = await writeAndRead(table([{ name: "a", values: [] }]));
+    const read = await writeAndRead(await table([{ name: "a", values: [] }]));
 
     expect(read.numRows).toBe(0);
     expect(read.columns).toEqual(["a"]);
@@ -75,7 +75,7 @@ describe("encodeQvd", () => {
 
   it("packs wide indexes across byte boundaries", async () => {
     const values = Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? null : `v${i}`));
-    const bytes = table([
+    const bytes = await table([
       { name: "a", values },
       { name: "b", values: values.map((_, i) => i % 7) },
     ]);
@@ -88,10 +88,10 @@ describe("encodeQvd", () => {
     expect(read.head(1000).map((row) => row.b)).toEqual(values.map((_, i) => String(i % 7)));
   });
 
-  it.skipIf(!fixturesPresent)("lays the header out element by element as Qlik Sense does", () => {
+  it.skipIf(!fixturesPresent)("lays the header out element by element as Qlik Sense does", async () => {
     const qlik = readQvdBytes(new Uint8Array(readFileSync(path.join(FIXTURES, "colors.qvd"))));
     const ours = readQvdBytes(
-      table([
+      await table([
         { name: "id", values: [1, 2] },
         { name: "name", values: ["a", "b"] },
         { name: "rgb", values: ["x", "y"] },
