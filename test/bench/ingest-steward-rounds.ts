@@ -25,6 +25,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { bundle } from "../../bin/bundle.mjs";
 import { freePort } from "../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../helpers/steward-process.ts";
+import { median } from "./median.ts";
 import { loadAverage1, peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkPost } from "./wrk-load.ts";
 
@@ -126,14 +127,6 @@ async function answerTimes(started: Started): Promise<number[]> {
     await sleep(10);
   }
   return (lines().at(-1) as string).split(" ").map(Number);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Milliseconds to two decimals. */

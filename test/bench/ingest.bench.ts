@@ -20,6 +20,7 @@ import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
 import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 import { printStewardRounds, type StewardRoundsFigures, stewardRounds } from "./ingest-steward-rounds.ts";
+import { median } from "./median.ts";
 import { peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
@@ -186,14 +187,6 @@ async function load(port: number, path: string, duration: number) {
     },
     body: benchEnvelope(),
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

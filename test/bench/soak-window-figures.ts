@@ -3,9 +3,11 @@
  * latencies) and what was sampled meanwhile (Steward's VmRSS, the CPU of each process and of the
  * machine, the log directory's size), with the backlog and load average read at its end.
  */
+
+import { median } from "./median.ts";
 import type { LoadWindow } from "./soak-paced-load.ts";
 import type { Sample } from "./soak-steward.ts";
-import { median, quantile, type WindowFigures } from "./soak-windows.ts";
+import { quantile, type WindowFigures } from "./soak-windows.ts";
 
 /** CPU used between two samples, in % of one core. */
 function cpuBetween(from: Sample | undefined, to: Sample | undefined): WindowFigures["cpuPct"] {

@@ -8,6 +8,7 @@
  * warm-up of the first half (heap growing to its working size, JIT, the capacity run's backlog)
  * does not count as growth.
  */
+import { median } from "./median.ts";
 
 export interface WindowFigures {
   index: number;
@@ -40,15 +41,6 @@ export interface WindowFigures {
 export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return 0;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 export interface Growth {
