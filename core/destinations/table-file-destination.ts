@@ -57,12 +57,7 @@ export function createTableFileDestination({
         let row: AuditRow;
         try {
           const facts = extractAuditFacts(event);
-          // A validated envelope always has a parseable timestamp; receivedAt, then the flush
-          // time, are fallbacks so that an odd event can never make the whole batch unwritable.
-          const receivedMs = Date.parse(event.receivedAt);
-          date = isoUtcDate(
-            facts.timestampMs ?? (Number.isFinite(receivedMs) ? receivedMs : batch.flushedAt.getTime()),
-          );
+          date = isoUtcDate(facts.timestampMs ?? fallbackTimeMs(event, batch.flushedAt));
           row = toAuditRow(facts, tags);
         } catch (error) {
           // E.g. a RangeError from JSON.stringify of objectData nested too deeply: this event only.
@@ -97,6 +92,16 @@ export function createTableFileDestination({
       unwritten.throwIfAny();
     },
   };
+}
+
+/**
+ * A validated envelope always has a parseable timestamp; receivedAt, then the flush time, are
+ * fallbacks so that an odd event can never make the whole batch unwritable. Parsed only when
+ * needed: Date.parse takes about 0.45 µs, once per event and destination.
+ */
+function fallbackTimeMs(event: AcceptedEvent, flushedAt: Date): number {
+  const receivedMs = Date.parse(event.receivedAt);
+  return Number.isFinite(receivedMs) ? receivedMs : flushedAt.getTime();
 }
 
 interface Partition {

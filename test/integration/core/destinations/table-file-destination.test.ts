@@ -146,6 +146,24 @@ describe("parquet destination: a batch of 1,200 events", () => {
     expect(parquetMetadata(file).row_groups.map((group) => Number(group.num_rows))).toEqual([500, 500, 200]);
     expect((await parquetEventIds(directory)).sort()).toEqual(events.map((e) => e.envelope.eventId).sort());
   });
+
+  it("files an event without a readable timestamp under the day it was received, else the flush day", async () => {
+    const dated = acceptedEvent();
+    const received = { ...acceptedEvent({ timestamp: "not a time" }), receivedAt: "2026-03-09T23:59:59.999Z" };
+    const neither = { ...acceptedEvent({ timestamp: "not a time" }), receivedAt: "never" };
+    const { directory, store, destination } = destinationInto("parquet");
+
+    await destination.write({ id: "5e6f7a8b", flushedAt, events: [dated, received, neither] });
+
+    expect(await store.list("")).toEqual([
+      "date=2026-03-08/20260310T080000000Z-5e6f7a8b.parquet",
+      "date=2026-03-09/20260310T080000000Z-5e6f7a8b.parquet",
+      "date=2026-03-10/20260310T080000000Z-5e6f7a8b.parquet",
+    ]);
+    expect((await parquetEventIds(directory)).sort()).toEqual(
+      [dated, received, neither].map((e) => e.envelope.eventId).sort(),
+    );
+  });
 });
 
 describe.each(["parquet", "tablefile"] as const)(
