@@ -20,6 +20,7 @@ import { freePort } from "../helpers/free-port.ts";
 import { archiveMissing, releaseArchive, unpackRelease } from "../helpers/release-archive.ts";
 import { type StewardProcess, spawnCommand } from "../helpers/steward-process.ts";
 import { spawnUnderWine, stopWine, wineMissing, winePrefix } from "../helpers/wine.ts";
+import { median } from "./order-statistics.ts";
 import { loadAverage1, memoryMb } from "./process-stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -109,11 +110,6 @@ async function measure(variant: Variant): Promise<{ coldMs: number; idleRssMb: n
     rmSync(directory, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 export async function run(): Promise<void> {
   for (const platform of ["linux-x64", "win-x64"] as const) {

@@ -25,7 +25,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { bundle } from "../../bin/bundle.mjs";
 import { freePort } from "../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../helpers/steward-process.ts";
-import { median } from "./median.ts";
+import { median } from "./order-statistics.ts";
 import { loadAverage1, peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkPost } from "./wrk-load.ts";
 

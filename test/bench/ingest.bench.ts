@@ -20,7 +20,7 @@ import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
 import { NODE_FLAGS } from "../../bin/node-flags.mjs";
 import { printStewardRounds, type StewardRoundsFigures, stewardRounds } from "./ingest-steward-rounds.ts";
-import { median } from "./median.ts";
+import { median, percentile } from "./order-statistics.ts";
 import { peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkAvailable, wrkPost } from "./wrk-load.ts";
 
@@ -96,10 +96,7 @@ function measureFsync(preallocated: boolean, samples = 200): { p50: number; p99:
     closeSync(fd);
     rmSync(directory, { recursive: true, force: true });
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Number((times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] ?? 0).toFixed(3));
-  return { p50: at(0.5), p99: at(0.99) };
+  return { p50: Number(percentile(times, 50).toFixed(3)), p99: Number(percentile(times, 99).toFixed(3)) };
 }
 
 /** A valid selection.state.changed envelope padded to about 1 KB. */

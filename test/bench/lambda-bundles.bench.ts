@@ -36,6 +36,7 @@ import { validEnvelope } from "../helpers/audit-envelopes.ts";
 import { startDynalite } from "../helpers/dynalite-server.ts";
 import { bundleLambda, type LambdaBundleOptions } from "../helpers/lambda-bundle.ts";
 import { signedDelivery } from "../helpers/qlik-cloud-functions.ts";
+import { median } from "./order-statistics.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NODE = process.env.BENCH_NODE || process.execPath;
@@ -150,7 +151,6 @@ interface Timing {
   status: number | string;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(0)} kB`;
 
 async function coldStart(file: string, event: unknown, env: Record<string, string>): Promise<Timing> {

@@ -48,6 +48,7 @@ import { type Influxd, influxdAvailable, startInfluxd } from "../helpers/influxd
 import { type Mosquitto, mosquittoAvailable, startMosquitto } from "../helpers/mosquitto.ts";
 import { parsePrometheusText, type ScrapedMetric, sampleValue } from "../helpers/prometheus-text.ts";
 import { ask, type Child, children, message, spawnChild, stopChild } from "./bench-children.ts";
+import { percentile } from "./order-statistics.ts";
 import { cpuSeconds, loadAverages, memoryMb as processMemoryMb } from "./process-stats.ts";
 
 const SERVERS = Number(process.env.BENCH_POLLING_SERVERS ?? 200);
@@ -82,12 +83,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Figures
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 

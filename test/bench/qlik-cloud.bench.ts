@@ -53,6 +53,7 @@ import {
 import { spawnSteward } from "../helpers/steward-process.ts";
 import { ask, type Child, message, spawnChild, stopChild } from "./bench-children.ts";
 import { type CpuWaitSampler, startCpuWaitSampler } from "./cpu-wait-sampler.ts";
+import { percentile } from "./order-statistics.ts";
 import { cpuSeconds, loadAverage1, memoryMb } from "./process-stats.ts";
 
 const DELIVERIES = Number(process.env.BENCH_CLOUD_DELIVERIES ?? 1000);
@@ -112,11 +113,6 @@ async function deliver(url: string, bodies: readonly string[], secret: string): 
     ms: performance.now() - started,
     loopDelay: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
   };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** Fresh runs of the tenant (failed and succeeded in turn), as the exact bodies Qlik would send. */

@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { bundle } from "../../bin/bundle.mjs";
+import { median } from "./order-statistics.ts";
 
 interface Figure {
   baselineRps: number;
@@ -63,8 +64,6 @@ async function startServers() {
     },
   };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function measure(
   url: string,

@@ -4,7 +4,7 @@
  * machine, the log directory's size), with the backlog and load average read at its end.
  */
 
-import { median } from "./median.ts";
+import { median } from "./order-statistics.ts";
 import type { LoadWindow } from "./soak-paced-load.ts";
 import type { Sample } from "./soak-steward.ts";
 import { quantile, type WindowFigures } from "./soak-windows.ts";

@@ -8,7 +8,7 @@
  * warm-up of the first half (heap growing to its working size, JIT, the capacity run's backlog)
  * does not count as growth.
  */
-import { median } from "./median.ts";
+import { median } from "./order-statistics.ts";
 
 export interface WindowFigures {
   index: number;
