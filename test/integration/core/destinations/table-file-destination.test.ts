@@ -134,7 +134,10 @@ describe("parquet destination", () => {
 
   it("files an event without a readable timestamp under the day it was received, else the flush day", async () => {
     const dated = acceptedEvent();
-    const received = { ...acceptedEvent({ timestamp: "not a time" }), receivedAt: "2026-03-09T23:59:59.999Z" };
+    const received = {
+      ...acceptedEvent({ timestamp: "not a time" }),
+      receivedAt: "2026-03-09T23:59:59.999Z",
+    };
     const neither = { ...acceptedEvent({ timestamp: "not a time" }), receivedAt: "never" };
     const { directory, store, destination } = destinationInto("parquet");
 
