@@ -15,7 +15,7 @@
  * The two run concurrently (separate processes, ports and directories) to keep the run short.
  */
 import { randomUUID } from "node:crypto";
-import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { influxEventIds } from "../../helpers/audit-destination-contents.ts";
@@ -229,6 +229,7 @@ describe.skipIf(skip).concurrent("local audit pipeline: destination outage under
   }, 180_000);
 
   it("keeps answering 202 while the JSON export directory is unwritable for 60 s and has every event there within a minute after", async (context) => {
+    let asides: string[] = [];
     const measured = await runOutage(
       {
         destination: "json",
@@ -236,14 +237,12 @@ describe.skipIf(skip).concurrent("local audit pipeline: destination outage under
         async damage(dir) {
           const directory = join(dir, "out", "json");
           if (!asRoot) return chmodSync(directory, 0o500);
-          renameSync(directory, `${directory}.aside`);
-          writeFileSync(directory, "not a directory\n");
+          asides = replaceWithFile(directory);
         },
         async restore(dir) {
           const directory = join(dir, "out", "json");
           if (!asRoot) return chmodSync(directory, 0o755);
-          rmSync(directory);
-          renameSync(`${directory}.aside`, directory);
+          putBack(directory, asides);
         },
         holds: async (dir) => ({ json: jsonFileIds(join(dir, "out", "json")) }),
       },
@@ -252,3 +251,36 @@ describe.skipIf(skip).concurrent("local audit pipeline: destination outage under
     expectOutageRules(measured);
   }, 180_000);
 });
+
+/**
+ * As root: moves `directory` aside and puts a regular file of its name in its place. Steward makes
+ * its export directory again when it finds it missing, and may do so between the two steps; then
+ * the directory it made is moved aside too and the file is tried again. Returns the directories
+ * moved aside, the original first.
+ */
+function replaceWithFile(directory: string): string[] {
+  const asides: string[] = [];
+  for (;;) {
+    const aside = `${directory}.aside${asides.length}`;
+    renameSync(directory, aside);
+    asides.push(aside);
+    try {
+      writeFileSync(directory, "not a directory\n", { flag: "wx" });
+      return asides;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "EEXIST" && code !== "EISDIR") || asides.length >= 20) throw error;
+    }
+  }
+}
+
+/** Undoes replaceWithFile: the original directory back in place, with what the others hold. */
+function putBack(directory: string, asides: readonly string[]): void {
+  rmSync(directory);
+  const [original, ...made] = asides;
+  renameSync(original as string, directory);
+  for (const aside of made) {
+    for (const name of readdirSync(aside)) renameSync(join(aside, name), join(directory, name));
+    rmSync(aside, { recursive: true });
+  }
+}
