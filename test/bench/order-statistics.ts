@@ -18,6 +18,15 @@ export function median(values: readonly number[]): number {
  * the values do not exceed, always one of them (NaN for none).
  */
 export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return (
+    nearestRank(
+      [...values].sort((a, b) => a - b),
+      p,
+    ) ?? Number.NaN
+  );
+}
+
+/** `percentile` of values already in ascending order, without sorting them again (undefined for none). */
+export function nearestRank(sorted: readonly number[], p: number): number | undefined {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }

@@ -4,10 +4,10 @@
  * machine, the log directory's size), with the backlog and load average read at its end.
  */
 
-import { median } from "./order-statistics.ts";
+import { median, nearestRank } from "./order-statistics.ts";
 import type { LoadWindow } from "./soak-paced-load.ts";
 import type { Sample } from "./soak-steward.ts";
-import { quantile, type WindowFigures } from "./soak-windows.ts";
+import type { WindowFigures } from "./soak-windows.ts";
 
 /** CPU used between two samples, in % of one core. */
 function cpuBetween(from: Sample | undefined, to: Sample | undefined): WindowFigures["cpuPct"] {
@@ -41,8 +41,9 @@ export function windowFigures(
       issued: window.issued,
       answered,
       failed: window.issued - (window.statuses.get(202) ?? 0),
-      p50Ms: quantile(window.latenciesMs, 0.5),
-      p99Ms: quantile(window.latenciesMs, 0.99),
+      // The window's latencies are in ascending order (soak-paced-load.ts); none reads 0.
+      p50Ms: nearestRank(window.latenciesMs, 50) ?? 0,
+      p99Ms: nearestRank(window.latenciesMs, 99) ?? 0,
       maxMs: window.latenciesMs.at(-1) ?? 0,
       rssMb: median(rss),
       rssMaxMb: Math.max(0, ...rss),

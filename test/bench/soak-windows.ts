@@ -37,12 +37,6 @@ export interface WindowFigures {
   load1: number;
 }
 
-/** The q-quantile of ascending `sorted` (nearest rank); 0 for none. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
-
 export interface Growth {
   /** Median of the first three windows of the second half, and of the last three. */
   first: number;
