@@ -164,7 +164,7 @@ export async function startLocal(
       metrics,
       rateLimited,
       httpRefused,
-      // App id → name: the app-name poller fills it, UDP event enrichment and health polling read it.
+      // App names by app id: the app-name poller fills it, UDP event enrichment and health polling read it.
       appNames: createMemoryAppNameCache(),
       status,
       healthProbes: [...audit.healthProbes, ...rest.healthProbes],

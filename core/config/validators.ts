@@ -110,7 +110,7 @@ export function hasUrlCredentials(s: string): boolean {
 const hasCredentials = (url: URL) => url.username !== "" || url.password !== "";
 
 export function isRetentionDuration(s: string): boolean {
-  return s === "0" || s === "INF" || /^(?:\d+(?:ns|us|µs|ms|s|m|h|d|w))+$/.test(s);
+  return s === "0" || s === "INF" || /^(?:\d+(?:ns|us|\u00b5s|ms|s|m|h|d|w))+$/.test(s);
 }
 
 /** A browser origin (`https://host[:port]`, no path) or `*`. */

@@ -18,7 +18,7 @@ export const WINDOWS_MAX_NAME_LENGTH = 255;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const REFUSED_CHARACTER = /[<>:"/\\|?*\u0000-\u001f]/;
-const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
 
 /** Why Windows refuses `name` (one level of a path), or undefined when it takes it as it is. */
 export function windowsNameProblem(name: string): string | undefined {

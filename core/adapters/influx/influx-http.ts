@@ -191,7 +191,7 @@ function noAnswer(error: unknown): string {
 
 /** `30d`, `1h30m`, `INF`: the InfluxDB duration literal, validated before it reaches a query. */
 export function isInfluxDuration(value: string): boolean {
-  return /^(inf|(\d+(ns|us|µs|u|ms|s|m|h|d|w))+)$/i.test(value);
+  return /^(inf|(\d+(ns|us|\u00b5s|u|ms|s|m|h|d|w))+)$/i.test(value);
 }
 
 /** Seconds of an InfluxDB duration literal; 0 for `INF` or an empty value (keep forever). */
@@ -210,7 +210,7 @@ export function durationSeconds(value: string): number {
     w: 604800,
   };
   let total = 0;
-  for (const match of value.matchAll(/(\d+)(ns|us|µs|u|ms|s|m|h|d|w)/g)) {
+  for (const match of value.matchAll(/(\d+)(ns|us|\u00b5s|u|ms|s|m|h|d|w)/g)) {
     total += Number(match[1]) * (factors[match[2] ?? "s"] ?? 1);
   }
   return Math.round(total);

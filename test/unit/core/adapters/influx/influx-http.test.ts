@@ -6,7 +6,11 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { influxRequest } from "../../../../../core/adapters/influx/influx-http.ts";
+import {
+  durationSeconds,
+  influxRequest,
+  isInfluxDuration,
+} from "../../../../../core/adapters/influx/influx-http.ts";
 import { TimeseriesWriteError } from "../../../../../core/destinations/timeseries-write-error.ts";
 
 const received: { path: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
@@ -90,5 +94,22 @@ describe("InfluxDB HTTP request", () => {
 
     expect(error.status).toBe(401);
     expect(received.at(-1)?.body.toString("utf8")).toBe("m v=4 8");
+  });
+});
+
+describe("InfluxDB duration literal", () => {
+  it("accepts InfluxDB's units, the micro sign among them, and counts their seconds", () => {
+    for (const literal of ["30d", "1h30m", "INF", "inf", "500ms", "1500\u00b5s", "1500us", "2w"]) {
+      expect(isInfluxDuration(literal), literal).toBe(true);
+    }
+    expect(durationSeconds("1h30m")).toBe(5400);
+    expect(durationSeconds("2500000\u00b5s")).toBe(3);
+    expect(durationSeconds("INF")).toBe(0);
+  });
+
+  it("refuses what is not one, before it reaches a query", () => {
+    for (const literal of ["", "30", "30 d", "1y", "30d; DROP", "\u00b5s"]) {
+      expect(isInfluxDuration(literal), literal).toBe(false);
+    }
   });
 });
