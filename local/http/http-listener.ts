@@ -5,7 +5,8 @@
  * `serveOn` is the part every local listener shares: the guarded server (time limits, connection
  * cap, Host check: guarded-server.ts) listening on host:port. Listen failures (port in use, bad
  * address) reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
- * keep-alive sockets so shutdown is prompt; closeConnections() gives up the requests still in
+ * keep-alive sockets and connections that have not sent a request (unspoken-connections.ts) so
+ * shutdown is prompt; closeConnections() gives up the requests still in
  * flight. Once a listener stopped, every answer closes its connection (`Connection: close`): a
  * kept-alive connection must not carry another request, and busy clients would otherwise keep it
  * open, and the stop waiting, indefinitely (Node's server.close() leaves busy connections serving).
@@ -34,6 +35,7 @@ import {
   type ListenerTls,
   openListenerCertificate,
 } from "./listener-certificate.ts";
+import { watchUnspokenConnections } from "./unspoken-connections.ts";
 
 export interface ListenOptions extends GuardOptions {
   name: string;
@@ -72,6 +74,7 @@ async function listenOn(
   options: ListenOptions,
   certificate: ListenerCertificate | undefined,
 ): Promise<HttpListener> {
+  const unspoken = watchUnspokenConnections(server, certificate !== undefined);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const reason = error.code ?? error.message;
@@ -106,6 +109,7 @@ async function listenOn(
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
+          unspoken.close();
         }),
       ]).then(() => options.logger.info(`${options.name} stopped`));
       return stopping;

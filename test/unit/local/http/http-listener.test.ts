@@ -1,4 +1,5 @@
 import { Agent, type IncomingMessage, request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { startHttpListener } from "../../../../local/http/http-listener.ts";
@@ -79,6 +80,64 @@ describe("startHttpListener at stop", () => {
     expect(await answer).toEqual({ error: "ECONNRESET" });
     expect(await withinMs(stopping, 1000)).toBe("done");
     release();
+  });
+});
+
+/** A connection to `port` that has opened and sent nothing, as a browser's speculative one. */
+async function openConnection(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const socket = connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  socket.on("error", () => undefined);
+  return { socket, closed };
+}
+
+describe("startHttpListener at stop, with connections that have not sent a request", () => {
+  it("closes a connection that has sent nothing, so the stop does not wait for it", async () => {
+    const listener = await startHttpListener({
+      name: "test",
+      app: new Hono(),
+      host: "127.0.0.1",
+      port: 0,
+      logger: recordingLogger(),
+    });
+    const unspoken = await openConnection(listener.port);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const stopping = listener.stop();
+
+    expect(await withinMs(stopping, 1000)).toBe("done");
+    expect(await withinMs(unspoken.closed, 1000)).toBe("done");
+  });
+
+  it("answers a request whose headers had started to arrive, then closes its connection", async () => {
+    const app = new Hono();
+    app.get("/", (c) => c.text("ok"));
+    const listener = await startHttpListener({
+      name: "test",
+      app,
+      host: "127.0.0.1",
+      port: 0,
+      logger: recordingLogger(),
+    });
+    const client = await openConnection(listener.port);
+    let received = "";
+    client.socket.setEncoding("utf8");
+    client.socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    client.socket.write("GET / HTTP/1.1\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const stopping = listener.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    client.socket.write(`Host: 127.0.0.1:${listener.port}\r\n\r\n`);
+
+    expect(await withinMs(client.closed, 1000)).toBe("done");
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received.toLowerCase()).toContain("connection: close");
+    expect(received.endsWith("ok")).toBe(true);
+    expect(await withinMs(stopping, 1000)).toBe("done");
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { Agent, type AgentOptions, request } from "node:https";
+import { connect as connectTcp, type Socket } from "node:net";
 import { connect, type TLSSocket } from "node:tls";
 import { Hono } from "hono";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -228,5 +229,32 @@ describe("startHttpListener with tls", () => {
         }),
       }),
     ]);
+  });
+});
+
+describe("startHttpListener with tls at stop", () => {
+  it("closes at its stop a connection that shook hands and sent no request, and one that never began its handshake", async () => {
+    const dir = scratchDirectory("steward-https-");
+    const files = await writeListenerCertificates(dir);
+    const { listener } = await startTls(pemTls(dir, files));
+    const closedWhenDone = (socket: Socket) => {
+      socket.on("error", () => undefined);
+      return new Promise<string>((resolve) => socket.once("close", () => resolve("closed")));
+    };
+    const shookHands = connect({ host: "127.0.0.1", port: listener.port, ca: files.ca });
+    const silent = connectTcp(listener.port, "127.0.0.1");
+    await Promise.all([
+      new Promise((resolve) => shookHands.once("secureConnect", resolve)),
+      new Promise((resolve) => silent.once("connect", resolve)),
+    ]);
+    const closed = [closedWhenDone(shookHands), closedWhenDone(silent)];
+    // The server sees the handshake end a moment after the client does.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const stopped = listener.stop().then(() => "stopped");
+
+    const waited = (ms: number) => new Promise<string>((resolve) => setTimeout(() => resolve("waiting"), ms));
+    expect(await Promise.race([stopped, waited(1000)])).toBe("stopped");
+    expect(await Promise.race([Promise.all(closed).then(() => "closed"), waited(1000)])).toBe("closed");
   });
 });
