@@ -39,16 +39,14 @@ const withinMs = <T>(work: Promise<T>, ms: number) =>
     new Promise((resolve) => setTimeout(() => resolve("still waiting"), ms)),
   ]);
 
+/** A listener named `test` serving `app` on a free loopback port. */
+const startOnLoopback = (app: Hono) =>
+  startHttpListener({ name: "test", app, host: "127.0.0.1", port: 0, logger: recordingLogger() });
+
 describe("startHttpListener at stop", () => {
   it("answers a request in flight with Connection: close, so a kept-alive client cannot hold the stop", async () => {
     const { app, release } = appWithSlowRoute();
-    const listener = await startHttpListener({
-      name: "test",
-      app,
-      host: "127.0.0.1",
-      port: 0,
-      logger: recordingLogger(),
-    });
+    const listener = await startOnLoopback(app);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const answer = get(`${listener.url}/slow`, agent);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -63,13 +61,7 @@ describe("startHttpListener at stop", () => {
 
   it("gives up the requests still in flight when told to close its connections", async () => {
     const { app, release } = appWithSlowRoute();
-    const listener = await startHttpListener({
-      name: "test",
-      app,
-      host: "127.0.0.1",
-      port: 0,
-      logger: recordingLogger(),
-    });
+    const listener = await startOnLoopback(app);
     const agent = new Agent({ keepAlive: false });
     const answer = get(`${listener.url}/slow`, agent);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -94,13 +86,7 @@ async function openConnection(port: number): Promise<{ socket: Socket; closed: P
 
 describe("startHttpListener at stop, with connections that have not sent a request", () => {
   it("closes a connection that has sent nothing, so the stop does not wait for it", async () => {
-    const listener = await startHttpListener({
-      name: "test",
-      app: new Hono(),
-      host: "127.0.0.1",
-      port: 0,
-      logger: recordingLogger(),
-    });
+    const listener = await startOnLoopback(new Hono());
     const unspoken = await openConnection(listener.port);
     await new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -113,13 +99,7 @@ describe("startHttpListener at stop, with connections that have not sent a reque
   it("answers a request whose headers had started to arrive, then closes its connection", async () => {
     const app = new Hono();
     app.get("/", (c) => c.text("ok"));
-    const listener = await startHttpListener({
-      name: "test",
-      app,
-      host: "127.0.0.1",
-      port: 0,
-      logger: recordingLogger(),
-    });
+    const listener = await startOnLoopback(app);
     const client = await openConnection(listener.port);
     let received = "";
     client.socket.setEncoding("utf8");
