@@ -6,10 +6,10 @@
  * cap, Host check: guarded-server.ts) listening on host:port. Listen failures (port in use, bad
  * address) reject the start; stop() stops accepting, lets in-flight requests finish and closes idle
  * keep-alive sockets and connections that have not sent a request (unspoken-connections.ts) so
- * shutdown is prompt; closeConnections() gives up the requests still in
- * flight. Once a listener stopped, every answer closes its connection (`Connection: close`): a
- * kept-alive connection must not carry another request, and busy clients would otherwise keep it
- * open, and the stop waiting, indefinitely (Node's server.close() leaves busy connections serving).
+ * shutdown is prompt; closeConnections() gives up the requests still in flight. Once a listener
+ * stopped, every answer closes its connection (`Connection: close`): a kept-alive connection must
+ * not carry another request, and busy clients would otherwise keep it open, and the stop waiting,
+ * indefinitely (Node's server.close() leaves busy connections serving).
  *
  * A listener on an address other than loopback that answers no name besides its own host warns at
  * start: clients that reach it by a DNS name would get 421 until the name is in `allowedHosts`.
