@@ -38,9 +38,13 @@ export function discardUnread(incoming: IncomingMessage, limitBytes = DISCARD_LI
     const onEnd = () => finish(true);
     const onClose = () => finish(incoming.complete);
     const timer = setTimeout(() => finish(false), DISCARD_TIMEOUT_MS);
-    incoming.on("data", onData);
     incoming.once("end", onEnd);
     incoming.once("close", onClose);
+    // The answer is decided: nothing else reads this body any more. A reader left attached (the
+    // web stream @hono/node-server hands the app, given up on past the body limit) would pause the
+    // request again at each chunk, and the rest would never arrive.
+    incoming.removeAllListeners("data");
+    incoming.on("data", onData);
     incoming.resume();
   });
 }

@@ -24,6 +24,10 @@
  *   alert) is counted and logged with what to change; a client that goes away during the
  *   handshake (a probe that only checks the port opens) is not.
  *
+ * - **A lingering close** (lingering-close.ts): a connection closed after an answer whose request
+ *   body was not read to its end is half-closed first, so the client reads the answer rather
+ *   than a reset.
+ *
  * Every refusal is counted and logged, throttled (listener-refusals.ts). A connection that closes
  * at the headers limit without having sent a byte (a browser's speculative connection) requested
  * nothing: it is closed without an answer and not counted; so is one that did not complete its
@@ -38,6 +42,7 @@ import type { Logger } from "../../core/ports.ts";
 import { securityHeaderRecord } from "../../functions/http/security-headers.ts";
 import { discardUnread } from "./discard-unread.ts";
 import { createHostCheck, hostNameOf } from "./host-check.ts";
+import { closeLingeringWhenUnread } from "./lingering-close.ts";
 import { createListenerRefusals, shownHost } from "./listener-refusals.ts";
 
 export interface TimeLimits {
@@ -172,6 +177,7 @@ export function createGuardedServer(
 
   let handler: RequestListener | undefined;
   const server = baseServer(options, limits, function guardedRequest(incoming, response) {
+    closeLingeringWhenUnread(incoming);
     const hostHeader = incoming.headers.host;
     if (isAllowedHost(hostHeader)) {
       (handler as RequestListener)(incoming, response);

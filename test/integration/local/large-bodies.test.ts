@@ -7,6 +7,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,6 +91,45 @@ function post(agent: Agent, port: number, path: string, size: number, declared: 
   });
 }
 
+/**
+ * POSTs `size` bytes over a raw connection that keeps sending as fast as the server reads,
+ * whatever it answers, as a client uploading a large file does; reports the answer's status line,
+ * whether the server ended the connection cleanly, and the error the client met (a reset, a
+ * broken pipe), if any.
+ */
+async function uploadRaw(port: number, path: string, size: number, declared: boolean) {
+  const socket = connect(port, "127.0.0.1");
+  let received = "";
+  let error: string | undefined;
+  let ended = false;
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+  });
+  socket.on("error", (failure: NodeJS.ErrnoException) => {
+    error = failure.code;
+  });
+  socket.on("end", () => {
+    ended = true;
+  });
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  await new Promise((resolve) => socket.once("connect", resolve));
+  const framing = declared ? `Content-Length: ${size}` : "Transfer-Encoding: chunked";
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAuthorization: Bearer tok\r\n${framing}\r\n\r\n`,
+  );
+  const piece = Buffer.alloc(256 * 1024, 0x61);
+  const framed = declared
+    ? piece
+    : Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]);
+  for (let sent = 0; sent < size && !socket.destroyed; sent += piece.length) {
+    if (!socket.write(framed))
+      await new Promise((resolve) => socket.once("drain", resolve).once("close", resolve));
+  }
+  if (!declared && !socket.destroyed) socket.write("0\r\n\r\n");
+  await closed;
+  return { statusLine: received.split("\r\n", 1)[0], ended, error };
+}
+
 describe("bodies over the limit", () => {
   it.each([
     ["ingest API, declared length", "ingest", "/api/v1/audit-event", true],
@@ -113,15 +153,39 @@ describe("bodies over the limit", () => {
     },
   );
 
-  it("a body past the discard bound still gets its 413, and its connection is closed", async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const outcome = await post(agent, ports.ingest, "/api/v1/audit-event", 40 * MB, true);
+  it.each([
+    ["ingest API, declared length", "ingest", "/api/v1/audit-event", true],
+    ["ingest API, chunked", "ingest", "/api/v1/audit-event", false],
+    ["REST API, declared length", "rest", "/v4/keyvalues/ns", true],
+    ["REST API, chunked", "rest", "/v4/keyvalues/ns", false],
+  ] as const)(
+    "%s: a body past the discard bound still gets its 413, and its connection is closed without a reset",
+    async (_name, listener, path, declared) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const outcome = await post(agent, ports[listener], path, 40 * MB, declared);
 
-      expect(outcome.status).toBe(413);
-      expect(outcome.connection).toBe("close");
-    } finally {
-      agent.destroy();
-    }
-  });
+        expect(outcome).toEqual({ status: 413, connection: "close", error: undefined });
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
+  it.each([
+    ["ingest API, declared length", "ingest", "/api/v1/audit-event", true],
+    ["ingest API, chunked", "ingest", "/api/v1/audit-event", false],
+    ["REST API, declared length", "rest", "/v4/keyvalues/ns", true],
+    ["REST API, chunked", "rest", "/v4/keyvalues/ns", false],
+  ] as const)(
+    "%s: a client still uploading past the discard bound reads the 413 and the connection's end, never a reset",
+    async (_name, listener, path, declared) => {
+      const outcome = await uploadRaw(ports[listener], path, 40 * MB, declared);
+
+      expect(outcome).toEqual({
+        statusLine: "HTTP/1.1 413 Payload Too Large",
+        ended: true,
+        error: undefined,
+      });
+    },
+  );
 });
