@@ -23,13 +23,26 @@ const LINGER_MS = 2_000;
 
 type ClosingSocket = Socket & { destroySoon?: () => void };
 
-/** node:http closes a connection after its last answer with `destroySoon()`. */
+/** Each connection's latest request: the one whose answer closes it. */
+const latestRequest = new WeakMap<Socket, IncomingMessage>();
+
+/**
+ * For every request, before its answer: if that answer closes the connection with the request's
+ * body left unread, the close lingers.
+ */
 export function closeLingeringWhenUnread(incoming: IncomingMessage): void {
   const socket = incoming.socket as ClosingSocket;
+  if (!latestRequest.has(socket)) lingerAtClose(socket);
+  latestRequest.set(socket, incoming);
+}
+
+/** node:http closes a connection after its last answer with `destroySoon()`: once per connection. */
+function lingerAtClose(socket: ClosingSocket): void {
   const destroySoon = socket.destroySoon;
   if (destroySoon === undefined) return;
   socket.destroySoon = function closeLingering() {
-    if (incoming.complete || incoming.destroyed || socket.destroyed) {
+    const incoming = latestRequest.get(socket);
+    if (incoming === undefined || incoming.complete || incoming.destroyed || socket.destroyed) {
       destroySoon.call(socket);
       return;
     }
