@@ -1,7 +1,8 @@
 /**
  * The soak's verdicts, each a PASS or a FAIL with its figures: RSS and p99 flat over the second
- * half, every request answered 202 on schedule, a clean log, the destinations drained and a clean
- * exit, and every acknowledged event in every destination exactly once. The growths are judged
+ * half, the peak RSS under a ceiling, every request answered 202 on schedule, a clean log, the
+ * destinations drained and a clean exit, and every acknowledged event in every destination
+ * exactly once. The growths are judged
  * only in runs of at least GROWTH_JUDGED_FROM_S: in a 60 s run the windows are 3 s, and a
  * window's RSS and p99 swing by ±20 % with garbage collection and the neighbours' load (five 60 s
  * runs on 2026-11-24: −24 % to +22 %), so a shorter run prints both growths without judging them.
@@ -11,6 +12,13 @@ import { carriesObjectData } from "./soak-events.ts";
 import type { Growth } from "./soak-windows.ts";
 
 const GROWTH_LIMIT = 0.1;
+/**
+ * Steward's peak RSS, judged in every run: a ceiling far above what a sound build peaks at (60 s
+ * runs on Node 24, 2026-12-06: 150–165 MB), so that the noise never reaches it and a leak does.
+ * A build that kept every request of a kept-alive connection (commit `7c229b3`) peaked at 501.8 MB
+ * in a 60 s run, where the growths, not judged there, were all that showed it.
+ */
+const PEAK_RSS_CEILING_MB = 256;
 /** Runs shorter than this print the growth figures without judging them (see above). */
 const GROWTH_JUDGED_FROM_S = 300;
 
@@ -18,6 +26,8 @@ export type Verdict = [ok: boolean, text: string];
 
 export interface SoakOutcome {
   durationS: number;
+  /** Steward's VmHWM at the end of the load. */
+  peakRssMb: number;
   rss: Growth;
   p99: Growth;
   /** Requests that were due but not issued on schedule. */
@@ -57,6 +67,10 @@ export function judgeSoak(soak: SoakOutcome): boolean {
   const unanswered = outcomes.count("unanswered");
   const verdicts: Verdict[] = [
     ...(growthJudged ? growthVerdicts(soak) : []),
+    [
+      soak.peakRssMb <= PEAK_RSS_CEILING_MB,
+      `peak RSS ${soak.peakRssMb.toFixed(1)} MB (ceiling ${PEAK_RSS_CEILING_MB} MB, which only a leak reaches)`,
+    ],
     [
       soak.notIssued === 0 && refused === 0 && unanswered === 0,
       `every request answered 202: ${accepted} of ${outcomes.total} (other answers ${refused}, no answer ${unanswered}, not issued on schedule ${soak.notIssued})`,

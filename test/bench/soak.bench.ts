@@ -21,6 +21,8 @@
  *   are 3 s, and a window's RSS and p99 swing by ±20 % with garbage collection and the
  *   neighbours' load (five 60 s runs on 2026-11-24: −24 % to +22 %), so the 60 s version in CI
  *   prints both growths and judges the rest.
+ * - Steward's peak RSS under a ceiling (soak-verdicts.ts) far above what a sound build reaches, in
+ *   every run: a leak shows even in the 60 s version.
  * - Every request issued on schedule and answered 202.
  * - Steward's log holds no ERROR, no WARN and nothing else that is not a log line.
  * - The destinations drain within DRAIN_TIMEOUT_S of the end of the load, and Steward exits 0.
@@ -280,6 +282,7 @@ async function soakSteward(soak: Soak): Promise<SoakFigures> {
   const { drainS, exitCode, logLines } = ending;
   const passed = judgeSoak({
     durationS,
+    peakRssMb: ending.peakMb,
     rss,
     p99,
     notIssued: load.notIssued,
