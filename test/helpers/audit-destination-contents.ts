@@ -3,7 +3,7 @@
  * table files (QVD, the tests' own reader), objectData JSON files (by file name) and InfluxDB 1.x
  * points (the eventId field). Rows are listed one id per row, so a row written twice shows twice.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { Influxd } from "./influxd.ts";
@@ -44,9 +44,11 @@ export function qvdEventIds(directory: string): string[] {
 /**
  * The eventIds named by the objectData files in `directory`
  * (`<stamp>_<eventId>_<correlationId>.json`); a file still being written (temporary name) does
- * not count.
+ * not count. None while the directory does not exist: the destination makes it at its first write,
+ * and a test polling for that write may look first.
  */
 export function jsonEventIds(directory: string): string[] {
+  if (!existsSync(directory)) return [];
   return readdirSync(directory)
     .filter((name) => name.endsWith(".json"))
     .map((name) => name.split("_")[1] ?? "");
