@@ -66,7 +66,7 @@ export class LogWriter implements GroupCommitSteps<Appended> {
 
   sync(): Promise<void> {
     // The segment of the moment: sealing a segment syncs it itself.
-    return this.parts.files.active.sync();
+    return this.parts.files.active.syncRecords();
   }
 
   durable(group: readonly Appended[]): void {

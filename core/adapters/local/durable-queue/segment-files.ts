@@ -61,14 +61,14 @@ export class SegmentFiles {
     const base = bases[bases.length - 1] as number;
     const path = join(directory, segmentFileName(base));
     const recovered = await recoverTornTail(path, segmentFileName(base), options.logger);
-    const handle = await open(path, "r+");
+    const active = await ActiveSegment.open(path, "r+", base, recovered.validEnd, options);
     try {
-      if (recovered.cut) await handle.datasync();
+      if (recovered.cut) await active.sync();
     } catch (error) {
-      await handle.close().catch(() => undefined);
+      await active.close().catch(() => undefined);
       throw error;
     }
-    return new SegmentFiles(bases, new ActiveSegment(handle, base, recovered.validEnd, options), options);
+    return new SegmentFiles(bases, active, options);
   }
 
   /** The kept segments' bases, oldest first. */
@@ -92,12 +92,7 @@ export class SegmentFiles {
     await sealed.trim();
     await sealed.sync();
     const base = sealed.writeAt;
-    this.activeSegment = new ActiveSegment(
-      await open(this.pathOf(base), "w+", PRIVATE_FILE_MODE),
-      base,
-      0,
-      this.options,
-    );
+    this.activeSegment = await ActiveSegment.open(this.pathOf(base), "w+", base, 0, this.options);
     this.segmentBases.push(base);
     await syncDirectory(this.options.directory);
     await sealed.close(); // after any sync still running on it
@@ -131,8 +126,7 @@ export class SegmentFiles {
       await this.activeSegment.close().catch(() => undefined);
       await this.remove(this.segmentBases.pop() as number);
       const base = this.segmentBases[this.segmentBases.length - 1] as number;
-      const handle = await open(this.pathOf(base), "r+");
-      this.activeSegment = new ActiveSegment(handle, base, end - base, this.options);
+      this.activeSegment = await ActiveSegment.open(this.pathOf(base), "r+", base, end - base, this.options);
     }
     await this.activeSegment.cutBack(end - this.activeSegment.base);
     await this.activeSegment.sync();
