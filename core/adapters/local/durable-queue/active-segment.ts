@@ -8,14 +8,15 @@
  * neither `maxDiskBytes` nor the log. Where less than three times that is free, or the zeros fail,
  * the segment grows as it is written.
  *
- * Records are written through: on a system that has `O_DSYNC` (Linux, macOS), the segment is open a
- * second time with it, records are written through that handle, and each group's write returns
- * only once its records are on disk, as a write followed by `fdatasync` would. That is one call to
+ * Records are written through on Linux: the segment is open a second time with `O_DSYNC`, records
+ * are written through that handle, and each group's write returns only once its records are on
+ * disk, by the same path in the kernel as a write followed by `fdatasync`. That is one call to
  * Node's thread pool per group instead of two, and the sync no longer waits for the main thread,
  * busy answering requests, to see the write's end before it can start: under load the 202s come
- * sooner (docs/performance.md, "Records written through"). Node on Windows has no `O_DSYNC`: there
- * a group is written and then synced (`FlushFileBuffers`). The zeros, and the file's size after a
- * trim, are made durable by a sync of the first handle, as before.
+ * sooner (docs/performance.md, "Records written through"). Elsewhere a group is written and then
+ * synced: Node on Windows has no `O_DSYNC` (the sync is `FlushFileBuffers`), and on macOS Node's
+ * sync also empties the drive's cache (`F_FULLFSYNC`), which `O_DSYNC` does not. The zeros, and the
+ * file's size after a trim, are made durable by a sync of the first handle.
  */
 import { constants } from "node:fs";
 import { type FileHandle, open, statfs } from "node:fs/promises";
@@ -32,13 +33,9 @@ export interface ActiveSegmentOptions {
   segmentBytes: number;
 }
 
-/**
- * Opens a segment's file for records written through, where the system has `O_DSYNC`. Node on
- * Windows does not define it: Windows' own open call has no such flag.
- */
+/** Opens a segment's file for records written through, on Linux (see above). */
 function openWrittenThrough(path: string): Promise<FileHandle> | undefined {
-  const { O_DSYNC, O_WRONLY } = constants;
-  return O_DSYNC === undefined ? undefined : open(path, O_WRONLY | O_DSYNC);
+  return process.platform === "linux" ? open(path, constants.O_WRONLY | constants.O_DSYNC) : undefined;
 }
 
 export class ActiveSegment {

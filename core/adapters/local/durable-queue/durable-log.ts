@@ -4,8 +4,8 @@
  * cursor file per selected destination and the manifest of the destinations the log is written
  * for (open-destination-cursors.ts decides at opening where each selected destination starts,
  * drops the cursors of those no longer selected and deletes what only they held). One writer
- * appends; concurrent appends share one write, made durable by writing through (`O_DSYNC`) or,
- * where the system lacks it, by an `fdatasync` after it (active-segment.ts). Group commit
+ * appends; concurrent appends share one write, made durable by writing through (`O_DSYNC`, on
+ * Linux) or by an `fdatasync` after it (active-segment.ts). Group commit
  * (group-commit.ts) gathers the groups and, where a sync follows, writes the next group while the
  * previous one syncs; log-writer.ts does the writing. An append resolves only once its record is
  * on disk (synced-end.ts). A segment is sealed when it

@@ -1,7 +1,7 @@
 /**
- * The durable log writes its records through a handle opened with `O_DSYNC` where the system has
- * it, so that a group's write returns only once on disk and needs no sync after it. What the
- * process holds open is read from Linux's /proc: each descriptor's target and its open flags.
+ * On Linux the durable log writes its records through a handle opened with `O_DSYNC`, so that a
+ * group's write returns only once on disk and needs no sync after it. What the process holds open
+ * is read from /proc: each descriptor's target and its open flags.
  */
 import { constants } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
@@ -35,7 +35,7 @@ async function openFilesUnder(directory: string): Promise<OpenFile[]> {
   return files;
 }
 
-describe.runIf(process.platform === "linux")("durable log: records written through", () => {
+describe.runIf(process.platform === "linux")("durable log: records written through on Linux", () => {
   it("writes records through an O_DSYNC handle of the active segment alone, and closes every handle", async () => {
     const directory = join(scratch.fresh(), "audit-queue");
     const log = await openDurableLog({
