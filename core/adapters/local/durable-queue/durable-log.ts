@@ -41,6 +41,8 @@ export interface DurableLogOptions {
   maxDiskBytes: number;
   /** Size at which a segment is sealed and a new one begun (default: maxDiskBytes / 8, at most 64 MiB). */
   segmentBytes?: number;
+  /** Records written through `O_DSYNC` on Linux (default true); false: a sync after each write. */
+  writeThrough?: boolean;
   /** Longest time a moved cursor waits before it is written to disk (default 1000 ms). */
   cursorSyncMs?: number;
   clock: Clock;
@@ -98,7 +100,12 @@ export async function openDurableLog(options: DurableLogOptions): Promise<Durabl
   // The queue directory holds only the log's own files: private, as they are (private-files.ts).
   await makePrivateDirectory(directory);
   await makePrivateDirectory(cursorDir);
-  const files = await SegmentFiles.open({ directory, segmentBytes, logger });
+  const files = await SegmentFiles.open({
+    directory,
+    segmentBytes,
+    logger,
+    writeThrough: options.writeThrough,
+  });
   const end = new SyncedEnd(files.active.writeAt);
   let opened: Map<string, number>;
   try {

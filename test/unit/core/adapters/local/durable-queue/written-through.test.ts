@@ -35,21 +35,27 @@ async function openFilesUnder(directory: string): Promise<OpenFile[]> {
   return files;
 }
 
+/** A log of small segments after 20 appends, its directory and its active segment's path. */
+async function logOfSegments(writeThrough?: boolean) {
+  const directory = join(scratch.fresh(), "audit-queue");
+  const log = await openDurableLog({
+    directory,
+    destinations: ["parquet"],
+    maxDiskBytes: 1024 * 1024,
+    segmentBytes: 200,
+    cursorSyncMs: 1,
+    clock: systemClock,
+    logger: recordingLogger(),
+    ...(writeThrough === undefined ? {} : { writeThrough }),
+  });
+  for (let i = 0; i < 20; i++) await log.append(`{"n":${i},"pad":"${"x".repeat(40)}"}`);
+  const segments = (await readdir(directory)).filter((name) => name.endsWith(".log")).sort();
+  return { log, directory, segments, active: join(directory, segments[segments.length - 1] as string) };
+}
+
 describe.runIf(process.platform === "linux")("durable log: records written through on Linux", () => {
   it("writes records through an O_DSYNC handle of the active segment alone, and closes every handle", async () => {
-    const directory = join(scratch.fresh(), "audit-queue");
-    const log = await openDurableLog({
-      directory,
-      destinations: ["parquet"],
-      maxDiskBytes: 1024 * 1024,
-      segmentBytes: 200,
-      cursorSyncMs: 1,
-      clock: systemClock,
-      logger: recordingLogger(),
-    });
-    for (let i = 0; i < 20; i++) await log.append(`{"n":${i},"pad":"${"x".repeat(40)}"}`);
-    const segments = (await readdir(directory)).filter((name) => name.endsWith(".log")).sort();
-    const active = join(directory, segments[segments.length - 1] as string);
+    const { log, directory, segments, active } = await logOfSegments();
 
     const held = await openFilesUnder(directory);
     await log.close();
@@ -57,5 +63,15 @@ describe.runIf(process.platform === "linux")("durable log: records written throu
     expect(segments.length).toBeGreaterThan(3);
     expect(held.filter((file) => file.writtenThrough)).toEqual([{ path: active, writtenThrough: true }]);
     expect(await openFilesUnder(directory)).toEqual([]);
+  });
+
+  it("opens no O_DSYNC handle when told to sync after each write, as on Windows and macOS", async () => {
+    const { log, directory, active } = await logOfSegments(false);
+
+    const held = await openFilesUnder(directory);
+    await log.close();
+
+    expect(held.filter((file) => file.path === active)).toEqual([{ path: active, writtenThrough: false }]);
+    expect(held.filter((file) => file.writtenThrough)).toEqual([]);
   });
 });
