@@ -5,13 +5,13 @@
  * for (open-destination-cursors.ts decides at opening where each selected destination starts,
  * drops the cursors of those no longer selected and deletes what only they held). One writer
  * appends; concurrent appends share one write, made durable by writing through (`O_DSYNC`, on
- * Linux) or by an `fdatasync` after it (active-segment.ts). Group commit
- * (group-commit.ts) gathers the groups and, where a sync follows, writes the next group while the
- * previous one syncs; log-writer.ts does the writing. An append resolves only once its record is
- * on disk (synced-end.ts). A segment is sealed when it
- * reaches `segmentBytes` and deleted once every destination's persisted cursor lies past it
- * (destination-cursors.ts). The log refuses appends past `maxDiskBytes` (disk-budget.ts). Readers
- * read synced records from any position (log-reading.ts). One process owns the directory.
+ * Linux) or by an `fdatasync` after it (active-segment.ts). Group commit (group-commit.ts) gathers
+ * the groups and, where a sync follows, writes the next group while the previous one syncs;
+ * log-writer.ts does the writing. An append resolves only once its record is on disk
+ * (synced-end.ts). A segment is sealed when it reaches `segmentBytes` and deleted once every
+ * destination's persisted cursor lies past it (destination-cursors.ts). The log refuses appends
+ * past `maxDiskBytes` (disk-budget.ts). Readers read synced records from any position
+ * (log-reading.ts). One process owns the directory.
  *
  * Opening recovers from a crash (torn-tail.ts): a torn record at the end of the last segment was
  * never synced, so never acknowledged, and is cut off.
