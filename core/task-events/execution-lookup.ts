@@ -13,7 +13,7 @@
 import { available, type Enriched, notAvailable, type TaskEvent } from "../alerts/index.ts";
 import type { Clock } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
-import { abortableWait } from "./abortable-wait.ts";
+import { lookupWait } from "./lookup-wait.ts";
 import type { RepositoryExecution, RepositoryTask, TaskRepository } from "./task-repository.ts";
 
 export interface ExecutionLookupOptions {
@@ -39,7 +39,7 @@ export async function lookUpExecution(
   if (event.executionId === "") return notAvailable("the datagram carries no execution id");
   let found: Enriched<RepositoryExecution> = notAvailable("not looked up");
   for (let attempt = 1; attempt <= Math.max(1, options.attempts); attempt++) {
-    if (attempt > 1) await abortableWait(options.retryDelayMs, deps.clock, deps.signal);
+    if (attempt > 1) await lookupWait(options.retryDelayMs, deps.clock, deps.signal);
     found = await readOnce(event, attempt === 1 ? task : undefined, deps);
     if (!found.available || RUN_ENDED.has(found.value.status)) return found;
   }

@@ -19,7 +19,7 @@
 import { available, type Enriched, notAvailable, type ScriptLog } from "../alerts/index.ts";
 import type { Clock } from "../ports.ts";
 import { describeError } from "../shared/describe-error.ts";
-import { abortableWait } from "./abortable-wait.ts";
+import { lookupWait } from "./lookup-wait.ts";
 import type { RepositoryExecution, ScriptLogTicketMethod, TaskRepository } from "./task-repository.ts";
 
 export interface ScriptLogOptions {
@@ -45,7 +45,7 @@ export async function downloadScriptLog(
   let found = await tryDownload(current, 0, deps);
   for (let attempt = 1; attempt <= Math.max(1, options.attempts) && typeof found === "string"; attempt++) {
     if (attempt > 1) {
-      await abortableWait(options.retryDelayMs, deps.clock, deps.signal);
+      await lookupWait(options.retryDelayMs, deps.clock, deps.signal);
       current = (await reread(current, deps)) ?? current;
     }
     found = await tryDownload(current, options.downloadDelayMs, deps);
@@ -68,7 +68,7 @@ async function tryDownload(
   for (const method of methods) {
     try {
       const ticket = await deps.repository.scriptLogTicket(method, execution, deps.signal);
-      if (delayMs > 0) await abortableWait(delayMs, deps.clock, deps.signal);
+      if (delayMs > 0) await lookupWait(delayMs, deps.clock, deps.signal);
       return available(toScriptLog(await deps.repository.downloadScriptLog(ticket, deps.signal)));
     } catch (error) {
       if (deps.signal?.aborted) return notAvailable(`given up at shutdown: ${describeError(error)}`);

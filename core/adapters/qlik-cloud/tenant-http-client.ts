@@ -19,6 +19,7 @@
 import { createConcurrencyLimit } from "../../agent-destinations/index.ts";
 import type { Clock, TenantClient, TenantRequest } from "../../ports.ts";
 import { qlikErrorOf, TenantApiError, type TenantCallEvents } from "../../qlik-cloud/index.ts";
+import { abortableWait } from "../../shared/abortable-wait.ts";
 import { type FetchedToken, OAuthTokenCache } from "./oauth-token-cache.ts";
 import { type AttemptAnswer, type AttemptOptions, attempt } from "./tenant-attempt.ts";
 
@@ -217,28 +218,18 @@ class HttpTenantClient implements TenantClient {
 
   /** Waits `ms` on the clock; given up (TenantApiError "aborted") when the request's signal fires. */
   private wait(ms: number, request: TenantRequest): Promise<void> {
-    const { clock } = this.options;
-    const aborted = () =>
-      new TenantApiError({
-        tenant: this.tenant,
-        method: request.method ?? "GET",
-        path: request.path,
-        status: "aborted",
-      });
-    const signal = request.signal;
-    if (signal?.aborted) return Promise.reject(aborted());
-    if (ms <= 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        clock.clearTimeout(timer);
-        reject(aborted());
-      };
-      const timer = clock.setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
+    return abortableWait(
+      ms,
+      this.options.clock,
+      request.signal,
+      () =>
+        new TenantApiError({
+          tenant: this.tenant,
+          method: request.method ?? "GET",
+          path: request.path,
+          status: "aborted",
+        }),
+    );
   }
 }
 
