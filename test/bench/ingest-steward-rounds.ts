@@ -16,7 +16,10 @@
  * load average after each round; peak RSS (VmHWM) after all rounds. Beside wrk's p99, each
  * Steward reports its own (steward-answer-probe.ts): the time from a request's headers to its
  * answer's last byte inside Steward, which leaves out what wrk's figure adds on a shared machine
- * (the client and the server waiting for a CPU, bytes waiting in socket buffers). Targets (at 50 connections):
+ * (the client and the server waiting for a CPU, bytes waiting in socket buffers). And the CPU each
+ * server spent per request (medians of the rounds, read from /proc around each round): its main
+ * thread's, which bounds the rate once that thread is busy all the time, and all its threads'.
+ * Stewards' figures include the probe's own small cost per answer. Targets (at 50 connections):
  * no destination ≥ 0.6×; Parquet selected ≥ 0.5×, p99 ≤ 10 ms, peak RSS ≤ 130 MB.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,7 +29,7 @@ import { bundle } from "../../bin/bundle.mjs";
 import { freePort } from "../helpers/free-port.ts";
 import { type StewardProcess, spawnSteward } from "../helpers/steward-process.ts";
 import { median } from "./order-statistics.ts";
-import { loadAverage1, peakRssMb } from "./process-stats.ts";
+import { cpuSeconds, loadAverage1, mainThreadCpuSeconds, peakRssMb } from "./process-stats.ts";
 import { type WrkResult, wrkPost } from "./wrk-load.ts";
 
 const ROUNDS = Number(process.env.BENCH_STEWARD_ROUNDS ?? 4);
@@ -47,12 +50,19 @@ export interface StewardConfigurationFigures {
   /** Inside Steward (steward-answer-probe.ts): medians of the rounds. */
   answerP99Ms: number;
   answerP999Ms: number;
+  cpu: CpuPerRequest;
+}
+
+/** CPU time per request during the rounds, µs: medians of the rounds. */
+export interface CpuPerRequest {
+  mainThreadUs: number;
+  allThreadsUs: number;
 }
 
 /** The rounds over one number of connections. */
 export interface StewardLoadFigures {
   connections: number;
-  trivial: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  trivial: { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpu: CpuPerRequest };
   none: StewardConfigurationFigures;
   parquet: StewardConfigurationFigures;
   loadAverages: number[];
@@ -69,7 +79,7 @@ export interface StewardRoundsLoad {
   token: string;
   headers: Record<string, string>;
   body: string;
-  startTrivial(): Promise<{ url: string; stop(): Promise<void> }>;
+  startTrivial(): Promise<{ url: string; pid: number; stop(): Promise<void> }>;
 }
 
 function config(configuration: Configuration, token: string, port: number, restPort: number): string {
@@ -136,6 +146,7 @@ function summary(
   results: WrkResult[],
   trivial: WrkResult[],
   answers: number[][],
+  cpu: CpuPerRequest[],
 ): StewardConfigurationFigures {
   const ratios = results.map(
     (result, i) => result.requestsPerSecond / (trivial[i] as WrkResult).requestsPerSecond,
@@ -150,6 +161,30 @@ function summary(
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
     answerP99Ms: ms(median(answers.map((a) => a[2] as number))),
     answerP999Ms: ms(median(answers.map((a) => a[3] as number))),
+    cpu: cpuMedians(cpu),
+  };
+}
+
+function cpuMedians(rounds: CpuPerRequest[]): CpuPerRequest {
+  const us = (pick: (round: CpuPerRequest) => number) => Number(median(rounds.map(pick)).toFixed(1));
+  return { mainThreadUs: us((r) => r.mainThreadUs), allThreadsUs: us((r) => r.allThreadsUs) };
+}
+
+/** One round's load, and the CPU `pid` spent on it per request. */
+async function measured(
+  pid: number,
+  run: () => Promise<WrkResult>,
+): Promise<{ result: WrkResult; cpu: CpuPerRequest }> {
+  const [all, main] = [cpuSeconds(pid), mainThreadCpuSeconds(pid)];
+  const result = await run();
+  const requests = result.requestsPerSecond * ROUND_S;
+  const perRequest = (seconds: number) => (requests > 0 ? (seconds * 1e6) / requests : Number.NaN);
+  return {
+    result,
+    cpu: {
+      mainThreadUs: perRequest(mainThreadCpuSeconds(pid) - main),
+      allThreadsUs: perRequest(cpuSeconds(pid) - all),
+    },
   };
 }
 
@@ -159,11 +194,15 @@ export async function stewardRounds(load: StewardRoundsLoad): Promise<StewardRou
   try {
     started.none = await startSteward("none", load.token);
     started.parquet = await startSteward("parquet", load.token);
-    const urls = { trivial: trivial.url, none: started.none.url, parquet: started.parquet.url };
+    const servers = {
+      trivial: { url: trivial.url, pid: trivial.pid },
+      none: { url: started.none.url, pid: started.none.steward.child.pid as number },
+      parquet: { url: started.parquet.url, pid: started.parquet.steward.child.pid as number },
+    };
     const loads: StewardLoadFigures[] = [];
     const stewards = { none: started.none, parquet: started.parquet };
     for (const connections of CONNECTION_COUNTS)
-      loads.push(await roundsOver(connections, urls, stewards, load));
+      loads.push(await roundsOver(connections, servers, stewards, load));
     const rss = (name: Configuration) =>
       Number(peakRssMb(started[name]?.steward.child.pid as number).toFixed(1));
     return { loads, peakRssMb: { none: rss("none"), parquet: rss("parquet") } };
@@ -177,18 +216,19 @@ export async function stewardRounds(load: StewardRoundsLoad): Promise<StewardRou
   }
 }
 
-type Urls = Record<"trivial" | Configuration, string>;
+type Servers = Record<"trivial" | Configuration, { url: string; pid: number }>;
 
 async function roundsOver(
   connections: number,
-  urls: Urls,
+  servers: Servers,
   stewards: Record<Configuration, Started>,
   load: StewardRoundsLoad,
 ): Promise<StewardLoadFigures> {
   const wrk = (url: string, seconds: number) =>
     wrkPost({ url, headers: load.headers, body: load.body, seconds, connections });
-  for (const url of Object.values(urls)) await wrk(url, 2);
-  const results: Record<keyof Urls, WrkResult[]> = { trivial: [], none: [], parquet: [] };
+  for (const { url } of Object.values(servers)) await wrk(url, 2);
+  const results: Record<keyof Servers, WrkResult[]> = { trivial: [], none: [], parquet: [] };
+  const cpu: Record<keyof Servers, CpuPerRequest[]> = { trivial: [], none: [], parquet: [] };
   const answers: Record<Configuration, number[][]> = { none: [], parquet: [] };
   const loadAverages: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -196,7 +236,10 @@ async function roundsOver(
     if (round % 2 === 1) order.reverse();
     for (const name of order) {
       if (name !== "trivial") await answerTimes(stewards[name]);
-      results[name].push(await wrk(urls[name], ROUND_S));
+      const { url, pid } = servers[name];
+      const { result, cpu: used } = await measured(pid, () => wrk(url, ROUND_S));
+      results[name].push(result);
+      cpu[name].push(used);
       if (name !== "trivial") answers[name].push(await answerTimes(stewards[name]));
     }
     loadAverages.push(loadAverage1());
@@ -207,12 +250,16 @@ async function roundsOver(
       requestsPerSecond: Math.round(median(results.trivial.map((r) => r.requestsPerSecond))),
       p50Ms: ms(median(results.trivial.map((r) => r.p50Ms))),
       p99Ms: ms(median(results.trivial.map((r) => r.p99Ms))),
+      cpu: cpuMedians(cpu.trivial),
     },
-    none: summary(results.none, results.trivial, answers.none),
-    parquet: summary(results.parquet, results.trivial, answers.parquet),
+    none: summary(results.none, results.trivial, answers.none, cpu.none),
+    parquet: summary(results.parquet, results.trivial, answers.parquet, cpu.parquet),
     loadAverages,
   };
 }
+
+const cpuText = ({ mainThreadUs, allThreadsUs }: CpuPerRequest) =>
+  `CPU per request ${mainThreadUs} µs on the main thread, ${allThreadsUs} µs in all`;
 
 export function printStewardRounds(figures: StewardRoundsFigures): void {
   for (const { connections, trivial, none, parquet, loadAverages } of figures.loads) {
@@ -220,11 +267,11 @@ export function printStewardRounds(figures: StewardRoundsFigures): void {
       `  steward start, wrk -t1 -c${connections}, ${ROUNDS} alternating rounds of ${ROUND_S} s (medians; load average after each round ${loadAverages.map((l) => l.toFixed(1)).join(", ")}):`,
     );
     console.log(
-      `    trivial node:http 202: ${trivial.requestsPerSecond} req/s, p50 ${trivial.p50Ms} ms, p99 ${trivial.p99Ms} ms`,
+      `    trivial node:http 202: ${trivial.requestsPerSecond} req/s, p50 ${trivial.p50Ms} ms, p99 ${trivial.p99Ms} ms, ${cpuText(trivial.cpu)}`,
     );
     const line = (name: string, f: StewardConfigurationFigures, target: string) =>
       console.log(
-        `    ${name}: ${f.requestsPerSecond} req/s, ${f.ratio}x (rounds ${f.ratioMin}-${f.ratioMax}), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms (inside Steward: p99 ${f.answerP99Ms} ms, p99.9 ${f.answerP999Ms} ms), non-2xx ${f.non2xx}${connections === 50 ? ` (target ${target})` : ""}`,
+        `    ${name}: ${f.requestsPerSecond} req/s, ${f.ratio}x (rounds ${f.ratioMin}-${f.ratioMax}), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms (inside Steward: p99 ${f.answerP99Ms} ms, p99.9 ${f.answerP999Ms} ms), ${cpuText(f.cpu)}, non-2xx ${f.non2xx}${connections === 50 ? ` (target ${target})` : ""}`,
       );
     line("no destination selected", none, ">= 0.6x");
     line("Parquet selected (durable log + Parquet files)", parquet, ">= 0.5x, p99 <= 10 ms");

@@ -346,7 +346,11 @@ function stewardLoad() {
     body: benchEnvelope(),
     startTrivial: async () => {
       const child = await startChild("trivial");
-      return { url: `http://127.0.0.1:${child.port}/`, stop: () => stopChild(child) };
+      return {
+        url: `http://127.0.0.1:${child.port}/`,
+        pid: child.process.pid as number,
+        stop: () => stopChild(child),
+      };
     },
   };
 }

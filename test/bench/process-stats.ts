@@ -1,7 +1,7 @@
 /**
- * What the benchmarks read of a process (or the machine) from /proc: CPU time, resident memory
- * now and at its peak, and the load average printed beside every figure. A process that is gone
- * reads as 0 CPU seconds and NaN memory.
+ * What the benchmarks read of a process (or the machine) from /proc: CPU time (of the process or
+ * of its main thread), resident memory now and at its peak, and the load average printed beside
+ * every figure. A process that is gone reads as 0 CPU seconds and NaN memory.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,10 +12,18 @@ export const CLOCK_TICKS_PER_S =
 
 /** utime + stime of `pid` in seconds (fields 14 and 15 of /proc/<pid>/stat); 0 once it is gone. */
 export function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+  return pid === undefined ? 0 : statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** The same for the process's main thread alone (its thread id is the process id). */
+export function mainThreadCpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(path: string): number {
   try {
     // The fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(path, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
   } catch {
