@@ -5,6 +5,10 @@
  * repository call each, or, in a dry run, only reported. A failed call concerns only its licence
  * (or, for a failed list, its type): the pass goes on with the others, and its summary says of
  * every licence whether it was released, would have been, was kept (and why) or failed (and why).
+ *
+ * The signal stops the pass (Steward stopping): no call is made after it, and a list or user read
+ * it gave up is no failure, only a licence not looked at; the summary says the pass `stopped`. A
+ * release call it gave up is reported failed, since the repository may have carried it out.
  */
 import { describeError } from "../shared/describe-error.ts";
 import type { ReleasedLicence } from "./license-points.ts";
@@ -36,6 +40,8 @@ export interface ReleaseSummary {
   readonly outcomes: readonly ReleaseOutcome[];
   /** Types whose list could not be read, with the reason: none of their licences were looked at. */
   readonly unreadTypes: readonly { readonly type: ReleasableType; readonly reason: string }[];
+  /** The signal stopped the pass before it looked at every licence. */
+  readonly stopped: boolean;
 }
 
 export interface ReleasePassOptions {
@@ -53,37 +59,45 @@ export interface ReleasePassOptions {
 export async function runReleasePass(options: ReleasePassOptions): Promise<ReleaseSummary> {
   const outcomes: ReleaseOutcome[] = [];
   const unreadTypes: { type: ReleasableType; reason: string }[] = [];
+  const summary = (stopped: boolean) => ({ dryRun: options.dryRun, outcomes, unreadTypes, stopped });
   for (const { type, thresholdDays } of options.types) {
+    if (options.signal?.aborted) return summary(true);
     const cutoff = releaseCutoffMs(options.nowMs, thresholdDays);
     let entries: Awaited<ReturnType<LicenseSource["accessLicences"]>>;
     try {
       entries = await options.source.accessLicences(type, new Date(cutoff).toISOString(), options.signal);
     } catch (error) {
+      if (options.signal?.aborted) return summary(true);
       unreadTypes.push({ type, reason: describeError(error) });
       continue;
     }
     for (const entry of entries) {
+      if (options.signal?.aborted) return summary(true);
       const skip = entrySkipReason(entry, cutoff);
       if (skip !== undefined) continue;
-      outcomes.push(await handleEntry(options, type, entry.id, entry.userRepositoryId, entry.lastUsedMs));
+      const outcome = await handleEntry(options, type, entry.id, entry.userRepositoryId, entry.lastUsedMs);
+      if (outcome === undefined) return summary(true);
+      outcomes.push(outcome);
     }
   }
-  return { dryRun: options.dryRun, outcomes, unreadTypes };
+  return summary(false);
 }
 
+/** What became of one licence; undefined when the signal gave up reading its user (not looked at). */
 async function handleEntry(
   options: ReleasePassOptions,
   type: ReleasableType,
   licenceId: string,
   userRepositoryId: string,
   lastUsedMs: number | undefined,
-): Promise<ReleaseOutcome> {
+): Promise<ReleaseOutcome | undefined> {
   const days = lastUsedMs === undefined ? undefined : daysSinceLastUse(lastUsedMs, options.nowMs);
   const base = { type, licenceId, daysSinceLastUse: days };
   let user: Awaited<ReturnType<LicenseSource["user"]>>;
   try {
     user = await options.source.user(userRepositoryId, options.signal);
   } catch (error) {
+    if (options.signal?.aborted) return undefined;
     return {
       ...base,
       user: userRepositoryId,

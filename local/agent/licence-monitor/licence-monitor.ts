@@ -122,6 +122,11 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
         connections.errors.record(ERROR_TYPE, config.platform.host, error);
       },
     });
+    // A run given up at shutdown is not a finished one: the page and the gauges keep the last.
+    if (signal.aborted) {
+      logger.debug("the licence monitor run in flight ended with shutdown");
+      return;
+    }
     const alertDaysBefore = settings.serverLicense.alertDaysBefore;
     const alert = server && expiryAlertText(server, alertDaysBefore);
     const points: Point[] = [
@@ -193,7 +198,7 @@ export async function startLicenseMonitor(deps: LicenseMonitorDeps): Promise<Lic
       connections.errors.record(ERROR_TYPE, config.platform.host, new Error(unread.reason));
     }
     logReleaseSummary(logger, summary);
-    status = { ...status, release: summary };
+    if (!summary.stopped) status = { ...status, release: summary };
   }
 
   logger.info("licence monitor started", { frequency: settings.frequency, release: releaseMode(settings) });

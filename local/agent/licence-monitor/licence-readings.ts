@@ -2,7 +2,8 @@
  * One licence monitor run's readings: the access licences, the server licence and the version,
  * each read only when its switch is on, and each on its own, so that one that fails (named in
  * `errors`, and told to `onError` for the log and the error tracking) never keeps the others from
- * going out.
+ * going out. A reading the signal gave up (Steward stopping) is no failure: it is left out, and
+ * neither named in `errors` nor told to `onError`.
  */
 import type { LicenseMonitorConfig } from "../../../core/config/index.ts";
 import {
@@ -37,10 +38,11 @@ export async function readLicences(options: ReadLicencesOptions): Promise<Licenc
   const { source, settings, atMs, signal } = options;
   const errors: Record<string, string> = {};
   async function reading<T>(name: string, what: string, on: boolean, read: () => Promise<T>) {
-    if (!on) return undefined;
+    if (!on || signal.aborted) return undefined;
     try {
       return await read();
     } catch (error) {
+      if (signal.aborted) return undefined;
       errors[name] = describeError(error);
       options.onError(name, what, error);
       return undefined;

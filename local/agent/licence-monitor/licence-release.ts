@@ -4,7 +4,7 @@
  * `would_release` in a dry run, `kept`, `failed`), and the log lines that say, after every pass,
  * what was released and what was not: one INFO line per licence released or, in a dry run, that
  * would have been, one WARN line per licence that failed and per type whose list could not be read,
- * and a summary line with the counts.
+ * and a summary line with the counts, which says so when Steward stopping cut the pass short.
  */
 import type { LicenseMonitorConfig } from "../../../core/config/index.ts";
 import type { ReleasableType, ReleaseOutcomeKind, ReleaseSummary } from "../../../core/licences/index.ts";
@@ -68,7 +68,8 @@ export function logReleaseSummary(logger: Logger, summary: ReleaseSummary): void
       logger.warn("access licence not released", { ...fields, error: outcome.reason ?? "" });
     else logger.verbose("access licence kept", { ...fields, reason: outcome.reason ?? "" });
   }
-  logger.info(summary.dryRun ? "licence release dry run done" : "licence release done", {
+  const pass = summary.dryRun ? "licence release dry run" : "licence release";
+  logger.info(summary.stopped ? `${pass} stopped at shutdown` : `${pass} done`, {
     ...tally,
     unreadTypes: summary.unreadTypes.map((unread) => unread.type).join(",") || "none",
   });

@@ -41,7 +41,8 @@ async function expectCtrlCStops(walk: Walk): Promise<void> {
     expect(stopped.ms, stopped.command).toBeLessThan(10_000);
     if (/steward|npm start/.test(stopped.command)) {
       expect(stopped.output, stopped.command).toMatch(/info: stopped\n/);
-      expect(stopped.output, stopped.command).not.toMatch(/ error: /);
+      const errors = stopped.output.split("\n").filter((line) => / error: /.test(line));
+      expect(errors, `${stopped.command} logged errors:\n${stopped.output}`).toEqual([]);
     }
   }
 }

@@ -177,6 +177,44 @@ describe("runReleasePass", () => {
     ]);
   });
 
+  it("stops at the signal: no call after it, the read it gave up no failure, and says it stopped", async () => {
+    // Prepare: Steward stops while the user of the second licence is read.
+    const { source, calls } = memorySource(
+      {
+        professional: [entry("p1", "anna", 40), entry("p2", "bert", 40), entry("p3", "cleo", 40)],
+        analyzer: [entry("a1", "dora", 40)],
+      },
+      [user("anna"), user("bert"), user("cleo"), user("dora")],
+    );
+    const stop = new AbortController();
+    const read = source.user.bind(source);
+    source.user = async (id, signal) => {
+      if (id === "u-bert") {
+        stop.abort();
+        throw signal?.reason;
+      }
+      return read(id, signal);
+    };
+
+    // Act
+    const summary = await runReleasePass(options(source, { signal: stop.signal }).options);
+
+    // Assess
+    expect(summary.stopped).toBe(true);
+    expect(summary.outcomes.map((o) => [o.licenceId, o.outcome])).toEqual([["p1", "released"]]);
+    expect(summary.unreadTypes).toEqual([]);
+    expect(calls.slice(-1)).toEqual(["DELETE professional p1"]);
+    expect(calls.some((call) => call.includes("cleo") || call.includes("analyzer"))).toBe(false);
+  });
+
+  it("says it did not stop when it looked at every licence", async () => {
+    const { source } = memorySource({ professional: [entry("p1", "anna", 40)] }, [user("anna")]);
+
+    const summary = await runReleasePass(options(source, { signal: new AbortController().signal }).options);
+
+    expect(summary.stopped).toBe(false);
+  });
+
   it("handles only the types it is given, each with its own threshold", async () => {
     const { source, calls } = memorySource({ analyzer: [entry("a1", "anna", 10)] }, [user("anna")]);
 
