@@ -418,6 +418,19 @@ export interface AuditDestination {
   write(batch: AuditBatch): Promise<void>;
   /** Creates what the destination needs (a database) before the first write; optional. */
   prepare?(): Promise<void>;
+  /**
+   * The events it skips by design, and why in a few words (the json destination: events
+   * without objectData): counted skipped, not written, so that no operator looks for their files.
+   * Absent: it stores every event.
+   */
+  readonly skips?: AuditSkips;
+}
+
+export interface AuditSkips {
+  /** Why, for the status page: "no objectData". */
+  readonly why: string;
+  /** True for an event the destination skips. */
+  readonly event: (event: AcceptedEvent) => boolean;
 }
 
 export interface TableFileMeta {

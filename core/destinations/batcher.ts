@@ -4,8 +4,10 @@
  * logged by reason with the first of their eventIds, counted as rejected and never written again;
  * an outage (any other DestinationWriteError) keeps the batch for a retry, so locally no accepted
  * event is dropped without a word; any other error, a fault, is retried a few times and then
- * isolated to the events that cause it, refused as `unwritable` (retrying-batch-write.ts). `stop()` flushes everything; if the destination is not done within `stopTimeoutMs` (or
- * is abandoned first) it rejects with UnwrittenEventsError.
+ * isolated to the events that cause it, refused as `unwritable` (retrying-batch-write.ts). Events
+ * the destination skips by design (`skips`) are counted `skipped`, not written. `stop()`
+ * flushes everything; if the destination is not done within `stopTimeoutMs` (or is abandoned
+ * first) it rejects with UnwrittenEventsError.
  */
 
 import type { AcceptedEvent } from "../audit/index.ts";
@@ -38,7 +40,10 @@ export interface BatcherOptions extends BatchingOptions {
   onWriteError?: (error: unknown) => void;
 }
 
-export type BatcherStats = ItemBatcherStats;
+export interface BatcherStats extends ItemBatcherStats {
+  /** Of a destination that skips events by design: how many of its batches it skipped, and why. */
+  skipped?: { readonly events: number; readonly why: string };
+}
 
 export interface Batcher extends Stoppable {
   /** Buffers the event; resolves once it is buffered (waits while the buffer is full). */
@@ -69,9 +74,16 @@ function refusals(error: DestinationWriteError): Refusal[] {
 }
 
 export function startBatcher(options: BatcherOptions): Batcher {
-  const { destination, ...rest } = options;
+  const { destination, onDone, ...rest } = options;
+  const skips = destination.skips;
+  let skipped = 0;
   const batcher = startItemBatcher<AcceptedEvent>({
     ...rest,
+    // A batch done is written but for its refusals, which are never among the events skipped.
+    onDone(events) {
+      if (skips !== undefined) for (const event of events) if (skips.event(event)) skipped += 1;
+      onDone?.(events);
+    },
     name: destination.name,
     noun: "audit events",
     write: (batch) => destination.write({ id: batch.id, flushedAt: batch.flushedAt, events: batch.items }),
@@ -84,7 +96,11 @@ export function startBatcher(options: BatcherOptions): Batcher {
   });
   return {
     add: (event) => batcher.add(event),
-    stats: () => batcher.stats(),
+    stats() {
+      const stats = batcher.stats();
+      if (skips === undefined) return stats;
+      return { ...stats, written: stats.written - skipped, skipped: { events: skipped, why: skips.why } };
+    },
     abandon: () => batcher.abandon(),
     async stop() {
       try {

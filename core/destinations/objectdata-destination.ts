@@ -1,7 +1,8 @@
 /**
  * The json destination with `objectdata.enable`: one pretty-printed JSON file per event that
  * carries `payload.event.objectData`, named `<YYYYMMDDTHHmmss.mmmZ>_<eventId>_<correlationId>.json`
- * and shaped as Butler SOS writes them. Events without objectData are skipped. A batch's files are
+ * and shaped as Butler SOS writes them. Events without objectData are skipped (and counted so,
+ * not as written: the batcher asks `skips`). A batch's files are
  * written a few at a time, side by side; a file that fails fails only its event (the batch is
  * retried for those). An event whose document cannot be encoded (objectData nested too deeply
  * for JSON.stringify) is refused on its own (`unencodable`, unwritten-events.ts). The object store
@@ -33,6 +34,7 @@ export function createObjectDataDestination({
   const tags = staticTagsObject(staticTags);
   return {
     name: "json",
+    skips: { why: "no objectData", event: (event) => !carriesObjectData(event) },
     async write(batch) {
       const unwritten = new UnwrittenEvents("json");
       const files = batch.events.filter(carriesObjectData);

@@ -269,4 +269,12 @@ function showAuditStatus(
   status.set("audit", "written", () =>
     Object.fromEntries(Object.entries(destinations.stats()).map(([name, stats]) => [name, stats.written])),
   );
+  // What a destination skips by design (json: events without objectData) is not "written".
+  status.set("audit", "skipped", () =>
+    Object.fromEntries(
+      Object.entries(destinations.stats()).flatMap(([name, stats]) =>
+        stats.skipped === undefined ? [] : [[name, stats.skipped]],
+      ),
+    ),
+  );
 }

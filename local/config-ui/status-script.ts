@@ -76,6 +76,8 @@ export const STATUS_SCRIPT = `"use strict";
     return { text: num(k.dropped), cls: k.dropped > 0 ? "error" : "" };
   }
   function entries(o) { return Object.keys(o || {}).map(function (k) { return [k, o[k]]; }); }
+  // Events a destination skips by design (json: those without objectData) are not written.
+  function written(n, skipped) { return num(n) + (skipped && skipped.events ? " (" + num(skipped.events) + " skipped: " + skipped.why + ")" : ""); }
   function bytes(n) {
     if (typeof n !== "number") return "–";
     var units = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
@@ -222,7 +224,7 @@ ${STATUS_SERVICES_SCRIPT}
     parts.push(table("Audit events", ["counter", "value"], ev ? [
       ["received", num(ev.received)], ["accepted", num(ev.accepted)], ["processed", num(ev.processed)],
       ["failed", num(ev.failed)], ["dropped", num(sumDropped(ev))], ["waiting", num(ev.waiting)]
-    ].concat(entries(audit.written).map(function (w) { return ["written to " + w[0], num(w[1])]; })) : []));
+    ].concat(entries(audit.written).map(function (w) { return ["written to " + w[0], written(w[1], (audit.skipped || {})[w[0]])]; })) : []));
     var alerts = [];
     if (audit.queue) parts.push(queueSection(audit.queue, doc, alerts));
     if (entries(doc.stores).length > 0) parts.push(storesSection(doc.stores, doc.now, alerts));
@@ -234,7 +236,7 @@ ${STATUS_SERVICES_SCRIPT}
       var errors = doc.lastErrors || {}, d = e[1] || {}, last = errors[e[0]] || errors[e[0].split(".").pop()], refusal = d.lastRefusal;
       // Refused: written nowhere and never retried; the count by reason and the latest one's words.
       var reasons = entries(d.refused).map(function (r) { return r[0] + " " + num(r[1]); }).join(", ");
-      return [e[0], num(d.written), num(d.failedWrites), num(d.dropped || 0), { text: num(d.rejected) + (reasons ? " (" + reasons + ")" : ""), cls: d.rejected ? "error" : "" }, num(d.buffered),
+      return [e[0], written(d.written, d.skipped), num(d.failedWrites), num(d.dropped || 0), { text: num(d.rejected) + (reasons ? " (" + reasons + ")" : ""), cls: d.rejected ? "error" : "" }, num(d.buffered),
         { text: refusal ? refusal.reason + ", " + at(refusal.at, doc.now) + ": " + refusal.detail : "", cls: refusal ? "error" : "" },
         { text: last ? last.message + " (" + last.at + ")" : "", cls: last ? "error" : "" }];
     })));

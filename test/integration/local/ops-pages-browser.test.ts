@@ -3,13 +3,14 @@
  * process (`steward start --config`) and Debian's Chromium. Asserts the YAML lines, the masks
  * (no secret in the DOM, the download or any answer the page loads, credentials inside URLs
  * included), the status numbers moving
- * after events are posted, the stores open and no queue section for the in-memory queue, and the
+ * after events are posted (events without objectData counted skipped by the json destination, not
+ * written), the stores open and no queue section for the in-memory queue, and the
  * explorer listing the ingest API and trying GET /v4/ping.
  * Screenshots of the last run are kept under test/artifacts/.
  */
 
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -45,6 +46,9 @@ beforeAll(async () => {
       `    port: ${ports.ingest}`,
       `    apiToken: ${envRef("STEWARD_API_TOKEN")}`,
       "    queue: { durable: false }",
+      "    destination:",
+      "      type: json",
+      "      json: { objectdata: { enable: true, exportDirectory: ./audit-json } }",
       "  restServer:",
       `    port: ${ports.rest}`,
       `    apiToken: ""`,
@@ -198,6 +202,15 @@ describe.skipIf(skip)("config UI and status page in Chromium", () => {
       .toBe(before + 5);
     const accepted = page.locator('table[data-section="Audit events"] tr', { hasText: "accepted" });
     expect(await accepted.innerText()).toContain("5");
+    // None of the five carries objectData: no JSON file is written, and the page says so.
+    const json = page.locator('table[data-section="Audit events"] tr', { hasText: "written to json" });
+    await expect
+      .poll(() => json.locator("td").nth(1).innerText(), { timeout: 10_000 })
+      .toBe("0 (5 skipped: no objectData)");
+    const destination = page.locator('table[data-section="Destinations"] tr', { hasText: "audit.json" });
+    expect(await destination.locator("td").nth(1).innerText()).toBe("0 (5 skipped: no objectData)");
+    const exported = join(dir, "audit-json");
+    expect(existsSync(exported) ? readdirSync(exported) : []).toEqual([]);
     await expect.poll(() => page.locator("#status-rate").innerText(), { timeout: 10_000 }).not.toBe("–");
     expect(await page.locator("#status-chart polyline").count()).toBe(1);
     expect(await page.locator("#status-version").innerText()).toMatch(/^\d+\.\d+\.\d+$/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptedEvent } from "../../../../core/audit/accepted-event.ts";
+import { carriesObjectData } from "../../../../core/audit/audit-facts.ts";
 import {
   type BatcherOptions,
   BatcherStoppedError,
@@ -9,7 +10,7 @@ import {
 import { DestinationWriteError } from "../../../../core/destinations/destination-write-error.ts";
 import type { AuditBatch, AuditDestination } from "../../../../core/ports.ts";
 import { createAsyncManualClock } from "../../../helpers/async-manual-clock.ts";
-import { acceptedEvent } from "../../../helpers/audit-events.ts";
+import { acceptedEvent, objectDataEvent } from "../../../helpers/audit-events.ts";
 import { recordingLogger } from "../../../helpers/recording-logger.ts";
 
 function recordingWriter(failures = 0): AuditDestination & { batches: AuditBatch[]; attempts: number } {
@@ -60,6 +61,29 @@ describe("startBatcher: when a batch is written", () => {
       ids(events.slice(3, 6)),
     ]);
     expect(batcher.stats()).toEqual({ buffered: 1, written: 6, failedWrites: 0, rejected: 0 });
+    await batcher.stop();
+  });
+
+  it("counts the events a destination skips by design as skipped, not written", async () => {
+    // Prepare: a destination that, as the json one, stores only events carrying objectData.
+    const writer = Object.assign(recordingWriter(), {
+      skips: { why: "no objectData", event: (event: AcceptedEvent) => !carriesObjectData(event) },
+    });
+    const { clock, batcher } = startTestBatcher(writer, { maxBatchSize: 3, writeFrequency: 20_000 });
+
+    // Act
+    for (const event of [acceptedEvent(), objectDataEvent({ objectType: "table" }), acceptedEvent()])
+      await batcher.add(event);
+    await clock.settle();
+
+    // Assess
+    expect(batcher.stats()).toEqual({
+      buffered: 0,
+      written: 1,
+      failedWrites: 0,
+      rejected: 0,
+      skipped: { events: 2, why: "no objectData" },
+    });
     await batcher.stop();
   });
 
