@@ -15,7 +15,7 @@
  *   short-lived objects are promoted, and the old generation grew by as much as the young one
  *   shrank (polling benchmark: 164–179 MB peak with the young-generation cap alone).
  *
- * Measured on 2026-11-24 (README, Benchmarks): platform polling of 200 servers peaks at
+ * Measured on 2026-11-24 (docs/performance.md): platform polling of 200 servers peaks at
  * 135–142 MB instead of 149–162 MB; the ingest process under load at 81–85 MB instead of
  * 98–101 MB; throughput and CPU per event within the run-to-run noise of the shared machine.
  * To run with other limits, start node with your own options: `node --max-old-space-size=2048

@@ -1,9 +1,10 @@
 /**
- * The ports: every interface through which core use cases reach the world, in this one file
- * (types only; the values they carry are defined beside their rules and imported above).
- * Adapters under core/adapters/ implement them for one runtime; wiring (local/wiring.ts,
- * functions/*) picks one adapter per port, once. Each port has one contract test suite under
- * test/contracts/.
+ * The ports many modules share: the interfaces through which core use cases reach the world
+ * (types only; the values they carry are defined beside their rules and imported above). A port
+ * that one module owns lives in that module's folder (alerts/email/email-client.ts,
+ * task-events/task-repository.ts, licences/license-source.ts). Adapters under core/adapters/
+ * implement them for one runtime; wiring (local/wiring.ts, functions/*) picks one adapter per
+ * port, once. Each port an adapter implements has one contract test suite under test/contracts/.
  */
 import type { AcceptedEvent, AuditRow } from "./audit/index.ts";
 import type { LogLevel } from "./logging/index.ts";

@@ -1,5 +1,6 @@
 /**
- * The admission and bounded-concurrency stage of one UDP socket (`user_events` or `log_events`).
+ * The admission and bounded-concurrency stage of one UDP socket (`user_events`, `log_events` or
+ * `task_events`).
  * Per datagram, in order: source check → size (`maxMessageSize` bytes) → rate limit (one fixed
  * window for the whole socket) → bounded queue (dropped when `maxSize` already wait, so capacity is
  * maxSize + maxConcurrent) → the injected DatagramProcessor, at most `maxConcurrent` at once. Every

@@ -1,7 +1,7 @@
 /**
  * The adapters the local runtime gives the audit destinations: export directories on disk
- * (relative ones resolved against the working directory), the Parquet encoder, the InfluxDB
- * writer for the configured version.
+ * (relative ones resolved against the working directory), the Parquet encoder, the time-series
+ * client for the configured InfluxDB version.
  */
 import { resolve } from "node:path";
 import { createTimeseriesClient } from "../../core/adapters/influx/create-timeseries-client.ts";

@@ -1,7 +1,7 @@
 /**
- * The local side of the audit pipeline: the durable log (`audit-log`, when on), the destination
- * destinations (`audit-destinations`), and the durable queue that hands the destinations what the log
- * holds. Without the durable queue, ingest's in-process queue hands events straight to the
+ * The local side of the audit pipeline: the durable log (`audit-log`, when on), the audit
+ * destinations (`audit-destinations`), and the durable queue that hands the destinations what the
+ * log holds. Without the durable queue, ingest's in-process queue hands events straight to the
  * destinations (audit-parts.ts). The destinations stop within the shutdown budget
  * (destinations-at-shutdown.ts).
  */

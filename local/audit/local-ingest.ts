@@ -3,7 +3,7 @@
  * events go to the given queue (the durable log, audit-parts.ts) or, without one, to the
  * bounded in-process queue, whose handler (the destinations fan-out) is injected; rate-limit
  * counters live in memory unless a store is given (DynamoDB on cloud stores). Start-up warnings (no token, inconsistent
- * limiters) are logged here. The queue is a Service: stop it after the HTTP listener so that
+ * limiters) are logged here. The queue is stoppable: stop it after the HTTP listener so that
  * every event that got a 202 is handled before the process exits.
  */
 
@@ -44,7 +44,7 @@ export interface LocalIngestOptions {
   clock: Clock;
 }
 
-/** What the local runtime needs of its event queue: a Service with metrics that can drain. */
+/** What the local runtime needs of its event queue: one that stops, counts and can drain. */
 export interface LocalEventQueue extends EventQueue, Stoppable {
   metrics(): EventQueueMetrics;
   drain(): Promise<void>;
