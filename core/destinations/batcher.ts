@@ -41,7 +41,7 @@ export interface BatcherOptions extends BatchingOptions {
 }
 
 export interface BatcherStats extends ItemBatcherStats {
-  /** Of a destination that skips events by design: how many of its batches it skipped, and why. */
+  /** Of a destination that skips events by design: how many events of its batches it skipped, and why. */
   skipped?: { readonly events: number; readonly why: string };
 }
 
