@@ -33,6 +33,8 @@ export interface StewardStatus {
   audit: {
     events: { received: number; accepted: number; processed: number; failed: number; waiting: number };
     written: Record<string, number>;
+    /** The events a destination skips by design (json: those without objectData), by destination. */
+    skipped?: Record<string, { events: number }>;
   };
 }
 
